@@ -1,0 +1,228 @@
+import { isDeepStrictEqual } from 'node:util';
+import test from 'ava';
+import fc from 'fast-check';
+import {
+  KeyTemplate,
+  compareUtf8,
+  decodeFloat,
+  encodeFloat,
+  escapeSegment,
+  splitKey,
+  utf8ByteLength,
+  type SegmentDef,
+} from './codec.js';
+import { KeyValueError, KeyParseError } from './errors.js';
+
+const template = (segments: SegmentDef[], delimiter = '.', maxBytes = 2048) =>
+  new KeyTemplate({ entity: 'E', target: 'E.key.pk', delimiter, maxBytes, segments });
+
+/** Strings biased towards what breaks naive codecs: delimiters, escapes, `${`, emoji, astral, NUL. */
+const nasty = fc.oneof(
+  fc.string({ unit: fc.constantFrom('.', '#', '\\', '$', '{', '}', '${', '{{', '\u0000', 'a', 'A', '😀', '𝄞', 'é', '\uFFFF') }),
+  fc.string({ unit: 'grapheme' }),
+  fc.string(),
+);
+const keyPart = nasty.filter((s) => s.trim() !== '');
+
+const s2 = template([{ kind: 'literal', text: 'A' }, { kind: 'string', attr: 'x' }, { kind: 'string', attr: 'y' }]);
+
+test('injective: different values never give the same key, whatever they contain', (t) => {
+  fc.assert(
+    fc.property(keyPart, keyPart, keyPart, keyPart, (x1, y1, x2, y2) => {
+      fc.pre(x1 !== x2 || y1 !== y2);
+      return s2.build({ x: x1, y: y1 }) !== s2.build({ x: x2, y: y2 });
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
+});
+
+test('round trip: parse(build(v)) gives v back, for every delimiter', (t) => {
+  for (const delimiter of ['.', '#', ':', '|']) {
+    const tpl = template([{ kind: 'string', attr: 'x' }, { kind: 'literal', text: 'L' }, { kind: 'string', attr: 'y' }], delimiter);
+    fc.assert(fc.property(keyPart, keyPart, (x, y) => isDeepStrictEqual(tpl.parse(tpl.build({ x, y })), { x, y })));
+  }
+  t.pass();
+});
+
+test('segment count is exact: escaped delimiters never split a value', (t) => {
+  fc.assert(fc.property(keyPart, keyPart, (x, y) => splitKey(s2.build({ x, y }), '.')!.length === 3));
+  t.pass();
+});
+
+test('floci#3800: (A#, B) and (A, #B) give different keys and parse back', (t) => {
+  const tpl = template([{ kind: 'string', attr: 'c' }, { kind: 'string', attr: 'o' }], '#');
+  const one = tpl.build({ c: 'A#', o: 'B' });
+  const two = tpl.build({ c: 'A', o: '#B' });
+  t.is(one, 'A\\##B');
+  t.is(two, 'A#\\#B');
+  t.deepEqual(tpl.parse(one), { c: 'A#', o: 'B' });
+  t.deepEqual(tpl.parse(two), { c: 'A', o: '#B' });
+});
+
+test('prefix-safe: a partial key matches exactly the keys with that leading value (User.1 never matches User.12)', (t) => {
+  const tpl = template([{ kind: 'literal', text: 'User' }, { kind: 'string', attr: 'id' }, { kind: 'string', attr: 'rest' }]);
+  t.is(tpl.prefix({ id: '1' }).key, 'User.1.');
+  t.false(tpl.build({ id: '12', rest: 'x' }).startsWith(tpl.prefix({ id: '1' }).key));
+  fc.assert(
+    fc.property(keyPart, keyPart, keyPart, (a, b, rest) => {
+      const partial = tpl.prefix({ id: a });
+      return partial.key.endsWith('.') && !partial.complete && tpl.build({ id: b, rest }).startsWith(partial.key) === (a === b);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
+});
+
+test('prefix: leading literals only, complete keys, and a gap is an error', (t) => {
+  t.deepEqual(s2.prefix({}), { key: 'A.', complete: false, given: 0 });
+  t.deepEqual(s2.prefix({ x: 'p', y: 'q' }), { key: 'A.p.q', complete: true, given: 2 });
+  const error = t.throws(() => s2.prefix({ y: 'q' }), { instanceOf: KeyValueError });
+  t.is(error.code, 'KEY_PREFIX_GAP');
+  t.is(error.attribute, 'y');
+  t.deepEqual(template([{ kind: 'string', attr: 'x' }]).prefix({}), { key: '', complete: false, given: 0 });
+});
+
+test('case preserved: Ab and aB are different keys', (t) => {
+  t.not(s2.build({ x: 'Ab', y: 'z' }), s2.build({ x: 'aB', y: 'z' }));
+  t.deepEqual(s2.parse(s2.build({ x: 'Ab', y: 'z' })), { x: 'Ab', y: 'z' });
+});
+
+const cases: Array<[string, unknown, string | undefined]> = [
+  ['undefined', undefined, 'KEY_PART_MISSING'],
+  ['null', null, 'KEY_PART_MISSING'],
+  ['empty', '', 'KEY_PART_EMPTY'],
+  ['blank', ' \t', 'KEY_PART_EMPTY'],
+  ['number for string', 0, 'KEY_PART_TYPE'],
+  ['lone surrogate', 'a\uD800', 'KEY_PART_TYPE'],
+  ['zero-width is content', '\u200B', undefined],
+];
+for (const [name, value, code] of cases) {
+  test(`string part: ${name}`, (t) => {
+    if (code === undefined) {
+      t.notThrows(() => s2.build({ x: value, y: 'y' }));
+      return;
+    }
+    const error = t.throws(() => s2.build({ x: value, y: 'y' }), { instanceOf: KeyValueError });
+    t.is(error.code, code);
+    t.is(error.entity, 'E');
+    t.is(error.attribute, 'x');
+    t.regex(error.message, /^E\.key\.pk: /);
+  });
+}
+
+test('missing part message names the target and the attribute', (t) => {
+  const error = t.throws(() => s2.build({ y: 'y' }), { instanceOf: KeyValueError });
+  t.is(error.message, 'E.key.pk: "x" is required to build this key');
+});
+
+test('integers: fixed width, sign-aware, order-preserving over the declared range', (t) => {
+  const min = -1_000_000;
+  const max = 5_000_000_000;
+  const tpl = template([{ kind: 'integer', attr: 'n', min, max }]);
+  t.is(tpl.build({ n: min }), '0000000000');
+  t.is(tpl.build({ n: -5 }), '0000999995');
+  fc.assert(
+    fc.property(fc.integer({ min, max: 2_147_483_647 }), fc.integer({ min, max: 2_147_483_647 }), (a, b) => {
+      const ka = tpl.build({ n: a });
+      const kb = tpl.build({ n: b });
+      return ka.length === 10 && Math.sign(compareUtf8(ka, kb)) === Math.sign(a - b) && tpl.parse(ka)['n'] === a;
+    }),
+  );
+  for (const [value, code] of [[min - 1, 'KEY_PART_RANGE'], [max + 1, 'KEY_PART_RANGE'], [1.5, 'KEY_PART_TYPE'], [Number.NaN, 'KEY_PART_TYPE'], ['1', 'KEY_PART_TYPE']] as const) {
+    const error = t.throws(() => tpl.build({ n: value }), { instanceOf: KeyValueError });
+    t.is(error.code, code, String(value));
+  }
+  t.is(t.throws(() => tpl.build({ n: max + 1 }), { instanceOf: KeyValueError }).limit, `${min}..${max}`);
+  t.is(tpl.build({ n: 0 }), '0001000000', '0 is a value, not a missing part');
+});
+
+test('floats: 16 hex digits whose order is numeric order, -0 equals 0', (t) => {
+  const tpl = template([{ kind: 'float', attr: 'f', min: -1e300, max: 1e300 }]);
+  fc.assert(
+    fc.property(fc.double({ noNaN: true, min: -1e300, max: 1e300 }), fc.double({ noNaN: true, min: -1e300, max: 1e300 }), (a, b) => {
+      const ka = tpl.build({ f: a });
+      const kb = tpl.build({ f: b });
+      const same = a === b;
+      return ka.length === 16 && (same ? ka === kb : Math.sign(compareUtf8(ka, kb)) === Math.sign(a - b)) && tpl.parse(ka)['f'] === (a === 0 ? 0 : a);
+    }),
+  );
+  t.is(encodeFloat(-0), encodeFloat(0));
+  t.is(decodeFloat(encodeFloat(-2.5)), -2.5);
+  t.is(decodeFloat('zz'), undefined);
+  t.is(t.throws(() => tpl.build({ f: Infinity }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
+});
+
+const dates = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+
+test('timestamps: UTC, fixed width, chronological order; truncation is monotone', (t) => {
+  const ms = template([{ kind: 'timestamp', attr: 'at', unit: 'millisecond' }], '#');
+  fc.assert(
+    fc.property(dates, dates, (a, b) => {
+      const ka = ms.build({ at: a });
+      const kb = ms.build({ at: b });
+      return ka.length === 24 && Math.sign(compareUtf8(ka, kb)) === Math.sign(a.getTime() - b.getTime()) && (ms.parse(ka)['at'] as Date).getTime() === a.getTime();
+    }),
+  );
+  t.is(ms.build({ at: new Date('2024-03-01T10:00:29Z') }), '2024-03-01T10:00:29.000Z', 'whole seconds keep their fraction (aws-sdk-java-v2#2219)');
+  const dotted = template([{ kind: 'timestamp', attr: 'at', unit: 'millisecond' }], '.');
+  t.is(dotted.build({ at: new Date(0) }), '1970-01-01T00:00:00\\.000Z', 'a delimiter inside the format is escaped at a fixed place');
+  for (const unit of ['minute', 'hour', 'day', 'month'] as const) {
+    const tpl = template([{ kind: 'timestamp', attr: 'at', unit }], '#');
+    fc.assert(fc.property(dates, dates, (a, b) => a.getTime() > b.getTime() || compareUtf8(tpl.build({ at: a }), tpl.build({ at: b })) <= 0));
+  }
+  const day = template([{ kind: 'timestamp', attr: 'at', unit: 'day' }], '#');
+  t.is(day.build({ at: new Date('2024-03-01T23:59:59+05:00') }), '2024-03-01', 'offsets are normalised to UTC');
+  t.deepEqual(day.parse('2024-03-01'), { at: new Date('2024-03-01T00:00:00.000Z') });
+  t.is(t.throws(() => ms.build({ at: new Date('+010000-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
+  t.is(t.throws(() => ms.build({ at: new Date('-000001-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
+  t.is(t.throws(() => ms.build({ at: new Date(Number.NaN) }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
+  t.is(t.throws(() => ms.build({ at: '2024-01-01' }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
+});
+
+test('timestamps with a colon delimiter are escaped and still sort', (t) => {
+  const tpl = template([{ kind: 'literal', text: 'T' }, { kind: 'timestamp', attr: 'at', unit: 'minute' }], ':');
+  const key = tpl.build({ at: new Date('2024-03-01T10:05:00Z') });
+  t.is(key, 'T:2024-03-01T10\\:05');
+  t.deepEqual(tpl.parse(key), { at: new Date('2024-03-01T10:05:00Z') });
+});
+
+test('enums and booleans', (t) => {
+  const tpl = template([{ kind: 'enum', attr: 's', values: ['ACTIVE', 'BANNED'] }, { kind: 'boolean', attr: 'b' }]);
+  t.is(tpl.build({ s: 'ACTIVE', b: false }), 'ACTIVE.false');
+  t.deepEqual(tpl.parse('BANNED.true'), { s: 'BANNED', b: true });
+  t.is(t.throws(() => tpl.build({ s: 'active', b: true }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
+  t.is(t.throws(() => tpl.build({ s: 'ACTIVE', b: 'true' }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
+});
+
+test('limits are UTF-8 bytes: 512 emoji fill a partition key exactly, one more byte is an error', (t) => {
+  const tpl = template([{ kind: 'string', attr: 'x' }]);
+  t.is(utf8ByteLength(tpl.build({ x: '😀'.repeat(512) })), 2048);
+  const error = t.throws(() => tpl.build({ x: '😀'.repeat(512) + 'a' }), { instanceOf: KeyValueError });
+  t.is(error.code, 'KEY_TOO_LONG');
+  t.is(error.limit, '2048 bytes');
+  t.is(error.message, "E.key.pk: key is 2049 bytes in UTF-8, above DynamoDB's limit of 2048");
+  const sk = template([{ kind: 'string', attr: 'x' }], '.', 1024);
+  t.is(t.throws(() => sk.build({ x: 'é'.repeat(513) }), { instanceOf: KeyValueError }).code, 'KEY_TOO_LONG');
+});
+
+test('utf8ByteLength and compareUtf8 agree with Buffer for well-formed strings', (t) => {
+  fc.assert(
+    fc.property(nasty, nasty, (a, b) => {
+      return (
+        utf8ByteLength(a) === Buffer.byteLength(a) &&
+        Math.sign(compareUtf8(a, b)) === Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      );
+    }),
+    { numRuns: 3000 },
+  );
+  t.true(compareUtf8('\uFFFF', '😀') < 0, 'astral sorts after U+FFFF in UTF-8, unlike JS <');
+  t.true('\uFFFF' > '😀');
+});
+
+test('parse rejects keys that do not fit the template', (t) => {
+  for (const bad of ['B.x.y', 'A.x', 'A.x.y.z', 'A.x\\y.z', 'A..y']) {
+    t.throws(() => s2.parse(bad), { instanceOf: KeyParseError }, bad);
+  }
+  t.is(escapeSegment('a.b\\c', '.'), 'a\\.b\\\\c');
+});

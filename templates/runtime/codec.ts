@@ -1,0 +1,347 @@
+// The key codec: builds and parses composite string keys from a template of literal and value
+// segments. Guarantees (each has a property test beside this file): injective (values are escaped,
+// never concatenated raw), parseable back, prefix-safe partial keys (they end with the delimiter),
+// order-preserving fixed-width numbers and UTC timestamps, case-preserving, empty/missing parts and
+// oversize keys rejected before any request, limits measured in UTF-8 bytes.
+
+import { KeyParseError, KeyValueError } from './errors.js';
+
+/** The escape character. A value's `\` is written `\\`, its delimiter `\<delimiter>`. */
+export const ESCAPE = '\\';
+
+export type TimestampUnit = 'millisecond' | 'minute' | 'hour' | 'day' | 'month';
+
+/** One segment of a key template: fixed text, or one attribute's encoded value. */
+export type SegmentDef =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'string'; readonly attr: string }
+  | { readonly kind: 'enum'; readonly attr: string; readonly values: readonly string[] }
+  | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number }
+  | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
+  | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit }
+  | { readonly kind: 'boolean'; readonly attr: string };
+
+export type ValueSegmentDef = Exclude<SegmentDef, { kind: 'literal' }>;
+
+export interface KeyTemplateDef {
+  /** Entity that owns the key, for error messages. */
+  readonly entity: string;
+  /** Schema path of the template, e.g. `Article.key.sk`. */
+  readonly target: string;
+  readonly delimiter: string;
+  /** DynamoDB's limit for this key attribute in UTF-8 bytes: 2048 (partition) or 1024 (sort). */
+  readonly maxBytes: number;
+  readonly segments: readonly SegmentDef[];
+}
+
+/** Number of bytes `s` takes in UTF-8 (what DynamoDB measures), without allocating. */
+export function utf8ByteLength(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** False when `s` has a lone UTF-16 surrogate, which has no UTF-8 form. */
+export function isWellFormed(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c > 0xdbff) return false;
+    const next = s.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+    i++;
+  }
+  return true;
+}
+
+/**
+ * Compares two strings in UTF-8 byte order, DynamoDB's order for S keys. (JS `<` compares UTF-16
+ * code units, which differs for characters above U+FFFF against U+E000..U+FFFF.)
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (astral code points) sort after every BMP unit in UTF-8 / code point order.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** Escapes `\` and the delimiter so an encoded value never contains a bare delimiter. */
+export function escapeSegment(value: string, delimiter: string): string {
+  if (!value.includes(ESCAPE) && !value.includes(delimiter)) return value;
+  let out = '';
+  for (const ch of value) out += ch === ESCAPE || ch === delimiter ? ESCAPE + ch : ch;
+  return out;
+}
+
+/** Splits a key on bare (unescaped) delimiters, removing escapes. Returns undefined if malformed. */
+export function splitKey(key: string, delimiter: string): string[] | undefined {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < key.length; i++) {
+    const ch = key[i]!;
+    if (ch === ESCAPE) {
+      const next = key[i + 1];
+      if (next !== ESCAPE && next !== delimiter) return undefined;
+      current += next;
+      i++;
+    } else if (ch === delimiter) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, minute: 16, hour: 13, day: 10, month: 7 };
+const TIMESTAMP_PATTERN: Record<TimestampUnit, RegExp> = {
+  millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+  minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
+  hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,
+  day: /^\d{4}-\d{2}-\d{2}$/,
+  month: /^\d{4}-\d{2}$/,
+};
+const TIMESTAMP_SUFFIX: Record<TimestampUnit, string> = {
+  millisecond: '',
+  minute: ':00.000Z',
+  hour: ':00:00.000Z',
+  day: 'T00:00:00.000Z',
+  month: '-01T00:00:00.000Z',
+};
+/** Earliest and latest instants with a 4-digit year: outside them toISOString() is not fixed width. */
+const EARLIEST = new Date('0000-01-01T00:00:00.000Z').getTime();
+const LATEST = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+/** Width in digits of an integer segment with the given range. */
+export function integerWidth(min: number, max: number): number {
+  return String(max - min).length;
+}
+
+/** Encodes a timestamp as fixed-width UTC ISO-8601 text, truncated to `unit`. */
+export function encodeTimestamp(value: Date, unit: TimestampUnit): string {
+  return value.toISOString().slice(0, TIMESTAMP_WIDTH[unit]);
+}
+
+/** Decodes a timestamp segment; truncated units give the start of their bucket. */
+export function decodeTimestamp(text: string, unit: TimestampUnit): Date | undefined {
+  if (!TIMESTAMP_PATTERN[unit].test(text)) return undefined;
+  const date = new Date(text + TIMESTAMP_SUFFIX[unit]);
+  if (Number.isNaN(date.getTime()) || encodeTimestamp(date, unit) !== text) return undefined;
+  return date;
+}
+
+/** Encodes a finite double as 16 hex digits whose byte order equals numeric order. */
+export function encodeFloat(value: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value === 0 ? 0 : value); // -0 and 0 are one value
+  let hi = view.getUint32(0);
+  let lo = view.getUint32(4);
+  if (hi & 0x80000000) {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  } else hi = (hi | 0x80000000) >>> 0;
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+export function decodeFloat(text: string): number | undefined {
+  if (!/^[0-9a-f]{16}$/.test(text)) return undefined;
+  let hi = parseInt(text.slice(0, 8), 16);
+  let lo = parseInt(text.slice(8), 16);
+  if (hi & 0x80000000) hi = (hi & 0x7fffffff) >>> 0;
+  else {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  }
+  const view = new DataView(new ArrayBuffer(8));
+  view.setUint32(0, hi);
+  view.setUint32(4, lo);
+  const value = view.getFloat64(0);
+  return Number.isFinite(value) && encodeFloat(value) === text ? value : undefined;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Date) return 'Date';
+  return typeof value;
+}
+
+/**
+ * A compiled key template. Generated code creates one per key (`UserKeys.pk`) and calls `build`,
+ * `parse` and `prefix`; all failures throw `KeyValueError` / `KeyParseError`.
+ */
+export class KeyTemplate {
+  readonly def: KeyTemplateDef;
+  /** Attributes of the value segments, in template order. */
+  readonly attributes: readonly string[];
+  private readonly valueSegments: readonly ValueSegmentDef[];
+
+  constructor(def: KeyTemplateDef) {
+    this.def = def;
+    this.valueSegments = def.segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
+    this.attributes = this.valueSegments.map((s) => s.attr);
+  }
+
+  /** Builds the full key. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
+  build(values: Readonly<Record<string, unknown>>): string {
+    const { segments, delimiter } = this.def;
+    let key = '';
+    for (let i = 0; i < segments.length; i++) {
+      if (i > 0) key += delimiter;
+      const segment = segments[i]!;
+      key += segment.kind === 'literal' ? segment.text : this.encode(segment, values[segment.attr]);
+    }
+    return this.checkLength(key);
+  }
+
+  /**
+   * Builds the partial key for the leading value segments present in `values` (left to right),
+   * with the literal segments between them. `complete` is true when every segment was given; a
+   * partial key is returned with a trailing delimiter so `begins_with` never over-matches
+   * (`User.1.` cannot match `User.12.`). A value given after a missing one is an error.
+   */
+  prefix(values: Readonly<Record<string, unknown>>): { readonly key: string; readonly complete: boolean; readonly given: number } {
+    const { segments, delimiter } = this.def;
+    let key = '';
+    let given = 0;
+    let i = 0;
+    for (; i < segments.length; i++) {
+      const segment = segments[i]!;
+      if (segment.kind !== 'literal' && values[segment.attr] === undefined) break;
+      key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : this.encode(segment, values[segment.attr]));
+      if (segment.kind !== 'literal') given++;
+    }
+    if (i === segments.length) return { key: this.checkLength(key), complete: true, given };
+    const missing = (segments[i] as ValueSegmentDef).attr;
+    for (const segment of this.valueSegments.slice(given + 1)) {
+      if (values[segment.attr] !== undefined) {
+        throw this.error('KEY_PREFIX_GAP', segment.attr, `"${segment.attr}" was given without "${missing}", which comes before it in the key`);
+      }
+    }
+    return { key: this.checkLength(i === 0 ? '' : key + delimiter), complete: false, given };
+  }
+
+  /** Parses a key built by this template back into its attribute values. */
+  parse(key: string): Record<string, unknown> {
+    const { segments, delimiter, target } = this.def;
+    const parts = splitKey(key, delimiter);
+    if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\" or "${delimiter}"`);
+    if (parts.length !== segments.length) {
+      throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      const part = parts[i]!;
+      if (segment.kind === 'literal') {
+        if (part !== segment.text) throw new KeyParseError(target, key, `segment ${i + 1} is "${part}", expected "${segment.text}"`);
+        continue;
+      }
+      const value = this.decode(segment, part);
+      if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
+      out[segment.attr] = value;
+    }
+    return out;
+  }
+
+  private error(code: ConstructorParameters<typeof KeyValueError>[0], attr: string | undefined, message: string, limit?: string): KeyValueError {
+    return new KeyValueError(code, {
+      entity: this.def.entity,
+      target: this.def.target,
+      ...(attr === undefined ? {} : { attribute: attr }),
+      ...(limit === undefined ? {} : { limit }),
+      message,
+    });
+  }
+
+  private checkLength(key: string): string {
+    const bytes = utf8ByteLength(key);
+    if (bytes > this.def.maxBytes) {
+      throw this.error('KEY_TOO_LONG', undefined, `key is ${bytes} bytes in UTF-8, above DynamoDB's limit of ${this.def.maxBytes}`, `${this.def.maxBytes} bytes`);
+    }
+    return key;
+  }
+
+  private encode(segment: ValueSegmentDef, value: unknown): string {
+    const attr = segment.attr;
+    if (value === undefined || value === null) throw this.error('KEY_PART_MISSING', attr, `"${attr}" is required to build this key`);
+    switch (segment.kind) {
+      case 'string':
+      case 'enum': {
+        if (typeof value !== 'string') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a string, got ${typeName(value)}`);
+        if (value.trim() === '') throw this.error('KEY_PART_EMPTY', attr, `"${attr}" is empty or blank; key parts must have content`);
+        if (!isWellFormed(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" contains a lone surrogate (not well-formed Unicode)`);
+        if (segment.kind === 'enum' && !segment.values.includes(value)) {
+          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
+        }
+        return escapeSegment(value, this.def.delimiter);
+      }
+      case 'integer': {
+        if (typeof value !== 'number' || !Number.isInteger(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be an integer, got ${String(value)}`);
+        if (value < segment.min || value > segment.max) {
+          throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
+        }
+        return String(value - segment.min).padStart(integerWidth(segment.min, segment.max), '0');
+      }
+      case 'float': {
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a finite number, got ${String(value)}`);
+        if (value < segment.min || value > segment.max) {
+          throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
+        }
+        return encodeFloat(value);
+      }
+      case 'timestamp': {
+        if (!(value instanceof Date)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
+        const time = value.getTime();
+        if (Number.isNaN(time)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" is an invalid Date`);
+        if (time < EARLIEST || time > LATEST) {
+          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
+        }
+        return escapeSegment(encodeTimestamp(value, segment.unit), this.def.delimiter);
+      }
+      case 'boolean':
+        if (typeof value !== 'boolean') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
+        return value ? 'true' : 'false';
+    }
+  }
+
+  private decode(segment: ValueSegmentDef, part: string): unknown {
+    switch (segment.kind) {
+      case 'string':
+        return part === '' ? undefined : part;
+      case 'enum':
+        return segment.values.includes(part) ? part : undefined;
+      case 'integer': {
+        if (part.length !== integerWidth(segment.min, segment.max) || !/^\d+$/.test(part)) return undefined;
+        const value = Number(part) + segment.min;
+        return value <= segment.max ? value : undefined;
+      }
+      case 'float': {
+        const value = decodeFloat(part);
+        return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;
+      }
+      case 'timestamp':
+        return decodeTimestamp(part, segment.unit);
+      case 'boolean':
+        return part === 'true' ? true : part === 'false' ? false : undefined;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// Conversion between an entity's item type and its stored form. Timestamps are `Date` in the API
+// and fixed-width UTC ISO-8601 strings in the table; everything else is stored as the
+// DocumentClient marshals it. Key attributes are added on write and removed on read.
+
+import { ValueError } from './errors.js';
+
+/** How an attribute is converted; attributes stored as-is are not listed. */
+export type AttributeCodec = 'timestamp' | { readonly list: AttributeCodec } | { readonly map: Readonly<Record<string, AttributeCodec>> };
+
+export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
+
+function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (codec === 'timestamp') {
+    if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValueError(entity, path, 'must be a valid Date');
+    return value.toISOString();
+  }
+  if ('list' in codec) return (value as unknown[]).map((v, i) => toStoredValue(entity, `${path}[${i}]`, codec.list, v));
+  return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, toStoredValue);
+}
+
+function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (codec === 'timestamp') return new Date(value as string);
+  if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
+  return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);
+}
+
+function convertRecord(
+  entity: string,
+  prefix: string,
+  codecs: AttributeCodecs,
+  record: Readonly<Record<string, unknown>>,
+  convert: typeof toStoredValue,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in record) {
+    const value = record[name];
+    if (value === undefined) continue;
+    const codec = codecs[name];
+    out[name] = codec === undefined ? value : convert(entity, prefix + name, codec, value);
+  }
+  return out;
+}
+
+/** The stored form of (part of) an item: converted values, undefined attributes dropped. */
+export function toStored(entity: string, codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return convertRecord(entity, '', codecs, record, toStoredValue);
+}
+
+/** The item form of a stored record, without the table's key attributes. */
+export function fromStored<T>(entity: string, codecs: AttributeCodecs, stored: Readonly<Record<string, unknown>>, keyAttributes: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const name in stored) {
+    if (keyAttributes.includes(name)) continue;
+    const codec = codecs[name];
+    const value = stored[name];
+    out[name] = codec === undefined ? value : fromStoredValue(entity, name, codec, value);
+  }
+  return out as T;
+}

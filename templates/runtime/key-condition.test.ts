@@ -1,0 +1,108 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { KeyTemplate, compareUtf8, type SegmentDef } from './codec.js';
+import { ExpressionAliases } from './expression.js';
+import { groupEnd, planSortCondition, renderSortCondition, type PlannedSortCondition } from './key-condition.js';
+import { KeyValueError } from './errors.js';
+
+const sortKey = (segments: SegmentDef[]) => new KeyTemplate({ entity: 'E', target: 'E.key.sk', delimiter: '.', maxBytes: 1024, segments });
+const int = (attr: string): SegmentDef => ({ kind: 'integer', attr, min: -50, max: 50 });
+
+/** What DynamoDB does with a planned condition, evaluated in UTF-8 byte order. */
+function selects(planned: PlannedSortCondition, key: string): boolean {
+  if (planned.exclude === key) return false;
+  const test = planned.test;
+  if (!test) return true;
+  if (test.op === 'between') return compareUtf8(key, test.low) >= 0 && compareUtf8(key, test.high) <= 0;
+  if (test.op === 'begins_with') return key.startsWith(test.value);
+  const c = compareUtf8(key, test.value);
+  return test.op === '=' ? c === 0 : test.op === '<' ? c < 0 : test.op === '<=' ? c <= 0 : test.op === '>' ? c > 0 : c >= 0;
+}
+
+function compareTuples(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+type Op = 'eq' | 'beginsWith' | 'gt' | 'gte' | 'lt' | 'lte' | 'between';
+
+/** The meaning of a condition on tuples: compare the leading parts the condition gives. */
+function expected(op: Op, tuple: readonly number[], a: readonly number[], b: readonly number[]): boolean {
+  const cmp = (p: readonly number[]) => compareTuples(tuple.slice(0, p.length), p);
+  switch (op) {
+    case 'eq': return cmp(a) === 0;
+    case 'beginsWith': return cmp(a) === 0;
+    case 'gt': return cmp(a) > 0;
+    case 'gte': return cmp(a) >= 0;
+    case 'lt': return cmp(a) < 0;
+    case 'lte': return cmp(a) <= 0;
+    case 'between': return cmp(a) >= 0 && cmp(b) <= 0;
+  }
+}
+
+const shapes: Array<[string, SegmentDef[], string[]]> = [
+  ['bounded (Article.<a>.<b>)', [{ kind: 'literal', text: 'Article' }, int('a'), int('b')], ['Arti', 'Article', 'Articles.1', 'B.1.2', 'A.9', 'Article-x']],
+  ['literal between values (Article.<a>.Tag.<b>)', [{ kind: 'literal', text: 'Article' }, int('a'), { kind: 'literal', text: 'Tag' }, int('b')], ['Article/', 'Zed']],
+  ['unbounded (<a>.<b>)', [int('a'), int('b')], []],
+];
+
+for (const [name, segments, foreign] of shapes) {
+  test(`sort conditions select exactly the matching tuples and nothing foreign: ${name}`, (t) => {
+    const tpl = sortKey(segments);
+    const values = fc.integer({ min: -50, max: 50 });
+    const tuple = fc.tuple(values, values);
+    const prefix = fc.oneof(fc.tuple(values).map((v) => [...v]), tuple.map((v) => [...v]));
+    const toValues = (p: readonly number[]) => Object.fromEntries(p.map((v, i) => [['a', 'b'][i]!, v]));
+    fc.assert(
+      fc.property(fc.constantFrom<Op>('eq', 'beginsWith', 'gt', 'gte', 'lt', 'lte', 'between'), prefix, prefix, fc.array(tuple, { maxLength: 30 }), (op, a, b, stored) => {
+        if (op === 'eq') a = [a[0]!, a[1] ?? 0];
+        const condition = op === 'between' ? { between: [toValues(a), toValues(b)] } : { [op]: toValues(a) };
+        const planned = planSortCondition(tpl, condition);
+        for (const item of stored) {
+          const key = tpl.build({ a: item[0], b: item[1] });
+          if (selects(planned, key) !== expected(op, item, a, b)) return false;
+        }
+        return foreign.every((key) => !selects(planned, key));
+      }),
+      { numRuns: 3000 },
+    );
+    t.pass();
+  });
+}
+
+test('no condition: the whole collection, or the whole partition when the key starts with a value', (t) => {
+  t.deepEqual(planSortCondition(sortKey(shapes[0]![1]), undefined), { test: { op: 'begins_with', value: 'Article.' }, exclude: undefined });
+  t.deepEqual(planSortCondition(sortKey(shapes[2]![1]), undefined), { test: undefined, exclude: undefined });
+});
+
+test('group end is the greatest valid string within the byte limit', (t) => {
+  const end = groupEnd('Article.', 1024);
+  t.is(Buffer.byteLength(end), 1024);
+  t.true(compareUtf8('Article.' + '\u{10FFFF}'.repeat(200) + '😀', end) < 0);
+  t.is(groupEnd('ab', 5), 'ab\uFFFF');
+  t.is(groupEnd('ab', 4), 'ab\u07FF');
+  t.is(groupEnd('ab', 3), 'ab\u007F');
+});
+
+test('range operators need the first part; eq needs them all', (t) => {
+  const tpl = sortKey(shapes[0]![1]);
+  t.is(t.throws(() => planSortCondition(tpl, { gt: {} }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+  t.is(t.throws(() => planSortCondition(tpl, { eq: { a: 1 } }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+  t.throws(() => planSortCondition(tpl, { gt: { a: 1 }, lt: { a: 2 } }), { instanceOf: TypeError });
+  t.throws(() => planSortCondition(tpl, { near: { a: 1 } }), { instanceOf: TypeError });
+});
+
+const rendered: Array<[string, object, { keyCondition: string | undefined; filter: string | undefined }, Record<string, unknown>]> = [
+  ['eq', { eq: { a: 1, b: 2 } }, { keyCondition: '#n0 = :v0', filter: undefined }, { ':v0': 'Article.051.052' }],
+  ['beginsWith partial', { beginsWith: { a: 1 } }, { keyCondition: 'begins_with(#n0, :v0)', filter: undefined }, { ':v0': 'Article.051.' }],
+  ['gt complete keeps the collection bound and excludes the key', { gt: { a: 1, b: 2 } }, { keyCondition: '#n0 BETWEEN :v0 AND :v1', filter: '#n0 <> :v2' }, { ':v0': 'Article.051.052', ':v1': groupEnd('Article.', 1024), ':v2': 'Article.051.052' }],
+  ['lt partial', { lt: { a: 1 } }, { keyCondition: '#n0 BETWEEN :v0 AND :v1', filter: undefined }, { ':v0': 'Article.', ':v1': 'Article.051.' }],
+];
+for (const [name, condition, want, values] of rendered) {
+  test(`render: ${name}`, (t) => {
+    const aliases = new ExpressionAliases();
+    t.deepEqual(renderSortCondition('sk', planSortCondition(sortKey(shapes[0]![1]), condition), aliases), want);
+    t.deepEqual(aliases.values, values);
+    t.deepEqual(aliases.names, { '#n0': 'sk' });
+  });
+}
