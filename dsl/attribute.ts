@@ -1,0 +1,58 @@
+// Attribute types: `t.string()`, `t.number({ min, max })`, … Each factory returns a small immutable
+// builder whose `def` is the attribute's IR; `.optional()` returns a new builder.
+
+import type { AttributeDef } from './ir.js';
+
+/** An attribute declaration. `T` is its TypeScript type in generated items. */
+export interface Attribute<T = unknown, Optional extends boolean = boolean> {
+  readonly def: AttributeDef;
+  /** Phantom: the value type, for inference only. */
+  readonly __type?: T;
+  readonly __optional?: Optional;
+  /** The attribute may be absent. An index mapping that uses it becomes sparse. */
+  optional(): Attribute<T, true>;
+}
+
+function attribute<T>(def: AttributeDef): Attribute<T, false> {
+  const frozen = Object.freeze({ ...def, optional: false }) as AttributeDef;
+  return Object.freeze({
+    def: frozen,
+    optional: () => Object.freeze({ def: Object.freeze({ ...frozen, optional: true }) as AttributeDef, optional() { return this; } }) as Attribute<T, true>,
+  }) as unknown as Attribute<T, false>;
+}
+
+function defined<T extends object>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * Attribute type factories.
+ *
+ * @example
+ * attributes: { id: t.string(), views: t.number({ min: 0, max: 1e12, integer: true }), at: t.timestamp() }
+ * // emits: interface X { id: string; views: number; at: Date }
+ */
+export const t = {
+  /** A string. `cardinality`: how many distinct values it takes (for the hot-key lint); `pii`: personal data. */
+  string: (options: { cardinality?: number; pii?: boolean; maxBytes?: number } = {}) =>
+    attribute<string>({ kind: 'string', optional: false, ...defined(options) }),
+  /** A number. Used in a key, it needs `min` and `max`: keys encode it fixed-width and order-preserving. */
+  number: (options: { min?: number; max?: number; integer?: boolean } = {}) =>
+    attribute<number>({ kind: 'number', optional: false, ...defined(options) }),
+  boolean: () => attribute<boolean>({ kind: 'boolean', optional: false }),
+  /** One of a fixed set of strings. Emits a string-literal union. */
+  enum: <const V extends readonly [string, ...string[]]>(values: V) =>
+    attribute<V[number]>({ kind: 'enum', optional: false, values: Object.freeze([...values]) }),
+  /** An instant: `Date` in items, fixed-width UTC ISO-8601 text in the table and in keys. */
+  timestamp: () => attribute<Date>({ kind: 'timestamp', optional: false }),
+  list: <T>(of: Attribute<T>) => attribute<T[]>({ kind: 'list', optional: false, of: of.def }),
+  map: <const F extends Record<string, Attribute>>(fields: F) =>
+    attribute<{ [K in keyof F]: F[K] extends Attribute<infer T> ? T : never }>({
+      kind: 'map',
+      optional: false,
+      fields: Object.freeze(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.def]))),
+    }),
+  stringSet: () => attribute<Set<string>>({ kind: 'stringSet', optional: false }),
+  numberSet: () => attribute<Set<number>>({ kind: 'numberSet', optional: false }),
+  binary: () => attribute<Uint8Array>({ kind: 'binary', optional: false }),
+};

@@ -1,0 +1,225 @@
+// defineTable, entity, gsi, lsi and edge: the public DSL. Declarations are object literals; the
+// helpers exist for type inference and return frozen data. defineTable produces the table's IR.
+
+import type { Attribute } from './attribute.js';
+import type {
+  AttributeDef,
+  Capacity,
+  EdgeDef,
+  EntityDef,
+  GsiDef,
+  IndexMappingDef,
+  LsiDef,
+  PatternDef,
+  PatternOperator,
+  Projection,
+  Severity,
+  ShardDef,
+  TableDef,
+  TrafficDef,
+} from './ir.js';
+import { parseTemplate, type KeyTemplate } from './template.js';
+
+type Attributes = Record<string, Attribute>;
+type Names<A> = keyof A & string;
+
+/** Declared load, used by the hot-key lint and the capacity planner. */
+export interface Traffic {
+  /** Items of this entity in the table. */
+  items?: number;
+  /** Typical item size in bytes. */
+  itemBytes?: number;
+  /** Items sharing one partition-key value (an item collection). */
+  itemsPerKey?: number;
+  writesPerSecond?: number;
+  readsPerSecond?: number;
+  /** Fraction (0..1) of the entity's traffic on its single hottest partition-key value. */
+  hotKeyShare?: number;
+}
+
+/** Write sharding: a suffix 0..count-1, random or calculated from the attribute `by`. */
+export interface Shard<A extends string = string> {
+  count: number;
+  by?: A;
+}
+
+export interface IndexMapping {
+  pk?: string;
+  sk?: string;
+  shard?: Shard;
+}
+
+/** An entity declaration, consumed by `defineTable`. */
+export interface EntityDeclaration {
+  readonly kind: 'entity-declaration';
+  readonly attributes: Readonly<Record<string, AttributeDef>>;
+  readonly key: { readonly pk: string; readonly sk?: string; readonly shard?: Shard };
+  readonly indexes: Readonly<Record<string, IndexMapping>>;
+  readonly version?: string;
+  readonly traffic?: Traffic;
+}
+
+type CheckedMappings<IX, A extends string> = {
+  [K in keyof IX]: {
+    pk?: KeyTemplate<IX[K] extends { pk: infer P extends string } ? P : string, A>;
+    sk?: KeyTemplate<IX[K] extends { sk: infer S extends string } ? S : string, A>;
+    shard?: Shard<A>;
+  };
+};
+
+/**
+ * Declares an entity. Key templates are checked against `attributes` when the schema compiles.
+ *
+ * @example
+ * User: entity({
+ *   attributes: { id: t.string(), email: t.string({ pii: true }) },
+ *   key: { pk: 'User.<id>', sk: 'PROFILE' },
+ * })
+ * // emits: interface User { id: string; email: string }, UserKeys, class UserRepository
+ */
+export function entity<
+  const A extends Attributes,
+  const PK extends string,
+  const SK extends string = never,
+  const IX extends Record<string, IndexMapping> = {},
+>(declaration: {
+  attributes: A;
+  key: { pk: KeyTemplate<PK, Names<A>>; sk?: KeyTemplate<SK, Names<A>>; shard?: Shard<Names<A>> };
+  indexes?: IX & CheckedMappings<IX, Names<A>>;
+  /** A numeric attribute used for optimistic locking. */
+  version?: Names<A>;
+  traffic?: Traffic;
+}): EntityDeclaration {
+  const { key } = declaration;
+  return Object.freeze({
+    kind: 'entity-declaration',
+    attributes: Object.freeze(Object.fromEntries(Object.entries(declaration.attributes).map(([name, a]) => [name, a.def]))),
+    key: Object.freeze({ pk: key.pk as string, ...(key.sk === undefined ? {} : { sk: key.sk as string }), ...(key.shard ? { shard: key.shard } : {}) }),
+    indexes: Object.freeze({ ...(declaration.indexes ?? {}) }) as Record<string, IndexMapping>,
+    ...(declaration.version === undefined ? {} : { version: declaration.version }),
+    ...(declaration.traffic === undefined ? {} : { traffic: declaration.traffic }),
+  });
+}
+
+/**
+ * A global secondary index. `pk`/`sk` name the physical attributes that hold its keys.
+ *
+ * @example
+ * indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'all' }) }
+ * // emits in the table definition: GlobalSecondaryIndexes: [{ IndexName: 'byName', … }]
+ */
+export function gsi(options: { pk: string; sk?: string; projection?: Projection }): Omit<GsiDef, 'name'> {
+  return Object.freeze({ kind: 'gsi', pk: options.pk, ...(options.sk === undefined ? {} : { sk: options.sk }), projection: options.projection ?? 'all' });
+}
+
+/** A local secondary index: the table's partition key with another sort-key attribute. */
+export function lsi(options: { sk: string; projection?: Projection }): Omit<LsiDef, 'name'> {
+  return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all' });
+}
+
+/**
+ * A many-to-many relationship stored as an adjacency list: two items per relationship,
+ * pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>` and the inverse.
+ */
+export function edge(options: { types: readonly string[]; forward: string; inverse?: string; attributes?: Attributes }): Omit<EdgeDef, 'name'> {
+  return Object.freeze({
+    kind: 'edge',
+    types: Object.freeze([...options.types]),
+    forward: options.forward,
+    ...(options.inverse === undefined ? {} : { inverse: options.inverse }),
+    attributes: Object.freeze(Object.fromEntries(Object.entries(options.attributes ?? {}).map(([name, a]) => [name, a.def]))),
+  });
+}
+
+export interface PatternDeclaration {
+  entity: string;
+  index?: string;
+  sk?: string;
+  op?: PatternOperator;
+  order?: 'asc' | 'desc';
+  readsPerSecond?: number;
+  writesPerSecond?: number;
+}
+
+export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
+  /** Logical name: the output folder (`out/social`) and the class (`SocialTable`). */
+  name: string;
+  /** Separates key segments. Default `#`. */
+  delimiter?: string;
+  /** Physical key attribute names. Default `{ pk: 'pk', sk: 'sk' }`; omit `sk` for a table without a sort key. */
+  key?: { pk: string; sk?: string };
+  capacity?: Capacity;
+  indexes?: Record<string, Omit<GsiDef, 'name'> | Omit<LsiDef, 'name'>>;
+  entities: E;
+  edges?: Record<string, Omit<EdgeDef, 'name'>>;
+  patterns?: Record<string, PatternDeclaration & { entity: keyof E & string }>;
+  /** Per-rule severity override, e.g. `{ HK015: 'off' }`. */
+  lint?: Record<string, Severity>;
+}
+
+function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
+  return traffic === undefined ? undefined : Object.freeze({ kind: 'traffic', ...traffic });
+}
+
+function freezeShard(shard: Shard | undefined): ShardDef | undefined {
+  return shard === undefined ? undefined : Object.freeze({ kind: 'shard', count: shard.count, ...(shard.by === undefined ? {} : { by: shard.by }) });
+}
+
+/**
+ * Declares a table and returns its frozen IR. A schema module's default export is one table or an
+ * array of tables.
+ *
+ * @example
+ * export default defineTable({ name: 'Social', delimiter: '.', entities: { User: entity({ … }) } });
+ * // `ddbgen generate` emits out/social/: item types, key builders, repositories, SocialTable
+ */
+export function defineTable<const E extends Record<string, EntityDeclaration>>(declaration: TableDeclaration<E>): TableDef {
+  const delimiter = declaration.delimiter ?? '#';
+  const key = declaration.key ?? { pk: 'pk', sk: 'sk' };
+  const entities: Record<string, EntityDef> = {};
+  for (const [name, decl] of Object.entries(declaration.entities)) {
+    const indexes: Record<string, IndexMappingDef> = {};
+    for (const [index, mapping] of Object.entries(decl.indexes)) {
+      const shard = freezeShard(mapping.shard);
+      indexes[index] = Object.freeze({
+        kind: 'index-mapping',
+        index,
+        ...(mapping.pk === undefined ? {} : { pk: parseTemplate(mapping.pk, delimiter) }),
+        ...(mapping.sk === undefined ? {} : { sk: parseTemplate(mapping.sk, delimiter) }),
+        ...(shard ? { shard } : {}),
+      });
+    }
+    const shard = freezeShard(decl.key.shard);
+    const traffic = freezeTraffic(decl.traffic);
+    entities[name] = Object.freeze({
+      kind: 'entity',
+      name,
+      attributes: decl.attributes,
+      key: Object.freeze({
+        kind: 'key',
+        pk: parseTemplate(decl.key.pk, delimiter),
+        ...(decl.key.sk === undefined ? {} : { sk: parseTemplate(decl.key.sk, delimiter) }),
+        ...(shard ? { shard } : {}),
+      }),
+      indexes: Object.freeze(indexes),
+      ...(decl.version === undefined ? {} : { version: decl.version }),
+      ...(traffic ? { traffic } : {}),
+    });
+  }
+  const named = <T extends object>(record: Record<string, T> | undefined) =>
+    Object.freeze(Object.fromEntries(Object.entries(record ?? {}).map(([name, def]) => [name, Object.freeze({ ...def, name })])));
+  return Object.freeze({
+    kind: 'table',
+    name: declaration.name,
+    delimiter,
+    key: Object.freeze({ ...key }),
+    capacity: Object.freeze({ ...(declaration.capacity ?? { mode: 'on-demand' }) }),
+    indexes: named(declaration.indexes) as Record<string, GsiDef | LsiDef>,
+    entities: Object.freeze(entities),
+    edges: named(declaration.edges) as Record<string, EdgeDef>,
+    patterns: Object.freeze(
+      Object.fromEntries(Object.entries(declaration.patterns ?? {}).map(([name, p]) => [name, Object.freeze({ kind: 'pattern', name, ...p })])),
+    ) as Record<string, PatternDef>,
+    lint: Object.freeze({ ...(declaration.lint ?? {}) }),
+  });
+}

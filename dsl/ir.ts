@@ -1,0 +1,132 @@
+// The IR: the DSL's only product. Plain, frozen, JSON-serialisable data with a `kind` on every node;
+// the generator imports these types and never the DSL's functions.
+
+export type TimestampTruncation = 'minute' | 'hour' | 'day' | 'month';
+
+export type AttributeDef =
+  | { readonly kind: 'string'; readonly optional: boolean; readonly cardinality?: number; readonly pii?: boolean; readonly maxBytes?: number }
+  | { readonly kind: 'number'; readonly optional: boolean; readonly min?: number; readonly max?: number; readonly integer?: boolean }
+  | { readonly kind: 'boolean'; readonly optional: boolean }
+  | { readonly kind: 'enum'; readonly optional: boolean; readonly values: readonly string[] }
+  | { readonly kind: 'timestamp'; readonly optional: boolean }
+  | { readonly kind: 'list'; readonly optional: boolean; readonly of: AttributeDef }
+  | { readonly kind: 'map'; readonly optional: boolean; readonly fields: Readonly<Record<string, AttributeDef>> }
+  | { readonly kind: 'stringSet'; readonly optional: boolean }
+  | { readonly kind: 'numberSet'; readonly optional: boolean }
+  | { readonly kind: 'binary'; readonly optional: boolean };
+
+export type AttributeKind = AttributeDef['kind'];
+
+export type TemplateSegmentDef =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'placeholder'; readonly name: string; readonly truncate?: string; readonly source: string };
+
+/** A key template such as `Article.<updatedAt>.<articleId>`, split by the table's delimiter. */
+export interface TemplateDef {
+  readonly kind: 'template';
+  readonly source: string;
+  readonly segments: readonly TemplateSegmentDef[];
+}
+
+export interface ShardDef {
+  readonly kind: 'shard';
+  readonly count: number;
+  readonly by?: string;
+}
+
+export interface KeyDef {
+  readonly kind: 'key';
+  readonly pk: TemplateDef;
+  readonly sk?: TemplateDef;
+  readonly shard?: ShardDef;
+}
+
+/** How an entity's items appear in one of the table's indexes. */
+export interface IndexMappingDef {
+  readonly kind: 'index-mapping';
+  readonly index: string;
+  readonly pk?: TemplateDef;
+  readonly sk?: TemplateDef;
+  readonly shard?: ShardDef;
+}
+
+export interface TrafficDef {
+  readonly kind: 'traffic';
+  readonly items?: number;
+  readonly itemBytes?: number;
+  readonly itemsPerKey?: number;
+  readonly writesPerSecond?: number;
+  readonly readsPerSecond?: number;
+  readonly hotKeyShare?: number;
+}
+
+export interface EntityDef {
+  readonly kind: 'entity';
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, AttributeDef>>;
+  readonly key: KeyDef;
+  readonly indexes: Readonly<Record<string, IndexMappingDef>>;
+  readonly version?: string;
+  readonly traffic?: TrafficDef;
+}
+
+export type Projection = 'all' | 'keys-only' | readonly string[];
+
+export interface GsiDef {
+  readonly kind: 'gsi';
+  readonly name: string;
+  readonly pk: string;
+  readonly sk?: string;
+  readonly projection: Projection;
+}
+
+export interface LsiDef {
+  readonly kind: 'lsi';
+  readonly name: string;
+  readonly sk: string;
+  readonly projection: Projection;
+}
+
+export type IndexDef = GsiDef | LsiDef;
+
+export interface EdgeDef {
+  readonly kind: 'edge';
+  readonly name: string;
+  readonly types: readonly string[];
+  readonly forward: string;
+  readonly inverse?: string;
+  readonly attributes: Readonly<Record<string, AttributeDef>>;
+}
+
+export type PatternOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
+
+export interface PatternDef {
+  readonly kind: 'pattern';
+  readonly name: string;
+  readonly entity: string;
+  readonly index?: string;
+  readonly sk?: string;
+  readonly op?: PatternOperator;
+  readonly order?: 'asc' | 'desc';
+  readonly readsPerSecond?: number;
+  readonly writesPerSecond?: number;
+}
+
+export type Capacity =
+  | { readonly mode: 'on-demand' }
+  | { readonly mode: 'provisioned'; readonly read: number; readonly write: number };
+
+export type Severity = 'off' | 'info' | 'warn' | 'error';
+
+export interface TableDef {
+  readonly kind: 'table';
+  readonly name: string;
+  readonly delimiter: string;
+  readonly key: { readonly pk: string; readonly sk?: string };
+  readonly capacity: Capacity;
+  readonly indexes: Readonly<Record<string, IndexDef>>;
+  readonly entities: Readonly<Record<string, EntityDef>>;
+  readonly edges: Readonly<Record<string, EdgeDef>>;
+  readonly patterns: Readonly<Record<string, PatternDef>>;
+  readonly lint: Readonly<Record<string, Severity>>;
+}

@@ -1,0 +1,94 @@
+// Loads schema modules (TypeScript, no build step, via jiti), checks that they export tables,
+// validates each table and places every diagnostic at file:line:column.
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createJiti } from 'jiti';
+import type { TableDef } from '../../dsl/ir.js';
+import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
+import { messages } from '../diagnostics/messages.js';
+import { validateTable } from '../validate/validate-table.js';
+import { SchemaLocator } from './locate.js';
+
+export interface SchemaTable {
+  readonly table: TableDef;
+  /** Absolute path of the schema module. */
+  readonly file: string;
+  /** Position in the default-exported array, or -1 when the export is a single table. */
+  readonly tableIndex: number;
+}
+
+export interface LoadResult {
+  readonly tables: SchemaTable[];
+  readonly diagnostics: Diagnostic[];
+}
+
+const here = fileURLToPath(import.meta.url);
+/** The DSL of this very ddbgen, so a schema always builds IR this generator understands. */
+const dslEntry = path.resolve(path.dirname(here), '../../dsl', here.endsWith('.ts') ? 'index.ts' : 'index.js');
+
+function isTable(value: unknown): value is TableDef {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'table';
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'missing (no default export)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array with a non-table element';
+  return typeof value === 'object' ? 'an object that was not made by defineTable' : `a ${typeof value}`;
+}
+
+/** file:line:column of the first stack frame inside `file`, if any. */
+function errorLocation(error: unknown, file: string): { line: number; column: number } | undefined {
+  const text = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(text);
+  return match ? { line: Number(match[1]), column: Number(match[2]) } : undefined;
+}
+
+export async function loadSchemas(files: readonly string[], cwd = process.cwd()): Promise<LoadResult> {
+  const tables: SchemaTable[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ddbgen: dslEntry } });
+  const display = (file: string) => path.relative(cwd, file) || file;
+
+  for (const input of files) {
+    const file = path.resolve(cwd, input);
+    const fail = (message: { message: string; fix: string }, code: string, location?: { line: number; column: number }) =>
+      diagnostics.push({ code, severity: 'error', ...message, target: display(file), file: display(file), line: location?.line ?? 1, column: location?.column ?? 1 });
+    if (!existsSync(file)) {
+      fail(messages.DDB001(display(file), 'no such file'), 'DDB001');
+      continue;
+    }
+    let exported: unknown;
+    try {
+      exported = await jiti.import(file, { default: true });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      fail(messages.DDB001(display(file), reason), 'DDB001', errorLocation(error, file));
+      continue;
+    }
+    const locator = new SchemaLocator(file);
+    const list = Array.isArray(exported) ? exported : [exported];
+    if (list.length === 0 || !list.every(isTable)) {
+      fail(messages.DDB002(describe(list.find((t) => !isTable(t)) ?? exported)), 'DDB002', locator.exportLocation());
+      continue;
+    }
+    list.forEach((table, i) => {
+      const tableIndex = Array.isArray(exported) ? i : -1;
+      const place = (p: PendingDiagnostic): Diagnostic => {
+        const { path: at, offset, ...rest } = p;
+        return { ...rest, file: display(file), ...locator.locate(tableIndex, at, offset) };
+      };
+      for (const duplicate of locator.duplicateKeys(tableIndex, ['entities'])) {
+        diagnostics.push({ code: 'DDB021', severity: 'error', ...messages.DDB021(duplicate.name), target: `${table.name}.entities.${duplicate.name}`, file: display(file), ...duplicate.location });
+      }
+      diagnostics.push(...validateTable(table).map(place));
+      const other = tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
+      if (other) diagnostics.push(place({ code: 'DDB012', severity: 'error', ...messages.DDB012(table.name, display(other.file)), target: `${table.name}.name`, path: ['name'] }));
+      tables.push({ table, file, tableIndex });
+    });
+  }
+  return { tables, diagnostics };
+}

@@ -1,0 +1,105 @@
+// Maps schema paths (`entities.Article.key.sk`) back to file:line:column by walking the schema
+// module's syntax tree with ts-morph: from the default export through object literals, factory
+// calls (entity({…}), gsi({…})) and same-file constants.
+
+import { Node, Project, type SourceFile } from 'ts-morph';
+
+export interface SourceLocation {
+  readonly line: number;
+  readonly column: number;
+}
+
+function unwrap(node: Node | undefined): Node | undefined {
+  let current = node;
+  for (let i = 0; current && i < 20; i++) {
+    if (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) current = current.getExpression();
+    else if (Node.isCallExpression(current)) current = current.getArguments()[0];
+    else if (Node.isIdentifier(current)) {
+      const declaration = current.getSymbol()?.getDeclarations()[0];
+      current = declaration && Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+    } else if (Node.isExportAssignment(current)) current = current.getExpression();
+    else if (Node.isPropertyAssignment(current)) current = current.getInitializer();
+    else if (Node.isShorthandPropertyAssignment(current)) current = current.getNameNode();
+    else return current;
+  }
+  return current;
+}
+
+function propertyName(node: Node): string | undefined {
+  if (Node.isPropertyAssignment(node) || Node.isShorthandPropertyAssignment(node) || Node.isMethodDeclaration(node)) {
+    const nameNode = node.getNameNode();
+    if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) return nameNode.getLiteralValue();
+    return nameNode.getText();
+  }
+  return undefined;
+}
+
+/** Locates paths inside one schema file. Parsing happens once per file. */
+export class SchemaLocator {
+  private readonly source: SourceFile;
+
+  constructor(file: string, project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } })) {
+    this.source = project.addSourceFileAtPath(file);
+  }
+
+  /** The declaration of the table at `tableIndex` of the default export (-1: the export is one table). */
+  private tableNode(tableIndex: number): Node | undefined {
+    const exported = this.source.getExportAssignment((e) => !e.isExportEquals());
+    let node = unwrap(exported);
+    if (node && Node.isArrayLiteralExpression(node)) node = unwrap(node.getElements()[Math.max(tableIndex, 0)]);
+    return node;
+  }
+
+  private property(objectNode: Node | undefined, name: string): Node | undefined {
+    const object = unwrap(objectNode);
+    if (!object || !Node.isObjectLiteralExpression(object)) return undefined;
+    const matches = object.getProperties().filter((p) => propertyName(p) === name);
+    return matches[matches.length - 1];
+  }
+
+  /** Location of the deepest node found along `path`; `offset` moves into a string literal. */
+  locate(tableIndex: number, path: readonly string[], offset?: number): SourceLocation {
+    let node = this.tableNode(tableIndex) ?? this.source.getExportAssignment(() => true) ?? this.source;
+    let complete = true;
+    for (const name of path) {
+      const next = this.property(node, name);
+      if (!next) {
+        complete = false;
+        break;
+      }
+      node = next;
+    }
+    let position = node.getStart();
+    if (complete && Node.isPropertyAssignment(node)) {
+      const value = node.getInitializer();
+      if (value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) && offset !== undefined) {
+        position = value.getStart() + 1 + offset;
+      } else if (value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))) position = value.getStart();
+    }
+    return this.source.getLineAndColumnAtPos(position);
+  }
+
+  /** Names declared more than once in the object literal at `path` (`{ User: …, User: … }`). */
+  duplicateKeys(tableIndex: number, path: readonly string[]): Array<{ name: string; location: SourceLocation }> {
+    let node: Node | undefined = this.tableNode(tableIndex);
+    for (const name of path) node = this.property(node, name);
+    const object = node && Node.isPropertyAssignment(node) ? unwrap(node.getInitializer()) : unwrap(node);
+    if (!object || !Node.isObjectLiteralExpression(object)) return [];
+    const seen = new Set<string>();
+    const duplicates: Array<{ name: string; location: SourceLocation }> = [];
+    for (const property of object.getProperties()) {
+      const name = propertyName(property);
+      if (name === undefined) continue;
+      if (seen.has(name)) duplicates.push({ name, location: this.source.getLineAndColumnAtPos(property.getStart()) });
+      seen.add(name);
+    }
+    return duplicates;
+  }
+
+  /** Location of the default export, for problems with the module as a whole. */
+  exportLocation(): SourceLocation {
+    const exported = this.source.getExportAssignment(() => true);
+    return this.source.getLineAndColumnAtPos(exported ? exported.getStart() : 0);
+  }
+}
+

@@ -1,0 +1,78 @@
+// Decides whether two key templates can produce the same key text, segment by segment. Segment
+// boundaries are exact (values escape the delimiter), so two templates can collide only with the
+// same number of segments and, at every position, segments whose encodings can coincide.
+
+import type { SegmentDef } from '../../templates/runtime/codec.js';
+import { escapeSegment, integerWidth } from '../../templates/runtime/codec.js';
+
+const TIMESTAMP_TEXT: Record<string, RegExp> = {
+  millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+  minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
+  hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,
+  day: /^\d{4}-\d{2}-\d{2}$/,
+  month: /^\d{4}-\d{2}$/,
+};
+
+/** Whether a value segment can encode to exactly `text` (the unescaped segment text). */
+function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: string): boolean {
+  switch (segment.kind) {
+    case 'string':
+      return text.trim() !== '';
+    case 'enum':
+      return segment.values.includes(text);
+    case 'integer':
+      return text.length === integerWidth(segment.min, segment.max) && /^\d+$/.test(text) && Number(text) + segment.min <= segment.max;
+    case 'float':
+      return /^[0-9a-f]{16}$/.test(text);
+    case 'timestamp':
+      return TIMESTAMP_TEXT[segment.unit]!.test(text);
+    case 'boolean':
+      return text === 'true' || text === 'false';
+  }
+}
+
+/** Whether two segments can hold the same text. */
+export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
+  if (a.kind === 'literal' && b.kind === 'literal') return a.text === b.text;
+  if (a.kind === 'literal') return canProduce(b as Exclude<SegmentDef, { kind: 'literal' }>, a.text);
+  if (b.kind === 'literal') return canProduce(a, b.text);
+  if (a.kind === 'string' || b.kind === 'string') return true;
+  if (a.kind === 'enum') return a.values.some((v) => canProduce(b, v));
+  if (b.kind === 'enum') return b.values.some((v) => canProduce(a, v));
+  if (a.kind === b.kind) {
+    if (a.kind === 'integer' && b.kind === 'integer') return integerWidth(a.min, a.max) === integerWidth(b.min, b.max);
+    if (a.kind === 'timestamp' && b.kind === 'timestamp') return a.unit === b.unit;
+    return true;
+  }
+  const [x, y] = a.kind < b.kind ? [a, b] : [b, a];
+  // Only integers of width 16 written in decimal digits can look like a float's hex digits.
+  return x.kind === 'float' && y.kind === 'integer' && integerWidth(y.min, y.max) === 16;
+}
+
+/** Whether two templates can build the same key. */
+export function templatesCanCollide(a: readonly SegmentDef[], b: readonly SegmentDef[]): boolean {
+  return a.length === b.length && a.every((segment, i) => segmentsCanMatch(segment, b[i]!));
+}
+
+/** The leading literal segments of a template: the collection its queries are bounded to. */
+export function leadingLiterals(segments: readonly SegmentDef[]): string[] {
+  const out: string[] = [];
+  for (const segment of segments) {
+    if (segment.kind !== 'literal') break;
+    out.push(segment.text);
+  }
+  return out;
+}
+
+/** Whether keys of `other` can fall inside the range a query on `reader`'s sort key reads. */
+export function sortKeyCanOverlap(reader: readonly SegmentDef[], other: readonly SegmentDef[]): boolean {
+  if (reader.every((s) => s.kind === 'literal')) return false; // no queries, only gets
+  const collection = leadingLiterals(reader);
+  if (other.length <= collection.length) return false;
+  return collection.every((text, i) => segmentsCanMatch({ kind: 'literal', text }, other[i]!));
+}
+
+/** Escaped text of a literal run, for messages. */
+export function collectionText(literals: readonly string[], delimiter: string): string {
+  return literals.map((text) => escapeSegment(text, delimiter) + delimiter).join('');
+}

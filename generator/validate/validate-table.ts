@@ -1,0 +1,171 @@
+// Validates a table's IR and returns every problem at once. Paths are relative to the table's
+// declaration; the loader turns them into file:line:column.
+
+import type { EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
+import { messages, type MessageCode } from '../diagnostics/messages.js';
+import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
+import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
+
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
+
+type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
+
+export function validateTable(table: TableDef): PendingDiagnostic[] {
+  const found: PendingDiagnostic[] = [];
+  const report: Report = (code, path, args, offset) => {
+    const { message, fix } = (messages[code] as (...a: typeof args) => { message: string; fix: string })(...args);
+    found.push({ code, severity: 'error', message, fix, target: [table.name, ...path].join('.'), path, ...(offset === undefined ? {} : { offset }) });
+  };
+
+  if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
+  const d = table.delimiter;
+  if (!/^[!-/:-@[-`{-~]$/.test(d) || ['\\', '<', '>', '`'].includes(d)) report('DDB011', ['delimiter'], [d]);
+  validateKeyAttributes(table, report);
+
+  const keyAttributeNames = physicalKeyAttributes(table);
+  for (const entity of Object.values(table.entities)) {
+    const at = ['entities', entity.name];
+    if (!IDENTIFIER.test(entity.name)) report('DDB020', at, [entity.name, 'entity']);
+    for (const name of Object.keys(entity.attributes)) {
+      if (keyAttributeNames.has(name)) report('DDB022', [...at, 'attributes', name], [entity.name, name, name]);
+    }
+    validateTemplate(table, entity, entity.key.pk, [...at, 'key', 'pk'], true, entity.key.shard !== undefined, report);
+    if (entity.key.sk) validateTemplate(table, entity, entity.key.sk, [...at, 'key', 'sk'], true, false, report);
+    if (table.key.sk !== undefined && !entity.key.sk) report('DDB036', [...at, 'key'], [`${entity.name} has no sort-key template, but the table has a sort key "${table.key.sk}"`]);
+    if (table.key.sk === undefined && entity.key.sk) report('DDB036', [...at, 'key', 'sk'], [`${entity.name} has a sort-key template, but the table has no sort key`]);
+    validateShard(entity, entity.key.pk, entity.key.shard, [...at, 'key'], report);
+    for (const mapping of Object.values(entity.indexes)) {
+      const mat = [...at, 'indexes', mapping.index];
+      const index = table.indexes[mapping.index];
+      if (!index) {
+        report('DDB050', mat, [mapping.index, Object.keys(table.indexes)]);
+        continue;
+      }
+      if (index.kind === 'gsi' && !mapping.pk) report('DDB051', mat, [`${entity.name}'s mapping for GSI "${index.name}" has no pk template`]);
+      if (index.kind === 'gsi' && index.sk !== undefined && !mapping.sk) report('DDB051', mat, [`${entity.name}'s mapping for GSI "${index.name}" has no sk template, but the index has a sort key`]);
+      if (index.kind === 'gsi' && index.sk === undefined && mapping.sk) report('DDB051', [...mat, 'sk'], [`GSI "${index.name}" has no sort key, but ${entity.name}'s mapping gives one`]);
+      if (index.kind === 'lsi' && mapping.pk) report('DDB051', [...mat, 'pk'], [`LSI "${index.name}" shares the table's partition key; ${entity.name}'s mapping cannot give a pk`]);
+      if (index.kind === 'lsi' && !mapping.sk) report('DDB051', mat, [`${entity.name}'s mapping for LSI "${index.name}" has no sk template`]);
+      if (mapping.pk) validateTemplate(table, entity, mapping.pk, [...mat, 'pk'], false, mapping.shard !== undefined, report);
+      if (mapping.sk) validateTemplate(table, entity, mapping.sk, [...mat, 'sk'], false, false, report);
+      if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report);
+    }
+    if (entity.version !== undefined) {
+      const attribute = entity.attributes[entity.version];
+      if (!attribute) report('DDB060', [...at, 'version'], [entity.version, 'is not an attribute of this entity']);
+      else if (attribute.kind !== 'number' || !attribute.integer) report('DDB060', [...at, 'version'], [entity.version, `is a ${attribute.kind === 'number' ? 'non-integer number' : attribute.kind}`]);
+      else report('DDB090', [...at, 'version'], ['optimistic-locking versions', 'issue 7 (runtime: conditional writes, optimistic locking)']);
+    }
+  }
+
+  if (Object.keys(table.edges).length) report('DDB090', ['edges'], ['edges', 'issue 4 (adjacency-list graph edges)']);
+  if (Object.keys(table.patterns).length) {
+    for (const pattern of Object.values(table.patterns)) {
+      if (!table.entities[pattern.entity]) report('DDB070', ['patterns', pattern.name, 'entity'], [`pattern "${pattern.name}" names entity "${pattern.entity}", which is not declared`, Object.keys(table.entities)]);
+    }
+    report('DDB090', ['patterns'], ['access patterns', 'issue 3 (access patterns, GSIs/LSIs, cursors)']);
+  }
+  if (!found.length) validateCollisions(table, report);
+  return found;
+}
+
+function physicalKeyAttributes(table: TableDef): Set<string> {
+  const names = new Set([table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])]);
+  for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'gsi') names.add(index.pk);
+    if (index.sk !== undefined) names.add(index.sk);
+  }
+  return names;
+}
+
+function validateKeyAttributes(table: TableDef, report: Report): void {
+  const uses = new Map<string, string[]>();
+  const use = (attribute: string, what: string) => uses.set(attribute, [...(uses.get(attribute) ?? []), what]);
+  use(table.key.pk, 'table pk');
+  if (table.key.sk !== undefined) use(table.key.sk, 'table sk');
+  for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'gsi') use(index.pk, `${index.name} pk`);
+    if (index.sk !== undefined) use(index.sk, `${index.name} sk`);
+  }
+  for (const [attribute, what] of uses) {
+    if (what.length > 1) {
+      const index = Object.values(table.indexes).find((i) => what.some((w) => w.startsWith(`${i.name} `)));
+      report('DDB013', index ? ['indexes', index.name] : ['key'], [attribute, what.join(', ')]);
+    }
+  }
+}
+
+function validateTemplate(
+  table: TableDef,
+  entity: EntityDef,
+  template: TemplateDef,
+  path: readonly string[],
+  primary: boolean,
+  sharded: boolean,
+  report: Report,
+): void {
+  const d = table.delimiter;
+  if (template.source === '') {
+    report('DDB031', path, ['', 'is empty']);
+    return;
+  }
+  let offset = 0;
+  for (const segment of template.segments) {
+    if (segment.kind === 'literal') {
+      const text = segment.text;
+      if (text === '') report('DDB031', path, [template.source, `has an empty segment at character ${offset + 1} (two delimiters in a row, or one at an end)`], offset);
+      else if (text.includes('<') || text.includes('>')) report('DDB031', path, [text, 'mixes text and a placeholder, or has an unmatched < or >'], offset);
+      else if (text.includes('\\')) report('DDB031', path, [text, 'contains the escape character \\'], offset);
+    } else if (segment.name === 'shard') {
+      if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
+    } else {
+      const attribute = entity.attributes[segment.name];
+      if (!attribute) report('DDB030', path, [segment.name, Object.keys(entity.attributes)], offset);
+      else if (!(KEYABLE_KINDS as readonly string[]).includes(attribute.kind)) report('DDB033', path, [segment.name, attribute.kind], offset);
+      else if (segment.truncate !== undefined && attribute.kind !== 'timestamp') report('DDB032', path, [segment.name, attribute.kind], offset);
+      else if (segment.truncate !== undefined && !TRUNCATIONS.includes(segment.truncate)) {
+        report('DDB031', path, [segment.source, `has unknown truncation ":${segment.truncate}"; use minute, hour, day or month`], offset);
+      } else if (attribute.kind === 'number') {
+        const { min, max } = attribute;
+        if (min === undefined || max === undefined) report('DDB034', path, [segment.name, `it has no ${min === undefined && max === undefined ? 'min and max' : min === undefined ? 'min' : 'max'}`], offset);
+        else if (!(min <= max)) report('DDB034', path, [segment.name, `its min ${min} is above its max ${max}`], offset);
+        else if (attribute.integer && !Number.isSafeInteger(max - min)) report('DDB034', path, [segment.name, `its range ${min}..${max} is wider than 2^53 - 1`], offset);
+      }
+      if (attribute && primary && attribute.optional) report('DDB035', path, [segment.name], offset);
+    }
+    offset += (segment.kind === 'literal' ? segment.text : segment.source).length + d.length;
+  }
+}
+
+function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key']['shard'], path: readonly string[], report: Report): void {
+  if (!shard) return;
+  const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
+  if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
+  if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
+  if (shard.by !== undefined && !entity.attributes[shard.by]) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
+  report('DDB090', [...path, 'shard'], ['write-sharded keys', 'issue 5 (write sharding with scatter-gather reads)']);
+}
+
+function validateCollisions(table: TableDef, report: Report): void {
+  const resolved = Object.values(table.entities).map((entity) => ({
+    entity,
+    pk: keySegments(entity, entity.key.pk)!,
+    sk: entity.key.sk ? keySegments(entity, entity.key.sk)! : undefined,
+  }));
+  for (let i = 0; i < resolved.length; i++) {
+    for (let j = 0; j < resolved.length; j++) {
+      if (i === j) continue;
+      const a = resolved[i]!;
+      const b = resolved[j]!;
+      if (!templatesCanCollide(a.pk, b.pk)) continue;
+      const describe = (e: typeof a) => `${e.entity.name} (${e.entity.key.pk.source}${e.entity.key.sk ? ` | ${e.entity.key.sk.source}` : ''})`;
+      if (i < j && (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk)) {
+        report('DDB040', ['entities', b.entity.name, 'key'], [a.entity.name, b.entity.name, `${describe(a)} vs ${describe(b)}`, table.delimiter]);
+      } else if (a.sk && b.sk && sortKeyCanOverlap(a.sk, b.sk)) {
+        report('DDB041', ['entities', b.entity.name, 'key', 'sk'], [a.entity.name, b.entity.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
+      }
+    }
+  }
+}
