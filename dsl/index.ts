@@ -3,3 +3,4 @@ export { t, type Attribute } from './attribute.js';
 export { defineTable, edge, entity, gsi, lsi, type EntityDeclaration, type IndexMapping, type PatternDeclaration, type Shard, type TableDeclaration, type Traffic } from './define-table.js';
 export type { KeyTemplate } from './template.js';
 export type * from './ir.js';
+export { defineConfig, type DdbgenConfig } from './config.js';

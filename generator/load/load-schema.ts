@@ -3,11 +3,11 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createJiti } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
+import { packageRoot, runningFromSource } from '../package-root.js';
 import { validateTable } from '../validate/validate-table.js';
 import { SchemaLocator } from './locate.js';
 
@@ -24,9 +24,8 @@ export interface LoadResult {
   readonly diagnostics: Diagnostic[];
 }
 
-const here = fileURLToPath(import.meta.url);
 /** The DSL of this very ddbgen, so a schema always builds IR this generator understands. */
-const dslEntry = path.resolve(path.dirname(here), '../../dsl', here.endsWith('.ts') ? 'index.ts' : 'index.js');
+const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') : path.join(packageRoot, 'dist', 'dsl', 'index.js');
 
 function isTable(value: unknown): value is TableDef {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'table';

@@ -28,14 +28,27 @@ export interface KeyAttributeModel {
   readonly template: KeyTemplate;
 }
 
+/** How an entity's items appear in one secondary index. */
+export interface IndexModel {
+  readonly name: string;
+  /** Absent for an LSI, which shares the table's partition key. */
+  readonly pk?: KeyAttributeModel;
+  readonly sk?: KeyAttributeModel;
+  /** Optional attributes the mapping reads: the item is in the index only when all are present. */
+  readonly optional: readonly string[];
+}
+
 /** An entity's keys and conversions, emitted as a constant per entity. */
 export interface EntityModel {
   readonly name: string;
   readonly pk: KeyAttributeModel;
   readonly sk: KeyAttributeModel | undefined;
+  readonly indexes: readonly IndexModel[];
   readonly codecs: AttributeCodecs;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */
   readonly keyAttributes: readonly string[];
+  /** Attributes read by any key template: `update` cannot change them (the keys would drift). */
+  readonly keyParts: readonly string[];
 }
 
 /** The table key of an item, from the attributes its key templates name. */
@@ -45,9 +58,32 @@ export function primaryKey(model: EntityModel, values: Readonly<Record<string, u
   return key;
 }
 
-/** The full stored record of an item: its converted attributes plus its keys. */
+/**
+ * The index keys of an item. A mapping that reads optional attributes is sparse: its keys are
+ * written when all of them are present and left out when none is; some but not all is an error.
+ */
+export function indexKeys(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const index of model.indexes) {
+    const missing = index.optional.filter((name) => item[name] === undefined || item[name] === null);
+    if (missing.length === index.optional.length && missing.length > 0) continue;
+    if (missing.length > 0) {
+      const present = index.optional.filter((name) => !missing.includes(name));
+      throw new ValueError(model.name, missing[0]!, `index "${index.name}" needs ${index.optional.join(', ')} together: ${present.join(', ')} given without ${missing.join(', ')}`);
+    }
+    if (index.pk) keys[index.pk.attribute] = index.pk.template.build(item);
+    if (index.sk) keys[index.sk.attribute] = index.sk.template.build(item);
+  }
+  return keys;
+}
+
+/** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { ...toStored(model.name, model.codecs, item), ...primaryKey(model, item) };
+  const keys = { ...indexKeys(model, item), ...primaryKey(model, item) };
+  for (const name of Object.keys(item)) {
+    if (model.keyAttributes.includes(name)) throw new ValueError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+  }
+  return { ...toStored(model.name, model.codecs, item), ...keys };
 }
 
 export interface ReadOptions {
@@ -90,6 +126,7 @@ export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: 
   const tableKey = primaryKey(model, key);
   for (const attribute of [...Object.keys(changes.set ?? {}), ...(changes.remove ?? []), ...Object.keys(changes.add ?? {}), ...Object.keys(changes.append ?? {})]) {
     if (model.keyAttributes.includes(attribute)) throw new ValueError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
+    if (model.keyParts.includes(attribute)) throw new ValueError(model.name, attribute, 'is part of a key; changing it needs a new key: delete the item and put it again');
   }
   const aliases = new ExpressionAliases();
   const stored: UpdateChanges = {

@@ -1,0 +1,179 @@
+// The ddbgen command line. `main` is pure over its arguments and streams so tests run it in-process;
+// bin.ts wires it to the real process. Exit codes: 0 ok; 1 invalid schema, stale output or
+// generation failure; 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
+
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { messages } from '../diagnostics/messages.js';
+import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
+import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
+import { createTableInput } from '../emit/table-definition.js';
+import { packageVersion } from '../package-root.js';
+import { ConfigError, findConfig, loadConfig } from './config.js';
+import { compareOutput, writeOutput } from './output.js';
+import { initProject } from './init.js';
+
+export interface CliIo {
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
+
+Usage:
+  ddbgen generate [schema…] [--out DIR] [--check]   validate and emit out/<table>/*.ts
+  ddbgen table [schema…] [--format create-table|cloudformation]
+                                                    print the table definition as JSON
+  ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
+  ddbgen --help | --version
+
+Without schema arguments, ddbgen.config.ts (searched upward from the current folder) names them.
+
+Options:
+  --out DIR     output root (default: the config's "out", else ./out)
+  --check       write nothing; exit 1 if the output on disk is stale
+  --format F    for table: create-table (default) or cloudformation
+
+Exit codes: 0 ok; 1 invalid schema or stale output; 2 usage error.`;
+
+class UsageError extends Error {}
+
+function parse(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string' },
+        check: { type: 'boolean' },
+        format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+interface Inputs {
+  readonly files: string[];
+  readonly out: string;
+}
+
+/** Schema files and output root from the arguments, else from ddbgen.config.ts. */
+async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined): Promise<Inputs> {
+  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out') };
+  const configFile = findConfig(io.cwd);
+  if (!configFile) throw new UsageError('no schema given and no ddbgen.config.ts found in this folder or above; run ddbgen init, or pass a schema file');
+  const config = await loadConfig(configFile);
+  io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
+  const base = path.dirname(configFile);
+  return { files: config.schemas.map((f) => path.resolve(base, f)), out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out') };
+}
+
+function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
+}
+
+async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTable[] | undefined> {
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd);
+  report(io, diagnostics);
+  return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
+}
+
+async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean }): Promise<number> {
+  const inputs = await resolveInputs(io, positionals, values.out);
+  const tables = await loadValid(io, inputs.files);
+  if (!tables) return EXIT.failed;
+  const outputs: Array<{ table: SchemaTable; files: GeneratedFiles }> = [];
+  for (const table of tables) {
+    try {
+      outputs.push({ table, files: generateTable(table.table, inputs.out) });
+    } catch (error) {
+      if (error instanceof MissingSdkError) {
+        io.stderr(`ddbgen: ${error.message}\n`);
+        return EXIT.failed;
+      }
+      if (!(error instanceof GeneratedCodeError)) throw error;
+      const { message, fix } = messages.DDB099(error.diagnostics.join('; '));
+      report(io, [{ code: 'DDB099', severity: 'error', message, fix, target: table.table.name, file: path.relative(io.cwd, table.file) }]);
+      return EXIT.failed;
+    }
+  }
+  const display = (p: string) => path.relative(io.cwd, p) || '.';
+  if (values.check) {
+    const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
+    if (stale.length) {
+      for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
+      io.stderr(`ddbgen: the output in ${display(inputs.out)} is stale; run ddbgen generate\n`);
+      return EXIT.failed;
+    }
+    io.stdout(`ddbgen: ${display(inputs.out)} is up to date (${outputs.length} table${outputs.length === 1 ? '' : 's'})\n`);
+    return EXIT.ok;
+  }
+  for (const { files } of outputs) {
+    const result = writeOutput(inputs.out, files);
+    const folder = [...files.keys()][0]!.split('/')[0]!;
+    io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${result.written} written, ${result.removed} removed\n`);
+  }
+  return EXIT.ok;
+}
+
+async function table(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
+  if (format !== undefined && format !== 'create-table' && format !== 'cloudformation') throw new UsageError(`unknown --format "${format}": use create-table or cloudformation`);
+  const inputs = await resolveInputs(io, positionals, undefined);
+  const tables = await loadValid(io, inputs.files);
+  if (!tables) return EXIT.failed;
+  const definitions = tables.map(({ table: t }) => {
+    const input = { TableName: t.name, ...createTableInput(t) };
+    return format === 'cloudformation' ? { [`${t.name}Table`]: { Type: 'AWS::DynamoDB::Table', Properties: input } } : input;
+  });
+  const output = format === 'cloudformation' ? { Resources: Object.assign({}, ...definitions) } : definitions.length === 1 ? definitions[0] : definitions;
+  io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+  return EXIT.ok;
+}
+
+export async function main(args: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parse(args);
+    if (values.version) {
+      io.stdout(`${packageVersion()}\n`);
+      return EXIT.ok;
+    }
+    const [command, ...rest] = positionals;
+    if (values.help || command === undefined || command === 'help') {
+      (command === undefined && !values.help ? io.stderr : io.stdout)(`${HELP}\n`);
+      return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
+    }
+    switch (command) {
+      case 'generate':
+        return await generate(io, rest, values);
+      case 'table':
+        return await table(io, rest, values.format);
+      case 'init':
+        if (rest.length) throw new UsageError('init takes no arguments');
+        return initProject(io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`ddbgen: ${error.message}\nRun ddbgen --help for usage.\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr(`ddbgen: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    io.stderr(`ddbgen: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.failed;
+  }
+}
