@@ -45,8 +45,13 @@ test('round trip: parse(build(v)) gives v back, for every delimiter', (t) => {
   t.pass();
 });
 
-test('segment count is exact: escaped delimiters never split a value', (t) => {
-  fc.assert(fc.property(keyPart, keyPart, (x, y) => splitKey(s2.build({ x, y }), '.')!.length === 3));
+test('segment count is exact: escaped delimiters never split a value; no key contains U+0000', (t) => {
+  fc.assert(fc.property(keyPart, keyPart, (x, y) => {
+    const key = s2.build({ x, y });
+    return splitKey(key, '.')!.length === 3 && !key.includes('\u0000');
+  }));
+  t.is(escapeSegment('a\u0000b', '.'), 'a\\0b');
+  t.deepEqual(s2.parse(s2.build({ x: '\u0000', y: '\\0' })), { x: '\u0000', y: '\\0' });
   t.pass();
 });
 

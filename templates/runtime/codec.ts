@@ -84,11 +84,14 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Escapes `\` and the delimiter so an encoded value never contains a bare delimiter. */
+/**
+ * Escapes `\`, the delimiter and U+0000 (as `\0`), so an encoded value never contains a bare
+ * delimiter and no key ever contains U+0000: the character just above it bounds strict range queries.
+ */
 export function escapeSegment(value: string, delimiter: string): string {
-  if (!value.includes(ESCAPE) && !value.includes(delimiter)) return value;
+  if (!value.includes(ESCAPE) && !value.includes(delimiter) && !value.includes('\u0000')) return value;
   let out = '';
-  for (const ch of value) out += ch === ESCAPE || ch === delimiter ? ESCAPE + ch : ch;
+  for (const ch of value) out += ch === ESCAPE || ch === delimiter ? ESCAPE + ch : ch === '\u0000' ? ESCAPE + '0' : ch;
   return out;
 }
 
@@ -100,8 +103,8 @@ export function splitKey(key: string, delimiter: string): string[] | undefined {
     const ch = key[i]!;
     if (ch === ESCAPE) {
       const next = key[i + 1];
-      if (next !== ESCAPE && next !== delimiter) return undefined;
-      current += next;
+      if (next !== ESCAPE && next !== delimiter && next !== '0') return undefined;
+      current += next === '0' ? '\u0000' : next;
       i++;
     } else if (ch === delimiter) {
       parts.push(current);
@@ -243,7 +246,7 @@ export class KeyTemplate {
   parse(key: string): Record<string, unknown> {
     const { segments, delimiter, target } = this.def;
     const parts = splitKey(key, delimiter);
-    if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\" or "${delimiter}"`);
+    if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\", "0" or "${delimiter}"`);
     if (parts.length !== segments.length) {
       throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
     }

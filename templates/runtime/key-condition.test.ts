@@ -2,16 +2,14 @@ import test from 'ava';
 import fc from 'fast-check';
 import { KeyTemplate, compareUtf8, type SegmentDef } from './codec.js';
 import { ExpressionAliases } from './expression.js';
-import { groupEnd, planSortCondition, renderSortCondition, type PlannedSortCondition } from './key-condition.js';
+import { groupEnd, keyAfter, keyBefore, planSortCondition, renderSortCondition, type PlannedSortCondition } from './key-condition.js';
 import { KeyValueError } from './errors.js';
 
 const sortKey = (segments: SegmentDef[]) => new KeyTemplate({ entity: 'E', target: 'E.key.sk', delimiter: '.', maxBytes: 1024, segments });
 const int = (attr: string): SegmentDef => ({ kind: 'integer', attr, min: -50, max: 50 });
 
 /** What DynamoDB does with a planned condition, evaluated in UTF-8 byte order. */
-function selects(planned: PlannedSortCondition, key: string): boolean {
-  if (planned.exclude === key) return false;
-  const test = planned.test;
+function selects(test: PlannedSortCondition, key: string): boolean {
   if (!test) return true;
   if (test.op === 'between') return compareUtf8(key, test.low) >= 0 && compareUtf8(key, test.high) <= 0;
   if (test.op === 'begins_with') return key.startsWith(test.value);
@@ -71,8 +69,8 @@ for (const [name, segments, foreign] of shapes) {
 }
 
 test('no condition: the whole collection, or the whole partition when the key starts with a value', (t) => {
-  t.deepEqual(planSortCondition(sortKey(shapes[0]![1]), undefined), { test: { op: 'begins_with', value: 'Article.' }, exclude: undefined });
-  t.deepEqual(planSortCondition(sortKey(shapes[2]![1]), undefined), { test: undefined, exclude: undefined });
+  t.deepEqual(planSortCondition(sortKey(shapes[0]![1]), undefined), { op: 'begins_with', value: 'Article.' });
+  t.is(planSortCondition(sortKey(shapes[2]![1]), undefined), undefined);
 });
 
 test('group end is the greatest valid string within the byte limit', (t) => {
@@ -92,17 +90,37 @@ test('range operators need the first part; eq needs them all', (t) => {
   t.throws(() => planSortCondition(tpl, { near: { a: 1 } }), { instanceOf: TypeError });
 });
 
-const rendered: Array<[string, object, { keyCondition: string | undefined; filter: string | undefined }, Record<string, unknown>]> = [
-  ['eq', { eq: { a: 1, b: 2 } }, { keyCondition: '#n0 = :v0', filter: undefined }, { ':v0': 'Article.051.052' }],
-  ['beginsWith partial', { beginsWith: { a: 1 } }, { keyCondition: 'begins_with(#n0, :v0)', filter: undefined }, { ':v0': 'Article.051.' }],
-  ['gt complete keeps the collection bound and excludes the key', { gt: { a: 1, b: 2 } }, { keyCondition: '#n0 BETWEEN :v0 AND :v1', filter: '#n0 <> :v2' }, { ':v0': 'Article.051.052', ':v1': groupEnd('Article.', 1024), ':v2': 'Article.051.052' }],
-  ['lt partial', { lt: { a: 1 } }, { keyCondition: '#n0 BETWEEN :v0 AND :v1', filter: undefined }, { ':v0': 'Article.', ':v1': 'Article.051.' }],
+const rendered: Array<[string, object, string, Record<string, unknown>]> = [
+  ['eq', { eq: { a: 1, b: 2 } }, '#n0 = :v0', { ':v0': 'Article.051.052' }],
+  ['beginsWith partial', { beginsWith: { a: 1 } }, 'begins_with(#n0, :v0)', { ':v0': 'Article.051.' }],
+  ['gt complete starts just after the key and stays in the collection', { gt: { a: 1, b: 2 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.051.052\u0001', ':v1': groupEnd('Article.', 1024) }],
+  ['lt partial', { lt: { a: 1 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.', ':v1': 'Article.051.' }],
 ];
 for (const [name, condition, want, values] of rendered) {
   test(`render: ${name}`, (t) => {
     const aliases = new ExpressionAliases();
-    t.deepEqual(renderSortCondition('sk', planSortCondition(sortKey(shapes[0]![1]), condition), aliases), want);
+    t.is(renderSortCondition('sk', planSortCondition(sortKey(shapes[0]![1]), condition), aliases), want);
     t.deepEqual(aliases.values, values);
     t.deepEqual(aliases.names, { '#n0': 'sk' });
   });
 }
+
+test('keyAfter and keyBefore bracket a key tightly, within the byte limit', (t) => {
+  t.is(keyAfter('A.b', 1024), 'A.b\u0001');
+  t.is(keyAfter('ab', 2), 'ac', 'at the limit the last character is incremented');
+  t.is(keyAfter('a\uD7FF', 4), 'a\uE000', 'surrogates are skipped');
+  t.is(keyBefore('A.b', 5), 'A.a\u07FF');
+  t.is(keyBefore('A.b\u0001', 1024), 'A.b');
+  t.is(keyBefore('', 10), undefined);
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((s) => !s.includes('\u0000')), fc.string({ unit: 'grapheme', maxLength: 20 }).filter((s) => !s.includes('\u0000')), (key, other) => {
+      const after = keyAfter(key, 1024);
+      const before = keyBefore(key, 1024)!;
+      const c = compareUtf8(other, key);
+      // Every other string without U+0000 is above `after` iff it is above `key`, and below `before` iff below `key`.
+      return (c > 0) === (compareUtf8(other, after) >= 0) && (c < 0) === (compareUtf8(other, before) <= 0) && Buffer.byteLength(before) <= 1024;
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});

@@ -3,7 +3,9 @@
 // delimiter), so `gt: { day }` skips the whole day and `lte: { day }` includes all of it. When the
 // sort key starts with literal text (its collection, e.g. `Article.`), every range is bounded to
 // that collection so other entities in the partition are never read. Comparisons follow DynamoDB's
-// UTF-8 byte order of the encoded key: exact for numbers, timestamps and booleans.
+// UTF-8 byte order of the encoded key: exact for numbers, timestamps and booleans. Strict operators
+// become inclusive bounds just beside the key (keys never contain U+0000, see escapeSegment), since
+// DynamoDB allows one key condition per attribute and no key attribute in a filter.
 
 import { KeyTemplate, utf8ByteLength } from './codec.js';
 import { ExpressionAliases } from './expression.js';
@@ -26,11 +28,8 @@ export type SortKeyTest =
   | { readonly op: '=' | '<' | '<=' | '>' | '>=' | 'begins_with'; readonly value: string }
   | { readonly op: 'between'; readonly low: string; readonly high: string };
 
-export interface PlannedSortCondition {
-  readonly test: SortKeyTest | undefined;
-  /** Set when the key condition is inclusive but the operator is strict: exclude this exact key. */
-  readonly exclude: string | undefined;
-}
+/** What to send; undefined when the whole partition is read. */
+export type PlannedSortCondition = SortKeyTest | undefined;
 
 const MAX_CHAR = '\u{10FFFF}';
 const MAX_BY_BYTES = ['', '\u007F', '\u07FF', '\uFFFF'] as const;
@@ -51,6 +50,36 @@ function afterGroup(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
+/** Splits off the last code point. */
+function lastCodePoint(key: string): [string, number] {
+  const code = key.codePointAt(key.length - 1)!;
+  const isLow = code >= 0xdc00 && code <= 0xdfff && key.length > 1;
+  const full = isLow ? key.codePointAt(key.length - 2)! : code;
+  return [key.slice(0, key.length - (full > 0xffff ? 2 : 1)), full];
+}
+
+/**
+ * The least string greater than `key` that a key can be: `key` + U+0001 (no key contains U+0000),
+ * or, when that would exceed `maxBytes`, `key` with its last code point incremented.
+ */
+export function keyAfter(key: string, maxBytes: number): string {
+  if (utf8ByteLength(key) < maxBytes) return key + '\u0001';
+  let [rest, code] = lastCodePoint(key);
+  while (code === 0x10ffff && rest !== '') [rest, code] = lastCodePoint(rest);
+  const next = code + 1 === 0xd800 ? 0xe000 : code + 1;
+  return rest + String.fromCodePoint(next);
+}
+
+/** The greatest string below `key` (within `maxBytes`), or undefined when nothing is below it. */
+export function keyBefore(key: string, maxBytes: number): string | undefined {
+  if (key === '') return undefined;
+  const [rest, code] = lastCodePoint(key);
+  // No key contains U+0000, so nothing lies between `rest` and `rest` + U+0001.
+  if (code <= 1) return rest;
+  const previous = code - 1 === 0xdfff ? 0xd7ff : code - 1;
+  return groupEnd(rest + String.fromCodePoint(previous), maxBytes);
+}
+
 function operatorOf(condition: object): SortOperator {
   const keys = Object.keys(condition);
   if (keys.length !== 1) throw new TypeError(`a sort-key condition has exactly one operator, got ${keys.join(', ') || 'none'}`);
@@ -64,53 +93,49 @@ export function planSortCondition(template: KeyTemplate, condition: object | und
   const { maxBytes } = template.def;
   const collection = template.prefix({}).key; // '' when the sort key starts with a value
   const bounded = collection !== '';
-  const whole: PlannedSortCondition = { test: bounded ? { op: 'begins_with', value: collection } : undefined, exclude: undefined };
+  const whole: PlannedSortCondition = bounded ? { op: 'begins_with', value: collection } : undefined;
   if (condition === undefined) return whole;
   const op = operatorOf(condition);
   const arg = (condition as Record<string, unknown>)[op];
-  const prefixOf = (values: unknown) => template.prefix((values ?? {}) as Record<string, unknown>);
-  const range = (low: string | undefined, high: string | undefined, exclude?: string): PlannedSortCondition => {
+  /** Keys from `low` to `high` inclusive, each defaulting to the collection's edge. */
+  const range = (low: string | undefined, high: string | undefined): PlannedSortCondition => {
     const lo = low ?? (bounded ? collection : undefined);
     const hi = high ?? (bounded ? groupEnd(collection, maxBytes) : undefined);
-    const test: SortKeyTest | undefined =
-      lo !== undefined && hi !== undefined
-        ? { op: 'between', low: lo, high: hi }
-        : lo !== undefined
-          ? { op: exclude === undefined ? '>=' : '>', value: lo }
-          : hi !== undefined
-            ? { op: exclude === undefined ? '<=' : '<', value: hi }
-            : undefined;
-    // Unbounded strict comparisons need no exclusion: the operator itself is strict.
-    return { test, exclude: test?.op === 'between' ? exclude : undefined };
+    if (lo !== undefined && hi !== undefined) return { op: 'between', low: lo, high: hi };
+    if (lo !== undefined) return { op: '>=', value: lo };
+    return hi !== undefined ? { op: '<=', value: hi } : undefined;
   };
   if (op === 'beginsWith') {
-    const p = prefixOf(arg);
-    if (p.complete) return { test: { op: '=', value: p.key }, exclude: undefined };
-    return p.key === '' || p.key === collection ? whole : { test: { op: 'begins_with', value: p.key }, exclude: undefined };
+    const p = template.prefix((arg ?? {}) as Record<string, unknown>);
+    if (p.complete) return { op: '=', value: p.key };
+    return p.key === '' || p.key === collection ? whole : { op: 'begins_with', value: p.key };
   }
   if (op === 'between') {
     if (!Array.isArray(arg) || arg.length !== 2) throw new TypeError('between takes [low, high]');
     const low = givenPrefix(template, op, arg[0]);
     const high = givenPrefix(template, op, arg[1]);
-    return { test: { op: 'between', low: low.key, high: high.complete ? high.key : groupEnd(high.key, maxBytes) }, exclude: undefined };
+    return { op: 'between', low: low.key, high: high.complete ? high.key : groupEnd(high.key, maxBytes) };
   }
-  const p = op === 'eq' ? prefixOf(arg) : givenPrefix(template, op, arg);
+  if (op === 'eq') {
+    const p = template.prefix((arg ?? {}) as Record<string, unknown>);
+    if (!p.complete) {
+      throw new KeyValueError('KEY_PART_MISSING', { entity: template.def.entity, target: template.def.target, message: `eq needs every sort-key part: ${template.attributes.join(', ')}` });
+    }
+    return { op: '=', value: p.key };
+  }
+  const p = givenPrefix(template, op, arg);
   switch (op) {
-    case 'eq':
-      if (!p.complete) {
-        throw new KeyValueError('KEY_PART_MISSING', { entity: template.def.entity, target: template.def.target, message: `eq needs every sort-key part: ${template.attributes.join(', ')}` });
-      }
-      return { test: { op: '=', value: p.key }, exclude: undefined };
     case 'gte':
       return range(p.key, undefined);
     case 'gt':
-      return p.complete ? range(p.key, undefined, p.key) : range(afterGroup(p.key), undefined);
+      if (!bounded) return p.complete ? { op: '>', value: p.key } : { op: '>=', value: afterGroup(p.key) };
+      return range(p.complete ? keyAfter(p.key, maxBytes) : afterGroup(p.key), undefined);
     case 'lte':
       return range(undefined, p.complete ? p.key : groupEnd(p.key, maxBytes));
     case 'lt':
-      if (p.complete) return range(undefined, p.key, p.key);
-      // The partial key ends with the delimiter, so it is no item's key: an inclusive bound is exact.
-      return bounded ? range(undefined, p.key) : { test: { op: '<', value: p.key }, exclude: undefined };
+      // A partial key ends with the delimiter, so it is no item's key: an inclusive bound is exact.
+      if (!bounded) return { op: '<', value: p.key };
+      return range(undefined, p.complete ? keyBefore(p.key, maxBytes) : p.key);
   }
 }
 
@@ -128,20 +153,11 @@ function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
   return p;
 }
 
-/** Renders a planned condition to expression text, aliasing the attribute and every value. */
-export function renderSortCondition(
-  attribute: string,
-  planned: PlannedSortCondition,
-  aliases: ExpressionAliases,
-): { keyCondition: string | undefined; filter: string | undefined } {
-  const { test, exclude } = planned;
-  let keyCondition: string | undefined;
-  if (test) {
-    const n = aliases.name(attribute);
-    if (test.op === 'between') keyCondition = `${n} BETWEEN ${aliases.value(test.low)} AND ${aliases.value(test.high)}`;
-    else if (test.op === 'begins_with') keyCondition = `begins_with(${n}, ${aliases.value(test.value)})`;
-    else keyCondition = `${n} ${test.op} ${aliases.value(test.value)}`;
-  }
-  const filter = exclude === undefined ? undefined : `${aliases.name(attribute)} <> ${aliases.value(exclude)}`;
-  return { keyCondition, filter };
+/** Renders a planned condition to key-condition text, aliasing the attribute and every value. */
+export function renderSortCondition(attribute: string, test: PlannedSortCondition, aliases: ExpressionAliases): string | undefined {
+  if (!test) return undefined;
+  const n = aliases.name(attribute);
+  if (test.op === 'between') return `${n} BETWEEN ${aliases.value(test.low)} AND ${aliases.value(test.high)}`;
+  if (test.op === 'begins_with') return `begins_with(${n}, ${aliases.value(test.value)})`;
+  return `${n} ${test.op} ${aliases.value(test.value)}`;
 }

@@ -185,11 +185,9 @@ export interface Page<T> {
 export function queryInput(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object>) {
   const aliases = new ExpressionAliases();
   let keyCondition = `${aliases.name(model.pk.attribute)} = ${aliases.value(model.pk.template.build(partition))}`;
-  let filter: string | undefined;
   if (model.sk) {
-    const planned = renderSortCondition(model.sk.attribute, planSortCondition(model.sk.template, options.where), aliases);
-    if (planned.keyCondition) keyCondition += ` AND ${planned.keyCondition}`;
-    filter = planned.filter;
+    const sortCondition = renderSortCondition(model.sk.attribute, planSortCondition(model.sk.template, options.where), aliases);
+    if (sortCondition) keyCondition += ` AND ${sortCondition}`;
   }
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
     throw new ValueError(model.name, '(limit)', `limit must be a positive integer, got ${options.limit}`);
@@ -199,7 +197,6 @@ export function queryInput(ctx: TableContext, model: EntityModel, partition: Rea
   return {
     TableName: ctx.tableName,
     KeyConditionExpression: keyCondition,
-    ...(filter ? { FilterExpression: filter } : {}),
     ...aliases.attributes(),
     ...(options.order === 'desc' ? { ScanIndexForward: false } : {}),
     ...(options.limit !== undefined ? { Limit: options.limit } : {}),

@@ -1,0 +1,77 @@
+// The example app behind `npm start`: uses the repositories generated from fixtures/social.ts
+// against an embedded DynamoDB Local, printing what it writes and reads.
+
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ItemExistsError, KeyValueError, SocialTable, UserKeys, socialTableDefinition } from '../out/social/index.js';
+import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
+
+const log = (label: string, value?: unknown) =>
+  console.log(value === undefined ? label : `${label.padEnd(44)} ${JSON.stringify(value, (_, v) => (v instanceof Set ? [...v] : v))}`);
+
+const local = await startDynamoDbLocal();
+console.log(`DynamoDB Local started on ${local.endpoint} (pid ${local.pid})\n`);
+try {
+  await local.createTable(socialTableDefinition('Social'));
+  const db = new SocialTable(local.documents, { tableName: 'Social' });
+
+  log('— users —');
+  const ada = await db.user.create({ id: '1', email: 'ada@example.com', status: 'ACTIVE', joinedAt: new Date('2024-01-02T03:04:05Z') });
+  log('created user 1', ada);
+  await db.user.create({ id: '12', email: 'grace@example.com', status: 'ACTIVE', joinedAt: new Date('2024-02-03T00:00:00Z') });
+  await db.user.create({ id: 'a.b', email: 'dots@example.com', status: 'BANNED', joinedAt: new Date('2024-03-04T00:00:00Z') });
+  log('get user 1', await db.user.get({ id: '1' }));
+  log('get user "a.b" (delimiter inside the id)', await db.user.get({ id: 'a.b' }));
+  const raw = await local.documents.send(new GetCommand({ TableName: 'Social', Key: UserKeys.key({ id: 'a.b' }) }));
+  log('its stored key (escaped, not split)', { pk: raw.Item?.['pk'], sk: raw.Item?.['sk'] });
+  try {
+    await db.user.create({ id: '1', email: 'again@example.com', status: 'ACTIVE', joinedAt: new Date() });
+  } catch (error) {
+    if (!(error instanceof ItemExistsError)) throw error;
+    log('create user 1 again', `${error.name}: ${error.message}`);
+  }
+  log('update user 1', await db.user.update({ id: '1' }, { set: { bio: 'First programmer' } }));
+
+  log('\n— articles of user 1, sorted by updatedAt —');
+  for (let i = 1; i <= 5; i++) {
+    await db.article.put({ userId: '1', articleId: `a${i}`, name: `Notes ${i}`, updatedAt: new Date(Date.UTC(2024, 0, i)), views: i * 10 });
+  }
+  await db.article.put({ userId: '12', articleId: 'x', name: 'Not user 1', updatedAt: new Date(Date.UTC(2024, 0, 3)), views: 0 });
+  let cursor: string | undefined;
+  let page = 0;
+  do {
+    const result = await db.article.query({ userId: '1' }, { limit: 2, order: 'desc', ...(cursor ? { cursor } : {}) });
+    log(`page ${++page} (newest first, 2 per page)`, result.items.map((a) => `${a.articleId} ${a.updatedAt.toISOString().slice(0, 10)}`));
+    cursor = result.cursor;
+  } while (cursor);
+  const recent = await db.article.query({ userId: '1' }, { where: { gte: { updatedAt: new Date(Date.UTC(2024, 0, 4)) } } });
+  log('articles updated on or after 2024-01-04', recent.items.map((a) => a.articleId));
+  const bumped = await db.article.update({ userId: '1', updatedAt: new Date(Date.UTC(2024, 0, 1)), articleId: 'a1' }, { add: { views: 1 } });
+  log('add 1 view to a1', { views: bumped.views });
+
+  log('\n— scores: numbers in keys sort as numbers, negatives included —');
+  const day = new Date('2024-05-01T12:00:00Z');
+  for (const [playerId, points] of [['p1', 120], ['p2', -5], ['p3', 7], ['p4', -300], ['p5', 45]] as const) {
+    await db.score.put({ game: 'chess', day, playerId, points });
+  }
+  const scores = await db.score.query({ game: 'chess', day }, { order: 'desc' });
+  log('chess scores on 2024-05-01, highest first', scores.items.map((s) => `${s.playerId}:${s.points}`));
+
+  log('\n— bad input fails before any request —');
+  try {
+    await db.score.put({ game: 'chess', day, playerId: 'p6', points: 5_000_000 });
+  } catch (error) {
+    if (!(error instanceof KeyValueError)) throw error;
+    log(`${error.code}`, error.message);
+  }
+  try {
+    await db.user.get({ id: '' });
+  } catch (error) {
+    if (!(error instanceof KeyValueError)) throw error;
+    log(`${error.code}`, error.message);
+  }
+  log('delete user 12', await db.user.delete({ id: '12' }));
+  log('get user 12', (await db.user.get({ id: '12' })) ?? null);
+} finally {
+  await local.stop();
+  console.log('\nDynamoDB Local stopped.');
+}
