@@ -77,7 +77,10 @@ export const messages = {
     fix: `give one of them a literal segment of its own, e.g. a sort key starting "${b}${delimiter}"`,
   }),
   DDB041: (reader: string, other: string, prefix: string) => ({
-    message: `queries on ${reader} would also read ${other} items: ${other}'s sort key can begin with ${JSON.stringify(prefix)}`,
+    message:
+      prefix === ''
+        ? `queries on ${reader} would also read ${other} items: ${reader}'s sort key starts with a value, so its queries read the whole partition`
+        : `queries on ${reader} would also read ${other} items: ${other}'s sort key can begin with ${JSON.stringify(prefix)}`,
     fix: `start ${other}'s sort key with a literal of its own, or start ${reader}'s sort key with one`,
   }),
   DDB050: (index: string, declared: readonly string[]) => ({

@@ -21,7 +21,10 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
 
   if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
   const d = table.delimiter;
-  if (!/^[!-/:-@[-`{-~]$/.test(d) || ['\\', '<', '>', '`'].includes(d)) report('DDB011', ['delimiter'], [d]);
+  if (!/^[!-/:-@[-`{-~]$/.test(d) || ['\\', '<', '>', '`'].includes(d)) {
+    report('DDB011', ['delimiter'], [d]);
+    return found; // every template was split by it: their problems would only be echoes
+  }
   validateKeyAttributes(table, report);
 
   const keyAttributeNames = physicalKeyAttributes(table);
@@ -161,8 +164,8 @@ function validateCollisions(table: TableDef, report: Report): void {
       const b = resolved[j]!;
       if (!templatesCanCollide(a.pk, b.pk)) continue;
       const describe = (e: typeof a) => `${e.entity.name} (${e.entity.key.pk.source}${e.entity.key.sk ? ` | ${e.entity.key.sk.source}` : ''})`;
-      if (i < j && (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk)) {
-        report('DDB040', ['entities', b.entity.name, 'key'], [a.entity.name, b.entity.name, `${describe(a)} vs ${describe(b)}`, table.delimiter]);
+      if (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk) {
+        if (i < j) report('DDB040', ['entities', b.entity.name, 'key'], [a.entity.name, b.entity.name, `${describe(a)} vs ${describe(b)}`, table.delimiter]);
       } else if (a.sk && b.sk && sortKeyCanOverlap(a.sk, b.sk)) {
         report('DDB041', ['entities', b.entity.name, 'key', 'sk'], [a.entity.name, b.entity.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
       }

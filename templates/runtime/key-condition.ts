@@ -13,15 +13,17 @@ import { KeyValueError } from './errors.js';
 
 export type SortOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
 
-/** A sort-key condition as generated methods accept it; values are prefixes of the sort key. */
+type Only<Op extends SortOperator, V> = { readonly [K in Op]: V } & { readonly [K in Exclude<SortOperator, Op>]?: never };
+
+/** A sort-key condition as generated methods accept it: exactly one operator, on a sort-key prefix. */
 export type SortCondition<Full, Prefix> =
-  | { readonly eq: Full }
-  | { readonly beginsWith: Prefix }
-  | { readonly between: readonly [Prefix, Prefix] }
-  | { readonly gt: Prefix }
-  | { readonly gte: Prefix }
-  | { readonly lt: Prefix }
-  | { readonly lte: Prefix };
+  | Only<'eq', Full>
+  | Only<'beginsWith', Prefix>
+  | Only<'between', readonly [Prefix, Prefix]>
+  | Only<'gt', Prefix>
+  | Only<'gte', Prefix>
+  | Only<'lt', Prefix>
+  | Only<'lte', Prefix>;
 
 /** A key condition in structured form: what DynamoDB evaluates, before aliasing. */
 export type SortKeyTest =

@@ -1,0 +1,33 @@
+// Type tests: the DSL and the generated API reject misuse at compile time, with readable messages.
+import path from 'node:path';
+import test from 'ava';
+import { Project, ts } from 'ts-morph';
+
+const root = path.resolve(import.meta.dirname, '..');
+const project = new Project({ tsConfigFilePath: path.join(root, 'tsconfig.json'), skipAddingFilesFromTsConfig: true });
+
+function errors(file: string, text?: string): string[] {
+  const source = text === undefined ? project.addSourceFileAtPath(file) : project.createSourceFile(file, text, { overwrite: true });
+  return source.getPreEmitDiagnostics().map((d) => `${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string, '\n')}`);
+}
+
+test('every @ts-expect-error in the type tests sees its error, and nothing else fails', (t) => {
+  t.deepEqual(errors(path.join(root, 'test/types/dsl.test-d.ts')), []);
+  t.deepEqual(errors(path.join(root, 'test/types/generated-api.test-d.ts')), []);
+});
+
+test('an unknown placeholder is a compile error that names it', (t) => {
+  const found = errors(
+    path.join(root, 'test/types/probe.ts'),
+    `import { entity, t } from 'ddbgen';\nexport const e = entity({ attributes: { id: t.string() }, key: { pk: 'User#<idd>' } });\n`,
+  );
+  t.deepEqual(found, [`2: Type '"User#<idd>"' is not assignable to type '"unknown placeholder <idd>: not an attribute of this entity"'.`]);
+});
+
+test('an unknown truncation is a compile error that lists the units', (t) => {
+  const found = errors(
+    path.join(root, 'test/types/probe.ts'),
+    `import { entity, t } from 'ddbgen';\nexport const e = entity({ attributes: { at: t.timestamp() }, key: { pk: 'D#<at:week>' } });\n`,
+  );
+  t.deepEqual(found, [`2: Type '"D#<at:week>"' is not assignable to type '"unknown truncation :week: use minute, hour, day or month"'.`]);
+});

@@ -1,0 +1,130 @@
+// Validation: every problem of a schema is found at once, with a stable code, a path, an exact
+// message and a fix.
+import test from 'ava';
+import { defineTable, edge, entity, gsi, lsi, t } from '../dsl/index.js';
+import type { TableDef } from '../dsl/ir.js';
+import { validateTable } from '../generator/validate/validate-table.js';
+
+const user = entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } });
+const table = (extra: Partial<Parameters<typeof defineTable>[0]>): TableDef =>
+  defineTable({ name: 'T', entities: { User: user }, ...extra } as Parameters<typeof defineTable>[0]);
+const brief = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message}`);
+
+test('a valid table has no problems', (t) => {
+  t.deepEqual(brief(table({})), []);
+});
+
+const cases: Array<[string, TableDef, string[]]> = [
+  ['bad table name and delimiter', table({ name: 'my table', delimiter: '##' }), [
+    'DDB010 my table.name: table name "my table" is not a valid identifier',
+    'DDB011 my table.delimiter: delimiter "##" is not one ASCII punctuation character (other than \\ < > `)',
+  ]],
+  ['unknown placeholder, via an untyped template', table({ entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<idd>' as 'User#<id>', sk: 'X' } }) } }), [
+    'DDB030 T.entities.User.key.pk: placeholder <idd> names no attribute of this entity',
+  ]],
+  ['malformed segments', table({ entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>##', sk: 'a<id>' as 'X' } }) } }), [
+    'DDB031 T.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 11 (two delimiters in a row, or one at an end)',
+    'DDB031 T.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 12 (two delimiters in a row, or one at an end)',
+    'DDB031 T.entities.User.key.sk: key segment "a<id>" mixes text and a placeholder, or has an unmatched < or >',
+  ]],
+  ['unkeyable types, truncation, numbers without range, optional key parts', table({
+    entities: {
+      User: entity({
+        attributes: { id: t.string(), tags: t.list(t.string()), n: t.number(), m: t.number({ min: 5, max: 1 }), nick: t.string().optional(), big: t.number({ min: 0, max: 2 ** 60, integer: true }) },
+        key: { pk: 'User#<id:day>#<tags>', sk: '<n>#<m>#<nick>#<big>' },
+      }),
+    },
+  }), [
+    'DDB032 T.entities.User.key.pk: <id> truncates a string attribute; only timestamps truncate, to minute, hour, day or month',
+    'DDB033 T.entities.User.key.pk: "tags" is a list attribute, which cannot be part of a key',
+    'DDB034 T.entities.User.key.sk: number "n" is in a key, but it has no min and max',
+    'DDB034 T.entities.User.key.sk: number "m" is in a key, but its min 5 is above its max 1',
+    'DDB035 T.entities.User.key.sk: optional attribute "nick" is part of the primary key',
+    'DDB034 T.entities.User.key.sk: number "big" is in a key, but its range 0..1152921504606847000 is wider than 2^53 - 1',
+  ]],
+  ['sort key required by the table, and an attribute named like a key', table({ entities: { User: entity({ attributes: { id: t.string(), sk: t.string() }, key: { pk: 'User#<id>' } }) } }), [
+    'DDB022 T.entities.User.attributes.sk: User declares attribute "sk", which is the table\'s key attribute "sk"',
+    'DDB036 T.entities.User.key: User has no sort-key template, but the table has a sort key "sk"',
+  ]],
+  ['index mappings', table({
+    indexes: { g: gsi({ pk: 'g1pk', sk: 'g1sk' }), l: lsi({ sk: 'l1sk' }), dup: gsi({ pk: 'sk' }) },
+    entities: {
+      User: entity({
+        attributes: { id: t.string() },
+        key: { pk: 'User#<id>', sk: 'P' },
+        indexes: { g: { pk: 'G#<id>' }, l: { pk: 'L#<id>', sk: 'S' }, nope: { pk: 'N' } },
+      }),
+    },
+  }), [
+    'DDB013 T.indexes.dup: attribute name "sk" is used twice as a key attribute (table sk, dup pk)',
+    'DDB051 T.entities.User.indexes.g: User\'s mapping for GSI "g" has no sk template, but the index has a sort key',
+    'DDB051 T.entities.User.indexes.l.pk: LSI "l" shares the table\'s partition key; User\'s mapping cannot give a pk',
+    'DDB050 T.entities.User.indexes.nope: index "nope" is not declared on the table',
+  ]],
+  ['two entities that build the same key', table({
+    entities: {
+      User: user,
+      Profile: entity({ attributes: { userId: t.string(), section: t.string() }, key: { pk: 'User#<userId>', sk: '<section>' } }),
+    },
+  }), [
+    'DDB040 T.entities.Profile.key: User and Profile can build the same key (User (User#<id> | PROFILE) vs Profile (User#<userId> | <section>)): one would overwrite the other',
+  ]],
+  ['an entity inside another one\'s query range', table({
+    entities: {
+      Order: entity({ attributes: { u: t.string(), o: t.string() }, key: { pk: 'U#<u>', sk: 'ORDER#<o>' } }),
+      Line: entity({ attributes: { u: t.string(), o: t.string(), n: t.number({ min: 0, max: 99, integer: true }) }, key: { pk: 'U#<u>', sk: 'ORDER#<o>#<n>' } }),
+    },
+  }), [
+    'DDB041 T.entities.Line.key.sk: queries on Order would also read Line items: Line\'s sort key can begin with "ORDER#"',
+    'DDB041 T.entities.Order.key.sk: queries on Line would also read Order items: Order\'s sort key can begin with "ORDER#"',
+  ]],
+  ['an entity whose sort key starts with a value reads the whole partition', table({
+    entities: {
+      Event: entity({ attributes: { u: t.string(), at: t.timestamp() }, key: { pk: 'U#<u>', sk: '<at>' } }),
+      Note: entity({ attributes: { u: t.string() }, key: { pk: 'U#<u>', sk: 'NOTE' } }),
+    },
+  }), [
+    'DDB041 T.entities.Note.key.sk: queries on Event would also read Note items: Event\'s sort key starts with a value, so its queries read the whole partition',
+  ]],
+  ['keys that cannot collide are fine: other literal, number widths, enum values', table({
+    entities: {
+      A: entity({ attributes: { id: t.string() }, key: { pk: 'X#<id>', sk: 'A' } }),
+      B: entity({ attributes: { n: t.number({ min: 0, max: 99, integer: true }) }, key: { pk: 'X#<n>', sk: 'B' } }),
+      C: entity({ attributes: { n: t.number({ min: 0, max: 999, integer: true }), k: t.enum(['p', 'q']) }, key: { pk: 'Y#<n>', sk: '<k>' } }),
+      D: entity({ attributes: { n: t.number({ min: 0, max: 99, integer: true }) }, key: { pk: 'Y#<n>', sk: 'r' } }),
+    },
+  }), []],
+  ['features of later issues are refused, not ignored', table({
+    entities: { User: entity({ attributes: { id: t.string(), rev: t.number({ integer: true }) }, key: { pk: 'User#<id>#<shard>', sk: 'P', shard: { count: 4 } }, version: 'rev' }) },
+    edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) },
+    patterns: { p: { entity: 'Nope' as 'User' } },
+  }), [
+    'DDB090 T.entities.User.key.shard: write-sharded keys are declared but this version of ddbgen does not generate them yet',
+    'DDB090 T.entities.User.version: optimistic-locking versions are declared but this version of ddbgen does not generate them yet',
+    'DDB090 T.edges: edges are declared but this version of ddbgen does not generate them yet',
+    'DDB070 T.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
+    'DDB090 T.patterns: access patterns are declared but this version of ddbgen does not generate them yet',
+  ]],
+];
+
+for (const [name, def, want] of cases) {
+  test(`validate: ${name}`, (t) => {
+    t.deepEqual(brief(def), want);
+  });
+}
+
+test('every diagnostic carries a fix and a path inside the table', (t) => {
+  for (const [, def] of cases) {
+    for (const d of validateTable(def)) {
+      t.true(d.fix.length > 10, d.code);
+      t.is(d.severity, 'error');
+      t.is(d.target, [def.name, ...d.path].join('.'));
+    }
+  }
+});
+
+test('fixes say what to do', (t) => {
+  const [unknown] = validateTable(cases[1]![1]);
+  t.is(unknown!.fix, 'use one of "id", or declare "idd" in attributes');
+  t.is(unknown!.offset, 5, 'points at the placeholder inside the template');
+});
