@@ -2,8 +2,8 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createJiti } from 'jiti';
 import type { DdbgenConfig } from '../../dsl/config.js';
+import { schemaImporter } from '../load/load-schema.js';
 
 export const CONFIG_FILE = 'ddbgen.config.ts';
 
@@ -20,7 +20,7 @@ export function findConfig(from: string): string | undefined {
 export async function loadConfig(file: string): Promise<DdbgenConfig> {
   let config: unknown;
   try {
-    config = await createJiti(import.meta.url, { moduleCache: false, fsCache: false }).import(file, { default: true });
+    config = await schemaImporter().import(file, { default: true });
   } catch (error) {
     throw new ConfigError(`cannot load ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }

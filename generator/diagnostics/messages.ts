@@ -9,7 +9,7 @@ export const messages = {
     fix: 'fix the error above so the module runs; a schema module must import from "ddbgen" and default-export defineTable(…)',
   }),
   DDB002: (found: string) => ({
-    message: `the default export is ${found}, not a table`,
+    message: `the default export is ${found}`,
     fix: 'export default defineTable({ … }) or an array of tables',
   }),
   DDB010: (name: string) => ({

@@ -72,7 +72,8 @@ function separateStatements(file: SourceFile): string {
   return text;
 }
 
-function render(project: Project, filePath: string, module: EmittedModule): string {
+/** Prints one emitted module as a file: banner, imports, statements, formatted. */
+export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
   file.addStatements(module.statements);
@@ -136,11 +137,11 @@ export function generateTable(table: TableDef, outDir: string): GeneratedFiles {
   for (const { name, text } of runtimeSources()) add(`runtime/${name}`, `${BANNER}\n\n${text}`);
   const scratch = newProject();
   for (const entity of Object.values(table.entities)) {
-    add(entityFile(entity), render(scratch, entityFile(entity), emitEntity(entity, ctx)));
+    add(entityFile(entity), renderModule(entityFile(entity), emitEntity(entity, ctx), scratch));
   }
-  add('table-definition.ts', render(scratch, 'table-definition.ts', emitTableDefinition(table, ctx)));
-  add(`${folder}-table.ts`, render(scratch, `${folder}-table.ts`, emitTableClass(table, ctx)));
-  add('index.ts', render(scratch, 'index.ts', indexModule(table)));
+  add('table-definition.ts', renderModule('table-definition.ts', emitTableDefinition(table, ctx), scratch));
+  add(`${folder}-table.ts`, renderModule(`${folder}-table.ts`, emitTableClass(table, ctx), scratch));
+  add('index.ts', renderModule('index.ts', indexModule(table), scratch));
 
   const diagnostics = project.getPreEmitDiagnostics().filter((d) => d.getCategory() === ts.DiagnosticCategory.Error);
   if (diagnostics.length) {

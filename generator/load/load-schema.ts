@@ -27,15 +27,20 @@ export interface LoadResult {
 /** The DSL of this very ddbgen, so a schema always builds IR this generator understands. */
 const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') : path.join(packageRoot, 'dist', 'dsl', 'index.js');
 
+/** Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. */
+export function schemaImporter() {
+  return createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ddbgen: dslEntry } });
+}
+
 function isTable(value: unknown): value is TableDef {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'table';
 }
 
 function describe(value: unknown): string {
-  if (value === undefined) return 'missing (no default export)';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array with a non-table element';
-  return typeof value === 'object' ? 'an object that was not made by defineTable' : `a ${typeof value}`;
+  if (value === undefined) return 'missing (the module has no default export)';
+  if (value === null) return 'null, not a table';
+  if (Array.isArray(value)) return 'an empty array: it lists no tables';
+  return typeof value === 'object' ? 'an object that was not made by defineTable' : `a ${typeof value}, not a table`;
 }
 
 /** file:line:column of the first stack frame inside `file`, if any. */
@@ -49,7 +54,7 @@ function errorLocation(error: unknown, file: string): { line: number; column: nu
 export async function loadSchemas(files: readonly string[], cwd = process.cwd()): Promise<LoadResult> {
   const tables: SchemaTable[] = [];
   const diagnostics: Diagnostic[] = [];
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ddbgen: dslEntry } });
+  const jiti = schemaImporter();
   const display = (file: string) => path.relative(cwd, file) || file;
 
   for (const input of files) {
@@ -71,7 +76,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd())
     const locator = new SchemaLocator(file);
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isTable)) {
-      fail(messages.DDB002(describe(list.find((t) => !isTable(t)) ?? exported)), 'DDB002', locator.exportLocation());
+      fail(messages.DDB002(describe(list.length === 0 ? [] : list.find((t) => !isTable(t)))), 'DDB002', locator.exportLocation());
       continue;
     }
     list.forEach((table, i) => {

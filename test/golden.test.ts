@@ -1,0 +1,34 @@
+// Golden output of the fixtures (reviewed as diffs in test/snapshots/golden.test.ts.md; update with
+// `npx ava test/golden.test.ts -u`), determinism, and the output on disk being what generate makes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { loadSchemas } from '../generator/load/load-schema.js';
+import { generateTable, runtimeSources } from '../generator/emit/generate.js';
+import { BANNER, tableFolder } from '../generator/emit/context.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, 'out');
+
+for (const fixture of ['social.ts']) {
+  test(`golden: fixtures/${fixture}`, async (t) => {
+    const { tables, diagnostics } = await loadSchemas([path.join(root, 'fixtures', fixture)], root);
+    t.deepEqual(diagnostics, []);
+    for (const { table } of tables) {
+      const files = generateTable(table, out);
+      const schemaShaped = Object.fromEntries([...files].filter(([name]) => !name.includes('/runtime/')));
+      t.snapshot(schemaShaped, `${table.name}: every file whose shape depends on the schema`);
+      for (const { name, text } of runtimeSources()) {
+        t.is(files.get(`${tableFolder(table)}/runtime/${name}`), `${BANNER}\n\n${text}`, `runtime/${name} is copied verbatim`);
+      }
+      t.deepEqual(generateTable(table, out), files, 'the same input gives byte-identical output');
+    }
+  });
+}
+
+test('out/social on disk (written by npm test\'s generate step) is exactly what the generator makes', async (t) => {
+  const { tables } = await loadSchemas([path.join(root, 'fixtures/social.ts')], root);
+  for (const [name, text] of generateTable(tables[0]!.table, out)) {
+    t.is(readFileSync(path.join(out, name), 'utf8'), text, name);
+  }
+});
