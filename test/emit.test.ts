@@ -16,8 +16,8 @@ const types_: Array<[string, AttributeDef, string, unknown]> = [
   ['list of timestamps', types.list(types.timestamp()).def, 'Array<Date>', { list: 'timestamp' }],
   ['map with an odd key', types.map({ 'a-b': types.boolean(), at: types.timestamp().optional() }).def, "{ 'a-b': boolean; at?: Date }", { map: { at: 'timestamp' } }],
   ['empty map', types.map({}).def, 'Record<string, never>', undefined],
-  ['sets and binary', types.stringSet().def, 'Set<string>', undefined],
-  ['number set', types.numberSet().def, 'Set<number>', undefined],
+  ['string set', types.stringSet().def, 'Set<string>', 'set'],
+  ['number set', types.numberSet().def, 'Set<number>', 'set'],
   ['binary', types.binary().def, 'Uint8Array', undefined],
 ];
 for (const [name, def, type, codec] of types_) {

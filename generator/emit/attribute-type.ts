@@ -37,6 +37,9 @@ export function attributeCodec(def: AttributeDef): AttributeCodec | undefined {
   switch (def.kind) {
     case 'timestamp':
       return 'timestamp';
+    case 'stringSet':
+    case 'numberSet':
+      return 'set';
     case 'list': {
       const inner = attributeCodec(def.of);
       return inner === undefined ? undefined : { list: inner };

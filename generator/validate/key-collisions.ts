@@ -3,15 +3,7 @@
 // same number of segments and, at every position, segments whose encodings can coincide.
 
 import type { SegmentDef } from '../../templates/runtime/codec.js';
-import { escapeSegment, integerWidth } from '../../templates/runtime/codec.js';
-
-const TIMESTAMP_TEXT: Record<string, RegExp> = {
-  millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
-  minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
-  hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,
-  day: /^\d{4}-\d{2}-\d{2}$/,
-  month: /^\d{4}-\d{2}$/,
-};
+import { TIMESTAMP_PATTERN, escapeSegment, integerWidth } from '../../templates/runtime/codec.js';
 
 /** Whether a value segment can encode to exactly `text` (the unescaped segment text). */
 function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: string): boolean {
@@ -25,7 +17,7 @@ function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: str
     case 'float':
       return /^[0-9a-f]{16}$/.test(text);
     case 'timestamp':
-      return TIMESTAMP_TEXT[segment.unit]!.test(text);
+      return TIMESTAMP_PATTERN[segment.unit].test(text);
     case 'boolean':
       return text === 'true' || text === 'false';
   }

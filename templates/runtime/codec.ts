@@ -116,7 +116,8 @@ export function splitKey(key: string, delimiter: string): string[] | undefined {
 }
 
 const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, minute: 16, hour: 13, day: 10, month: 7 };
-const TIMESTAMP_PATTERN: Record<TimestampUnit, RegExp> = {
+/** The text of a timestamp segment per unit (before escaping). */
+export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = {
   millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
   minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
   hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,

@@ -1,11 +1,12 @@
 // Conversion between an entity's item type and its stored form. Timestamps are `Date` in the API
-// and fixed-width UTC ISO-8601 strings in the table; everything else is stored as the
-// DocumentClient marshals it. Key attributes are added on write and removed on read.
+// and fixed-width UTC ISO-8601 strings in the table; an empty set is stored as no attribute (DynamoDB
+// has no empty sets); everything else is stored as the DocumentClient marshals it. Key attributes
+// are added on write and removed on read.
 
 import { ValueError } from './errors.js';
 
 /** How an attribute is converted; attributes stored as-is are not listed. */
-export type AttributeCodec = 'timestamp' | { readonly list: AttributeCodec } | { readonly map: Readonly<Record<string, AttributeCodec>> };
+export type AttributeCodec = 'timestamp' | 'set' | { readonly list: AttributeCodec } | { readonly map: Readonly<Record<string, AttributeCodec>> };
 
 export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
 
@@ -15,13 +16,21 @@ function toStoredValue(entity: string, path: string, codec: AttributeCodec, valu
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValueError(entity, path, 'must be a valid Date');
     return value.toISOString();
   }
-  if ('list' in codec) return (value as unknown[]).map((v, i) => toStoredValue(entity, `${path}[${i}]`, codec.list, v));
+  if (codec === 'set') return (value as Set<unknown>).size === 0 ? undefined : value;
+  if ('list' in codec) {
+    return (value as unknown[]).map((v, i) => {
+      const stored = toStoredValue(entity, `${path}[${i}]`, codec.list, v);
+      if (stored === undefined && v !== undefined) throw new ValueError(entity, `${path}[${i}]`, 'an empty set cannot be stored inside a list');
+      return stored;
+    });
+  }
   return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, toStoredValue);
 }
 
 function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (codec === 'timestamp') return new Date(value as string);
+  if (codec === 'set') return value;
   if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
   return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);
 }
@@ -38,7 +47,8 @@ function convertRecord(
     const value = record[name];
     if (value === undefined) continue;
     const codec = codecs[name];
-    out[name] = codec === undefined ? value : convert(entity, prefix + name, codec, value);
+    const converted = codec === undefined ? value : convert(entity, prefix + name, codec, value);
+    if (converted !== undefined) out[name] = converted;
   }
   return out;
 }
@@ -46,6 +56,11 @@ function convertRecord(
 /** The stored form of (part of) an item: converted values, undefined attributes dropped. */
 export function toStored(entity: string, codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return convertRecord(entity, '', codecs, record, toStoredValue);
+}
+
+/** Names in `record` holding an empty set: an update must REMOVE them, as DynamoDB stores no empty set. */
+export function emptySets(codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(record).filter((name) => codecs[name] === 'set' && (record[name] as Set<unknown> | undefined)?.size === 0);
 }
 
 /** The item form of a stored record, without the table's key attributes. */

@@ -13,7 +13,7 @@ import { KeyTemplate } from './codec.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { ItemExistsError, ItemNotFoundError, ValueError, isConditionalCheckFailed } from './errors.js';
 import { ExpressionAliases, updateExpression, type UpdateChanges } from './expression.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { emptySets, fromStored, toStored, type AttributeCodecs } from './item.js';
 import { planSortCondition, renderSortCondition } from './key-condition.js';
 
 /** Where generated repositories send their commands. */
@@ -129,9 +129,11 @@ export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: 
     if (model.keyParts.includes(attribute)) throw new ValueError(model.name, attribute, 'is part of a key; changing it needs a new key: delete the item and put it again');
   }
   const aliases = new ExpressionAliases();
+  const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
+  const remove = [...(changes.remove ?? []), ...cleared];
   const stored: UpdateChanges = {
     ...(changes.set ? { set: toStored(model.name, model.codecs, changes.set) } : {}),
-    ...(changes.remove ? { remove: changes.remove } : {}),
+    ...(remove.length ? { remove } : {}),
     ...(changes.add ? { add: changes.add } : {}),
     ...(changes.append
       ? { append: toStored(model.name, model.codecs, changes.append) as Record<string, unknown[]> }

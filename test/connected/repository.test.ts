@@ -58,6 +58,10 @@ test('create, get, update, delete round-trip every attribute type', async (t) =>
   t.is(bumped.views, 6);
   t.deepEqual(bumped.tags, new Set(['x', 'y', 'z']));
   t.deepEqual(bumped.featuredAt, day(9));
+  const cleared = await db.article.update({ userId: 'u1', updatedAt: day(1), articleId: 'a1' }, { set: { tags: new Set() } });
+  t.is(cleared.tags, undefined, 'setting an empty set removes the attribute (DynamoDB has no empty sets)');
+  await db.article.put(article('u1', 'a2', 2, { tags: new Set() }));
+  t.is((await db.article.get({ userId: 'u1', updatedAt: day(2), articleId: 'a2' }))?.tags, undefined);
   t.deepEqual(await db.user.delete({ id: 'u1' }), updated);
   t.is(await db.user.get({ id: 'u1' }), undefined);
   t.is(await db.user.delete({ id: 'u1' }), undefined);
