@@ -47,18 +47,19 @@ const cases: Array<[string, TableDef, string[]]> = [
     'DDB036 T.entities.User.key: User has no sort-key template, but the table has a sort key "sk"',
   ]],
   ['index mappings', table({
-    indexes: { g: gsi({ pk: 'g1pk', sk: 'g1sk' }), l: lsi({ sk: 'l1sk' }), dup: gsi({ pk: 'sk' }) },
+    indexes: { gsi1: gsi({ pk: 'g1pk', sk: 'g1sk' }), lsi1: lsi({ sk: 'l1sk' }), dup: gsi({ pk: 'sk' }), x: gsi({ pk: 'xpk' }) },
     entities: {
       User: entity({
         attributes: { id: t.string() },
         key: { pk: 'User#<id>', sk: 'P' },
-        indexes: { g: { pk: 'G#<id>' }, l: { pk: 'L#<id>', sk: 'S' }, nope: { pk: 'N' } },
+        indexes: { gsi1: { pk: 'G#<id>' }, lsi1: { pk: 'L#<id>', sk: 'S' }, nope: { pk: 'N' } },
       }),
     },
   }), [
     'DDB013 T.indexes.dup: attribute name "sk" is used twice as a key attribute (table sk, dup pk)',
-    'DDB051 T.entities.User.indexes.g: User\'s mapping for GSI "g" has no sk template, but the index has a sort key',
-    'DDB051 T.entities.User.indexes.l.pk: LSI "l" shares the table\'s partition key; User\'s mapping cannot give a pk',
+    'DDB023 T.indexes.x: index name "x" is not 3 to 255 letters, digits or _ starting with a letter',
+    'DDB051 T.entities.User.indexes.gsi1: User\'s mapping for GSI "gsi1" has no sk template, but the index has a sort key',
+    'DDB051 T.entities.User.indexes.lsi1.pk: LSI "lsi1" shares the table\'s partition key; User\'s mapping cannot give a pk',
     'DDB050 T.entities.User.indexes.nope: index "nope" is not declared on the table',
   ]],
   ['two entities that build the same key', table({
@@ -103,7 +104,31 @@ const cases: Array<[string, TableDef, string[]]> = [
     'DDB090 T.entities.User.version: optimistic-locking versions are declared but this version of ddbgen does not generate them yet',
     'DDB090 T.edges: edges are declared but this version of ddbgen does not generate them yet',
     'DDB070 T.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
-    'DDB090 T.patterns: access patterns are declared but this version of ddbgen does not generate them yet',
+  ]],
+  ['patterns that cannot be generated', table({
+    indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+    entities: {
+      User: user,
+      Post: entity({
+        attributes: { userId: t.string(), at: t.timestamp(), n: t.number({ min: 0, max: 9, integer: true }), title: t.string() },
+        key: { pk: 'User#<userId>', sk: 'Post#<at>#<n>' },
+      }),
+    },
+    patterns: {
+      get: { entity: 'Post' },
+      byIndex: { entity: 'Post', index: 'byName' },
+      noSk: { entity: 'Post', op: 'gte' },
+      wrongSk: { entity: 'Post', sk: 'title' },
+      prefixOfNumber: { entity: 'Post', sk: 'n', op: 'beginsWith' },
+      'bad-name': { entity: 'Post' },
+    },
+  }), [
+    'DDB071 T.patterns.get: pattern "get" would take the name of a generated PostRepository method',
+    'DDB071 T.patterns.byIndex.index: pattern "byIndex" uses index "byName", which Post does not map into',
+    'DDB072 T.patterns.noSk.op: pattern "noSk" has op "gte" but no sk attribute to apply it to',
+    'DDB072 T.patterns.wrongSk.sk: pattern "wrongSk" compares "title", which is not part of Post\'s sort key on the table',
+    'DDB073 T.patterns.prefixOfNumber.op: pattern "prefixOfNumber" uses beginsWith on "n", a number: only strings are stored as readable text in keys',
+    'DDB020 T.patterns.bad-name: pattern name "bad-name" is not a valid identifier',
   ]],
 ];
 

@@ -40,6 +40,10 @@ export const messages = {
     message: `${entity} declares attribute "${attribute}", which is the table's key attribute "${keyAttribute}"`,
     fix: `rename the attribute; "${keyAttribute}" holds the generated key`,
   }),
+  DDB023: (name: string) => ({
+    message: `index name "${name}" is not 3 to 255 letters, digits or _ starting with a letter`,
+    fix: 'DynamoDB needs 3 to 255 characters, and ddbgen names methods after the index (byName → queryByName): e.g. "byName"',
+  }),
   DDB030: (placeholder: string, known: readonly string[]) => ({
     message: `placeholder <${placeholder}> names no attribute of this entity`,
     fix: known.length ? `use one of ${list(known)}, or declare "${placeholder}" in attributes` : `declare "${placeholder}" in attributes`,
@@ -98,6 +102,18 @@ export const messages = {
   DDB070: (found: string, options: readonly string[]) => ({
     message: found,
     fix: options.length ? `use one of ${list(options)}` : 'declare it first',
+  }),
+  DDB071: (found: string, options: readonly string[]) => ({
+    message: found,
+    fix: options.length ? `use ${list(options)}` : 'map the entity into the index first (entity indexes: { … })',
+  }),
+  DDB072: (found: string, options: readonly string[]) => ({
+    message: found,
+    fix: options.length ? `compare one of ${list(options)}` : 'the access path has no sort key to compare',
+  }),
+  DDB073: (found: string, options: readonly string[]) => ({
+    message: found,
+    fix: `use one of ${list(options)}, or key a string attribute`,
   }),
   DDB090: (feature: string, issue: string) => ({
     message: `${feature} are declared but this version of ddbgen does not generate them yet`,

@@ -1,18 +1,21 @@
-// Emits one entity's module: the item type, key types, `<Entity>Keys` (build and parse), the
-// runtime model constant and `<Entity>Repository`. Pure: (entity, ctx) → ts-morph structures.
+// Emits one entity's module: the item type, key and condition types, `<Entity>Keys` (build and
+// parse), the runtime model constant and `<Entity>Repository` with a method per access path (table,
+// each index, each declared pattern) and sparse-index helpers. Pure: (entity, ctx) → structures.
 
 import {
   StructureKind,
   VariableDeclarationKind,
   type ImportDeclarationStructure,
+  type MethodDeclarationStructure,
   type OptionalKind,
   type StatementStructures,
 } from 'ts-morph';
 import type { EntityDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
+import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 import { keySegments, templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
-import { camelCase, keyParts, printLiteral, propertyKey, quote, type EmitContext } from './context.js';
+import { camelCase, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
 export interface EmittedModule {
   readonly imports: OptionalKind<ImportDeclarationStructure>[];
@@ -21,26 +24,6 @@ export interface EmittedModule {
 
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;
-
-function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext): KeyTemplateDef {
-  const segments = keySegments(entity, template);
-  if (!segments) throw new Error(`internal: ${target} was not validated`);
-  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
-}
-
-/** `{ a: string; b?: Date }` members for the named attributes of an entity. */
-function members(entity: EntityDef, names: readonly string[], forceOptional = false): string {
-  const parts = names.map((name) => {
-    const def = entity.attributes[name]!;
-    return `${propertyKey(name)}${forceOptional || def.optional ? '?' : ''}: ${attributeType(def)}`;
-  });
-  return parts.length ? `{ ${parts.join('; ')} }` : 'Record<string, never>';
-}
-
-/** `{ a: A } | { a: A; b: B }`: the left-to-right prefixes of a sort key's parts. */
-function prefixUnion(entity: EntityDef, names: readonly string[]): string {
-  return names.map((_, i) => members(entity, names.slice(0, i + 1))).join(' | ');
-}
 
 /** `a User`, `an Article`. */
 function an(name: string): string {
@@ -51,22 +34,98 @@ function doc(text: string) {
   return [{ kind: StructureKind.JSDoc as const, description: text }];
 }
 
+/** Property access in generated code: `.name` or `['odd-name']`. */
+function member(name: string): string {
+  return propertyKey(name) === name ? `.${name}` : `[${quote(name)}]`;
+}
+
+function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext): KeyTemplateDef {
+  const segments = keySegments(entity, template);
+  if (!segments) throw new Error(`internal: ${target} was not validated`);
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
+}
+
+/** `{ a: string; b?: Date }` members for the named attributes of an entity. */
+function members(entity: EntityDef, names: readonly string[], mode: 'declared' | 'optional' | 'required' = 'declared'): string {
+  const parts = names.map((name) => {
+    const def = entity.attributes[name]!;
+    const optional = mode === 'optional' || (mode === 'declared' && def.optional);
+    return `${propertyKey(name)}${optional ? '?' : ''}: ${attributeType(def)}`;
+  });
+  return parts.length ? `{ ${parts.join('; ')} }` : 'Record<string, never>';
+}
+
+/** `{ a: A } | { a: A; b: B }`: the left-to-right prefixes of a sort key's parts. */
+function prefixUnion(entity: EntityDef, names: readonly string[]): string {
+  return names.map((_, i) => members(entity, names.slice(0, i + 1), 'required')).join(' | ');
+}
+
+interface PathNames {
+  /** Suffix for types and methods: '' for the table, 'ByName' for index byName. */
+  readonly suffix: string;
+  readonly method: string;
+  readonly partitionType: string;
+  readonly sortKeyType: string;
+  readonly sortPrefixType: string;
+  /** The item type its results have. */
+  readonly itemType: string;
+}
+
+function pathNames(entity: EntityDef, path: AccessPath): PathNames {
+  const suffix = path.index ? pascalCase(path.index.name) : '';
+  const base = `${entity.name}${suffix}`;
+  return {
+    suffix,
+    method: `query${suffix}`,
+    partitionType: `${base}Partition`,
+    sortKeyType: `${base}SortKey`,
+    sortPrefixType: `${base}SortPrefix`,
+    itemType: path.projection === 'all' ? entity.name : `${base}Item`,
+  };
+}
+
+function pathTypes(entity: EntityDef, path: AccessPath, names: PathNames, ctx: EmitContext): StatementStructures[] {
+  const where = path.index ? `index ${path.index.name}` : 'the table';
+  const out: StatementStructures[] = [
+    { kind: StructureKind.TypeAlias, name: names.partitionType, isExported: true, docs: doc(`The partition-key parts of ${entity.name} in ${where}.`), type: members(entity, path.partition, 'required') },
+  ];
+  if (path.sort.length) {
+    out.push(
+      { kind: StructureKind.TypeAlias, name: names.sortKeyType, isExported: true, docs: doc(`All sort-key parts of ${entity.name} in ${where}.`), type: members(entity, path.sort, 'required') },
+      { kind: StructureKind.TypeAlias, name: names.sortPrefixType, isExported: true, docs: doc(`A left-to-right prefix of ${entity.name}'s sort-key parts in ${where}, for conditions.`), type: prefixUnion(entity, path.sort) },
+    );
+  }
+  if (path.projection !== 'all') {
+    const projected = projectedAttributes(ctx.table, entity, path);
+    const what = path.projection === 'keys-only' ? 'keys only' : `keys and ${path.projection.join(', ')}`;
+    out.push({
+      kind: StructureKind.TypeAlias,
+      name: names.itemType,
+      isExported: true,
+      docs: doc(`${entity.name} as index ${path.index!.name} projects it (${what}). Pass \`fetch: true\` to read full items.`),
+      type: `Pick<${entity.name}, ${projected.map(quote).join(' | ') || 'never'}>`,
+    });
+  }
+  return out;
+}
+
 export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const { table } = ctx;
   const name = entity.name;
+  const modelName = `${camelCase(name)}Model`;
   const attributeNames = Object.keys(entity.attributes);
-  const pkAttributes = templateAttributes(entity.key.pk);
-  const skAttributes = entity.key.sk ? templateAttributes(entity.key.sk) : [];
-  const keyAttributes = [...new Set([...pkAttributes, ...skAttributes])];
-  const queryable = skAttributes.length > 0;
-  const locked = new Set(keyParts(entity));
-  const mutable = attributeNames.filter((a) => !locked.has(a));
-  const removable = mutable.filter((a) => entity.attributes[a]!.optional);
-  const addable = mutable.filter((a) => ['number', 'stringSet', 'numberSet'].includes(entity.attributes[a]!.kind));
-  const appendable = mutable.filter((a) => entity.attributes[a]!.kind === 'list');
+  const primary = tableAccess(entity);
+  const primaryParts = [...new Set([...primary.partition, ...primary.sort])];
+  const indexPaths = Object.keys(entity.indexes).map((index) => indexAccess(table, entity, index)!);
+  const indexInputs = new Set(indexPaths.flatMap((p) => [...(p.index?.kind === 'gsi' ? p.partition : []), ...p.sort]));
+  const patterns = Object.values(table.patterns)
+    .filter((p) => p.entity === name)
+    .map((p) => resolvePattern(table, p) as ResolvedPattern);
   const physical = `{ ${propertyKey(table.key.pk)}: string${table.key.sk === undefined ? '' : `; ${propertyKey(table.key.sk)}: string`} }`;
-
   const statements: StatementStructures[] = [];
+  const runtime = new Set<string>(['deleteItem', 'getItem', 'putItem', 'updateItem', 'batchGetItems', 'batchPutItems', 'batchDeleteItems']);
+  const runtimeTypes = new Set<string>(['EntityModel', 'ReadOptions', 'TableContext']);
+  let usesSortCondition = false;
 
   statements.push({
     kind: StructureKind.Interface,
@@ -80,74 +139,66 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     name: `${name}Key`,
     isExported: true,
     docs: doc(`The attributes that identify one ${name}: its primary-key parts.`),
-    type: members(entity, keyAttributes),
+    type: members(entity, primaryParts, 'required'),
   });
-  statements.push({
-    kind: StructureKind.TypeAlias,
-    name: `${name}Partition`,
-    isExported: true,
-    docs: doc(`The parts of ${name}'s partition key.`),
-    type: members(entity, pkAttributes),
-  });
-  if (queryable) {
-    statements.push({
-      kind: StructureKind.TypeAlias,
-      name: `${name}SortKey`,
-      isExported: true,
-      docs: doc(`All of ${name}'s sort-key parts.`),
-      type: members(entity, skAttributes),
-    });
-    statements.push({
-      kind: StructureKind.TypeAlias,
-      name: `${name}SortPrefix`,
-      isExported: true,
-      docs: doc(`A left-to-right prefix of ${name}'s sort-key parts, for query conditions.`),
-      type: prefixUnion(entity, skAttributes),
-    });
-  }
+  const primaryNames = pathNames(entity, primary);
+  statements.push(...pathTypes(entity, primary, primaryNames, ctx));
+  for (const path of indexPaths) statements.push(...pathTypes(entity, path, pathNames(entity, path), ctx));
+
+  const mutable = attributeNames.filter((a) => !primaryParts.includes(a));
+  const removable = mutable.filter((a) => entity.attributes[a]!.optional);
+  const counters = mutable.filter((a) => !indexInputs.has(a) && ['number', 'stringSet', 'numberSet'].includes(entity.attributes[a]!.kind));
+  const lists = mutable.filter((a) => !indexInputs.has(a) && entity.attributes[a]!.kind === 'list');
   const update: string[] = [];
-  if (mutable.length) update.push(`set?: ${members(entity, mutable, true)}`);
+  if (mutable.length) update.push(`set?: ${members(entity, mutable, 'optional')}`);
   if (removable.length) update.push(`remove?: ReadonlyArray<${removable.map(quote).join(' | ')}>`);
-  if (addable.length) update.push(`add?: ${members(entity, addable, true)}`);
-  if (appendable.length) update.push(`append?: ${members(entity, appendable, true)}`);
+  if (counters.length) update.push(`add?: ${members(entity, counters, 'optional')}`);
+  if (lists.length) update.push(`append?: ${members(entity, lists, 'optional')}`);
   statements.push({
     kind: StructureKind.TypeAlias,
     name: `${name}Update`,
     isExported: true,
-    docs: doc(`Changes accepted by \`${name}Repository.update\`. Key parts (${[...locked].join(', ') || 'none'}) cannot change.`),
+    docs: doc(
+      `Changes accepted by \`${name}Repository.update\`. Primary-key parts (${primaryParts.join(', ')}) cannot change` +
+        (indexInputs.size ? `; changing an index-key part (${[...indexInputs].join(', ')}) needs the other parts of that index key in \`set\` too.` : '.'),
+    ),
     type: update.length ? `{ ${update.join('; ')} }` : 'Record<string, never>',
   });
 
+  for (const resolved of patterns) {
+    const { pattern, path, op, before } = resolved;
+    const params = [...path.partition, ...before.filter((b) => !path.partition.includes(b))].map((a) => `${propertyKey(a)}: ${attributeType(entity.attributes[a]!)}`);
+    if (pattern.sk !== undefined) {
+      const type = attributeType(entity.attributes[pattern.sk]!);
+      params.push(`${propertyKey(pattern.sk)}: ${op === 'between' ? `readonly [${type}, ${type}]` : op === 'beginsWith' ? 'string' : type}`);
+    }
+    statements.push({
+      kind: StructureKind.TypeAlias,
+      name: `${name}${pascalCase(pattern.name)}Params`,
+      isExported: true,
+      docs: doc(`Parameters of pattern ${pattern.name}${pattern.sk ? `: ${pattern.sk} ${op}` : ''}.`),
+      type: params.length ? `{ ${params.join('; ')} }` : 'Record<string, never>',
+    });
+  }
+
+  // Keys: one KeyTemplate per template.
   const pkDef = templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx);
   const skDef = entity.key.sk ? templateDef(entity, entity.key.sk, `${name}.key.sk`, SK_BYTES, ctx) : undefined;
-  const indexEntries = Object.values(entity.indexes).map((mapping) => {
-    const index = table.indexes[mapping.index]!;
-    const target = `${name}.indexes.${mapping.index}`;
-    return {
-      mapping,
-      index,
-      pk: mapping.pk && index.kind === 'gsi' ? templateDef(entity, mapping.pk, `${target}.pk`, PK_BYTES, ctx) : undefined,
-      sk: mapping.sk && index.sk !== undefined ? templateDef(entity, mapping.sk, `${target}.sk`, SK_BYTES, ctx) : undefined,
-    };
-  });
-  const keysObject = [
-    `pk: new KeyTemplate(${printLiteral(pkDef, '  ')})`,
-    ...(skDef ? [`sk: new KeyTemplate(${printLiteral(skDef, '  ')})`] : []),
-  ];
-  if (indexEntries.length) {
-    const inner = indexEntries.map(({ mapping, pk, sk }) => {
-      const parts = [...(pk ? [`pk: new KeyTemplate(${printLiteral(pk, '      ')})`] : []), ...(sk ? [`sk: new KeyTemplate(${printLiteral(sk, '      ')})`] : [])];
-      return `${propertyKey(mapping.index)}: {\n      ${parts.join(',\n      ')},\n    }`;
+  const keysObject = [`pk: new KeyTemplate(${printLiteral(pkDef, '  ')})`, ...(skDef ? [`sk: new KeyTemplate(${printLiteral(skDef, '  ')})`] : [])];
+  if (indexPaths.length) {
+    const inner = indexPaths.map((path) => {
+      const mapping = entity.indexes[path.index!.name]!;
+      const target = `${name}.indexes.${path.index!.name}`;
+      const parts = [
+        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx), '      ')})`] : []),
+        ...(path.sk ? [`sk: new KeyTemplate(${printLiteral(templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx), '      ')})`] : []),
+      ];
+      return `${propertyKey(path.index!.name)}: {\n      ${parts.join(',\n      ')},\n    }`;
     });
     keysObject.push(`indexes: {\n    ${inner.join(',\n    ')},\n  }`);
   }
-  const keyBody = [
-    `${propertyKey(table.key.pk)}: ${name}Keys.pk.build(values)`,
-    ...(skDef && table.key.sk !== undefined ? [`${propertyKey(table.key.sk)}: ${name}Keys.sk.build(values)`] : []),
-  ];
-  const parseBody = `{ ...${name}Keys.pk.parse(key.${table.key.pk === propertyKey(table.key.pk) ? table.key.pk : `[${quote(table.key.pk)}]`})${
-    skDef && table.key.sk !== undefined ? `, ...${name}Keys.sk.parse(key${table.key.sk === propertyKey(table.key.sk) ? `.${table.key.sk}` : `[${quote(table.key.sk)}]`})` : ''
-  } } as ${name}Key`;
+  const keyBody = [`${propertyKey(table.key.pk)}: ${name}Keys.pk.build(values)`, ...(skDef && table.key.sk !== undefined ? [`${propertyKey(table.key.sk)}: ${name}Keys.sk.build(values)`] : [])];
+  const parseBody = `{ ...${name}Keys.pk.parse(key${member(table.key.pk)})${skDef && table.key.sk !== undefined ? `, ...${name}Keys.sk.parse(key${member(table.key.sk)})` : ''} } as ${name}Key`;
   keysObject.push(`/** The table key of ${an(name)}. Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
   keysObject.push(`/** The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s. */\n  parse(key: ${physical}): ${name}Key {\n    return ${parseBody};\n  }`);
   statements.push({
@@ -158,37 +209,51 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     declarations: [{ name: `${name}Keys`, initializer: `{\n  ${keysObject.join(',\n  ')},\n}` }],
   });
 
-  const codecs = Object.fromEntries(attributeNames.flatMap((a) => {
-    const codec = attributeCodec(entity.attributes[a]!);
-    return codec === undefined ? [] : [[a, codec]];
-  }));
-  const modelIndexes = indexEntries.map(({ mapping, index, pk, sk }) => {
-    const optional = [...new Set([...(mapping.pk ? templateAttributes(mapping.pk) : []), ...(mapping.sk ? templateAttributes(mapping.sk) : [])])].filter(
-      (a) => entity.attributes[a]!.optional,
-    );
-    const parts = [`name: ${quote(mapping.index)}`];
-    if (pk && index.kind === 'gsi') parts.push(`pk: { attribute: ${quote(index.pk)}, template: ${name}Keys.indexes.${propertyKey(mapping.index) === mapping.index ? mapping.index : `[${quote(mapping.index)}]`}.pk }`);
-    if (sk && index.sk !== undefined) parts.push(`sk: { attribute: ${quote(index.sk)}, template: ${name}Keys.indexes${propertyKey(mapping.index) === mapping.index ? `.${mapping.index}` : `[${quote(mapping.index)}]`}.sk }`);
-    parts.push(`optional: ${printLiteral(optional)}`);
-    return `{ ${parts.join(', ')} }`;
+  // The runtime model.
+  const codecs = Object.fromEntries(
+    attributeNames.flatMap((a) => {
+      const codec = attributeCodec(entity.attributes[a]!);
+      return codec === undefined ? [] : [[a, codec]];
+    }),
+  );
+  const modelIndexes = indexPaths.map((path) => {
+    const index = path.index!;
+    const keysRef = `${name}Keys.indexes${member(index.name)}`;
+    const inputs = [...new Set([...(index.kind === 'gsi' ? path.partition : []), ...path.sort])];
+    return {
+      name: index.name,
+      kind: index.kind,
+      pk: index.kind === 'gsi' ? { attribute: index.pk, template: raw(`${keysRef}.pk`) } : { attribute: table.key.pk, template: raw(`${name}Keys.pk`) },
+      ...(path.sk && index.sk !== undefined ? { sk: { attribute: index.sk, template: raw(`${keysRef}.sk`) } } : {}),
+      inputs,
+      optional: inputs.filter((a) => entity.attributes[a]!.optional),
+      projection: index.projection === 'all' || index.projection === 'keys-only' ? index.projection : [...index.projection],
+    };
   });
-  const model = [
-    `name: ${quote(name)}`,
-    `pk: { attribute: ${quote(table.key.pk)}, template: ${name}Keys.pk }`,
-    `sk: ${skDef && table.key.sk !== undefined ? `{ attribute: ${quote(table.key.sk)}, template: ${name}Keys.sk }` : 'undefined'}`,
-    `indexes: [${modelIndexes.length ? `\n    ${modelIndexes.join(',\n    ')},\n  ` : ''}]`,
-    `codecs: ${printLiteral(codecs, '  ')}`,
-    `keyAttributes: ${printLiteral(ctx.keyAttributes, '  ')}`,
-    `keyParts: ${printLiteral([...locked], '  ')}`,
-  ];
-  const modelName = `${camelCase(name)}Model`;
   statements.push({
     kind: StructureKind.VariableStatement,
+    isExported: true,
+    docs: doc(`How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`),
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: modelName, type: 'EntityModel', initializer: `{\n  ${model.join(',\n  ')},\n}` }],
+    declarations: [
+      {
+        name: modelName,
+        type: 'EntityModel',
+        initializer: printLiteral({
+          name,
+          pk: { attribute: table.key.pk, template: raw(`${name}Keys.pk`) },
+          sk: skDef && table.key.sk !== undefined ? { attribute: table.key.sk, template: raw(`${name}Keys.sk`) } : raw('undefined'),
+          indexes: modelIndexes,
+          codecs,
+          keyAttributes: [...ctx.keyAttributes],
+          primaryParts,
+        }),
+      },
+    ],
   });
 
-  const methods = [
+  // The repository.
+  const methods: OptionalKind<MethodDeclarationStructure>[] = [
     {
       name: 'get',
       docs: doc(`Reads one ${name} by its key; undefined when there is none.`),
@@ -212,7 +277,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
     {
       name: 'update',
-      docs: doc(`Changes an existing ${name} and returns it; throws ItemNotFoundError if there is none.`),
+      docs: doc(`Changes an existing ${name} and returns it; throws ItemNotFoundError if there is none.${indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}`),
       parameters: [{ name: 'key', type: `${name}Key` }, { name: 'changes', type: `${name}Update` }],
       returnType: `Promise<${name}>`,
       statements: `return updateItem<${name}>(this.context, ${modelName}, key, changes);`,
@@ -224,22 +289,142 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       returnType: `Promise<${name} | undefined>`,
       statements: `return deleteItem<${name}>(this.context, ${modelName}, key);`,
     },
+    {
+      name: 'batchGet',
+      docs: doc(`Reads many ${name} items by key (100 per request, unprocessed keys retried); results follow the order of \`keys\`.`),
+      parameters: [{ name: 'keys', type: `readonly ${name}Key[]` }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+      returnType: `Promise<Array<${name} | undefined>>`,
+      statements: `return batchGetItems<${name}>(this.context, ${modelName}, keys, options);`,
+    },
+    {
+      name: 'batchPut',
+      docs: doc(`Writes many ${name} items (25 per request, unprocessed items retried); throws UnprocessedItemsError with what is left if retries run out.`),
+      parameters: [{ name: 'items', type: `readonly ${name}[]` }],
+      returnType: 'Promise<void>',
+      statements: `return batchPutItems(this.context, ${modelName}, items);`,
+    },
+    {
+      name: 'batchDelete',
+      docs: doc(`Deletes many ${name} items by key (25 per request, unprocessed items retried).`),
+      parameters: [{ name: 'keys', type: `readonly ${name}Key[]` }],
+      returnType: 'Promise<void>',
+      statements: `return batchDeleteItems(this.context, ${modelName}, keys);`,
+    },
   ];
-  if (queryable) {
+
+  const queryPaths = [primary, ...indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined);
+  for (const path of queryPaths) {
+    const names = pathNames(entity, path);
+    const gsi = path.index?.kind === 'gsi';
+    const projected = path.projection !== 'all';
+    const condition = path.sort.length ? `SortCondition<${names.sortKeyType}, ${names.sortPrefixType}>` : 'never';
+    if (path.sort.length) usesSortCondition = true;
+    const optionsType = `${gsi ? 'IndexQueryOptions' : 'QueryOptions'}<${condition}>`;
+    runtimeTypes.add(gsi ? 'IndexQueryOptions' : 'QueryOptions').add('Page');
+    runtime.add('entityQuery').add('queryPage').add('allItems');
+    const indexArg = path.index ? quote(path.index.name) : 'undefined';
+    const request = `entityQuery(${modelName}, ${quote(names.method)}, ${indexArg}, partition, options)`;
+    const where = path.index ? `index ${path.index.name} (${path.pk.source}${path.sk ? ` / ${path.sk.source}` : ''})` : `the table (${path.pk.source}${path.sk ? ` / ${path.sk.source}` : ''})`;
+    if (!projected) {
+      runtime.add('mapItem');
+      methods.push({
+        name: names.method,
+        docs: doc(
+          `Lists ${name} items of one partition of ${where} in sort-key order` +
+            (path.sort.length ? ', optionally narrowed by `where` on a left-to-right prefix of the sort-key parts' : '') +
+            '. Pass `cursor` from the previous page to continue.',
+        ),
+        parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: optionsType, initializer: '{}' }],
+        returnType: `Promise<Page<${name}>>`,
+        statements: `return queryPage(this.context, ${request}, options, mapItem<${name}>(${modelName}));`,
+        isAsync: true,
+      });
+    } else {
+      runtime.add('projectRecord').add('fetchItems');
+      const fetchOptions = `${optionsType} & { fetch?: boolean }`;
+      methods.push({
+        name: names.method,
+        docs: doc(`Lists ${name} items of one partition of ${where} as the index projects them; with \`fetch: true\`, reads the full items by key (batched).`),
+        overloads: [
+          { parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: `${optionsType} & { fetch: true }` }], returnType: `Promise<Page<${name}>>` },
+          { parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: `${optionsType} & { fetch?: false }`, hasQuestionToken: true }], returnType: `Promise<Page<${names.itemType}>>` },
+        ],
+        parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: fetchOptions, initializer: '{}' }],
+        returnType: `Promise<Page<${name}> | Page<${names.itemType}>>`,
+        statements: [
+          `const request = ${request};`,
+          `if (!options.fetch) return queryPage(this.context, request, options, (stored) => projectRecord<${names.itemType}>(${modelName}, ${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!, stored));`,
+          `return fetchItems<${name}>(this.context, ${modelName}, await queryPage(this.context, request, options, (stored) => stored));`,
+        ],
+        isAsync: true,
+      });
+    }
     methods.push({
-      name: 'query',
-      docs: doc(
-        `Lists the ${name} items of one partition in sort-key order (${entity.key.sk!.source}), optionally ` +
-          'narrowed by a condition on a left-to-right prefix of the sort-key parts. Pass `cursor` from the previous page to continue.',
-      ),
-      parameters: [
-        { name: 'partition', type: `${name}Partition` },
-        { name: 'options', type: `QueryOptions<SortCondition<${name}SortKey, ${name}SortPrefix>>`, hasQuestionToken: true },
-      ],
-      returnType: `Promise<Page<${name}>>`,
-      statements: `return queryItems<${name}>(this.context, ${modelName}, partition, options);`,
+      name: `${names.method}All`,
+      docs: doc(`Every item \`${names.method}\` would return, page after page, as an async iterator.`),
+      parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: `Omit<${optionsType}, 'cursor'>`, initializer: '{}' }],
+      returnType: `AsyncGenerator<${names.itemType}, void, undefined>`,
+      statements: `return allItems((cursor) => this.${names.method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }));`,
     });
   }
+
+  for (const resolved of patterns) {
+    const { pattern, path, op, before } = resolved;
+    const names = pathNames(entity, path);
+    const gsi = path.index?.kind === 'gsi';
+    const paramsType = `${name}${pascalCase(pattern.name)}Params`;
+    const optionsType = gsi ? 'PageOptions' : 'PageOptions & ReadOptions';
+    runtimeTypes.add('PageOptions').add('Page');
+    runtime.add('queryPage').add('allItems').add('patternCondition');
+    const modelPath = path.index ? `${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!` : modelName;
+    const sortTemplate = path.index ? `${modelPath}.sk` : `${modelName}.sk`;
+    const condition =
+      path.sk === undefined
+        ? ''
+        : `sk: { attribute: ${sortTemplate}!.attribute, condition: patternCondition(${sortTemplate}!.template, ${pattern.sk === undefined ? 'params' : `{ ...params, ${propertyKey(pattern.sk)}: undefined }`}, ${pattern.sk === undefined ? 'undefined' : quote(pattern.sk)}, ${quote(op)}, ${pattern.sk === undefined ? 'undefined' : `params${member(pattern.sk)}`}) }, `;
+    const request =
+      `{ scope: ${quote(`${name}.${pattern.name}`)}, ${path.index ? `indexName: ${quote(path.index.name)}, ` : ''}pk: ${modelPath}.pk, partition: params, ${condition}` +
+      `params, order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'} }`;
+    const map = path.projection === 'all' ? `mapItem<${name}>(${modelName})` : `(stored) => projectRecord<${names.itemType}>(${modelName}, ${modelPath}, stored)`;
+    runtime.add(path.projection === 'all' ? 'mapItem' : 'projectRecord');
+    const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', path.index ? `on index ${path.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');
+    methods.push({
+      name: pattern.name,
+      docs: doc(`Pattern ${pattern.name}: ${name} items, ${describe}.${before.length ? ` Fixes ${before.join(', ')} first.` : ''}`),
+      parameters: [{ name: 'params', type: paramsType }, { name: 'options', type: optionsType, initializer: '{}' }],
+      returnType: `Promise<Page<${names.itemType}>>`,
+      statements: `return queryPage(this.context, ${request}, options, ${map});`,
+      isAsync: true,
+    });
+    methods.push({
+      name: `${pattern.name}All`,
+      docs: doc(`Every item of pattern ${pattern.name}, page after page, as an async iterator.`),
+      parameters: [{ name: 'params', type: paramsType }, { name: 'options', type: `Omit<${optionsType}, 'cursor'>`, initializer: '{}' }],
+      returnType: `AsyncGenerator<${names.itemType}, void, undefined>`,
+      statements: `return allItems((cursor) => this.${pattern.name}(params, { ...options, ...(cursor === undefined ? {} : { cursor }) }));`,
+    });
+  }
+
+  for (const model of modelIndexes.filter((m) => m.optional.length > 0)) {
+    const suffix = pascalCase(model.name);
+    methods.push(
+      {
+        name: `mark${suffix}`,
+        docs: doc(`Puts ${an(name)} into sparse index ${model.name} by setting ${model.optional.join(', ')} (its index key is written in the same request).`),
+        parameters: [{ name: 'key', type: `${name}Key` }, { name: 'values', type: members(entity, model.optional, 'required') }],
+        returnType: `Promise<${name}>`,
+        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { set: values });`,
+      },
+      {
+        name: `clear${suffix}`,
+        docs: doc(`Takes ${an(name)} out of sparse index ${model.name}: removes ${model.optional.join(', ')} and its index key attributes.`),
+        parameters: [{ name: 'key', type: `${name}Key` }],
+        returnType: `Promise<${name}>`,
+        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { remove: ${printLiteral(model.optional)} });`,
+      },
+    );
+  }
+
   statements.push({
     kind: StructureKind.Class,
     name: `${name}Repository`,
@@ -249,13 +434,14 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     methods,
   });
 
-  const repositoryImports = ['deleteItem', 'getItem', 'putItem', ...(queryable ? ['queryItems'] : []), 'updateItem'];
-  const repositoryTypes = ['EntityModel', ...(queryable ? ['Page', 'QueryOptions'] : []), 'ReadOptions', 'TableContext'];
   return {
     imports: [
       { moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate'] },
-      ...(queryable ? [{ moduleSpecifier: './runtime/key-condition.js', isTypeOnly: true, namedImports: ['SortCondition'] }] : []),
-      { moduleSpecifier: './runtime/repository.js', namedImports: [...repositoryImports, ...repositoryTypes.map((n) => ({ name: n, isTypeOnly: true }))] },
+      ...(usesSortCondition ? [{ moduleSpecifier: './runtime/key-condition.js', isTypeOnly: true, namedImports: ['SortCondition'] }] : []),
+      {
+        moduleSpecifier: './runtime/repository.js',
+        namedImports: [...[...runtime].sort(), ...[...runtimeTypes].sort().map((n) => ({ name: n, isTypeOnly: true }))],
+      },
     ],
     statements,
   };

@@ -89,8 +89,13 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
+    { moduleSpecifier: './runtime/batch.js', namedExports: ['UnprocessedItemsError', { name: 'RetryPolicy', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
-    { moduleSpecifier: './runtime/repository.js', namedExports: ['Page', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })) },
+    {
+      moduleSpecifier: './runtime/repository.js',
+      namedExports: ['IndexQueryOptions', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })),
+    },
   ];
   for (const e of exports) {
     const named = e.namedExports.filter((n) => n !== '*');

@@ -1,65 +1,142 @@
-// Emits `<Table>Table`: one object that wires every entity's repository to a DocumentClient and
-// a physical table name.
+// Emits `<Table>Table`: one object that wires every entity's repository to a DocumentClient, a
+// physical table name and the cursor and retry settings, plus a query per item collection (a
+// partition-key shape shared by several entities) returning their items tagged by entity.
 
-import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { TableDef } from '../../dsl/ir.js';
+import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import { keySegments } from '../model/key-segments.js';
 import { camelCase, entityFile, propertyKey, quote, tableClassName, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
+
+export interface Collection {
+  /** Method and type stem, from the first member: `user` → `userCollection`. */
+  readonly name: string;
+  readonly members: readonly EntityDef[];
+}
+
+/** Entities grouped by the shape of their partition-key template (same literals, same value encodings). */
+export function collections(table: TableDef): Collection[] {
+  if (table.key.sk === undefined) return [];
+  const groups = new Map<string, EntityDef[]>();
+  for (const entity of Object.values(table.entities)) {
+    const segments = keySegments(entity, entity.key.pk);
+    if (!segments || !entity.key.sk) continue;
+    const shape = JSON.stringify(segments.map((s) => (s.kind === 'literal' ? s : { ...s, attr: '' })));
+    groups.set(shape, [...(groups.get(shape) ?? []), entity]);
+  }
+  return [...groups.values()].filter((members) => members.length > 1).map((members) => ({ name: camelCase(members[0]!.name), members }));
+}
 
 export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModule {
   const entities = Object.values(table.entities);
   const className = tableClassName(table);
+  const groups = collections(table);
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.Interface,
       name: `${className}Options`,
       isExported: true,
       properties: [
-        {
-          name: 'tableName',
-          type: 'string',
-          hasQuestionToken: true,
-          docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }],
-        },
-      ],
-    },
-    {
-      kind: StructureKind.Class,
-      name: className,
-      isExported: true,
-      docs: [
-        {
-          kind: StructureKind.JSDoc,
-          description:
-            `The ${table.name} table: one repository per entity.\n\n@example\n` +
-            `const db = new ${className}(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n` +
-            (entities[0] ? `await db.${camelCase(entities[0].name)}.get({ … });` : ''),
-        },
-      ],
-      properties: [
-        { name: 'tableName', type: 'string', isReadonly: true, docs: [{ kind: StructureKind.JSDoc, description: 'The physical table name in use.' }] },
-        ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
-      ],
-      ctors: [
-        {
-          parameters: [
-            { name: 'client', type: 'DynamoDBDocumentClient' },
-            { name: 'options', type: `${className}Options`, initializer: '{}' },
-          ],
-          statements: [
-            `this.tableName = options.tableName ?? ${quote(table.name)};`,
-            'const context: TableContext = { client, tableName: this.tableName };',
-            ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(context);`),
-          ],
-        },
+        { name: 'tableName', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }] },
+        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.' }] },
+        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items.' }] },
       ],
     },
   ];
+  for (const group of groups) {
+    const union = group.members.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`);
+    statements.push({
+      kind: StructureKind.TypeAlias,
+      name: `${className.replace(/Table$/, '')}${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}CollectionItem`,
+      isExported: true,
+      docs: [{ kind: StructureKind.JSDoc, description: `An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.` }],
+      type: [...union, '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
+    });
+  }
+  const methods: OptionalKind<MethodDeclarationStructure>[] = groups.map((group) => {
+    const first = group.members[0]!;
+    const itemType = `${className.replace(/Table$/, '')}${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}CollectionItem`;
+    const members = group.members.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ');
+    return {
+      name: `${group.name}Collection`,
+      docs: [
+        {
+          kind: StructureKind.JSDoc,
+          description: `Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`,
+        },
+      ],
+      parameters: [
+        { name: 'partition', type: `${first.name}Partition` },
+        { name: 'options', type: 'PageOptions & ReadOptions & { order?: \'asc\' | \'desc\' }', initializer: '{}' },
+      ],
+      returnType: `Promise<Page<${itemType}>>`,
+      statements: [
+        `const members: CollectionMember[] = [${members}];`,
+        `const order = options.order ?? 'asc';`,
+        `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, order, consistent: options.consistent === true };`,
+        `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored) as ${itemType});`,
+      ],
+      isAsync: true,
+    };
+  });
+  const modelImports = new Map<string, string[]>();
+  for (const group of groups) for (const e of group.members) modelImports.set(e.name, [`${camelCase(e.name)}Model`]);
+  statements.push({
+    kind: StructureKind.Class,
+    name: className,
+    isExported: true,
+    docs: [
+      {
+        kind: StructureKind.JSDoc,
+        description:
+          `The ${table.name} table: one repository per entity.\n\n@example\n` +
+          `const db = new ${className}(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n` +
+          (entities[0] ? `await db.${camelCase(entities[0].name)}.get({ … });` : ''),
+      },
+    ],
+    properties: [
+      { name: 'tableName', type: 'string', isReadonly: true, docs: [{ kind: StructureKind.JSDoc, description: 'The physical table name in use.' }] },
+      { name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never },
+      ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
+    ],
+    ctors: [
+      {
+        parameters: [
+          { name: 'client', type: 'DynamoDBDocumentClient' },
+          { name: 'options', type: `${className}Options`, initializer: '{}' },
+        ],
+        statements: [
+          `this.tableName = options.tableName ?? ${quote(table.name)};`,
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}) };',
+          ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
+        ],
+      },
+    ],
+    methods,
+  });
+  const usesCollections = groups.length > 0;
   return {
     imports: [
       { moduleSpecifier: '@aws-sdk/lib-dynamodb', isTypeOnly: true, namedImports: ['DynamoDBDocumentClient'] },
-      { moduleSpecifier: './runtime/repository.js', isTypeOnly: true, namedImports: ['TableContext'] },
-      ...entities.map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedImports: [`${e.name}Repository`] })),
+      { moduleSpecifier: './runtime/batch.js', isTypeOnly: true, namedImports: ['RetryPolicy'] },
+      { moduleSpecifier: './runtime/cursor.js', isTypeOnly: true, namedImports: ['CursorOptions'] },
+      {
+        moduleSpecifier: './runtime/repository.js',
+        namedImports: [
+          ...(usesCollections ? ['queryPage', 'tagRecord'] : []),
+          ...(usesCollections ? ['CollectionMember', 'Page', 'PageOptions', 'ReadOptions'] : []).map((name) => ({ name, isTypeOnly: true })),
+          { name: 'TableContext', isTypeOnly: true },
+        ],
+      },
+      ...entities.map((e) => ({
+        moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`,
+        namedImports: [
+          `${e.name}Repository`,
+          ...(modelImports.get(e.name) ?? []),
+          ...(groups.some((g) => g.members.includes(e)) ? [{ name: e.name, isTypeOnly: true }] : []),
+          ...(groups.some((g) => g.members[0] === e) ? [{ name: `${e.name}Partition`, isTypeOnly: true }] : []),
+        ],
+      })),
     ],
     statements,
   };

@@ -4,6 +4,7 @@
 import type { EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
+import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
@@ -26,6 +27,9 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     return found; // every template was split by it: their problems would only be echoes
   }
   validateKeyAttributes(table, report);
+  for (const index of Object.values(table.indexes)) {
+    if (!/^[A-Za-z][A-Za-z0-9_]{2,254}$/.test(index.name)) report('DDB023', ['indexes', index.name], [index.name]);
+  }
 
   const keyAttributeNames = physicalKeyAttributes(table);
   for (const entity of Object.values(table.entities)) {
@@ -64,14 +68,61 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
 
   if (Object.keys(table.edges).length) report('DDB090', ['edges'], ['edges', 'issue 4 (adjacency-list graph edges)']);
-  if (Object.keys(table.patterns).length) {
-    for (const pattern of Object.values(table.patterns)) {
-      if (!table.entities[pattern.entity]) report('DDB070', ['patterns', pattern.name, 'entity'], [`pattern "${pattern.name}" names entity "${pattern.entity}", which is not declared`, Object.keys(table.entities)]);
-    }
-    report('DDB090', ['patterns'], ['access patterns', 'issue 3 (access patterns, GSIs/LSIs, cursors)']);
-  }
+  validatePatterns(table, report);
   if (!found.length) validateCollisions(table, report);
   return found;
+}
+
+/** Member names every generated repository has, which a pattern must not take. */
+const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'context', 'constructor'];
+
+function validatePatterns(table: TableDef, report: Report): void {
+  const taken = new Map<string, Set<string>>();
+  for (const entity of Object.values(table.entities)) {
+    const names = new Set(REPOSITORY_MEMBERS);
+    for (const index of Object.keys(entity.indexes)) {
+      const suffix = index.charAt(0).toUpperCase() + index.slice(1);
+      for (const n of [`query${suffix}`, `query${suffix}All`, `mark${suffix}`, `clear${suffix}`]) names.add(n);
+    }
+    taken.set(entity.name, names);
+  }
+  for (const pattern of Object.values(table.patterns)) {
+    const at = ['patterns', pattern.name];
+    if (!IDENTIFIER.test(pattern.name)) report('DDB020', at, [pattern.name, 'pattern']);
+    const resolved = resolvePattern(table, pattern);
+    if (resolved === 'entity') {
+      report('DDB070', [...at, 'entity'], [`pattern "${pattern.name}" names entity "${pattern.entity}", which is not declared`, Object.keys(table.entities)]);
+      continue;
+    }
+    const entity = table.entities[pattern.entity]!;
+    const names = taken.get(entity.name)!;
+    if (names.has(pattern.name) || names.has(`${pattern.name}All`)) {
+      report('DDB071', at, [`pattern "${pattern.name}" would take the name of a generated ${entity.name}Repository method`, [`${pattern.name}Items`]]);
+    }
+    names.add(pattern.name).add(`${pattern.name}All`);
+    if (resolved === 'index') {
+      report('DDB071', [...at, 'index'], [`pattern "${pattern.name}" uses index "${pattern.index}", which ${entity.name} does not map into`, Object.keys(entity.indexes)]);
+      continue;
+    }
+    if (resolved === 'op-without-sk') {
+      report('DDB072', [...at, 'op'], [`pattern "${pattern.name}" has op "${pattern.op}" but no sk attribute to apply it to`, ['sk: \'<attribute>\'']]);
+      continue;
+    }
+    if (resolved === 'sk') {
+      const path = pattern.index === undefined ? 'the table' : `index "${pattern.index}"`;
+      const sortKey = pattern.index === undefined ? entity.key.sk : entity.indexes[pattern.index]?.sk;
+      const options = sortKey ? sortKey.segments.flatMap((seg) => (seg.kind === 'placeholder' && seg.name !== 'shard' ? [seg.name] : [])) : [];
+      report('DDB072', [...at, 'sk'], [`pattern "${pattern.name}" compares "${pattern.sk}", which is not part of ${entity.name}'s sort key on ${path}`, options]);
+      continue;
+    }
+    if (resolved.op === 'beginsWith') {
+      const attribute = entity.attributes[pattern.sk!]!;
+      const truncated = resolved.path.sk!.segments.some((seg) => seg.kind === 'placeholder' && seg.name === pattern.sk && seg.truncate !== undefined);
+      if (attribute.kind !== 'string' || truncated) {
+        report('DDB073', [...at, 'op'], [`pattern "${pattern.name}" uses beginsWith on "${pattern.sk}", a ${attribute.kind}: only strings are stored as readable text in keys`, ['eq', 'between', 'gte', 'lte']]);
+      }
+    }
+  }
 }
 
 function physicalKeyAttributes(table: TableDef): Set<string> {

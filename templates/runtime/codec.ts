@@ -266,6 +266,15 @@ export class KeyTemplate {
     return out;
   }
 
+  /** Like `parse`, without values a truncated timestamp segment holds only approximately. */
+  parseExact(key: string): Record<string, unknown> {
+    const values = this.parse(key);
+    for (const segment of this.valueSegments) {
+      if (segment.kind === 'timestamp' && segment.unit !== 'millisecond') delete values[segment.attr];
+    }
+    return values;
+  }
+
   private error(code: ConstructorParameters<typeof KeyValueError>[0], attr: string | undefined, message: string, limit?: string): KeyValueError {
     return new KeyValueError(code, {
       entity: this.def.entity,

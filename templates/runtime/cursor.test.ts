@@ -48,3 +48,31 @@ test('parameter hash ignores key order and undefined, and sees Dates', (t) => {
   t.is(parameterHash({ a: 1, b: 2 }), parameterHash({ b: 2, a: 1, c: undefined }));
   t.not(parameterHash({ at: new Date(0) }), parameterHash({ at: new Date(1) }));
 });
+
+test('signed cursors: a changed payload, a changed or missing signature, or another secret are CursorErrors', (t) => {
+  const options = { secret: 's3cret' };
+  const key = { pk: 'User.u1', sk: 'Article.x' };
+  const cursor = encodeCursor('Article.query', {}, key, options);
+  t.regex(cursor, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+  t.deepEqual(decodeCursor(cursor, 'Article.query', {}, options), key);
+  const [payload, sig] = cursor.split('.') as [string, string];
+  const forged = toBase64Url(JSON.stringify({ v: 1, s: 'Article.query', h: parameterHash({}), k: { pk: 'User.u2', sk: 'Article.x' } }));
+  const cases: Array<[string, string, object, RegExp]> = [
+    ['forged payload, old signature', `${forged}.${sig}`, options, /signature does not match/],
+    ['unsigned', payload, options, /not signed/],
+    ['other secret', cursor, { secret: 'other' }, /signature does not match/],
+    ['flipped signature', `${payload}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, options, /signature does not match/],
+  ];
+  for (const [name, value, opts, message] of cases) t.throws(() => decodeCursor(value, 'Article.query', {}, opts), { instanceOf: CursorError, message }, name);
+});
+
+test('cursors with a time-to-live expire', (t) => {
+  let now = 1_000_000;
+  const options = { ttlSeconds: 60, now: () => now };
+  const cursor = encodeCursor('A.query', {}, { pk: 'x' }, options);
+  now += 60_000;
+  t.deepEqual(decodeCursor(cursor, 'A.query', {}, options), { pk: 'x' });
+  now += 1;
+  t.throws(() => decodeCursor(cursor, 'A.query', {}, options), { instanceOf: CursorError, message: /expired/ });
+  t.throws(() => decodeCursor(encodeCursor('A.query', {}, { pk: 'x' }), 'A.query', {}, options), { instanceOf: CursorError, message: /expired/ }, 'a cursor without a time is not trusted');
+});

@@ -1,26 +1,26 @@
 // Opaque, versioned pagination cursors. A cursor holds DynamoDB's LastEvaluatedKey and is bound to
 // the query that made it (a scope such as `Article.query` and a hash of its parameters), so a cursor
 // from another query, other parameters or a newer format is rejected with `CursorError` instead of
-// silently returning the wrong page. Written without Node or DOM globals so the output compiles on
-// any target.
+// silently returning the wrong page. With a secret, cursors are HMAC-SHA-256 signed (tampering is
+// detected); with a time-to-live, old cursors expire. Written without Node or DOM globals so the
+// output compiles on any target.
 
 import { CursorError } from './errors.js';
+import { constantTimeEqual, hmacSha256, utf8Bytes } from './hmac.js';
+
+/** How cursors are protected; set once per table (`new SocialTable(client, { cursor: { … } })`). */
+export interface CursorOptions {
+  /** Sign cursors with HMAC-SHA-256 under this secret, and accept only cursors signed with it. */
+  readonly secret?: string;
+  /** Reject cursors older than this many seconds. */
+  readonly ttlSeconds?: number;
+  /** Clock in milliseconds, for tests. Default Date.now. */
+  readonly now?: () => number;
+}
 
 const VERSION = 1;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const LOOKUP = new Map([...ALPHABET].map((c, i) => [c, i]));
-
-function utf8Encode(text: string): number[] {
-  const bytes: number[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) bytes.push(cp);
-    else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else bytes.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  }
-  return bytes;
-}
 
 function utf8Decode(bytes: readonly number[]): string {
   let out = '';
@@ -42,7 +42,10 @@ function utf8Decode(bytes: readonly number[]): string {
 
 /** base64url without padding, over the UTF-8 bytes of `text`. */
 export function toBase64Url(text: string): string {
-  const bytes = utf8Encode(text);
+  return bytesToBase64Url(utf8Bytes(text));
+}
+
+function bytesToBase64Url(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
@@ -53,6 +56,10 @@ export function toBase64Url(text: string): string {
 }
 
 export function fromBase64Url(encoded: string): string {
+  return utf8Decode(base64UrlToBytes(encoded));
+}
+
+function base64UrlToBytes(encoded: string): number[] {
   if (encoded.length % 4 === 1) throw new CursorError('not base64url');
   const bytes: number[] = [];
   for (let i = 0; i < encoded.length; i += 4) {
@@ -66,7 +73,7 @@ export function fromBase64Url(encoded: string): string {
     const count = Math.floor((chunk.length * 6) / 8);
     for (let k = 0; k < count; k++) bytes.push((n >> (16 - 8 * k)) & 255);
   }
-  return utf8Decode(bytes);
+  return bytes;
 }
 
 /** A stable 53-bit hash (cyrb53) of the canonical JSON of `value`: binds a cursor to its parameters. */
@@ -96,25 +103,42 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+function signature(secret: string, payload: string): string {
+  return bytesToBase64Url(hmacSha256(secret, payload));
+}
+
 /** Encodes a LastEvaluatedKey as a cursor bound to `scope` and `params`. */
-export function encodeCursor(scope: string, params: unknown, lastKey: Readonly<Record<string, unknown>>): string {
-  return toBase64Url(JSON.stringify({ v: VERSION, s: scope, h: parameterHash(params), k: lastKey }));
+export function encodeCursor(scope: string, params: unknown, lastKey: Readonly<Record<string, unknown>>, options: CursorOptions = {}): string {
+  const issued = options.ttlSeconds === undefined ? {} : { t: (options.now ?? Date.now)() };
+  const payload = toBase64Url(JSON.stringify({ v: VERSION, s: scope, h: parameterHash(params), k: lastKey, ...issued }));
+  return options.secret === undefined ? payload : `${payload}.${signature(options.secret, payload)}`;
 }
 
 /** Decodes a cursor made by `encodeCursor` for the same scope and parameters, or throws `CursorError`. */
-export function decodeCursor(cursor: string, scope: string, params: unknown): Record<string, unknown> {
+export function decodeCursor(cursor: string, scope: string, params: unknown, options: CursorOptions = {}): Record<string, unknown> {
+  const [payload = '', signed, ...rest] = cursor.split('.');
+  if (rest.length) throw new CursorError('not a ddbgen cursor');
+  if (options.secret !== undefined) {
+    if (signed === undefined) throw new CursorError('it is not signed, and this table signs its cursors');
+    const expected = utf8Bytes(signature(options.secret, payload));
+    if (!constantTimeEqual(utf8Bytes(signed), expected)) throw new CursorError('its signature does not match: it was changed or signed with another secret');
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fromBase64Url(cursor));
+    parsed = JSON.parse(fromBase64Url(payload));
   } catch (error) {
     if (error instanceof CursorError) throw error;
     throw new CursorError('not a ddbgen cursor');
   }
   if (typeof parsed !== 'object' || parsed === null) throw new CursorError('not a ddbgen cursor');
-  const { v, s, h, k } = parsed as { v?: unknown; s?: unknown; h?: unknown; k?: unknown };
+  const { v, s, h, k, t } = parsed as { v?: unknown; s?: unknown; h?: unknown; k?: unknown; t?: unknown };
   if (v !== VERSION) throw new CursorError(`format version ${String(v)} is not ${VERSION}`);
   if (s !== scope) throw new CursorError(`it belongs to ${JSON.stringify(s)}, not ${JSON.stringify(scope)}`);
   if (h !== parameterHash(params)) throw new CursorError('it was made for other query parameters');
+  if (options.ttlSeconds !== undefined) {
+    const age = (options.now ?? Date.now)() - (typeof t === 'number' ? t : -Infinity);
+    if (!(age <= options.ttlSeconds * 1000)) throw new CursorError(`it expired (older than ${options.ttlSeconds} s)`);
+  }
   if (typeof k !== 'object' || k === null || Array.isArray(k)) throw new CursorError('it has no position');
   for (const value of Object.values(k)) {
     if (typeof value !== 'string' && typeof value !== 'number') throw new CursorError('its position is not a key');

@@ -8,18 +8,22 @@ import {
   QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
+  type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { KeyTemplate } from './codec.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
+import { KeyTemplate, escapeSegment } from './codec.js';
+import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
 import { ItemExistsError, ItemNotFoundError, ValueError, isConditionalCheckFailed } from './errors.js';
 import { ExpressionAliases, updateExpression, type UpdateChanges } from './expression.js';
 import { emptySets, fromStored, toStored, type AttributeCodecs } from './item.js';
-import { planSortCondition, renderSortCondition } from './key-condition.js';
+import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
-/** Where generated repositories send their commands. */
+/** Where generated repositories send their commands, and how. */
 export interface TableContext {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
+  readonly cursor?: CursorOptions;
+  readonly retry?: RetryPolicy;
 }
 
 export interface KeyAttributeModel {
@@ -31,11 +35,15 @@ export interface KeyAttributeModel {
 /** How an entity's items appear in one secondary index. */
 export interface IndexModel {
   readonly name: string;
-  /** Absent for an LSI, which shares the table's partition key. */
-  readonly pk?: KeyAttributeModel;
+  readonly kind: 'gsi' | 'lsi';
+  /** The index's partition key; for an LSI, the table's. */
+  readonly pk: KeyAttributeModel;
   readonly sk?: KeyAttributeModel;
-  /** Optional attributes the mapping reads: the item is in the index only when all are present. */
+  /** Attributes its key templates read. */
+  readonly inputs: readonly string[];
+  /** The optional ones among them: the item is in the index only when all are present. */
   readonly optional: readonly string[];
+  readonly projection: 'all' | 'keys-only' | readonly string[];
 }
 
 /** An entity's keys and conversions, emitted as a constant per entity. */
@@ -47,9 +55,11 @@ export interface EntityModel {
   readonly codecs: AttributeCodecs;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */
   readonly keyAttributes: readonly string[];
-  /** Attributes read by any key template: `update` cannot change them (the keys would drift). */
-  readonly keyParts: readonly string[];
+  /** Attributes read by the primary key: `update` cannot change them (the item would move). */
+  readonly primaryParts: readonly string[];
 }
+
+const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
 
 /** The table key of an item, from the attributes its key templates name. */
 export function primaryKey(model: EntityModel, values: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -58,31 +68,38 @@ export function primaryKey(model: EntityModel, values: Readonly<Record<string, u
   return key;
 }
 
+/** Whether the item belongs in a sparse index: all optional inputs present (true), none (false), some (error). */
+function indexMembership(model: EntityModel, index: IndexModel, values: Readonly<Record<string, unknown>>): boolean {
+  const missing = index.optional.filter((name) => values[name] === undefined || values[name] === null);
+  if (missing.length === 0) return true;
+  if (missing.length === index.optional.length) return false;
+  const present = index.optional.filter((name) => !missing.includes(name));
+  throw new ValueError(model.name, missing[0]!, `index "${index.name}" needs ${index.optional.join(', ')} together: ${present.join(', ')} given without ${missing.join(', ')}`);
+}
+
+function indexKey(index: IndexModel, values: Readonly<Record<string, unknown>>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  if (index.kind === 'gsi') keys[index.pk.attribute] = index.pk.template.build(values);
+  if (index.sk) keys[index.sk.attribute] = index.sk.template.build(values);
+  return keys;
+}
+
 /**
  * The index keys of an item. A mapping that reads optional attributes is sparse: its keys are
  * written when all of them are present and left out when none is; some but not all is an error.
  */
 export function indexKeys(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, string> {
   const keys: Record<string, string> = {};
-  for (const index of model.indexes) {
-    const missing = index.optional.filter((name) => item[name] === undefined || item[name] === null);
-    if (missing.length === index.optional.length && missing.length > 0) continue;
-    if (missing.length > 0) {
-      const present = index.optional.filter((name) => !missing.includes(name));
-      throw new ValueError(model.name, missing[0]!, `index "${index.name}" needs ${index.optional.join(', ')} together: ${present.join(', ')} given without ${missing.join(', ')}`);
-    }
-    if (index.pk) keys[index.pk.attribute] = index.pk.template.build(item);
-    if (index.sk) keys[index.sk.attribute] = index.sk.template.build(item);
-  }
+  for (const index of model.indexes) if (indexMembership(model, index, item)) Object.assign(keys, indexKey(index, item));
   return keys;
 }
 
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const keys = { ...indexKeys(model, item), ...primaryKey(model, item) };
   for (const name of Object.keys(item)) {
     if (model.keyAttributes.includes(name)) throw new ValueError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
+  const keys = { ...indexKeys(model, item), ...primaryKey(model, item) };
   return { ...toStored(model.name, model.codecs, item), ...keys };
 }
 
@@ -121,24 +138,56 @@ export interface UpdateInput {
   readonly append?: Readonly<Record<string, readonly unknown[]>>;
 }
 
+/**
+ * The index keys an update must set or remove. Changing an attribute that feeds an index key needs
+ * the key's other inputs (from the item's key or `set`), so the derived key never drifts; removing
+ * a sparse index's optional inputs (all of them) takes the item out of the index.
+ */
+export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, string>; remove: string[] } {
+  const out = { set: {} as Record<string, string>, remove: [] as string[] };
+  const values = { ...key, ...set };
+  for (const index of model.indexes) {
+    const setInputs = index.inputs.filter((name) => name in set && set[name] !== undefined);
+    const removedInputs = index.inputs.filter((name) => remove.includes(name));
+    if (setInputs.length === 0 && removedInputs.length === 0) continue;
+    const keyAttributes = [...(index.kind === 'gsi' ? [index.pk.attribute] : []), ...(index.sk ? [index.sk.attribute] : [])];
+    if (removedInputs.length > 0) {
+      const kept = index.optional.filter((name) => !removedInputs.includes(name));
+      if (setInputs.length > 0 || kept.length > 0) {
+        throw new ValueError(model.name, removedInputs[0]!, `removing it takes the item out of index "${index.name}", so remove ${index.optional.join(', ')} together and set none of ${index.inputs.join(', ')}`);
+      }
+      out.remove.push(...keyAttributes);
+      continue;
+    }
+    const missing = index.inputs.filter((name) => values[name] === undefined);
+    if (missing.length > 0) {
+      throw new ValueError(model.name, setInputs[0]!, `changes a key of index "${index.name}"; set ${missing.join(', ')} too, so the index key can be rebuilt`);
+    }
+    Object.assign(out.set, indexKey(index, values));
+  }
+  return out;
+}
+
 /** Updates an existing item and returns it; `ItemNotFoundError` if there is none. */
 export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput): Promise<T> {
   const tableKey = primaryKey(model, key);
   for (const attribute of [...Object.keys(changes.set ?? {}), ...(changes.remove ?? []), ...Object.keys(changes.add ?? {}), ...Object.keys(changes.append ?? {})]) {
     if (model.keyAttributes.includes(attribute)) throw new ValueError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
-    if (model.keyParts.includes(attribute)) throw new ValueError(model.name, attribute, 'is part of a key; changing it needs a new key: delete the item and put it again');
+    if (model.primaryParts.includes(attribute)) throw new ValueError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
   }
-  const aliases = new ExpressionAliases();
+  for (const attribute of [...Object.keys(changes.add ?? {}), ...Object.keys(changes.append ?? {})]) {
+    if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValueError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
+  }
   const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
   const remove = [...(changes.remove ?? []), ...cleared];
+  const derived = indexKeyChanges(model, key, changes.set ?? {}, remove);
   const stored: UpdateChanges = {
-    ...(changes.set ? { set: toStored(model.name, model.codecs, changes.set) } : {}),
-    ...(remove.length ? { remove } : {}),
+    set: { ...(changes.set ? toStored(model.name, model.codecs, changes.set) : {}), ...derived.set },
+    remove: [...remove, ...derived.remove],
     ...(changes.add ? { add: changes.add } : {}),
-    ...(changes.append
-      ? { append: toStored(model.name, model.codecs, changes.append) as Record<string, unknown[]> }
-      : {}),
+    ...(changes.append ? { append: toStored(model.name, model.codecs, changes.append) as Record<string, unknown[]> } : {}),
   };
+  const aliases = new ExpressionAliases();
   const expression = updateExpression(model.name, stored, aliases);
   const condition = `attribute_exists(${aliases.name(model.pk.attribute)})`;
   try {
@@ -165,17 +214,45 @@ export async function deleteItem<T>(ctx: TableContext, model: EntityModel, key: 
   return result.Attributes ? fromStored<T>(model.name, model.codecs, result.Attributes, model.keyAttributes) : undefined;
 }
 
-export interface QueryOptions<Condition> {
-  /** A condition on a left-to-right prefix of the sort key's parts. */
-  readonly where?: Condition;
-  /** `asc` (default) or `desc`, in DynamoDB's sort-key order. */
-  readonly order?: 'asc' | 'desc';
+/** Reads many items by key; the result is in the order of `keys`, undefined where there is none. */
+export async function batchGetItems<T>(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
+  const tableKeys = keys.map((key) => primaryKey(model, key));
+  const attributes = tableKeyAttributes(model);
+  const found = await batchGetRecords(ctx, tableKeys, attributes, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  return tableKeys.map((key) => {
+    const stored = found.get(keyId(key, attributes));
+    return stored ? fromStored<T>(model.name, model.codecs, stored, model.keyAttributes) : undefined;
+  });
+}
+
+/** Writes many items (the last of two with one key wins). Every key is built before anything is sent. */
+export async function batchPutItems<T>(ctx: TableContext, model: EntityModel, items: readonly T[]): Promise<void> {
+  const requests = items.map((item) => ({ PutRequest: { Item: storedItem(model, item as Record<string, unknown>) } }));
+  await batchWriteRecords(ctx, requests, tableKeyAttributes(model), ctx.retry);
+}
+
+/** Deletes many items by key. */
+export async function batchDeleteItems(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[]): Promise<void> {
+  const requests = keys.map((key) => ({ DeleteRequest: { Key: primaryKey(model, key) } }));
+  await batchWriteRecords(ctx, requests, tableKeyAttributes(model), ctx.retry);
+}
+
+export interface PageOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
   readonly limit?: number;
   /** The `cursor` of the previous page. */
   readonly cursor?: string;
-  readonly consistent?: boolean;
 }
+
+export interface QueryOptions<Condition> extends PageOptions, ReadOptions {
+  /** A condition on a left-to-right prefix of the sort key's parts. */
+  readonly where?: Condition;
+  /** `asc` (default) or `desc`, in DynamoDB's sort-key order. */
+  readonly order?: 'asc' | 'desc';
+}
+
+/** Options of a query on a GSI: no consistent reads (DynamoDB does not offer them there). */
+export type IndexQueryOptions<Condition> = Omit<QueryOptions<Condition>, 'consistent'>;
 
 export interface Page<T> {
   readonly items: T[];
@@ -183,36 +260,148 @@ export interface Page<T> {
   readonly cursor?: string;
 }
 
-/** The Query input for a partition and an optional sort-key condition, without sending it. */
-export function queryInput(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object>) {
+/** One access path: the table or an index, its partition and an optional planned sort condition. */
+export interface QueryRequest {
+  /** Binds cursors: `Article.query`, `Article.queryByName`, `Article.recentArticles`. */
+  readonly scope: string;
+  readonly indexName?: string;
+  readonly pk: KeyAttributeModel;
+  readonly partition: Readonly<Record<string, unknown>>;
+  readonly sk?: { readonly attribute: string; readonly condition: PlannedSortCondition };
+  /** Everything the caller chose that defines the result set, for cursor binding. */
+  readonly params: unknown;
+  readonly order?: 'asc' | 'desc';
+  readonly consistent?: boolean;
+}
+
+/** The Query input for a request, without sending it. */
+export function queryInput(ctx: TableContext, request: QueryRequest, page: PageOptions = {}): QueryCommandInput {
   const aliases = new ExpressionAliases();
-  let keyCondition = `${aliases.name(model.pk.attribute)} = ${aliases.value(model.pk.template.build(partition))}`;
-  if (model.sk) {
-    const sortCondition = renderSortCondition(model.sk.attribute, planSortCondition(model.sk.template, options.where), aliases);
+  let keyCondition = `${aliases.name(request.pk.attribute)} = ${aliases.value(request.pk.template.build(request.partition))}`;
+  if (request.sk) {
+    const sortCondition = renderSortCondition(request.sk.attribute, request.sk.condition, aliases);
     if (sortCondition) keyCondition += ` AND ${sortCondition}`;
   }
-  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
-    throw new ValueError(model.name, '(limit)', `limit must be a positive integer, got ${options.limit}`);
+  if (page.limit !== undefined && (!Number.isInteger(page.limit) || page.limit < 1)) {
+    throw new ValueError(request.scope, '(limit)', `limit must be a positive integer, got ${page.limit}`);
   }
-  const scope = `${model.name}.query`;
-  const params = { partition, where: options.where, order: options.order ?? 'asc' };
   return {
     TableName: ctx.tableName,
+    ...(request.indexName !== undefined ? { IndexName: request.indexName } : {}),
     KeyConditionExpression: keyCondition,
     ...aliases.attributes(),
-    ...(options.order === 'desc' ? { ScanIndexForward: false } : {}),
-    ...(options.limit !== undefined ? { Limit: options.limit } : {}),
-    ...(options.consistent ? { ConsistentRead: true } : {}),
-    ...(options.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(options.cursor, scope, params) } : {}),
-    scope,
-    params,
+    ...(request.order === 'desc' ? { ScanIndexForward: false } : {}),
+    ...(page.limit !== undefined ? { Limit: page.limit } : {}),
+    ...(request.consistent ? { ConsistentRead: true } : {}),
+    ...(page.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(page.cursor, request.scope, request.params, ctx.cursor) } : {}),
   };
 }
 
-/** Runs one page of a Query. */
-export async function queryItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object> = {}): Promise<Page<T>> {
-  const { scope, params, ...input } = queryInput(ctx, model, partition, options);
-  const result = await ctx.client.send(new QueryCommand(input));
-  const items = (result.Items ?? []).map((stored) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes));
-  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(scope, params, result.LastEvaluatedKey) } : { items };
+/** Maps a stored record to the entity's item type. */
+export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>) => T {
+  return (stored) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
+}
+
+/** Runs one page of a Query and maps each stored record. */
+export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
+  const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
+  const items = (result.Items ?? []).map(map);
+  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+}
+
+/** Every item of every page, fetched one page at a time as the caller iterates. */
+export async function* allItems<T>(fetch: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetch(cursor);
+    yield* page.items;
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+}
+
+/** The request for a query on the table or one of the entity's indexes, with a `where` condition. */
+export function entityQuery(model: EntityModel, method: string, indexName: string | undefined, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object>): QueryRequest {
+  const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
+  const pk = index ? index.pk : model.pk;
+  const sk = index ? index.sk : model.sk;
+  return {
+    scope: `${model.name}.${method}`,
+    ...(indexName !== undefined ? { indexName } : {}),
+    pk,
+    partition,
+    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) } } : {}),
+    params: { partition, where: options.where, order: options.order ?? 'asc' },
+    order: options.order ?? 'asc',
+    consistent: options.consistent === true,
+  };
+}
+
+/**
+ * The sort condition of a declared pattern: `values` fixes the sort-key parts before `attribute`,
+ * and `operand` is compared with `attribute` by `op`. `beginsWith` on a string attribute matches
+ * values that start with the given text.
+ */
+export function patternCondition(template: KeyTemplate, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
+  if (attribute === undefined) return planSortCondition(template, undefined);
+  if (op === 'beginsWith') {
+    const prefix = template.prefix(values);
+    if (typeof operand !== 'string') throw new ValueError(template.def.entity, attribute, 'beginsWith takes a string prefix');
+    const value = prefix.key + escapeSegment(operand, template.def.delimiter);
+    return value === '' ? undefined : { op: 'begins_with', value };
+  }
+  if (op === 'between') {
+    const [low, high] = operand as readonly [unknown, unknown];
+    return planSortCondition(template, { between: [{ ...values, [attribute]: low }, { ...values, [attribute]: high }] });
+  }
+  const condition = planSortCondition(template, { [op === 'eq' ? 'beginsWith' : op]: { ...values, [attribute]: operand } });
+  return condition;
+}
+
+/** A stored record as an index projection holds it: projected attributes plus every exact key part. */
+export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): T {
+  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes);
+  const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
+  for (const { attribute, template } of templates) {
+    const raw = stored[attribute];
+    if (typeof raw !== 'string') continue;
+    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!(name in out)) out[name] = value;
+  }
+  return out as T;
+}
+
+/** Reads the full items behind a page of index records (by their table keys), in page order. */
+export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page: Page<Record<string, unknown>>, consistent = false): Promise<Page<T>> {
+  const attributes = tableKeyAttributes(model);
+  const keys = page.items.map((stored) => Object.fromEntries(attributes.map((a) => [a, stored[a]])));
+  const found = await batchGetRecords(ctx, keys, attributes, { ...(consistent ? { consistent } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  const items = keys.flatMap((key) => {
+    const stored = found.get(keyId(key, attributes));
+    return stored ? [fromStored<T>(model.name, model.codecs, stored, model.keyAttributes)] : [];
+  });
+  return page.cursor === undefined ? { items } : { items, cursor: page.cursor };
+}
+
+/** One entity of a collection: a partition shared by several entities. */
+export interface CollectionMember {
+  readonly type: string;
+  readonly model: EntityModel;
+}
+
+/** An item of a collection query, tagged with its entity; `type: undefined` for an item no member owns. */
+export type CollectionItem<M> = M | { readonly type: undefined; readonly record: Record<string, unknown> };
+
+/** Tags a stored record with the member whose sort-key template parses its sort key. */
+export function tagRecord(members: readonly CollectionMember[], stored: Record<string, unknown>): { type: string | undefined; item: Record<string, unknown> } {
+  for (const { type, model } of members) {
+    const sk = model.sk ? stored[model.sk.attribute] : undefined;
+    if (model.sk && typeof sk !== 'string') continue;
+    try {
+      if (model.sk) model.sk.template.parse(sk as string);
+      model.pk.template.parse(stored[model.pk.attribute] as string);
+    } catch {
+      continue;
+    }
+    return { type, item: fromStored(model.name, model.codecs, stored, model.keyAttributes) };
+  }
+  return { type: undefined, item: stored };
 }

@@ -11,8 +11,28 @@ export async function misuse(db: SocialTable): Promise<void> {
   await db.user.put({ id: '1', email: 'e', status: 'DELETED', joinedAt: updatedAt });
   // @ts-expect-error: required attributes are required
   await db.user.put({ id: '1', status: 'ACTIVE', joinedAt: updatedAt });
-  // @ts-expect-error: key parts cannot be changed by update
-  await db.article.update({ userId: 'u', updatedAt, articleId: 'a' }, { set: { name: 'renamed' } });
+  // @ts-expect-error: primary-key parts cannot be changed by update
+  await db.article.update({ userId: 'u', updatedAt, articleId: 'a' }, { set: { updatedAt } });
+  // @ts-expect-error: an index-key part cannot be a counter (its key would drift)
+  await db.article.update({ userId: 'u', updatedAt, articleId: 'a' }, { add: { featuredAt: updatedAt } });
+  // @ts-expect-error: no consistent reads on a GSI
+  await db.article.queryByName({ name: 'n' }, { consistent: true });
+  // @ts-expect-error: a GSI query needs the index's partition-key parts
+  await db.article.queryByName({ userId: 'u' });
+  // @ts-expect-error: the index sort key is updatedAt, not articleId
+  await db.article.queryByName({ name: 'n' }, { where: { gte: { articleId: 'a' } } });
+  // @ts-expect-error: a pattern takes exactly its parameters: between needs a pair
+  await db.article.recentArticles({ userId: 'u', updatedAt });
+  // @ts-expect-error: a pattern on a GSI has no consistent option
+  await db.article.articlesByName({ name: 'n', updatedAt }, { consistent: true });
+  const projected = await db.article.queryByTitle({ userId: 'u' });
+  // @ts-expect-error: a keys-only projection does not hold views
+  void projected.items[0]?.views;
+  const fetched = await db.article.queryByTitle({ userId: 'u' }, { fetch: true });
+  const views: number | undefined = fetched.items[0]?.views;
+  void views;
+  // @ts-expect-error: mark needs every optional input of the sparse index
+  await db.article.markFeatured({ userId: 'u', updatedAt, articleId: 'a' }, {});
   // @ts-expect-error: only optional attributes can be removed
   await db.user.update({ id: '1' }, { remove: ['email'] });
   // @ts-expect-error: add works on numbers and sets only
@@ -23,6 +43,17 @@ export async function misuse(db: SocialTable): Promise<void> {
   await db.article.query({ userId: 'u' }, { where: { gte: { updatedAt }, lte: { updatedAt } } });
   // @ts-expect-error: User's sort key is a constant, so it has no query
   db.user.query({ id: '1' });
+  for await (const article of db.article.recentArticlesAll({ userId: 'u', updatedAt: [updatedAt, updatedAt] })) {
+    const name: string = article.name;
+    void name;
+  }
+  const collection = await db.userCollection({ id: 'u' });
+  for (const entry of collection.items) {
+    if (entry.type === 'Article') {
+      const title: string = entry.item.name;
+      void title;
+    }
+  }
 
   // And what is allowed:
   await db.article.query({ userId: 'u' }, { where: { between: [{ updatedAt }, { updatedAt, articleId: 'z' }] }, order: 'desc', limit: 10 });
