@@ -47,6 +47,14 @@ try {
   log('articles updated on or after 2024-01-04', recent.items.map((a) => a.articleId));
   const bumped = await db.article.update({ userId: '1', updatedAt: new Date(Date.UTC(2024, 0, 1)), articleId: 'a1' }, { add: { views: 1 } });
   log('add 1 view to a1', { views: bumped.views });
+  const between = await db.article.recentArticles({ userId: '1', updatedAt: [new Date(Date.UTC(2024, 0, 2)), new Date(Date.UTC(2024, 0, 4))] });
+  log('pattern recentArticles 01-02..01-04', between.items.map((a) => a.articleId));
+  log('GSI byName "Notes 3" (any user)', (await db.article.queryByName({ name: 'Notes 3' })).items.map((a) => `${a.userId}/${a.articleId}`));
+  log('LSI byTitle, keys-only projection', (await db.article.queryByTitle({ userId: '1' }, { limit: 2 })).items);
+  await db.article.markFeatured({ userId: '1', updatedAt: new Date(Date.UTC(2024, 0, 5)), articleId: 'a5' }, { featuredAt: new Date('2024-02-10T00:00:00Z') });
+  log('sparse GSI featured in 2024-02', (await db.article.queryFeatured({ featuredAt: new Date('2024-02-01T00:00:00Z') })).items.map((a) => a.articleId));
+  const collection = await db.userCollection({ id: '1' });
+  log('collection of user 1 (one query)', collection.items.map((entry) => entry.type));
 
   log('\n— scores: numbers in keys sort as numbers, negatives included —');
   const day = new Date('2024-05-01T12:00:00Z');

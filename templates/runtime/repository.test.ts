@@ -1,0 +1,95 @@
+// Offline behaviour of the repository helpers: index-key recomputation, pattern conditions,
+// projections and collection tagging.
+import test from 'ava';
+import { KeyTemplate, type SegmentDef } from './codec.js';
+import { ValueError } from './errors.js';
+import { indexKeyChanges, indexKeys, patternCondition, projectRecord, tagRecord, type EntityModel, type IndexModel } from './repository.js';
+
+const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
+const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
+const str = (attr: string): SegmentDef => ({ kind: 'string', attr });
+const at = (attr: string, unit: 'millisecond' | 'day' = 'millisecond'): SegmentDef => ({ kind: 'timestamp', attr, unit });
+
+const byStatus: IndexModel = {
+  name: 'byStatus',
+  kind: 'gsi',
+  pk: { attribute: 'gsi1pk', template: tpl('Order.indexes.byStatus.pk', [lit('STATUS'), str('status'), str('region')], 2048) },
+  sk: { attribute: 'gsi1sk', template: tpl('Order.indexes.byStatus.sk', [at('placedAt')]) },
+  inputs: ['status', 'region', 'placedAt'],
+  optional: [],
+  projection: 'all',
+};
+const open: IndexModel = {
+  name: 'open',
+  kind: 'gsi',
+  pk: { attribute: 'gsi2pk', template: tpl('Order.indexes.open.pk', [lit('OPEN'), at('openedAt', 'day')], 2048) },
+  sk: { attribute: 'gsi2sk', template: tpl('Order.indexes.open.sk', [at('openedAt'), str('assignee')]) },
+  inputs: ['openedAt', 'assignee'],
+  optional: ['openedAt', 'assignee'],
+  projection: 'keys-only',
+};
+const model: EntityModel = {
+  name: 'Order',
+  pk: { attribute: 'pk', template: tpl('Order.key.pk', [lit('USER'), str('userId')], 2048) },
+  sk: { attribute: 'sk', template: tpl('Order.key.sk', [lit('ORDER'), str('orderId')]) },
+  indexes: [byStatus, open],
+  codecs: { placedAt: 'timestamp', openedAt: 'timestamp' },
+  keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'],
+  primaryParts: ['userId', 'orderId'],
+};
+const key = { userId: 'u', orderId: 'o' };
+const placedAt = new Date('2024-05-01T10:00:00Z');
+const openedAt = new Date('2024-05-02T11:00:00Z');
+
+test('update: changing one index input with the others rebuilds that index key', (t) => {
+  t.deepEqual(indexKeyChanges(model, key, { status: 'SHIPPED', region: 'eu', placedAt }, []), {
+    set: { gsi1pk: 'STATUS#SHIPPED#eu', gsi1sk: '2024-05-01T10:00:00.000Z' },
+    remove: [],
+  });
+});
+
+test('update: changing an index input without the rest of its key is a ValueError naming what to add', (t) => {
+  const error = t.throws(() => indexKeyChanges(model, key, { status: 'SHIPPED' }, []), { instanceOf: ValueError });
+  t.is(error.message, 'Order.status: changes a key of index "byStatus"; set region, placedAt too, so the index key can be rebuilt');
+});
+
+test('update: sparse index transitions — set all optional inputs adds, remove all removes, some is an error', (t) => {
+  t.deepEqual(indexKeyChanges(model, key, { openedAt, assignee: 'ann' }, []), {
+    set: { gsi2pk: 'OPEN#2024-05-02', gsi2sk: '2024-05-02T11:00:00.000Z#ann' },
+    remove: [],
+  });
+  t.deepEqual(indexKeyChanges(model, key, {}, ['openedAt', 'assignee']), { set: {}, remove: ['gsi2pk', 'gsi2sk'] });
+  t.regex(t.throws(() => indexKeyChanges(model, key, {}, ['openedAt']), { instanceOf: ValueError }).message, /remove openedAt, assignee together/);
+  t.regex(t.throws(() => indexKeyChanges(model, key, { assignee: 'bob' }, ['openedAt']), { instanceOf: ValueError }).message, /set none of/);
+  t.deepEqual(indexKeyChanges(model, key, { note: 'x' }, ['other']), { set: {}, remove: [] }, 'unrelated changes touch no index');
+});
+
+test('put: a sparse index is written with all optional inputs, left out with none, refused with some', (t) => {
+  const base = { ...key, status: 'NEW', region: 'eu', placedAt };
+  t.deepEqual(Object.keys(indexKeys(model, base)), ['gsi1pk', 'gsi1sk']);
+  t.deepEqual(Object.keys(indexKeys(model, { ...base, openedAt, assignee: 'ann' })), ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
+  t.regex(t.throws(() => indexKeys(model, { ...base, openedAt }), { instanceOf: ValueError }).message, /needs openedAt, assignee together: openedAt given without assignee/);
+});
+
+test('pattern conditions: beginsWith is a text prefix of one value, escaped; other ops use the planner', (t) => {
+  const sk = tpl('Order.key.sk', [lit('ORDER'), str('orderId')]);
+  t.deepEqual(patternCondition(sk, {}, 'orderId', 'beginsWith', 'a#b'), { op: 'begins_with', value: 'ORDER#a\\#b' });
+  t.deepEqual(patternCondition(sk, {}, 'orderId', 'beginsWith', ''), { op: 'begins_with', value: 'ORDER#' });
+  t.deepEqual(patternCondition(sk, {}, 'orderId', 'eq', 'x'), { op: '=', value: 'ORDER#x' });
+  t.deepEqual(patternCondition(sk, {}, 'orderId', 'between', ['a', 'c']), { op: 'between', low: 'ORDER#a', high: 'ORDER#c' });
+  t.deepEqual(patternCondition(sk, {}, undefined, 'eq', undefined), { op: 'begins_with', value: 'ORDER#' });
+  t.throws(() => patternCondition(sk, {}, 'orderId', 'beginsWith', 5), { instanceOf: ValueError });
+});
+
+test('projection: exact key parts are recovered from the keys, truncated ones are not', (t) => {
+  const stored = { pk: 'USER#u', sk: 'ORDER#o', gsi2pk: 'OPEN#2024-05-02', gsi2sk: '2024-05-02T11:00:00.000Z#ann' };
+  t.deepEqual(projectRecord(model, open, stored), { userId: 'u', orderId: 'o', openedAt, assignee: 'ann' });
+});
+
+test('collections: each record is tagged by the member whose sort key parses it', (t) => {
+  const profile: EntityModel = { ...model, name: 'Profile', sk: { attribute: 'sk', template: tpl('Profile.key.sk', [lit('PROFILE')]) }, indexes: [], primaryParts: ['userId'] };
+  const members = [{ type: 'Profile', model: profile }, { type: 'Order', model }];
+  t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'PROFILE', name: 'x' }), { type: 'Profile', item: { name: 'x' } });
+  t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'ORDER#1', total: 3 }), { type: 'Order', item: { total: 3 } });
+  t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'FAN_OF#x' }), { type: undefined, item: { pk: 'USER#u', sk: 'FAN_OF#x' } });
+});
