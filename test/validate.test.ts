@@ -95,13 +95,21 @@ const cases: Array<[string, TableDef, string[]]> = [
       D: entity({ attributes: { n: t.number({ min: 0, max: 99, integer: true }) }, key: { pk: 'Y#<n>', sk: 'r' } }),
     },
   }), []],
+  ['a version attribute must be an integer outside every key', table({
+    entities: {
+      User: entity({ attributes: { id: t.string(), rev: t.number() }, key: { pk: 'User#<id>', sk: 'P' }, version: 'rev' }),
+      Doc: entity({ attributes: { id: t.string(), v: t.number({ min: 0, max: 9, integer: true }) }, key: { pk: 'Doc#<id>', sk: '<v>' }, version: 'v' }),
+    },
+  }), [
+    'DDB060 T.entities.User.version: version attribute "rev" is a non-integer number',
+    'DDB060 T.entities.Doc.version: version attribute "v" is part of a key template; a version changes on every write, so the item would move',
+  ]],
   ['features of later issues are refused, not ignored', table({
     entities: { User: entity({ attributes: { id: t.string(), rev: t.number({ integer: true }) }, key: { pk: 'User#<id>#<shard>', sk: 'P', shard: { count: 4 } }, version: 'rev' }) },
     edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) },
     patterns: { p: { entity: 'Nope' as 'User' } },
   }), [
     'DDB090 T.entities.User.key.shard: write-sharded keys are declared but this version of ddbgen does not generate them yet',
-    'DDB090 T.entities.User.version: optimistic-locking versions are declared but this version of ddbgen does not generate them yet',
     'DDB090 T.edges: edges are declared but this version of ddbgen does not generate them yet',
     'DDB070 T.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
   ]],

@@ -22,6 +22,7 @@ export interface EmittedModule {
   readonly statements: StatementStructures[];
 }
 
+const WRITE_TYPES = ['WriteOptions', 'VersionedWriteOptions'];
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;
 
@@ -123,7 +124,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     .map((p) => resolvePattern(table, p) as ResolvedPattern);
   const physical = `{ ${propertyKey(table.key.pk)}: string${table.key.sk === undefined ? '' : `; ${propertyKey(table.key.sk)}: string`} }`;
   const statements: StatementStructures[] = [];
-  const runtime = new Set<string>(['deleteItem', 'getItem', 'putItem', 'updateItem', 'batchGetItems', 'batchPutItems', 'batchDeleteItems']);
+  const runtime = new Set<string>(['getItem', 'batchGetItems', 'batchPutItems', 'batchDeleteItems']);
   const runtimeTypes = new Set<string>(['EntityModel', 'ReadOptions', 'TableContext']);
   let usesSortCondition = false;
 
@@ -145,15 +146,28 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   statements.push(...pathTypes(entity, primary, primaryNames, ctx));
   for (const path of indexPaths) statements.push(...pathTypes(entity, path, pathNames(entity, path), ctx));
 
-  const mutable = attributeNames.filter((a) => !primaryParts.includes(a));
+  const version = entity.version;
+  const inputType = version === undefined ? name : `${name}Input`;
+  if (version !== undefined) {
+    statements.push({
+      kind: StructureKind.TypeAlias,
+      name: inputType,
+      isExported: true,
+      docs: doc(`${an(name)} to write: without \`${version}\` it is created (version 1); with it, it replaces that version (VersionConflictError if another write came first).`),
+      type: `Omit<${name}, ${quote(version)}> & { ${propertyKey(version)}?: number }`,
+    });
+  }
+  const mutable = attributeNames.filter((a) => !primaryParts.includes(a) && a !== version);
+  const free = mutable.filter((a) => !indexInputs.has(a));
   const removable = mutable.filter((a) => entity.attributes[a]!.optional);
-  const counters = mutable.filter((a) => !indexInputs.has(a) && ['number', 'stringSet', 'numberSet'].includes(entity.attributes[a]!.kind));
-  const lists = mutable.filter((a) => !indexInputs.has(a) && entity.attributes[a]!.kind === 'list');
+  const kinds = (...k: string[]) => free.filter((a) => k.includes(entity.attributes[a]!.kind));
   const update: string[] = [];
   if (mutable.length) update.push(`set?: ${members(entity, mutable, 'optional')}`);
   if (removable.length) update.push(`remove?: ReadonlyArray<${removable.map(quote).join(' | ')}>`);
-  if (counters.length) update.push(`add?: ${members(entity, counters, 'optional')}`);
-  if (lists.length) update.push(`append?: ${members(entity, lists, 'optional')}`);
+  if (kinds('number', 'stringSet', 'numberSet').length) update.push(`add?: ${members(entity, kinds('number', 'stringSet', 'numberSet'), 'optional')}`);
+  if (kinds('stringSet', 'numberSet').length) update.push(`delete?: ${members(entity, kinds('stringSet', 'numberSet'), 'optional')}`);
+  if (kinds('list').length) update.push(`append?: ${members(entity, kinds('list'), 'optional')}`, `prepend?: ${members(entity, kinds('list'), 'optional')}`);
+  if (free.length) update.push(`setIfNotExists?: ${members(entity, free, 'optional')}`);
   statements.push({
     kind: StructureKind.TypeAlias,
     name: `${name}Update`,
@@ -247,12 +261,19 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
           codecs,
           keyAttributes: [...ctx.keyAttributes],
           primaryParts,
+          ...(version === undefined ? {} : { version }),
         }),
       },
     ],
   });
 
   // The repository.
+  const writeOptions = `WriteOptions<${name}>`;
+  const changeOptions = version === undefined ? { name: 'options', type: writeOptions, hasQuestionToken: true } : { name: 'options', type: `VersionedWriteOptions<${name}>` };
+  runtimeTypes.add(version === undefined ? 'WriteOptions' : 'VersionedWriteOptions');
+  runtimeTypes.add('WriteOptions');
+  const asItem = version === undefined ? 'item' : `item as ${name}`;
+  const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
   const methods: OptionalKind<MethodDeclarationStructure>[] = [
     {
       name: 'get',
@@ -263,31 +284,41 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
     {
       name: 'put',
-      docs: doc(`Writes ${an(name)}, replacing any item with the same key.`),
-      parameters: [{ name: 'item', type: name }],
+      docs: doc(`Writes ${an(name)}, replacing any item with the same key.${versionNote}`),
+      parameters: [{ name: 'item', type: inputType }, { name: 'options', type: writeOptions, hasQuestionToken: true }],
       returnType: `Promise<${name}>`,
-      statements: `return putItem(this.context, ${modelName}, item, 'put');`,
+      statements: `return putItem(this.context, ${modelName}, ${asItem}, 'put', options);`,
     },
     {
       name: 'create',
       docs: doc(`Writes a new ${name}; throws ItemExistsError if one with the same key exists.`),
-      parameters: [{ name: 'item', type: name }],
+      parameters: [{ name: 'item', type: inputType }, { name: 'options', type: writeOptions, hasQuestionToken: true }],
       returnType: `Promise<${name}>`,
-      statements: `return putItem(this.context, ${modelName}, item, 'create');`,
+      statements: `return putItem(this.context, ${modelName}, ${asItem}, 'create', options);`,
+    },
+    {
+      name: 'replace',
+      docs: doc(`Overwrites an existing ${name}; throws ItemNotFoundError if there is none.${versionNote}`),
+      parameters: [{ name: 'item', type: inputType }, { name: 'options', type: writeOptions, hasQuestionToken: true }],
+      returnType: `Promise<${name}>`,
+      statements: `return putItem(this.context, ${modelName}, ${asItem}, 'replace', options);`,
     },
     {
       name: 'update',
-      docs: doc(`Changes an existing ${name} and returns it; throws ItemNotFoundError if there is none.${indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}`),
-      parameters: [{ name: 'key', type: `${name}Key` }, { name: 'changes', type: `${name}Update` }],
+      docs: doc(
+        `Changes an existing ${name} and returns it; throws ItemNotFoundError if there is none, ConditionFailedError if \`options.condition\` does not hold.` +
+          `${indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}${versionNote}`,
+      ),
+      parameters: [{ name: 'key', type: `${name}Key` }, { name: 'changes', type: `${name}Update` }, changeOptions],
       returnType: `Promise<${name}>`,
-      statements: `return updateItem<${name}>(this.context, ${modelName}, key, changes);`,
+      statements: `return updateItem<${name}>(this.context, ${modelName}, key, changes, options);`,
     },
     {
       name: 'delete',
-      docs: doc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none.`),
-      parameters: [{ name: 'key', type: `${name}Key` }],
+      docs: doc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none.${versionNote}`),
+      parameters: [{ name: 'key', type: `${name}Key` }, changeOptions],
       returnType: `Promise<${name} | undefined>`,
-      statements: `return deleteItem<${name}>(this.context, ${modelName}, key);`,
+      statements: `return deleteItem<${name}>(this.context, ${modelName}, key, options);`,
     },
     {
       name: 'batchGet',
@@ -298,7 +329,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
     {
       name: 'batchPut',
-      docs: doc(`Writes many ${name} items (25 per request, unprocessed items retried); throws UnprocessedItemsError with what is left if retries run out.`),
+      docs: doc(`Writes many ${name} items (25 per request, unprocessed items retried); throws UnprocessedItemsError with what is left if retries run out.${version === undefined ? '' : ' Batch writes take no conditions: versions are written as given.'}`),
       parameters: [{ name: 'items', type: `readonly ${name}[]` }],
       returnType: 'Promise<void>',
       statements: `return batchPutItems(this.context, ${modelName}, items);`,
@@ -411,16 +442,16 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       {
         name: `mark${suffix}`,
         docs: doc(`Puts ${an(name)} into sparse index ${model.name} by setting ${model.optional.join(', ')} (its index key is written in the same request).`),
-        parameters: [{ name: 'key', type: `${name}Key` }, { name: 'values', type: members(entity, model.optional, 'required') }],
+        parameters: [{ name: 'key', type: `${name}Key` }, { name: 'values', type: members(entity, model.optional, 'required') }, ...(version === undefined ? [] : [changeOptions])],
         returnType: `Promise<${name}>`,
-        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { set: values });`,
+        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { set: values }${version === undefined ? '' : ', options'});`,
       },
       {
         name: `clear${suffix}`,
         docs: doc(`Takes ${an(name)} out of sparse index ${model.name}: removes ${model.optional.join(', ')} and its index key attributes.`),
-        parameters: [{ name: 'key', type: `${name}Key` }],
+        parameters: [{ name: 'key', type: `${name}Key` }, ...(version === undefined ? [] : [changeOptions])],
         returnType: `Promise<${name}>`,
-        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { remove: ${printLiteral(model.optional)} });`,
+        statements: `return updateItem<${name}>(this.context, ${modelName}, key, { remove: ${printLiteral(model.optional)} }${version === undefined ? '' : ', options'});`,
       },
     );
   }
@@ -440,7 +471,11 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       ...(usesSortCondition ? [{ moduleSpecifier: './runtime/key-condition.js', isTypeOnly: true, namedImports: ['SortCondition'] }] : []),
       {
         moduleSpecifier: './runtime/repository.js',
-        namedImports: [...[...runtime].sort(), ...[...runtimeTypes].sort().map((n) => ({ name: n, isTypeOnly: true }))],
+        namedImports: [...[...runtime].sort(), ...[...runtimeTypes].filter((n) => !WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
+      },
+      {
+        moduleSpecifier: './runtime/write.js',
+        namedImports: ['deleteItem', 'putItem', 'updateItem', ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
       },
     ],
     statements,

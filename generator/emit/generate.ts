@@ -85,12 +85,18 @@ function indexModule(table: TableDef): EmittedModule {
   const statements: StatementStructures[] = [];
   const imports: EmittedModule['imports'] = [];
   const exports = [
-    { moduleSpecifier: `./${tableFolder(table)}-table.js`, namedExports: [tableClassName(table), { name: `${tableClassName(table)}Options`, isTypeOnly: true }] },
+    {
+      moduleSpecifier: `./${tableFolder(table)}-table.js`,
+      namedExports: [tableClassName(table), `${tableClassName(table).replace(/Table$/, '')}Transaction`, { name: `${tableClassName(table)}Options`, isTypeOnly: true }],
+    },
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: ['UnprocessedItemsError', { name: 'RetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/write.js', namedExports: [{ name: 'VersionedWriteOptions', isTypeOnly: true }, { name: 'WriteOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     {
       moduleSpecifier: './runtime/repository.js',

@@ -63,7 +63,9 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       const attribute = entity.attributes[entity.version];
       if (!attribute) report('DDB060', [...at, 'version'], [entity.version, 'is not an attribute of this entity']);
       else if (attribute.kind !== 'number' || !attribute.integer) report('DDB060', [...at, 'version'], [entity.version, `is a ${attribute.kind === 'number' ? 'non-integer number' : attribute.kind}`]);
-      else report('DDB090', [...at, 'version'], ['optimistic-locking versions', 'issue 7 (runtime: conditional writes, optimistic locking)']);
+      else if (keyTemplatesOf(entity).some((tpl) => tpl.segments.some((seg) => seg.kind === 'placeholder' && seg.name === entity.version))) {
+        report('DDB060', [...at, 'version'], [entity.version, 'is part of a key template; a version changes on every write, so the item would move']);
+      }
     }
   }
 
@@ -123,6 +125,10 @@ function validatePatterns(table: TableDef, report: Report): void {
       }
     }
   }
+}
+
+function keyTemplatesOf(entity: EntityDef): TemplateDef[] {
+  return [entity.key.pk, entity.key.sk, ...Object.values(entity.indexes).flatMap((m) => [m.pk, m.sk])].filter((t): t is TemplateDef => t !== undefined);
 }
 
 function physicalKeyAttributes(table: TableDef): Set<string> {

@@ -1,5 +1,17 @@
-// Typed errors raised by generated code. Every error carries a stable `code` so callers can branch
-// on it without parsing messages; key errors also name the entity, the key and the attribute.
+// Typed errors raised by generated code, in one hierarchy with stable `code`s so callers branch on
+// classes or codes, never on messages:
+//
+//   DdbgenError
+//   ├─ KeyError              a key could not be built (KeyValueError) or parsed (KeyParseError)
+//   ├─ ValidationError       a value, update or request is invalid before anything is sent
+//   │    └─ ItemTooLargeError
+//   ├─ ConditionFailedError  a write's condition did not hold
+//   │    ├─ ItemExistsError, ItemNotFoundError
+//   │    └─ VersionConflictError
+//   ├─ TransactionError      a transaction was cancelled (reasons per item)
+//   ├─ AmbiguousWriteError   a non-idempotent write failed in a way that may or may not have applied
+//   ├─ UnprocessedItemsError (batch.ts) a batch ran out of retries
+//   └─ CursorError           a cursor is malformed, foreign, tampered with or expired
 
 /** Base class of every error ddbgen's generated code throws. */
 export class DdbgenError extends Error {
@@ -11,83 +23,141 @@ export class DdbgenError extends Error {
   }
 }
 
-export type KeyErrorCode =
-  | 'KEY_PART_MISSING'
-  | 'KEY_PART_EMPTY'
-  | 'KEY_PART_TYPE'
-  | 'KEY_PART_RANGE'
-  | 'KEY_TOO_LONG'
-  | 'KEY_PREFIX_GAP';
+export type KeyErrorCode = 'KEY_PART_MISSING' | 'KEY_PART_EMPTY' | 'KEY_PART_TYPE' | 'KEY_PART_RANGE' | 'KEY_TOO_LONG' | 'KEY_PREFIX_GAP' | 'KEY_PARSE';
+
+/** A key could not be built or parsed. */
+export class KeyError extends DdbgenError {
+  readonly target: string;
+  constructor(code: KeyErrorCode, target: string, message: string) {
+    super(code, message);
+    this.target = target;
+  }
+}
 
 /**
  * A key could not be built from the values given. Raised before any request is sent.
  * `target` names the key (`Article.key.sk`), `attribute` the offending part, `limit` the bound broken.
  */
-export class KeyValueError extends DdbgenError {
+export class KeyValueError extends KeyError {
   readonly entity: string;
-  readonly target: string;
   readonly attribute: string | undefined;
   readonly limit: string | undefined;
   constructor(
-    code: KeyErrorCode,
+    code: Exclude<KeyErrorCode, 'KEY_PARSE'>,
     detail: { entity: string; target: string; attribute?: string; limit?: string; message: string },
   ) {
-    super(code, `${detail.target}: ${detail.message}`);
+    super(code, detail.target, `${detail.target}: ${detail.message}`);
     this.entity = detail.entity;
-    this.target = detail.target;
     this.attribute = detail.attribute;
     this.limit = detail.limit;
   }
 }
 
 /** A stored key does not match the entity's key template. */
-export class KeyParseError extends DdbgenError {
-  readonly target: string;
+export class KeyParseError extends KeyError {
   readonly key: string;
   constructor(target: string, key: string, reason: string) {
-    super('KEY_PARSE', `${target}: cannot parse ${JSON.stringify(key)}: ${reason}`);
-    this.target = target;
+    super('KEY_PARSE', target, `${target}: cannot parse ${JSON.stringify(key)}: ${reason}`);
     this.key = key;
   }
 }
 
-/** A pagination cursor was malformed, from another query, or from other parameters. */
-export class CursorError extends DdbgenError {
-  constructor(reason: string) {
-    super('CURSOR_INVALID', `invalid cursor: ${reason}`);
+/** A value, update or request is invalid; raised before anything is sent. */
+export class ValidationError extends DdbgenError {
+  readonly entity: string;
+  readonly attribute: string;
+  constructor(entity: string, attribute: string, message: string, code = 'VALUE_INVALID') {
+    super(code, `${entity}.${attribute}: ${message}`);
+    this.entity = entity;
+    this.attribute = attribute;
+  }
+}
+
+/** An item is larger than DynamoDB's 400 KB, by DynamoDB's own size formula. */
+export class ItemTooLargeError extends ValidationError {
+  readonly bytes: number;
+  constructor(entity: string, bytes: number, limit: number) {
+    super(entity, '(item)', `the item is ${bytes} bytes by DynamoDB's size formula, above the ${limit}-byte limit`, 'ITEM_TOO_LARGE');
+    this.bytes = bytes;
+  }
+}
+
+/** A write's condition did not hold; nothing was written. */
+export class ConditionFailedError extends DdbgenError {
+  readonly entity: string;
+  readonly key: Readonly<Record<string, string>>;
+  constructor(entity: string, key: Record<string, string>, message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(options.code ?? 'CONDITION_FAILED', message, { cause: options.cause });
+    this.entity = entity;
+    this.key = key;
   }
 }
 
 /** `create` found an item with the same key already in the table. */
-export class ItemExistsError extends DdbgenError {
+export class ItemExistsError extends ConditionFailedError {
+  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
+    super(entity, key, `${entity} ${JSON.stringify(key)} already exists`, { code: 'ITEM_EXISTS', cause });
+  }
+}
+
+/** `update`, `replace` or a versioned write found no item with this key. */
+export class ItemNotFoundError extends ConditionFailedError {
+  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
+    super(entity, key, `${entity} ${JSON.stringify(key)} does not exist`, { code: 'ITEM_NOT_FOUND', cause });
+  }
+}
+
+/** Optimistic locking: the item's version is not the one the write expected (someone wrote first). */
+export class VersionConflictError extends ConditionFailedError {
+  readonly expected: number | undefined;
+  constructor(entity: string, key: Record<string, string>, expected: number | undefined, cause?: unknown) {
+    super(entity, key, `${entity} ${JSON.stringify(key)} is not at version ${expected ?? '(new)'}: it was changed since it was read`, { code: 'VERSION_CONFLICT', cause });
+    this.expected = expected;
+  }
+}
+
+/** Why one item of a cancelled transaction failed. */
+export interface TransactionItemFailure {
+  /** Position of the item in the transaction. */
+  readonly index: number;
+  readonly operation: 'put' | 'update' | 'delete' | 'check';
   readonly entity: string;
   readonly key: Readonly<Record<string, string>>;
-  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
-    super('ITEM_EXISTS', `${entity} ${JSON.stringify(key)} already exists`, { cause });
+  /** DynamoDB's cancellation code: ConditionalCheckFailed, TransactionConflict, ItemCollectionSizeLimitExceeded, … */
+  readonly reason: string;
+  readonly message: string | undefined;
+  /** For a failed condition: the typed error the write alone would have raised (VersionConflictError, …). */
+  readonly error?: DdbgenError;
+}
+
+/** A transaction was cancelled; `failures` names each item that caused it and why. Nothing was written. */
+export class TransactionError extends DdbgenError {
+  readonly failures: readonly TransactionItemFailure[];
+  constructor(failures: readonly TransactionItemFailure[], cause?: unknown) {
+    const what = failures.map((f) => `${f.operation} ${f.entity} ${JSON.stringify(f.key)}: ${f.reason}`).join('; ');
+    super('TRANSACTION_CANCELLED', `transaction cancelled, nothing written: ${what || 'no reason given'}`, { cause });
+    this.failures = failures;
+  }
+}
+
+/**
+ * A non-idempotent write (a counter `add`, a list `append`) failed with a timeout or server error:
+ * it may or may not have been applied, so it was not retried. Read the item to find out.
+ */
+export class AmbiguousWriteError extends DdbgenError {
+  readonly entity: string;
+  readonly key: Readonly<Record<string, string>>;
+  constructor(entity: string, key: Record<string, string>, cause: unknown) {
+    super('WRITE_AMBIGUOUS', `${entity} ${JSON.stringify(key)}: the write may or may not have been applied (${(cause as Error)?.name ?? 'error'}); it was not retried because it is not idempotent`, { cause });
     this.entity = entity;
     this.key = key;
   }
 }
 
-/** `update` was asked to change an item that does not exist. */
-export class ItemNotFoundError extends DdbgenError {
-  readonly entity: string;
-  readonly key: Readonly<Record<string, string>>;
-  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
-    super('ITEM_NOT_FOUND', `${entity} ${JSON.stringify(key)} does not exist`, { cause });
-    this.entity = entity;
-    this.key = key;
-  }
-}
-
-/** A value given to a generated method is not of the declared type. */
-export class ValueError extends DdbgenError {
-  readonly entity: string;
-  readonly attribute: string;
-  constructor(entity: string, attribute: string, message: string) {
-    super('VALUE_INVALID', `${entity}.${attribute}: ${message}`);
-    this.entity = entity;
-    this.attribute = attribute;
+/** A pagination cursor was malformed, from another query, other parameters, tampered with or expired. */
+export class CursorError extends DdbgenError {
+  constructor(reason: string) {
+    super('CURSOR_INVALID', `invalid cursor: ${reason}`);
   }
 }
 

@@ -2,7 +2,8 @@
 // attribute name is ever concatenated into an expression string, so reserved words and injection
 // are not a concern.
 
-import { ValueError } from './errors.js';
+import { utf8ByteLength } from './codec.js';
+import { ValidationError } from './errors.js';
 
 export class ExpressionAliases {
   readonly names: Record<string, string> = {};
@@ -41,20 +42,35 @@ export class ExpressionAliases {
 export interface UpdateChanges {
   readonly set?: Readonly<Record<string, unknown>>;
   readonly remove?: readonly string[];
+  /** Numbers are added to (a missing number counts as 0); sets gain the elements. */
   readonly add?: Readonly<Record<string, unknown>>;
+  /** Sets lose the elements. */
+  readonly delete?: Readonly<Record<string, unknown>>;
   readonly append?: Readonly<Record<string, readonly unknown[]>>;
+  readonly prepend?: Readonly<Record<string, readonly unknown[]>>;
+  /** Set only where the attribute is absent. */
+  readonly setIfNotExists?: Readonly<Record<string, unknown>>;
 }
 
-/** Renders an UpdateExpression. Throws `ValueError` when there is nothing to change. */
+/** Renders an UpdateExpression. Throws `ValidationError` when there is nothing to change. */
 export function updateExpression(entity: string, changes: UpdateChanges, aliases: ExpressionAliases): string {
   const sets: string[] = [];
   for (const [attribute, value] of Object.entries(changes.set ?? {})) {
     if (value === undefined) continue;
     sets.push(`${aliases.name(attribute)} = ${aliases.value(value)}`);
   }
+  for (const [attribute, value] of Object.entries(changes.setIfNotExists ?? {})) {
+    if (value === undefined) continue;
+    const n = aliases.name(attribute);
+    sets.push(`${n} = if_not_exists(${n}, ${aliases.value(value)})`);
+  }
   for (const [attribute, items] of Object.entries(changes.append ?? {})) {
     const n = aliases.name(attribute);
     sets.push(`${n} = list_append(if_not_exists(${n}, ${aliases.value([])}), ${aliases.value(items)})`);
+  }
+  for (const [attribute, items] of Object.entries(changes.prepend ?? {})) {
+    const n = aliases.name(attribute);
+    sets.push(`${n} = list_append(${aliases.value(items)}, if_not_exists(${n}, ${aliases.value([])}))`);
   }
   const removes = (changes.remove ?? []).map((attribute) => aliases.name(attribute));
   const adds: string[] = [];
@@ -62,20 +78,45 @@ export function updateExpression(entity: string, changes: UpdateChanges, aliases
     if (value === undefined) continue;
     adds.push(`${aliases.name(attribute)} ${aliases.value(value)}`);
   }
+  const deletes: string[] = [];
+  for (const [attribute, value] of Object.entries(changes.delete ?? {})) {
+    if (value === undefined) continue;
+    deletes.push(`${aliases.name(attribute)} ${aliases.value(value)}`);
+  }
   const clauses: string[] = [];
   if (sets.length) clauses.push(`SET ${sets.join(', ')}`);
   if (removes.length) clauses.push(`REMOVE ${removes.join(', ')}`);
   if (adds.length) clauses.push(`ADD ${adds.join(', ')}`);
-  if (clauses.length === 0) throw new ValueError(entity, '(update)', 'nothing to update: give at least one of set, remove, add, append');
+  if (deletes.length) clauses.push(`DELETE ${deletes.join(', ')}`);
+  if (clauses.length === 0) throw new ValidationError(entity, '(update)', 'nothing to update: give at least one of set, remove, add, delete, append, prepend, setIfNotExists');
   const touched = new Set<string>();
   for (const attribute of [
     ...Object.keys(changes.set ?? {}),
+    ...Object.keys(changes.setIfNotExists ?? {}),
     ...Object.keys(changes.append ?? {}),
+    ...Object.keys(changes.prepend ?? {}),
     ...(changes.remove ?? []),
     ...Object.keys(changes.add ?? {}),
+    ...Object.keys(changes.delete ?? {}),
   ]) {
-    if (touched.has(attribute)) throw new ValueError(entity, attribute, 'an attribute may appear in only one of set, remove, add, append');
+    if (touched.has(attribute)) throw new ValidationError(entity, attribute, 'an attribute may appear in only one of set, remove, add, delete, append, prepend, setIfNotExists');
     touched.add(attribute);
   }
   return clauses.join(' ');
+}
+
+/** DynamoDB's limits on one expression: 4 KB of text and 300 operators or functions. */
+export const EXPRESSION_LIMITS = { bytes: 4096, operators: 300 } as const;
+
+const OPERATOR = /\b(?:AND|OR|NOT|BETWEEN|IN)\b|<>|<=|>=|[=<>]|\b[a-z_]+\(|\+|-(?=\s)/g;
+
+/** Throws ValidationError when an expression is over DynamoDB's limits, before it is sent. */
+export function checkExpression(entity: string, kind: string, expression: string): string {
+  const bytes = utf8ByteLength(expression);
+  if (bytes > EXPRESSION_LIMITS.bytes) throw new ValidationError(entity, `(${kind})`, `the expression is ${bytes} bytes, above DynamoDB's ${EXPRESSION_LIMITS.bytes}`, 'EXPRESSION_TOO_LARGE');
+  const operators = expression.match(OPERATOR)?.length ?? 0;
+  if (operators > EXPRESSION_LIMITS.operators) {
+    throw new ValidationError(entity, `(${kind})`, `the expression has ${operators} operators or functions, above DynamoDB's ${EXPRESSION_LIMITS.operators}`, 'EXPRESSION_TOO_LARGE');
+  }
+  return expression;
 }

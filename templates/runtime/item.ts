@@ -3,7 +3,7 @@
 // has no empty sets); everything else is stored as the DocumentClient marshals it. Key attributes
 // are added on write and removed on read.
 
-import { ValueError } from './errors.js';
+import { ValidationError } from './errors.js';
 
 /** How an attribute is converted; attributes stored as-is are not listed. */
 export type AttributeCodec = 'timestamp' | 'set' | { readonly list: AttributeCodec } | { readonly map: Readonly<Record<string, AttributeCodec>> };
@@ -13,14 +13,14 @@ export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
 function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (codec === 'timestamp') {
-    if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValueError(entity, path, 'must be a valid Date');
+    if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
     return value.toISOString();
   }
   if (codec === 'set') return (value as Set<unknown>).size === 0 ? undefined : value;
   if ('list' in codec) {
     return (value as unknown[]).map((v, i) => {
       const stored = toStoredValue(entity, `${path}[${i}]`, codec.list, v);
-      if (stored === undefined && v !== undefined) throw new ValueError(entity, `${path}[${i}]`, 'an empty set cannot be stored inside a list');
+      if (stored === undefined && v !== undefined) throw new ValidationError(entity, `${path}[${i}]`, 'an empty set cannot be stored inside a list');
       return stored;
     });
   }

@@ -2,7 +2,7 @@
 // projections and collection tagging.
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
-import { ValueError } from './errors.js';
+import { ValidationError } from './errors.js';
 import { indexKeyChanges, indexKeys, patternCondition, projectRecord, tagRecord, type EntityModel, type IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
@@ -48,8 +48,8 @@ test('update: changing one index input with the others rebuilds that index key',
   });
 });
 
-test('update: changing an index input without the rest of its key is a ValueError naming what to add', (t) => {
-  const error = t.throws(() => indexKeyChanges(model, key, { status: 'SHIPPED' }, []), { instanceOf: ValueError });
+test('update: changing an index input without the rest of its key is a ValidationError naming what to add', (t) => {
+  const error = t.throws(() => indexKeyChanges(model, key, { status: 'SHIPPED' }, []), { instanceOf: ValidationError });
   t.is(error.message, 'Order.status: changes a key of index "byStatus"; set region, placedAt too, so the index key can be rebuilt');
 });
 
@@ -59,8 +59,8 @@ test('update: sparse index transitions — set all optional inputs adds, remove 
     remove: [],
   });
   t.deepEqual(indexKeyChanges(model, key, {}, ['openedAt', 'assignee']), { set: {}, remove: ['gsi2pk', 'gsi2sk'] });
-  t.regex(t.throws(() => indexKeyChanges(model, key, {}, ['openedAt']), { instanceOf: ValueError }).message, /remove openedAt, assignee together/);
-  t.regex(t.throws(() => indexKeyChanges(model, key, { assignee: 'bob' }, ['openedAt']), { instanceOf: ValueError }).message, /set none of/);
+  t.regex(t.throws(() => indexKeyChanges(model, key, {}, ['openedAt']), { instanceOf: ValidationError }).message, /remove openedAt, assignee together/);
+  t.regex(t.throws(() => indexKeyChanges(model, key, { assignee: 'bob' }, ['openedAt']), { instanceOf: ValidationError }).message, /set none of/);
   t.deepEqual(indexKeyChanges(model, key, { note: 'x' }, ['other']), { set: {}, remove: [] }, 'unrelated changes touch no index');
 });
 
@@ -68,7 +68,7 @@ test('put: a sparse index is written with all optional inputs, left out with non
   const base = { ...key, status: 'NEW', region: 'eu', placedAt };
   t.deepEqual(Object.keys(indexKeys(model, base)), ['gsi1pk', 'gsi1sk']);
   t.deepEqual(Object.keys(indexKeys(model, { ...base, openedAt, assignee: 'ann' })), ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
-  t.regex(t.throws(() => indexKeys(model, { ...base, openedAt }), { instanceOf: ValueError }).message, /needs openedAt, assignee together: openedAt given without assignee/);
+  t.regex(t.throws(() => indexKeys(model, { ...base, openedAt }), { instanceOf: ValidationError }).message, /needs openedAt, assignee together: openedAt given without assignee/);
 });
 
 test('pattern conditions: beginsWith is a text prefix of one value, escaped; other ops use the planner', (t) => {
@@ -78,7 +78,7 @@ test('pattern conditions: beginsWith is a text prefix of one value, escaped; oth
   t.deepEqual(patternCondition(sk, {}, 'orderId', 'eq', 'x'), { op: '=', value: 'ORDER#x' });
   t.deepEqual(patternCondition(sk, {}, 'orderId', 'between', ['a', 'c']), { op: 'between', low: 'ORDER#a', high: 'ORDER#c' });
   t.deepEqual(patternCondition(sk, {}, undefined, 'eq', undefined), { op: 'begins_with', value: 'ORDER#' });
-  t.throws(() => patternCondition(sk, {}, 'orderId', 'beginsWith', 5), { instanceOf: ValueError });
+  t.throws(() => patternCondition(sk, {}, 'orderId', 'beginsWith', 5), { instanceOf: ValidationError });
 });
 
 test('projection: exact key parts are recovered from the keys, truncated ones are not', (t) => {

@@ -1,21 +1,14 @@
 // The operations behind every generated repository. Generated classes are thin typed wrappers over
 // these functions and an `EntityModel` constant, so the behaviour lives here, tested once.
 
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { KeyTemplate, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
-import { ItemExistsError, ItemNotFoundError, ValueError, isConditionalCheckFailed } from './errors.js';
-import { ExpressionAliases, updateExpression, type UpdateChanges } from './expression.js';
-import { emptySets, fromStored, toStored, type AttributeCodecs } from './item.js';
+import { ItemTooLargeError, ValidationError } from './errors.js';
+import { ExpressionAliases } from './expression.js';
+import { itemSize, MAX_ITEM_BYTES } from './item-size.js';
+import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
 /** Where generated repositories send their commands, and how. */
@@ -57,6 +50,8 @@ export interface EntityModel {
   readonly keyAttributes: readonly string[];
   /** Attributes read by the primary key: `update` cannot change them (the item would move). */
   readonly primaryParts: readonly string[];
+  /** The optimistic-locking version attribute, if the entity declares one. */
+  readonly version?: string;
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
@@ -74,7 +69,7 @@ function indexMembership(model: EntityModel, index: IndexModel, values: Readonly
   if (missing.length === 0) return true;
   if (missing.length === index.optional.length) return false;
   const present = index.optional.filter((name) => !missing.includes(name));
-  throw new ValueError(model.name, missing[0]!, `index "${index.name}" needs ${index.optional.join(', ')} together: ${present.join(', ')} given without ${missing.join(', ')}`);
+  throw new ValidationError(model.name, missing[0]!, `index "${index.name}" needs ${index.optional.join(', ')} together: ${present.join(', ')} given without ${missing.join(', ')}`);
 }
 
 function indexKey(index: IndexModel, values: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -97,10 +92,13 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
   for (const name of Object.keys(item)) {
-    if (model.keyAttributes.includes(name)) throw new ValueError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+    if (model.keyAttributes.includes(name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
   const keys = { ...indexKeys(model, item), ...primaryKey(model, item) };
-  return { ...toStored(model.name, model.codecs, item), ...keys };
+  const record = { ...toStored(model.name, model.codecs, item), ...keys };
+  const bytes = itemSize(record);
+  if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
+  return record;
 }
 
 export interface ReadOptions {
@@ -113,29 +111,6 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
   return result.Item ? fromStored<T>(model.name, model.codecs, result.Item, model.keyAttributes) : undefined;
-}
-
-/** Writes an item. With `create`, fails with `ItemExistsError` if an item with its key exists. */
-export async function putItem<T>(ctx: TableContext, model: EntityModel, item: T, mode: 'put' | 'create'): Promise<T> {
-  const record = storedItem(model, item as Record<string, unknown>);
-  const aliases = new ExpressionAliases();
-  const condition = mode === 'create' ? `attribute_not_exists(${aliases.name(model.pk.attribute)})` : undefined;
-  try {
-    await ctx.client.send(
-      new PutCommand({ TableName: ctx.tableName, Item: record, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) }),
-    );
-  } catch (error) {
-    if (mode === 'create' && isConditionalCheckFailed(error)) throw new ItemExistsError(model.name, primaryKey(model, record), error);
-    throw error;
-  }
-  return item;
-}
-
-export interface UpdateInput {
-  readonly set?: Readonly<Record<string, unknown>>;
-  readonly remove?: readonly string[];
-  readonly add?: Readonly<Record<string, unknown>>;
-  readonly append?: Readonly<Record<string, readonly unknown[]>>;
 }
 
 /**
@@ -154,64 +129,18 @@ export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string,
     if (removedInputs.length > 0) {
       const kept = index.optional.filter((name) => !removedInputs.includes(name));
       if (setInputs.length > 0 || kept.length > 0) {
-        throw new ValueError(model.name, removedInputs[0]!, `removing it takes the item out of index "${index.name}", so remove ${index.optional.join(', ')} together and set none of ${index.inputs.join(', ')}`);
+        throw new ValidationError(model.name, removedInputs[0]!, `removing it takes the item out of index "${index.name}", so remove ${index.optional.join(', ')} together and set none of ${index.inputs.join(', ')}`);
       }
       out.remove.push(...keyAttributes);
       continue;
     }
     const missing = index.inputs.filter((name) => values[name] === undefined);
     if (missing.length > 0) {
-      throw new ValueError(model.name, setInputs[0]!, `changes a key of index "${index.name}"; set ${missing.join(', ')} too, so the index key can be rebuilt`);
+      throw new ValidationError(model.name, setInputs[0]!, `changes a key of index "${index.name}"; set ${missing.join(', ')} too, so the index key can be rebuilt`);
     }
     Object.assign(out.set, indexKey(index, values));
   }
   return out;
-}
-
-/** Updates an existing item and returns it; `ItemNotFoundError` if there is none. */
-export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput): Promise<T> {
-  const tableKey = primaryKey(model, key);
-  for (const attribute of [...Object.keys(changes.set ?? {}), ...(changes.remove ?? []), ...Object.keys(changes.add ?? {}), ...Object.keys(changes.append ?? {})]) {
-    if (model.keyAttributes.includes(attribute)) throw new ValueError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
-    if (model.primaryParts.includes(attribute)) throw new ValueError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
-  }
-  for (const attribute of [...Object.keys(changes.add ?? {}), ...Object.keys(changes.append ?? {})]) {
-    if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValueError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
-  }
-  const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
-  const remove = [...(changes.remove ?? []), ...cleared];
-  const derived = indexKeyChanges(model, key, changes.set ?? {}, remove);
-  const stored: UpdateChanges = {
-    set: { ...(changes.set ? toStored(model.name, model.codecs, changes.set) : {}), ...derived.set },
-    remove: [...remove, ...derived.remove],
-    ...(changes.add ? { add: changes.add } : {}),
-    ...(changes.append ? { append: toStored(model.name, model.codecs, changes.append) as Record<string, unknown[]> } : {}),
-  };
-  const aliases = new ExpressionAliases();
-  const expression = updateExpression(model.name, stored, aliases);
-  const condition = `attribute_exists(${aliases.name(model.pk.attribute)})`;
-  try {
-    const result = await ctx.client.send(
-      new UpdateCommand({
-        TableName: ctx.tableName,
-        Key: tableKey,
-        UpdateExpression: expression,
-        ConditionExpression: condition,
-        ReturnValues: 'ALL_NEW',
-        ...aliases.attributes(),
-      }),
-    );
-    return fromStored<T>(model.name, model.codecs, result.Attributes ?? {}, model.keyAttributes);
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new ItemNotFoundError(model.name, tableKey, error);
-    throw error;
-  }
-}
-
-/** Deletes an item; returns what was deleted, or undefined if there was nothing. */
-export async function deleteItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>): Promise<T | undefined> {
-  const result = await ctx.client.send(new DeleteCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ReturnValues: 'ALL_OLD' }));
-  return result.Attributes ? fromStored<T>(model.name, model.codecs, result.Attributes, model.keyAttributes) : undefined;
 }
 
 /** Reads many items by key; the result is in the order of `keys`, undefined where there is none. */
@@ -283,7 +212,7 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: PageO
     if (sortCondition) keyCondition += ` AND ${sortCondition}`;
   }
   if (page.limit !== undefined && (!Number.isInteger(page.limit) || page.limit < 1)) {
-    throw new ValueError(request.scope, '(limit)', `limit must be a positive integer, got ${page.limit}`);
+    throw new ValidationError(request.scope, '(limit)', `limit must be a positive integer, got ${page.limit}`);
   }
   return {
     TableName: ctx.tableName,
@@ -345,7 +274,7 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
   if (attribute === undefined) return planSortCondition(template, undefined);
   if (op === 'beginsWith') {
     const prefix = template.prefix(values);
-    if (typeof operand !== 'string') throw new ValueError(template.def.entity, attribute, 'beginsWith takes a string prefix');
+    if (typeof operand !== 'string') throw new ValidationError(template.def.entity, attribute, 'beginsWith takes a string prefix');
     const value = prefix.key + escapeSegment(operand, template.def.delimiter);
     return value === '' ? undefined : { op: 'begins_with', value };
   }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
 import fc from 'fast-check';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ArticleKeys, CursorError, SocialTable, ValueError, socialTableDefinition, type Article } from '../../out/social/index.js';
+import { ArticleKeys, CursorError, SocialTable, ValidationError, socialTableDefinition, type Article } from '../../out/social/index.js';
 import { compareUtf8 } from '../../out/social/runtime/codec.js';
 import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
@@ -119,7 +119,7 @@ test('an index input changed without the rest of its key, or a sparse input remo
   const { db } = t.context;
   const key = { userId: 'u', updatedAt: day(1), articleId: 'a' };
   await db.article.put(article('u', 'a', 1));
-  await t.throwsAsync(db.article.update(key, { set: { featuredAt: day(2) }, remove: ['featuredAt'] } as never), { instanceOf: ValueError });
+  await t.throwsAsync(db.article.update(key, { set: { featuredAt: day(2) }, remove: ['featuredAt'] } as never), { instanceOf: ValidationError });
 });
 
 test('signed cursors and async iteration', async (t) => {

@@ -10,7 +10,7 @@ import {
   KeyValueError,
   SocialTable,
   UserKeys,
-  ValueError,
+  ValidationError,
   socialTableDefinition,
   type Article,
 } from '../../out/social/index.js';
@@ -192,8 +192,8 @@ test('bad key values throw typed errors before any request is sent', async (t) =
     t.is(error.code, code, name);
     t.is(error.attribute, attribute, name);
   }
-  await t.throwsAsync(db.article.update({ userId: 'u', updatedAt: day(1), articleId: 'a' }, { set: { updatedAt: day(2) } as never }), { instanceOf: ValueError, message: /part of the primary key/ });
-  await t.throwsAsync(db.user.update({ id: 'u' }, {}), { instanceOf: ValueError, message: /nothing to update/ });
+  await t.throwsAsync(db.article.update({ userId: 'u', updatedAt: day(1), articleId: 'a' }, { set: { updatedAt: day(2) } as never }), { instanceOf: ValidationError, message: /part of the primary key/ });
+  await t.throwsAsync(db.user.update({ id: 'u' }, {}), { instanceOf: ValidationError, message: /nothing to update/ });
   t.is(sent, before, 'no request reached DynamoDB');
 });
 

@@ -1,0 +1,146 @@
+// Transactions across entities: up to 100 planned writes sent as one TransactWriteItems, all or
+// nothing. Limits (100 items, 4 MB, one write per item) are checked before sending; a
+// ClientRequestToken makes retries idempotent; cancellations caused only by TransactionConflict
+// are retried with backoff (the SDK does not); any other cancellation becomes a TransactionError
+// naming each failing item, its reason and its typed error.
+
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { backoffDelay, keyId, type RetryPolicy } from './batch.js';
+import type { Condition } from './condition.js';
+import { TransactionError, ValidationError, type TransactionItemFailure } from './errors.js';
+import type { EntityModel, TableContext } from './repository.js';
+import { planCheck, planDelete, planPut, planUpdate, type UpdateInput, type VersionedWriteOptions, type WriteOptions, type WritePlan } from './write.js';
+
+export const TRANSACTION_LIMITS = { items: 100, bytes: 4 * 1024 * 1024 } as const;
+
+const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
+
+/** A fresh idempotency token (at most 36 characters, as DynamoDB requires). */
+export function newToken(): string {
+  if (crypto?.randomUUID) return crypto.randomUUID();
+  return Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+}
+
+const SHAPE: Record<WritePlan['operation'], string> = { put: 'Put', update: 'Update', delete: 'Delete', check: 'ConditionCheck' };
+
+export interface CommitOptions {
+  /** Idempotency token; by default a new one per commit, reused by its own retries. */
+  readonly token?: string;
+  /** Retries of TransactionConflict; default 5 attempts with full-jitter backoff. */
+  readonly retry?: RetryPolicy;
+}
+
+/** Collects planned writes and sends them atomically. */
+export class Transaction {
+  private readonly plans: WritePlan[] = [];
+  constructor(private readonly ctx: TableContext) {}
+
+  add(plan: WritePlan): void {
+    this.plans.push(plan);
+  }
+
+  /** The TransactWriteItems input, checked against DynamoDB's limits. */
+  input(token: string) {
+    const count = this.plans.length;
+    if (count === 0 || count > TRANSACTION_LIMITS.items) {
+      throw new ValidationError('(transaction)', 'items', `a transaction holds 1 to ${TRANSACTION_LIMITS.items} writes, this one has ${count}`, 'TRANSACTION_TOO_LARGE');
+    }
+    const bytes = this.plans.reduce((sum, plan) => sum + plan.size, 0);
+    if (bytes > TRANSACTION_LIMITS.bytes) {
+      throw new ValidationError('(transaction)', 'size', `the transaction is ${bytes} bytes, above DynamoDB's ${TRANSACTION_LIMITS.bytes}`, 'TRANSACTION_TOO_LARGE');
+    }
+    const seen = new Map<string, WritePlan>();
+    for (const plan of this.plans) {
+      const id = keyId(plan.key, Object.keys(plan.key).sort());
+      const other = seen.get(id);
+      if (other) throw new ValidationError(plan.entity, '(transaction)', `${JSON.stringify(plan.key)} is written twice (${other.operation} and ${plan.operation}); DynamoDB allows one write per item in a transaction`);
+      seen.set(id, plan);
+    }
+    return {
+      ClientRequestToken: token,
+      TransactItems: this.plans.map((plan) => ({
+        [SHAPE[plan.operation]]: {
+          TableName: this.ctx.tableName,
+          ...plan.input,
+          ...(plan.input['ConditionExpression'] ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } : {}),
+        },
+      })),
+    };
+  }
+
+  /** Sends every write in one transaction; TransactionError (nothing written) if it is cancelled. */
+  async commit(options: CommitOptions = {}): Promise<void> {
+    const input = this.input(options.token ?? newToken());
+    const policy = { maxAttempts: 5, ...this.ctx.retry, ...options.retry };
+    const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms)));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.ctx.client.send(new TransactWriteCommand(input as never));
+        return;
+      } catch (error) {
+        const name = (error as { name?: string }).name;
+        const reasons = (error as { CancellationReasons?: Array<{ Code?: string; Message?: string; Item?: Record<string, unknown> }> }).CancellationReasons ?? [];
+        const failed = reasons.map((r, index) => ({ ...r, index })).filter((r) => r.Code !== undefined && r.Code !== 'None');
+        const conflictOnly = (name === 'TransactionCanceledException' && failed.length > 0 && failed.every((r) => r.Code === 'TransactionConflict')) || name === 'TransactionInProgressException';
+        if (conflictOnly && attempt + 1 < (policy.maxAttempts ?? 5)) {
+          await sleep(backoffDelay(attempt, policy));
+          continue;
+        }
+        if (name !== 'TransactionCanceledException') throw error;
+        const failures: TransactionItemFailure[] = failed.map((r) => {
+          const plan = this.plans[r.index]!;
+          return {
+            index: r.index,
+            operation: plan.operation,
+            entity: plan.entity,
+            key: plan.key,
+            reason: r.Code!,
+            message: r.Message,
+            ...(r.Code === 'ConditionalCheckFailed' ? { error: plan.conditionFailed(r.Item, error) } : {}),
+          };
+        });
+        throw new TransactionError(failures, error);
+      }
+    }
+  }
+}
+
+/** One entity's writes inside a transaction; methods return the same object for chaining. */
+export class EntityTransaction<Input, Key, Update, Item, Versioned extends boolean> {
+  constructor(
+    private readonly tx: Transaction,
+    private readonly model: EntityModel,
+  ) {}
+
+  put(item: Input, options?: WriteOptions<Item>): this {
+    this.tx.add(planPut(this.model, item, 'put', options).plan);
+    return this;
+  }
+
+  create(item: Input, options?: WriteOptions<Item>): this {
+    this.tx.add(planPut(this.model, item, 'create', options).plan);
+    return this;
+  }
+
+  replace(item: Input, options?: WriteOptions<Item>): this {
+    this.tx.add(planPut(this.model, item, 'replace', options).plan);
+    return this;
+  }
+
+  update(key: Key, changes: Update, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): this {
+    this.tx.add(planUpdate(this.model, key as Record<string, unknown>, changes as UpdateInput, options[0] ?? {}));
+    return this;
+  }
+
+  delete(key: Key, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): this {
+    this.tx.add(planDelete(this.model, key as Record<string, unknown>, options[0] ?? {}));
+    return this;
+  }
+
+  /** The transaction fails unless `condition` holds for this item. */
+  check(key: Key, condition: Condition<Item>): this {
+    this.tx.add(planCheck(this.model, key as Record<string, unknown>, condition as Condition<unknown>));
+    return this;
+  }
+}

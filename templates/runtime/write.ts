@@ -1,0 +1,266 @@
+// Single-item writes, planned once and either sent alone or as one item of a transaction. A plan
+// carries the request, its key, its size, and how a failed condition maps to a typed error (the
+// item as it was comes back with ReturnValuesOnConditionCheckFailure). Optimistic locking: an
+// entity with a version attribute conditions every write on the version it expects and increments
+// it. A counter `add` or list `append` without a version guard is not idempotent, so it is sent
+// with SDK retries of ambiguous failures (timeouts, 5xx) turned off: AmbiguousWriteError instead.
+
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { renderCondition, type Condition } from './condition.js';
+import {
+  AmbiguousWriteError,
+  ConditionFailedError,
+  DdbgenError,
+  ItemExistsError,
+  ItemNotFoundError,
+  ValidationError,
+  VersionConflictError,
+  isConditionalCheckFailed,
+} from './errors.js';
+import { ExpressionAliases, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
+import { itemSize } from './item-size.js';
+import { emptySets, fromStored, toStored } from './item.js';
+import type { EntityModel, TableContext } from './repository.js';
+import { indexKeyChanges, primaryKey, storedItem } from './repository.js';
+
+export type Operation = 'put' | 'update' | 'delete' | 'check';
+
+/** A planned write: what to send, and what its failure means. */
+export interface WritePlan {
+  readonly operation: Operation;
+  readonly entity: string;
+  readonly key: Record<string, string>;
+  /** The request body without TableName (Put, Update, Delete or ConditionCheck shape). */
+  readonly input: Record<string, unknown>;
+  /** Bytes this item adds to a transaction's 4 MB. */
+  readonly size: number;
+  /** True for a counter/append update without a version guard: never retried blindly. */
+  readonly ambiguous: boolean;
+  /** The typed error for a failed condition, given the item as it was (undefined if there was none). */
+  conditionFailed(old: Record<string, unknown> | undefined, cause: unknown): DdbgenError;
+}
+
+export interface WriteOptions<Item> {
+  /** Extra condition that must hold for the write to happen. */
+  readonly condition?: Condition<Item>;
+}
+
+export interface VersionedWriteOptions<Item> extends WriteOptions<Item> {
+  /** The version the item must be at (as read); the write increments it. */
+  readonly expectedVersion: number;
+}
+
+/** Reads a number from a record returned with a failed condition (plain, or DynamoDB's `{ N }`). */
+function numberIn(record: Record<string, unknown> | undefined, attribute: string): number | undefined {
+  const value = record?.[attribute];
+  if (typeof value === 'number') return value;
+  if (typeof value === 'object' && value !== null && typeof (value as { N?: unknown }).N === 'string') return Number((value as { N: string }).N);
+  return undefined;
+}
+
+function conditionOf(model: EntityModel, aliases: ExpressionAliases, parts: string[], condition: Condition<Record<string, unknown>> | undefined): string | undefined {
+  const all = [...parts, ...(condition ? [`(${renderCondition(model.name, model.codecs, condition, aliases)})`] : [])];
+  return all.length ? checkExpression(model.name, 'condition', all.join(' AND ')) : undefined;
+}
+
+/**
+ * Plans a put. `create` fails if the key exists, `replace` if it does not; a versioned entity's put
+ * is a create when the item has no version and a compare-and-swap on it otherwise. Returns the
+ * item as written (with its new version).
+ */
+export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options: WriteOptions<unknown> = {}): { plan: WritePlan; item: T } {
+  const version = model.version;
+  const given = version === undefined ? undefined : ((item as Record<string, unknown>)[version] as number | undefined);
+  if (version !== undefined && given !== undefined && !Number.isInteger(given)) throw new ValidationError(model.name, version, `the version must be an integer, got ${String(given)}`);
+  const expected = mode === 'create' ? undefined : given;
+  const written = version === undefined ? item : ({ ...item, [version]: (expected ?? 0) + 1 } as T);
+  const record = storedItem(model, written as Record<string, unknown>);
+  const key = primaryKey(model, written as Record<string, unknown>);
+  const aliases = new ExpressionAliases();
+  const pk = () => aliases.name(model.pk.attribute);
+  const parts: string[] = [];
+  const isNew = mode === 'create' || (version !== undefined && expected === undefined && mode === 'put');
+  if (isNew) parts.push(`attribute_not_exists(${pk()})`);
+  else if (mode === 'replace') parts.push(`attribute_exists(${pk()})`);
+  if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
+  const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  return {
+    item: written,
+    plan: {
+      operation: 'put',
+      entity: model.name,
+      key,
+      input: { Item: record, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
+      size: itemSize(record),
+      ambiguous: false,
+      conditionFailed(old, cause) {
+        if (isNew && old !== undefined) return version !== undefined && mode === 'put' ? new VersionConflictError(model.name, key, undefined, cause) : new ItemExistsError(model.name, key, cause);
+        if (!isNew && (mode === 'replace' || expected !== undefined) && old === undefined) return new ItemNotFoundError(model.name, key, cause);
+        if (version !== undefined && expected !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, key, expected, cause);
+        return new ConditionFailedError(model.name, key, `${model.name} ${JSON.stringify(key)}: the write's condition did not hold`, { cause });
+      },
+    },
+  };
+}
+
+export interface UpdateInput {
+  readonly set?: Readonly<Record<string, unknown>>;
+  readonly remove?: readonly string[];
+  readonly add?: Readonly<Record<string, unknown>>;
+  readonly delete?: Readonly<Record<string, unknown>>;
+  readonly append?: Readonly<Record<string, readonly unknown[]>>;
+  readonly prepend?: Readonly<Record<string, readonly unknown[]>>;
+  readonly setIfNotExists?: Readonly<Record<string, unknown>>;
+}
+
+/** Plans an update of an existing item (ItemNotFoundError if there is none). */
+export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
+  const tableKey = primaryKey(model, key);
+  const named = (record: object | undefined) => Object.keys(record ?? {});
+  const touched = [...named(changes.set), ...(changes.remove ?? []), ...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)];
+  for (const attribute of touched) {
+    if (model.keyAttributes.includes(attribute)) throw new ValidationError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
+    if (model.primaryParts.includes(attribute)) throw new ValidationError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
+    if (attribute === model.version) throw new ValidationError(model.name, attribute, 'is the version attribute: ddbgen increments it on every write');
+  }
+  for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
+    if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
+  }
+  const version = model.version;
+  const expected = options.expectedVersion;
+  if (version !== undefined && expected === undefined) throw new ValidationError(model.name, version, 'this entity is versioned: pass { expectedVersion } (the version you read)');
+  const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
+  const remove = [...(changes.remove ?? []), ...cleared];
+  const derived = indexKeyChanges(model, key, changes.set ?? {}, remove);
+  const stored: UpdateChanges = {
+    set: {
+      ...(changes.set ? toStored(model.name, model.codecs, changes.set) : {}),
+      ...derived.set,
+      ...(version !== undefined ? { [version]: expected! + 1 } : {}),
+    },
+    remove: [...remove, ...derived.remove],
+    ...(changes.add ? { add: changes.add } : {}),
+    ...(changes.delete ? { delete: changes.delete } : {}),
+    ...(changes.append ? { append: toStored(model.name, model.codecs, changes.append) as Record<string, unknown[]> } : {}),
+    ...(changes.prepend ? { prepend: toStored(model.name, model.codecs, changes.prepend) as Record<string, unknown[]> } : {}),
+    ...(changes.setIfNotExists ? { setIfNotExists: toStored(model.name, model.codecs, changes.setIfNotExists) } : {}),
+  };
+  const aliases = new ExpressionAliases();
+  const expression = checkExpression(model.name, 'update', updateExpression(model.name, stored, aliases));
+  const parts = [`attribute_exists(${aliases.name(model.pk.attribute)})`];
+  if (version !== undefined) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
+  const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  const ambiguous = version === undefined && (changes.add !== undefined || changes.append !== undefined || changes.prepend !== undefined);
+  return {
+    operation: 'update',
+    entity: model.name,
+    key: tableKey,
+    input: { Key: tableKey, UpdateExpression: expression, ConditionExpression: condition, ...aliases.attributes() },
+    size: itemSize(tableKey) + itemSize(stored.set ?? {}),
+    ambiguous,
+    conditionFailed(old, cause) {
+      if (old === undefined) return new ItemNotFoundError(model.name, tableKey, cause);
+      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, cause);
+      return new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the update's condition did not hold`, { cause });
+    },
+  };
+}
+
+/** Plans a delete; with a version or condition, it happens only if they hold. */
+export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
+  const tableKey = primaryKey(model, key);
+  const version = model.version;
+  const expected = options.expectedVersion;
+  if (version !== undefined && expected === undefined) throw new ValidationError(model.name, version, 'this entity is versioned: pass { expectedVersion } (the version you read)');
+  const aliases = new ExpressionAliases();
+  const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
+  const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  return {
+    operation: 'delete',
+    entity: model.name,
+    key: tableKey,
+    input: { Key: tableKey, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
+    size: itemSize(tableKey),
+    ambiguous: false,
+    conditionFailed(old, cause) {
+      if (old === undefined && version !== undefined) return new ItemNotFoundError(model.name, tableKey, cause);
+      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, cause);
+      return new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the delete's condition did not hold`, { cause });
+    },
+  };
+}
+
+/** Plans a condition check (transactions only): the transaction fails unless `condition` holds. */
+export function planCheck(model: EntityModel, key: Readonly<Record<string, unknown>>, condition: Condition<unknown>): WritePlan {
+  const tableKey = primaryKey(model, key);
+  const aliases = new ExpressionAliases();
+  const expression = conditionOf(model, aliases, [], condition as Condition<Record<string, unknown>>)!;
+  return {
+    operation: 'check',
+    entity: model.name,
+    key: tableKey,
+    input: { Key: tableKey, ConditionExpression: expression, ...aliases.attributes() },
+    size: itemSize(tableKey),
+    ambiguous: false,
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the checked condition did not hold`, { cause }),
+  };
+}
+
+const THROTTLE = /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/;
+
+/**
+ * Middleware placed inside the SDK's retry loop: an ambiguous failure (timeout, network, 5xx) of a
+ * non-idempotent write becomes a non-retryable AmbiguousWriteError. Throttles and 4xx pass through
+ * (a throttled request was not applied, so retrying it is safe).
+ */
+function noAmbiguousRetries(plan: WritePlan) {
+  return (next: (args: unknown) => Promise<unknown>) => async (args: unknown) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+      const name = (error as { name?: string })?.name ?? '';
+      if (THROTTLE.test(name) || (status !== undefined && status >= 400 && status < 500)) throw error;
+      throw new AmbiguousWriteError(plan.entity, plan.key, error);
+    }
+  };
+}
+
+/** Sends one planned write and maps a failed condition to its typed error. */
+export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues: 'NONE' | 'ALL_OLD' | 'ALL_NEW' = 'NONE'): Promise<Record<string, unknown> | undefined> {
+  const input = { TableName: ctx.tableName, ...plan.input, ...(plan.input['ConditionExpression'] ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}), ...(returnValues !== 'NONE' ? { ReturnValues: returnValues } : {}) };
+  const command =
+    plan.operation === 'put' ? new PutCommand(input as never) : plan.operation === 'update' ? new UpdateCommand(input as never) : new DeleteCommand(input as never);
+  if (plan.ambiguous) {
+    (command.middlewareStack as { add(middleware: unknown, options: object): void }).add(noAmbiguousRetries(plan), { step: 'finalizeRequest', priority: 'low' });
+  }
+  try {
+    const result = (await ctx.client.send(command as never)) as { Attributes?: Record<string, unknown> };
+    return result.Attributes;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw plan.conditionFailed((error as { Item?: Record<string, unknown> }).Item, error);
+    throw error;
+  }
+}
+
+/** The item form of a record returned by a write. */
+export function writtenItem<T>(model: EntityModel, record: Record<string, unknown> | undefined): T | undefined {
+  return record ? fromStored<T>(model.name, model.codecs, record, model.keyAttributes) : undefined;
+}
+
+/** Writes an item (see planPut for the modes) and returns it as written. */
+export async function putItem<T>(ctx: TableContext, model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options?: WriteOptions<unknown>): Promise<T> {
+  const { plan, item: written } = planPut(model, item, mode, options);
+  await sendWrite(ctx, plan);
+  return written;
+}
+
+/** Updates an existing item and returns it as it is now. */
+export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options?: Partial<VersionedWriteOptions<unknown>>): Promise<T> {
+  return writtenItem<T>(model, await sendWrite(ctx, planUpdate(model, key, changes, options), 'ALL_NEW'))!;
+}
+
+/** Deletes an item; returns what was deleted, or undefined if there was nothing. */
+export async function deleteItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, options?: Partial<VersionedWriteOptions<unknown>>): Promise<T | undefined> {
+  return writtenItem<T>(model, await sendWrite(ctx, planDelete(model, key, options), 'ALL_OLD'));
+}
