@@ -97,13 +97,13 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       ...entities.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         isReadonly: true,
-        type: `EntityTransaction<${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${e.name}Update, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
+        type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${e.name}Update, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
       })),
     ],
     ctors: [
       {
         parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: ['this.writes = new Transaction(context);', ...entities.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model);`)],
+        statements: ['this.writes = new Transaction(context);', ...entities.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
       },
     ],
     methods: [

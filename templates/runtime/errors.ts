@@ -147,10 +147,13 @@ export class TransactionError extends DdbgenError {
 export class AmbiguousWriteError extends DdbgenError {
   readonly entity: string;
   readonly key: Readonly<Record<string, string>>;
-  constructor(entity: string, key: Record<string, string>, cause: unknown) {
-    super('WRITE_AMBIGUOUS', `${entity} ${JSON.stringify(key)}: the write may or may not have been applied (${(cause as Error)?.name ?? 'error'}); it was not retried because it is not idempotent`, { cause });
+  /** The SDK's error. Not `cause`: the SDK's retry logic follows `cause` and would retry it. */
+  readonly original: unknown;
+  constructor(entity: string, key: Record<string, string>, original: unknown) {
+    super('WRITE_AMBIGUOUS', `${entity} ${JSON.stringify(key)}: the write may or may not have been applied (${(original as Error)?.name ?? 'error'}); it was not retried because it is not idempotent`);
     this.entity = entity;
     this.key = key;
+    this.original = original;
   }
 }
 

@@ -106,41 +106,42 @@ export class Transaction {
   }
 }
 
-/** One entity's writes inside a transaction; methods return the same object for chaining. */
-export class EntityTransaction<Input, Key, Update, Item, Versioned extends boolean> {
+/** One entity's writes inside a transaction; each method returns the whole transaction, for chaining. */
+export class EntityTransaction<Parent, Input, Key, Update, Item, Versioned extends boolean> {
   constructor(
     private readonly tx: Transaction,
     private readonly model: EntityModel,
+    private readonly parent: Parent,
   ) {}
 
-  put(item: Input, options?: WriteOptions<Item>): this {
+  put(item: Input, options?: WriteOptions<Item>): Parent {
     this.tx.add(planPut(this.model, item, 'put', options).plan);
-    return this;
+    return this.parent;
   }
 
-  create(item: Input, options?: WriteOptions<Item>): this {
+  create(item: Input, options?: WriteOptions<Item>): Parent {
     this.tx.add(planPut(this.model, item, 'create', options).plan);
-    return this;
+    return this.parent;
   }
 
-  replace(item: Input, options?: WriteOptions<Item>): this {
+  replace(item: Input, options?: WriteOptions<Item>): Parent {
     this.tx.add(planPut(this.model, item, 'replace', options).plan);
-    return this;
+    return this.parent;
   }
 
-  update(key: Key, changes: Update, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): this {
+  update(key: Key, changes: Update, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): Parent {
     this.tx.add(planUpdate(this.model, key as Record<string, unknown>, changes as UpdateInput, options[0] ?? {}));
-    return this;
+    return this.parent;
   }
 
-  delete(key: Key, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): this {
+  delete(key: Key, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): Parent {
     this.tx.add(planDelete(this.model, key as Record<string, unknown>, options[0] ?? {}));
-    return this;
+    return this.parent;
   }
 
   /** The transaction fails unless `condition` holds for this item. */
-  check(key: Key, condition: Condition<Item>): this {
+  check(key: Key, condition: Condition<Item>): Parent {
     this.tx.add(planCheck(this.model, key as Record<string, unknown>, condition as Condition<unknown>));
-    return this;
+    return this.parent;
   }
 }

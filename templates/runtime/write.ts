@@ -6,7 +6,7 @@
 // with SDK retries of ambiguous failures (timeouts, 5xx) turned off: AmbiguousWriteError instead.
 
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { renderCondition, type Condition } from './condition.js';
+import { andAll, renderCondition, type Condition } from './condition.js';
 import {
   AmbiguousWriteError,
   ConditionFailedError,
@@ -59,8 +59,8 @@ function numberIn(record: Record<string, unknown> | undefined, attribute: string
 }
 
 function conditionOf(model: EntityModel, aliases: ExpressionAliases, parts: string[], condition: Condition<Record<string, unknown>> | undefined): string | undefined {
-  const all = [...parts, ...(condition ? [`(${renderCondition(model.name, model.codecs, condition, aliases)})`] : [])];
-  return all.length ? checkExpression(model.name, 'condition', all.join(' AND ')) : undefined;
+  const all = [...parts.map((text) => ({ text, kind: 'atom' as const })), ...(condition ? [renderCondition(model.name, model.codecs, condition, aliases)] : [])];
+  return all.length ? checkExpression(model.name, 'condition', andAll(all).text) : undefined;
 }
 
 /**
