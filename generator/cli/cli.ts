@@ -9,6 +9,7 @@ import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
 import { createTableInput } from '../emit/table-definition.js';
+import { unsupportedFeatures } from '../validate/validate-table.js';
 import { packageVersion } from '../package-root.js';
 import { ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
@@ -93,6 +94,11 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   const inputs = await resolveInputs(io, positionals, values.out);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
+  const unsupported = tables.flatMap((t) => unsupportedFeatures(t.table).map(t.place));
+  if (unsupported.length) {
+    report(io, unsupported);
+    return EXIT.failed;
+  }
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles }> = [];
   for (const table of tables) {
     try {

@@ -17,6 +17,8 @@ export interface SchemaTable {
   readonly file: string;
   /** Position in the default-exported array, or -1 when the export is a single table. */
   readonly tableIndex: number;
+  /** Gives a diagnostic about this table its file:line:column. */
+  readonly place: (diagnostic: PendingDiagnostic) => Diagnostic;
 }
 
 export interface LoadResult {
@@ -91,7 +93,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd())
       diagnostics.push(...validateTable(table).map(place));
       const other = tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
       if (other) diagnostics.push(place({ code: 'DDB012', severity: 'error', ...messages.DDB012(table.name, display(other.file)), target: `${table.name}.name`, path: ['name'] }));
-      tables.push({ table, file, tableIndex });
+      tables.push({ table, file, tableIndex, place });
     });
   }
   return { tables, diagnostics };
