@@ -57,6 +57,7 @@ export interface EntityDeclaration {
   readonly indexes: Readonly<Record<string, IndexMapping>>;
   readonly version?: string;
   readonly traffic?: Traffic;
+  readonly lint?: Readonly<Record<string, Severity>>;
 }
 
 type CheckedMappings<IX, A extends string> = {
@@ -89,6 +90,8 @@ export function entity<
   /** A numeric attribute used for optimistic locking. */
   version?: Names<A>;
   traffic?: Traffic;
+  /** Per-rule lint severity overrides for this entity, e.g. `{ HK003: 'off' }`. */
+  lint?: Record<string, Severity>;
 }): EntityDeclaration {
   const { key } = declaration;
   return Object.freeze({
@@ -98,6 +101,7 @@ export function entity<
     indexes: Object.freeze({ ...(declaration.indexes ?? {}) }) as Record<string, IndexMapping>,
     ...(declaration.version === undefined ? {} : { version: declaration.version }),
     ...(declaration.traffic === undefined ? {} : { traffic: declaration.traffic }),
+    ...(declaration.lint === undefined ? {} : { lint: Object.freeze({ ...declaration.lint }) }),
   });
 }
 
@@ -204,6 +208,7 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
       indexes: Object.freeze(indexes),
       ...(decl.version === undefined ? {} : { version: decl.version }),
       ...(traffic ? { traffic } : {}),
+      ...(decl.lint ? { lint: decl.lint } : {}),
     });
   }
   const named = <T extends object>(record: Record<string, T> | undefined) =>

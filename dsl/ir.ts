@@ -68,6 +68,8 @@ export interface EntityDef {
   readonly indexes: Readonly<Record<string, IndexMappingDef>>;
   readonly version?: string;
   readonly traffic?: TrafficDef;
+  /** Per-rule lint severity overrides for this entity. */
+  readonly lint?: Readonly<Record<string, Severity>>;
 }
 
 export type Projection = 'all' | 'keys-only' | readonly string[];

@@ -4,12 +4,15 @@
 
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { unsupportedFeatures } from '../validate/validate-table.js';
+import { lintJson, lintSarif } from '../lint/output.js';
+import { lintTable } from '../lint/run-lint.js';
+import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
 import { ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
@@ -26,7 +29,9 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
 
 Usage:
-  ddbgen generate [schema…] [--out DIR] [--check]   validate and emit out/<table>/*.ts
+  ddbgen generate [schema…] [--out DIR] [--check]   validate, lint and emit out/<table>/*.ts
+  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
+  ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
   ddbgen table [schema…] [--format create-table|cloudformation]
                                                     print the table definition as JSON
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
@@ -37,9 +42,10 @@ Without schema arguments, ddbgen.config.ts (searched upward from the current fol
 Options:
   --out DIR     output root (default: the config's "out", else ./out)
   --check       write nothing; exit 1 if the output on disk is stale
-  --format F    for table: create-table (default) or cloudformation
+  --format F    lint: text (default), json, sarif; plan: text, json;
+                table: create-table (default), cloudformation
 
-Exit codes: 0 ok; 1 invalid schema or stale output; 2 usage error.`;
+Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
 
 class UsageError extends Error {}
 
@@ -95,10 +101,12 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const unsupported = tables.flatMap((t) => unsupportedFeatures(t.table).map(t.place));
-  if (unsupported.length) {
-    report(io, unsupported);
+  const lint = tables.flatMap((t) => lintTable(t.table).map(t.place));
+  if (unsupported.length || lint.some((d) => d.severity === 'error')) {
+    report(io, [...unsupported, ...lint]);
     return EXIT.failed;
   }
+  for (const d of lint.filter((x) => x.severity !== 'info')) io.stderr(`${formatDiagnostic(d)}\n`);
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles }> = [];
   for (const table of tables) {
     try {
@@ -133,6 +141,31 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   return EXIT.ok;
 }
 
+async function lint(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
+  if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${format}": use text, json or sarif`);
+  const inputs = await resolveInputs(io, positionals, undefined);
+  const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
+  const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table).map(t.place))];
+  const counts = summarize(diagnostics);
+  if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
+  else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);
+  else {
+    for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+    io.stdout(`ddbgen lint: ${counts.errors} error${counts.errors === 1 ? '' : 's'}, ${counts.warnings} warning${counts.warnings === 1 ? '' : 's'}, ${counts.infos} info\n`);
+  }
+  return counts.errors ? EXIT.failed : EXIT.ok;
+}
+
+async function plan(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
+  if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`unknown --format "${format}": use text or json`);
+  const inputs = await resolveInputs(io, positionals, undefined);
+  const tables = await loadValid(io, inputs.files);
+  if (!tables) return EXIT.failed;
+  const plans = tables.map((t) => planTable(t.table));
+  io.stdout(format === 'json' ? `${JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2)}\n` : `${plans.map(planText).join('\n\n')}\n`);
+  return EXIT.ok;
+}
+
 async function table(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
   if (format !== undefined && format !== 'create-table' && format !== 'cloudformation') throw new UsageError(`unknown --format "${format}": use create-table or cloudformation`);
   const inputs = await resolveInputs(io, positionals, undefined);
@@ -162,6 +195,10 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     switch (command) {
       case 'generate':
         return await generate(io, rest, values);
+      case 'lint':
+        return await lint(io, rest, values.format);
+      case 'plan':
+        return await plan(io, rest, values.format);
       case 'table':
         return await table(io, rest, values.format);
       case 'init':

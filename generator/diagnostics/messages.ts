@@ -115,6 +115,14 @@ export const messages = {
     message: found,
     fix: `use one of ${list(options)}, or key a string attribute`,
   }),
+  DDB080: (field: string, found: string) => ({
+    message: `traffic ${field} is ${found}`,
+    fix: 'traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
+  }),
+  DDB081: (found: string, options: readonly string[]) => ({
+    message: found,
+    fix: `use ${list(options)}`,
+  }),
   DDB090: (feature: string, issue: string) => ({
     message: `${feature} are declared but this version of ddbgen does not generate them yet`,
     fix: `remove them for now; they are tracked in ${issue}`,
@@ -122,6 +130,68 @@ export const messages = {
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
+  }),
+} satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
+
+/** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
+export const lintMessages = {
+  HK001: (where: string, pk: string, load: string | undefined, fix: string) => ({
+    message: `${where}: partition key "${pk}" has no placeholder, so every write goes to one key${load ? `; declared ${load} WCU/s, above the 1,000 one partition takes` : ''}`,
+    fix,
+  }),
+  HK002: (where: string, pk: string, count: string, explain: string, load: string | undefined, fix: string) => ({
+    message: `${where}: partition key "${pk}" takes only ${count} distinct value${count === '1' ? '' : 's'} (${explain})${load ? `; the hottest takes ${load}` : ''}`,
+    fix,
+  }),
+  HK003: (where: string, pk: string, bucket: string, load: string | undefined, fix: string) => ({
+    message: `${where}: partition key "${pk}" is a time bucket (${bucket}) without a shard: every write in a period goes to one key${load ? `; declared ${load}` : ''}`,
+    fix,
+  }),
+  HK004: (where: string, load: string, assumed: string) => ({
+    message: `${where}: one item takes ${load} WCU/s (${assumed}); a single item cannot exceed 1,000 WCU/s, even after adaptive capacity isolates it`,
+    fix: 'split the item: N counter items (key suffix 0..N-1) summed on read, or buffer writes through a queue or stream and apply them in batches',
+  }),
+  HK005: (where: string, load: string, assumed: string) => ({
+    message: `${where}: one item takes ${load} RCU/s (${assumed}); a single item cannot exceed 3,000 RCU/s`,
+    fix: 'cache it (DAX or an application cache), read it eventually consistent, keep read replicas of it under N keys, or read a smaller projection',
+  }),
+  HK006: (where: string, why: string, load: string, fix: string) => ({
+    message: `${where}: ${why}, and its hottest collection takes ${load}: split-for-heat cannot spread it`,
+    fix,
+  }),
+  HK007: (where: string, share: string, load: string, fix: string) => ({
+    message: `${where}: declared hotKeyShare ${share} puts ${load} on one partition-key value, above what a partition takes`,
+    fix,
+  }),
+  HK008: (where: string, problem: string, fix: string) => ({
+    message: `${where}: ${problem}; a throttled GSI throttles writes to the base table too`,
+    fix,
+  }),
+  HK009: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
+  HK010: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
+  HK011: (where: string, size: string, limit: string, source: string) => ({
+    message: `${where}: items are ${size} (${source}), ${limit}`,
+    fix: 'split large items into an item collection (a sort key per part), or keep blobs in S3 and store their keys',
+  }),
+  HK012: (peak: string, base: string, doublings: number) => ({
+    message: `declared peak ${peak} is above the ${base} a new on-demand table serves at once; reaching it takes ${doublings} doubling${doublings === 1 ? '' : 's'} of 30 minutes (${doublings * 30} min) of throttling risk`,
+    fix: 'pre-warm the table and its indexes (WarmThroughput) to the peak before launch, or ramp traffic up over that time',
+  }),
+  HK013: (total: string) => ({
+    message: `declared ${total} for the table and its GSIs is above the default quota of 40,000 per table`,
+    fix: 'request a quota increase for the table before launch (Service Quotas), or spread the load over tables',
+  }),
+  HK014: (where: string, rate: string) => ({
+    message: `${where}: ${rate} conditional (versioned) writes per second on one item will conflict; each loser retries and pays again`,
+    fix: 'take the shared item out of the hot path: keep per-writer items and aggregate them, or update it with an unconditional ADD',
+  }),
+  HK015: (where: string, shards: number, queries: string | undefined) => ({
+    message: `${where}: ${shards} shards means each logical read issues ${shards} queries${queries ? ` (${queries} queries/s at the declared reads)` : ''}`,
+    fix: 'use fewer shards (N = ceil(peak WCU per key / 800) is enough), a calculated suffix (shard.by) so single-item reads need one GetItem, or keep an aggregate item for the common read',
+  }),
+  HK016: (where: string, attribute: string) => ({
+    message: `${where}: key template contains "${attribute}", which is marked pii; keys appear in metrics (Contributor Insights), logs and cursors`,
+    fix: `key on a surrogate id, or on a keyed hash of "${attribute}", and keep the value itself in a non-key attribute`,
   }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 

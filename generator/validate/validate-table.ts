@@ -4,6 +4,7 @@
 import type { EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
+import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
@@ -90,8 +91,47 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
 
   validatePatterns(table, report);
+  validateTraffic(table, report);
   if (!found.length) validateCollisions(table, report);
   return found;
+}
+
+const SEVERITIES = ['off', 'info', 'warn', 'error'];
+
+function validateTraffic(table: TableDef, report: Report): void {
+  const number = (path: readonly string[], field: string, value: number | undefined, max = Infinity) => {
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) report('DDB080', path, [field, String(value)]);
+    else if (value > max) report('DDB080', path, [field, `${value}, above ${max}`]);
+  };
+  for (const entity of Object.values(table.entities)) {
+    const traffic = entity.traffic;
+    const at = ['entities', entity.name, 'traffic'];
+    if (traffic) {
+      for (const field of ['items', 'itemBytes', 'itemsPerKey', 'writesPerSecond', 'readsPerSecond'] as const) number([...at, field], field, traffic[field]);
+      number([...at, 'hotKeyShare'], 'hotKeyShare', traffic.hotKeyShare, 1);
+      if (traffic.items !== undefined && traffic.itemsPerKey !== undefined && traffic.itemsPerKey > traffic.items) {
+        report('DDB080', [...at, 'itemsPerKey'], ['itemsPerKey', `${traffic.itemsPerKey}, more than items (${traffic.items})`]);
+      }
+    }
+    validateLintConfig(entity.lint, ['entities', entity.name, 'lint'], report);
+  }
+  for (const pattern of Object.values(table.patterns)) {
+    number(['patterns', pattern.name, 'readsPerSecond'], 'readsPerSecond', pattern.readsPerSecond);
+    number(['patterns', pattern.name, 'writesPerSecond'], 'writesPerSecond', pattern.writesPerSecond);
+  }
+  if (table.capacity.mode === 'provisioned') {
+    number(['capacity', 'read'], 'capacity.read', table.capacity.read);
+    number(['capacity', 'write'], 'capacity.write', table.capacity.write);
+  }
+  validateLintConfig(table.lint, ['lint'], report);
+}
+
+function validateLintConfig(config: Readonly<Record<string, string>> | undefined, path: readonly string[], report: Report): void {
+  for (const [rule, severity] of Object.entries(config ?? {})) {
+    if (!RULE_IDS.includes(rule)) report('DDB081', [...path, rule], [`lint names rule "${rule}", which does not exist`, RULE_IDS]);
+    else if (!SEVERITIES.includes(severity)) report('DDB081', [...path, rule], [`lint severity "${severity}" for ${rule} is not a severity`, SEVERITIES]);
+  }
 }
 
 /** Member names every generated repository has, which a pattern must not take. */
