@@ -10,7 +10,7 @@ import { BANNER, tableFolder } from '../generator/emit/context.js';
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'out');
 
-for (const fixture of ['social.ts']) {
+for (const fixture of ['social.ts', 'time-series.ts']) {
   test(`golden: fixtures/${fixture}`, async (t) => {
     const { tables, diagnostics } = await loadSchemas([path.join(root, 'fixtures', fixture)], root);
     t.deepEqual(diagnostics, []);

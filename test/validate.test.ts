@@ -152,7 +152,6 @@ test('features generation does not support yet are refused by generate, not igno
   t.deepEqual(brief(def), []);
   t.deepEqual(unsupportedFeatures(def).map((d) => `${d.code} ${d.target}: ${d.message}`), [
     'DDB090 T.edges: edges are declared but this version of ddbgen does not generate them yet',
-    'DDB090 T.entities.User.key.shard: write-sharded keys are declared but this version of ddbgen does not generate them yet',
   ]);
 });
 

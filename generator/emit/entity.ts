@@ -10,10 +10,10 @@ import {
   type OptionalKind,
   type StatementStructures,
 } from 'ts-morph';
-import type { EntityDef, TemplateDef } from '../../dsl/ir.js';
+import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
-import { keySegments, templateAttributes } from '../model/key-segments.js';
+import { keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
 import { camelCase, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
@@ -40,8 +40,8 @@ function member(name: string): string {
   return propertyKey(name) === name ? `.${name}` : `[${quote(name)}]`;
 }
 
-function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext): KeyTemplateDef {
-  const segments = keySegments(entity, template);
+function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef): KeyTemplateDef {
+  const segments = keySegments(entity, template, shard);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
   return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
 }
@@ -116,7 +116,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const modelName = `${camelCase(name)}Model`;
   const attributeNames = Object.keys(entity.attributes);
   const primary = tableAccess(entity);
-  const primaryParts = [...new Set([...primary.partition, ...primary.sort])];
+  const primaryParts = [...new Set([...primary.partition, ...primary.sort, ...(entity.key.shard ? shardInputs(entity, entity.key.shard) : [])])];
   const indexPaths = Object.keys(entity.indexes).map((index) => indexAccess(table, entity, index)!);
   const indexInputs = new Set(indexPaths.flatMap((p) => [...(p.index?.kind === 'gsi' ? p.partition : []), ...p.sort]));
   const patterns = Object.values(table.patterns)
@@ -196,7 +196,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   }
 
   // Keys: one KeyTemplate per template.
-  const pkDef = templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx);
+  const pkDef = templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx, entity.key.shard);
   const skDef = entity.key.sk ? templateDef(entity, entity.key.sk, `${name}.key.sk`, SK_BYTES, ctx) : undefined;
   const keysObject = [`pk: new KeyTemplate(${printLiteral(pkDef, '  ')})`, ...(skDef ? [`sk: new KeyTemplate(${printLiteral(skDef, '  ')})`] : [])];
   if (indexPaths.length) {
@@ -204,7 +204,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       const mapping = entity.indexes[path.index!.name]!;
       const target = `${name}.indexes.${path.index!.name}`;
       const parts = [
-        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx), '      ')})`] : []),
+        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard), '      ')})`] : []),
         ...(path.sk ? [`sk: new KeyTemplate(${printLiteral(templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx), '      ')})`] : []),
       ];
       return `${propertyKey(path.index!.name)}: {\n      ${parts.join(',\n      ')},\n    }`;
@@ -233,7 +233,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const modelIndexes = indexPaths.map((path) => {
     const index = path.index!;
     const keysRef = `${name}Keys.indexes${member(index.name)}`;
-    const inputs = [...new Set([...(index.kind === 'gsi' ? path.partition : []), ...path.sort])];
+    const mappingShard = entity.indexes[index.name]!.shard;
+    const inputs = [...new Set([...(index.kind === 'gsi' ? path.partition : []), ...path.sort, ...(mappingShard ? shardInputs(entity, mappingShard) : [])])];
     return {
       name: index.name,
       kind: index.kind,
@@ -406,7 +407,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     const paramsType = `${name}${pascalCase(pattern.name)}Params`;
     const optionsType = gsi ? 'PageOptions' : 'PageOptions & ReadOptions';
     runtimeTypes.add('PageOptions').add('Page');
-    runtime.add('queryPage').add('allItems').add('patternCondition');
+    runtime.add('queryPage').add('allItems').add('patternCondition').add('keyAttributesOf');
     const modelPath = path.index ? `${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!` : modelName;
     const sortTemplate = path.index ? `${modelPath}.sk` : `${modelName}.sk`;
     const condition =
@@ -415,7 +416,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         : `sk: { attribute: ${sortTemplate}!.attribute, condition: patternCondition(${sortTemplate}!.template, ${pattern.sk === undefined ? 'params' : `{ ...params, ${propertyKey(pattern.sk)}: undefined }`}, ${pattern.sk === undefined ? 'undefined' : quote(pattern.sk)}, ${quote(op)}, ${pattern.sk === undefined ? 'undefined' : `params${member(pattern.sk)}`}) }, `;
     const request =
       `{ scope: ${quote(`${name}.${pattern.name}`)}, ${path.index ? `indexName: ${quote(path.index.name)}, ` : ''}pk: ${modelPath}.pk, partition: params, ${condition}` +
-      `params, order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'} }`;
+      `params, keyAttributes: keyAttributesOf(${modelName}, ${path.index ? modelPath : 'undefined'}), order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'} }`;
     const map = path.projection === 'all' ? `mapItem<${name}>(${modelName})` : `(stored) => projectRecord<${names.itemType}>(${modelName}, ${modelPath}, stored)`;
     runtime.add(path.projection === 'all' ? 'mapItem' : 'projectRecord');
     const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', path.index ? `on index ${path.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');

@@ -5,7 +5,7 @@
 import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { keySegments } from '../model/key-segments.js';
-import { camelCase, entityFile, propertyKey, quote, tableClassName, type EmitContext } from './context.js';
+import { camelCase, entityFile, printLiteral, propertyKey, quote, tableClassName, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 
 export interface Collection {
@@ -19,7 +19,7 @@ export function collections(table: TableDef): Collection[] {
   if (table.key.sk === undefined) return [];
   const groups = new Map<string, EntityDef[]>();
   for (const entity of Object.values(table.entities)) {
-    const segments = keySegments(entity, entity.key.pk);
+    const segments = keySegments(entity, entity.key.pk, entity.key.shard);
     if (!segments || !entity.key.sk) continue;
     const shape = JSON.stringify(segments.map((s) => (s.kind === 'literal' ? s : { ...s, attr: '' })));
     groups.set(shape, [...(groups.get(shape) ?? []), entity]);
@@ -40,6 +40,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         { name: 'tableName', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }] },
         { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.' }] },
         { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items.' }] },
+        { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
       ],
     },
   ];
@@ -73,7 +74,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       statements: [
         `const members: CollectionMember[] = [${members}];`,
         `const order = options.order ?? 'asc';`,
-        `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, order, consistent: options.consistent === true };`,
+        `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, keyAttributes: ${printLiteral([table.key.pk, table.key.sk!])}, order, consistent: options.consistent === true };`,
         `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored) as ${itemType});`,
       ],
       isAsync: true,
@@ -148,7 +149,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}) };',
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
         ],
       },

@@ -1,18 +1,25 @@
 // Resolves an IR key template against its entity's attributes into the runtime codec's segment
 // definitions: the one place that decides how each attribute type is encoded in a key.
 
-import type { AttributeDef, EntityDef, TemplateDef } from '../../dsl/ir.js';
-import type { SegmentDef } from '../../templates/runtime/codec.js';
+import type { AttributeDef, EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
+import { SHARD, type SegmentDef } from '../../templates/runtime/codec.js';
 
 /** Attribute kinds that may appear in a key, and how. */
 export const KEYABLE_KINDS = ['string', 'enum', 'number', 'timestamp', 'boolean'] as const;
 
+/** The attributes a shard is calculated from: `shard.by`, else the item's primary-key parts. */
+export function shardInputs(entity: EntityDef, shard: ShardDef): string[] {
+  if (shard.by !== undefined) return [shard.by];
+  return [...new Set([...templateAttributes(entity.key.pk), ...(entity.key.sk ? templateAttributes(entity.key.sk) : [])])];
+}
+
 /**
- * The runtime segments of a template, or undefined for a segment that cannot be encoded (validation
- * reports why). `<shard>` resolves to undefined here: sharded keys are built by the shard helpers.
+ * The runtime segment for one template segment, or undefined for one that cannot be encoded
+ * (validation reports why). `<shard>` needs the key's shard declaration.
  */
-export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][number]): SegmentDef | undefined {
+export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][number], shard?: ShardDef): SegmentDef | undefined {
   if (segment.kind === 'literal') return { kind: 'literal', text: segment.text };
+  if (segment.name === 'shard') return shard ? { kind: 'shard', attr: SHARD, count: shard.count, by: shardInputs(entity, shard) } : undefined;
   const attribute: AttributeDef | undefined = entity.attributes[segment.name];
   if (!attribute) return undefined;
   const attr = segment.name;
@@ -36,10 +43,10 @@ export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][n
 }
 
 /** All segments of a template, or undefined if any cannot be encoded. */
-export function keySegments(entity: EntityDef, template: TemplateDef): SegmentDef[] | undefined {
+export function keySegments(entity: EntityDef, template: TemplateDef, shard?: ShardDef): SegmentDef[] | undefined {
   const out: SegmentDef[] = [];
   for (const segment of template.segments) {
-    const resolved = keySegment(entity, segment);
+    const resolved = keySegment(entity, segment, shard);
     if (!resolved) return undefined;
     out.push(resolved);
   }

@@ -20,6 +20,8 @@ function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: str
       return TIMESTAMP_PATTERN[segment.unit].test(text);
     case 'boolean':
       return text === 'true' || text === 'false';
+    case 'shard':
+      return text.length === String(segment.count - 1).length && /^\d+$/.test(text) && Number(text) < segment.count;
   }
 }
 
@@ -31,6 +33,12 @@ export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
   if (a.kind === 'string' || b.kind === 'string') return true;
   if (a.kind === 'enum') return a.values.some((v) => canProduce(b, v));
   if (b.kind === 'enum') return b.values.some((v) => canProduce(a, v));
+  if (a.kind === 'shard' || b.kind === 'shard') {
+    const [shard, other] = a.kind === 'shard' ? [a, b] : [b as Extract<SegmentDef, { kind: 'shard' }>, a];
+    const width = String(shard.count - 1).length;
+    if (other.kind === 'shard') return String(other.count - 1).length === width;
+    return other.kind === 'integer' ? integerWidth(other.min, other.max) === width : other.kind === 'float' ? width === 16 : false;
+  }
   if (a.kind === b.kind) {
     if (a.kind === 'integer' && b.kind === 'integer') return integerWidth(a.min, a.max) === integerWidth(b.min, b.max);
     if (a.kind === 'timestamp' && b.kind === 'timestamp') return a.unit === b.unit;

@@ -25,12 +25,6 @@ export function unsupportedFeatures(table: TableDef): PendingDiagnostic[] {
     found.push({ code: 'DDB090', severity: 'error', message, fix, target: [table.name, ...path].join('.'), path });
   };
   if (Object.keys(table.edges).length) report(['edges'], 'edges', 'issue 4 (adjacency-list graph edges)');
-  for (const entity of Object.values(table.entities)) {
-    if (entity.key.shard) report(['entities', entity.name, 'key', 'shard'], 'write-sharded keys', 'issue 5 (write sharding with scatter-gather reads)');
-    for (const mapping of Object.values(entity.indexes)) {
-      if (mapping.shard) report(['entities', entity.name, 'indexes', mapping.index, 'shard'], 'write-sharded keys', 'issue 5 (write sharding with scatter-gather reads)');
-    }
-  }
   return found;
 }
 
@@ -238,7 +232,8 @@ function validateTemplate(
       else if (text.includes('<') || text.includes('>')) report('DDB031', path, [text, 'mixes text and a placeholder, or has an unmatched < or >'], offset);
       else if (text.includes('\\')) report('DDB031', path, [text, 'contains the escape character \\'], offset);
     } else if (segment.name === 'shard') {
-      if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
+      if (path[path.length - 1] === 'sk') report('DDB037', path, [`${template.source} uses <shard> in a sort key; a shard suffix belongs in the partition key`], offset);
+      else if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
     } else {
       const attribute = entity.attributes[segment.name];
       if (!attribute) report('DDB030', path, [segment.name, Object.keys(entity.attributes)], offset);
@@ -263,13 +258,17 @@ function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key
   const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
   if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
   if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
-  if (shard.by !== undefined && !entity.attributes[shard.by]) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
+  const by = shard.by === undefined ? undefined : entity.attributes[shard.by];
+  if (shard.by !== undefined && !by) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
+  else if (by && (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind))) {
+    report('DDB037', [...path, 'shard'], [`shard.by "${shard.by}" must be a required scalar attribute (the shard is computed from it on every write)`]);
+  }
 }
 
 function validateCollisions(table: TableDef, report: Report): void {
   const resolved = Object.values(table.entities).map((entity) => ({
     entity,
-    pk: keySegments(entity, entity.key.pk)!,
+    pk: keySegments(entity, entity.key.pk, entity.key.shard)!,
     sk: entity.key.sk ? keySegments(entity, entity.key.sk)! : undefined,
   }));
   for (let i = 0; i < resolved.length; i++) {

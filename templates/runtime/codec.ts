@@ -6,6 +6,9 @@
 
 import { KeyParseError, KeyValueError } from './errors.js';
 
+/** The name under which a shard number travels in key values. */
+export const SHARD = '$shard';
+
 /** The escape character. A value's `\` is written `\\`, its delimiter `\<delimiter>`. */
 export const ESCAPE = '\\';
 
@@ -19,7 +22,12 @@ export type SegmentDef =
   | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number }
   | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
   | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit }
-  | { readonly kind: 'boolean'; readonly attr: string };
+  | { readonly kind: 'boolean'; readonly attr: string }
+  /**
+   * A write-shard suffix 0..count-1, calculated from the attributes `by` (a stable hash; see
+   * `shardOf`). Queries that fan out over all shards give it explicitly as `values[SHARD]`.
+   */
+  | { readonly kind: 'shard'; readonly attr: typeof SHARD; readonly count: number; readonly by: readonly string[] };
 
 export type ValueSegmentDef = Exclude<SegmentDef, { kind: 'literal' }>;
 
@@ -192,6 +200,23 @@ function typeName(value: unknown): string {
  * A compiled key template. Generated code creates one per key (`UserKeys.pk`) and calls `build`,
  * `parse` and `prefix`; all failures throw `KeyValueError` / `KeyParseError`.
  */
+/**
+ * The shard of an item: FNV-1a (32-bit) over the UTF-8 bytes of its `by` values — strings as
+ * they are, numbers in JavaScript's shortest form, booleans as true/false, Dates as ISO-8601 UTC —
+ * joined by U+0000, modulo `count`. The same values give the same shard on every platform and
+ * version (golden vectors in codec.test.ts).
+ */
+export function shardOf(values: readonly unknown[], count: number): number {
+  let hash = 0x811c9dc5;
+  const text = values.map((v) => (v instanceof Date ? v.toISOString() : String(v))).join('\u0000');
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const bytes = cp < 0x80 ? [cp] : cp < 0x800 ? [0xc0 | (cp >> 6), 0x80 | (cp & 63)] : cp < 0x10000 ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)] : [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+    for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash % count;
+}
+
 export class KeyTemplate {
   readonly def: KeyTemplateDef;
   /** Attributes of the value segments, in template order. */
@@ -201,7 +226,24 @@ export class KeyTemplate {
   constructor(def: KeyTemplateDef) {
     this.def = def;
     this.valueSegments = def.segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
-    this.attributes = this.valueSegments.map((s) => s.attr);
+    this.attributes = this.valueSegments.filter((s) => s.kind !== 'shard').map((s) => s.attr);
+    this.shards = (def.segments.find((s) => s.kind === 'shard') as { count: number } | undefined)?.count;
+  }
+
+  /** The shard count when the key has a `<shard>` segment. */
+  readonly shards: number | undefined;
+
+  /** The value of a segment: a shard is given (`values[SHARD]`) or calculated from its `by` attributes. */
+  private valueOf(segment: ValueSegmentDef, values: Readonly<Record<string, unknown>>): unknown {
+    if (segment.kind !== 'shard' || values[SHARD] !== undefined) return values[segment.attr];
+    return shardOf(
+      segment.by.map((name) => {
+        const value = values[name];
+        if (value === undefined || value === null) throw this.error('KEY_PART_MISSING', name, `"${name}" is required to compute the shard of this key`);
+        return value;
+      }),
+      segment.count,
+    );
   }
 
   /** Builds the full key. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
@@ -211,7 +253,7 @@ export class KeyTemplate {
     for (let i = 0; i < segments.length; i++) {
       if (i > 0) key += delimiter;
       const segment = segments[i]!;
-      key += segment.kind === 'literal' ? segment.text : this.encode(segment, values[segment.attr]);
+      key += segment.kind === 'literal' ? segment.text : this.encode(segment, this.valueOf(segment, values));
     }
     return this.checkLength(key);
   }
@@ -229,8 +271,8 @@ export class KeyTemplate {
     let i = 0;
     for (; i < segments.length; i++) {
       const segment = segments[i]!;
-      if (segment.kind !== 'literal' && values[segment.attr] === undefined) break;
-      key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : this.encode(segment, values[segment.attr]));
+      if (segment.kind !== 'literal' && segment.kind !== 'shard' && values[segment.attr] === undefined) break;
+      key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : this.encode(segment, this.valueOf(segment, values)));
       if (segment.kind !== 'literal') given++;
     }
     if (i === segments.length) return { key: this.checkLength(key), complete: true, given };
@@ -261,7 +303,7 @@ export class KeyTemplate {
       }
       const value = this.decode(segment, part);
       if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
-      out[segment.attr] = value;
+      if (segment.kind !== 'shard') out[segment.attr] = value;
     }
     return out;
   }
@@ -333,6 +375,11 @@ export class KeyTemplate {
       case 'boolean':
         if (typeof value !== 'boolean') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
         return value ? 'true' : 'false';
+      case 'shard':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= segment.count) {
+          throw this.error('KEY_PART_RANGE', attr, `the shard must be an integer 0..${segment.count - 1}, got ${String(value)}`, `0..${segment.count - 1}`);
+        }
+        return String(value).padStart(String(segment.count - 1).length, '0');
     }
   }
 
@@ -355,6 +402,10 @@ export class KeyTemplate {
         return decodeTimestamp(part, segment.unit);
       case 'boolean':
         return part === 'true' ? true : part === 'false' ? false : undefined;
+      case 'shard': {
+        const width = String(segment.count - 1).length;
+        return part.length === width && /^\d+$/.test(part) && Number(part) < segment.count ? Number(part) : undefined;
+      }
     }
   }
 }

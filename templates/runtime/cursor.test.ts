@@ -35,7 +35,8 @@ test('a cursor from another query, other parameters, a tampered or foreign one i
     ['tampered', () => decodeCursor(cursor.slice(0, -3) + 'AAA', 'Article.query', params), /invalid cursor/],
     ['garbage', () => decodeCursor('%%%', 'Article.query', params), /not base64url/],
     ['other version', () => decodeCursor(toBase64Url(JSON.stringify({ v: 9, s: 'Article.query', h: parameterHash(params), k: {} })), 'Article.query', params), /format version 9/],
-    ['no position', () => decodeCursor(toBase64Url(JSON.stringify({ v: 1, s: 'Article.query', h: parameterHash(params), k: [1] })), 'Article.query', params), /no position/],
+    ['no position', () => decodeCursor(toBase64Url(JSON.stringify({ v: 1, s: 'Article.query', h: parameterHash(params), k: [1] })), 'Article.query', params), /not a key/],
+    ['missing position', () => decodeCursor(toBase64Url(JSON.stringify({ v: 1, s: 'Article.query', h: parameterHash(params) })), 'Article.query', params), /no position/],
   ];
   for (const [name, run, message] of cases) {
     const error = t.throws(run, { instanceOf: CursorError }, name);

@@ -107,15 +107,20 @@ function signature(secret: string, payload: string): string {
   return bytesToBase64Url(hmacSha256(secret, payload));
 }
 
-/** Encodes a LastEvaluatedKey as a cursor bound to `scope` and `params`. */
-export function encodeCursor(scope: string, params: unknown, lastKey: Readonly<Record<string, unknown>>, options: CursorOptions = {}): string {
+/** True for a DynamoDB key: an object of string and number attributes. */
+export function isKey(value: unknown): value is Record<string, string | number> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+}
+
+/** Encodes a position (a LastEvaluatedKey, or a gather's per-shard positions) as a cursor bound to `scope` and `params`. */
+export function encodeCursor(scope: string, params: unknown, lastKey: unknown, options: CursorOptions = {}): string {
   const issued = options.ttlSeconds === undefined ? {} : { t: (options.now ?? Date.now)() };
   const payload = toBase64Url(JSON.stringify({ v: VERSION, s: scope, h: parameterHash(params), k: lastKey, ...issued }));
   return options.secret === undefined ? payload : `${payload}.${signature(options.secret, payload)}`;
 }
 
 /** Decodes a cursor made by `encodeCursor` for the same scope and parameters, or throws `CursorError`. */
-export function decodeCursor(cursor: string, scope: string, params: unknown, options: CursorOptions = {}): Record<string, unknown> {
+export function decodeCursor<P = Record<string, unknown>>(cursor: string, scope: string, params: unknown, options: CursorOptions = {}, valid: (position: unknown) => boolean = isKey): P {
   const [payload = '', signed, ...rest] = cursor.split('.');
   if (rest.length) throw new CursorError('not a ddbgen cursor');
   if (options.secret !== undefined) {
@@ -139,9 +144,7 @@ export function decodeCursor(cursor: string, scope: string, params: unknown, opt
     const age = (options.now ?? Date.now)() - (typeof t === 'number' ? t : -Infinity);
     if (!(age <= options.ttlSeconds * 1000)) throw new CursorError(`it expired (older than ${options.ttlSeconds} s)`);
   }
-  if (typeof k !== 'object' || k === null || Array.isArray(k)) throw new CursorError('it has no position');
-  for (const value of Object.values(k)) {
-    if (typeof value !== 'string' && typeof value !== 'number') throw new CursorError('its position is not a key');
-  }
-  return k as Record<string, unknown>;
+  if (typeof k !== 'object' || k === null) throw new CursorError('it has no position');
+  if (!valid(k)) throw new CursorError('its position is not a key');
+  return k as P;
 }

@@ -5,6 +5,7 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryComman
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { KeyTemplate, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
+import { gatherPage } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, MAX_ITEM_BYTES } from './item-size.js';
@@ -17,6 +18,8 @@ export interface TableContext {
   readonly tableName: string;
   readonly cursor?: CursorOptions;
   readonly retry?: RetryPolicy;
+  /** Shard queries in flight at once when a query gathers over a sharded key. Default 8. */
+  readonly gatherConcurrency?: number;
 }
 
 export interface KeyAttributeModel {
@@ -199,6 +202,8 @@ export interface QueryRequest {
   readonly sk?: { readonly attribute: string; readonly condition: PlannedSortCondition };
   /** Everything the caller chose that defines the result set, for cursor binding. */
   readonly params: unknown;
+  /** The key attributes of an item in this key space (table key, plus the index key on an index): a gather's positions. */
+  readonly keyAttributes: readonly string[];
   readonly order?: 'asc' | 'desc';
   readonly consistent?: boolean;
 }
@@ -231,8 +236,9 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
   return (stored) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
 }
 
-/** Runs one page of a Query and maps each stored record. */
+/** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
+  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, request.pk.template.shards, page, map, ctx.gatherConcurrency);
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
   const items = (result.Items ?? []).map(map);
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
@@ -248,12 +254,18 @@ export async function* allItems<T>(fetch: (cursor: string | undefined) => Promis
   } while (cursor !== undefined);
 }
 
+/** The attributes that make up an item's position in a key space: the table key, plus the index key. */
+export function keyAttributesOf(model: EntityModel, index: IndexModel | undefined): string[] {
+  return [...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...(index ? [index.pk.attribute, ...(index.sk ? [index.sk.attribute] : [])] : [])])];
+}
+
 /** The request for a query on the table or one of the entity's indexes, with a `where` condition. */
 export function entityQuery(model: EntityModel, method: string, indexName: string | undefined, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object>): QueryRequest {
   const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
   const pk = index ? index.pk : model.pk;
   const sk = index ? index.sk : model.sk;
   return {
+    keyAttributes: keyAttributesOf(model, index),
     scope: `${model.name}.${method}`,
     ...(indexName !== undefined ? { indexName } : {}),
     pk,

@@ -1,0 +1,120 @@
+// Scatter-gather over write-sharded partitions: one Query per shard key (bounded concurrency), a
+// k-way merge in DynamoDB's order (UTF-8 bytes of the sort key, ties broken by the full key), the
+// page limit honoured across shards with an early exit, and one cursor that holds every shard's
+// position — taken from the last item *returned* from it, so no item is skipped or repeated.
+
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { SHARD, compareUtf8 } from './codec.js';
+import { CursorError } from './errors.js';
+import { decodeCursor, encodeCursor, isKey } from './cursor.js';
+import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
+import { queryInput } from './repository.js';
+
+/** Where each shard stands: `after` the key last returned from it, or `done`. */
+export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
+
+type Stored = Record<string, unknown>;
+
+interface ShardState {
+  readonly shard: number;
+  buffer: Stored[];
+  next: Record<string, unknown> | undefined;
+  exhausted: boolean;
+  after: Record<string, unknown> | undefined;
+  returned: boolean;
+}
+
+const isPositions = (value: unknown): value is ShardPosition[] =>
+  Array.isArray(value) && value.every((p) => typeof p === 'object' && p !== null && (p.done === true || p.after === undefined || isKey(p.after)));
+
+/** A min-heap over shard states by their buffered head. */
+class Heap {
+  private readonly items: ShardState[] = [];
+  constructor(private readonly less: (a: ShardState, b: ShardState) => boolean) {}
+  get size(): number {
+    return this.items.length;
+  }
+  push(item: ShardState): void {
+    const items = this.items;
+    items.push(item);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+  pop(): ShardState | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && this.less(items[l]!, items[m]!)) m = l;
+        if (r < items.length && this.less(items[r]!, items[m]!)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+async function mapConcurrent<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await run(items[next++]!);
+  }));
+}
+
+/** Orders stored records as DynamoDB would across one key space: sort key, then the full key. */
+export function recordOrder(request: QueryRequest): (a: Stored, b: Stored) => number {
+  const direction = request.order === 'desc' ? -1 : 1;
+  const attributes = [...(request.sk ? [request.sk.attribute] : []), request.pk.attribute, ...request.keyAttributes];
+  return (a, b) => {
+    for (const attribute of attributes) {
+      const c = compareUtf8(String(a[attribute] ?? ''), String(b[attribute] ?? ''));
+      if (c !== 0) return c * direction;
+    }
+    return 0;
+  };
+}
+
+/** One page of a query over every shard of a sharded partition key. */
+export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, shards: number, page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
+  const positions: ShardPosition[] =
+    page.cursor === undefined ? Array.from({ length: shards }, () => ({})) : decodeCursor<ShardPosition[]>(page.cursor, request.scope, request.params, ctx.cursor, isPositions);
+  if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} shard positions, this query has ${shards}`);
+  const limit = page.limit;
+  const order = recordOrder(request);
+  const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
+  const fetch = async (state: ShardState) => {
+    const input = queryInput(ctx, { ...request, partition: { ...request.partition, [SHARD]: state.shard } }, limit === undefined ? {} : { limit });
+    const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
+    state.buffer.push(...((result.Items ?? []) as Stored[]));
+    state.next = result.LastEvaluatedKey;
+    if (!state.next) state.exhausted = true;
+  };
+  const live = states.filter((s) => !s.exhausted);
+  await mapConcurrent(live, concurrency, fetch);
+  const heap = new Heap((a, b) => order(a.buffer[0]!, b.buffer[0]!) < 0);
+  for (const state of live) if (state.buffer.length) heap.push(state);
+  const items: T[] = [];
+  while (heap.size && (limit === undefined || items.length < limit)) {
+    const state = heap.pop()!;
+    const record = state.buffer.shift()!;
+    items.push(map(record));
+    state.after = Object.fromEntries(request.keyAttributes.map((a) => [a, record[a]]));
+    state.returned = true;
+    while (!state.buffer.length && !state.exhausted) await fetch(state);
+    if (state.buffer.length) heap.push(state);
+  }
+  const remaining = states.map((s): ShardPosition => (s.exhausted && s.buffer.length === 0 ? { done: true } : s.after ? { after: s.after } : {}));
+  const more = remaining.some((p) => !p.done);
+  return more ? { items, cursor: encodeCursor(request.scope, request.params, remaining, ctx.cursor) } : { items };
+}
