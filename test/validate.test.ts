@@ -3,7 +3,7 @@
 import test from 'ava';
 import { defineTable, edge, entity, gsi, lsi, t } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
-import { unsupportedFeatures, validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/validate/validate-table.js';
 
 const user = entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } });
 const table = (extra: Partial<Parameters<typeof defineTable>[0]>): TableDef =>
@@ -142,16 +142,26 @@ for (const [name, def, want] of cases) {
   });
 }
 
-const later = table({
-  entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>#<shard>', sk: 'P', shard: { count: 4 } } }) },
-  edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) },
-});
-
-test('features generation does not support yet are refused by generate, not ignored (lint and table accept them)', (t) => {
-  const def = later;
-  t.deepEqual(brief(def), []);
-  t.deepEqual(unsupportedFeatures(def).map((d) => `${d.code} ${d.target}: ${d.message}`), [
-    'DDB090 T.edges: edges are declared but this version of ddbgen does not generate them yet',
+test('edges: their items must not collide with entities, and their names and labels are checked', (a) => {
+  const clash = table({
+    entities: {
+      User: user,
+      Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }),
+    },
+    edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }), 'bad name': edge({ types: ['x#y'], forward: 'A#B' }) },
+  });
+  a.deepEqual(brief(clash), [
+    'DDB020 T.edges.bad name: edge name "bad name" is not a valid identifier',
+    'DDB075 T.edges.bad name.types: node type "x#y" of edge bad name is not letters, digits, _ or - starting with a letter',
+    'DDB075 T.edges.bad name.forward: forward label "A#B" of edge bad name is not letters, digits, _ or - starting with a letter (and no "#")',
+  ]);
+  const overlap = table({
+    entities: { User: user, Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }) },
+    edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) },
+  });
+  a.deepEqual(brief(overlap), [
+    "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
+    "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
   ]);
 });
 

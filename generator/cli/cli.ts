@@ -9,7 +9,6 @@ import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
 import { createTableInput } from '../emit/table-definition.js';
-import { unsupportedFeatures } from '../validate/validate-table.js';
 import { lintJson, lintSarif } from '../lint/output.js';
 import { lintTable } from '../lint/run-lint.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
@@ -100,10 +99,9 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   const inputs = await resolveInputs(io, positionals, values.out);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
-  const unsupported = tables.flatMap((t) => unsupportedFeatures(t.table).map(t.place));
   const lint = tables.flatMap((t) => lintTable(t.table).map(t.place));
-  if (unsupported.length || lint.some((d) => d.severity === 'error')) {
-    report(io, [...unsupported, ...lint]);
+  if (lint.some((d) => d.severity === 'error')) {
+    report(io, lint);
     return EXIT.failed;
   }
   for (const d of lint.filter((x) => x.severity !== 'info')) io.stderr(`${formatDiagnostic(d)}\n`);

@@ -115,6 +115,10 @@ export const messages = {
     message: found,
     fix: `use one of ${list(options)}, or key a string attribute`,
   }),
+  DDB075: (found: string) => ({
+    message: found,
+    fix: 'declare edge({ types: [\'User\', \'Actor\'], forward: \'FAN_OF\', inverse: \'FANNED_BY\' }) on a table with a sort key',
+  }),
   DDB080: (field: string, found: string) => ({
     message: `traffic ${field} is ${found}`,
     fix: 'traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
@@ -122,10 +126,6 @@ export const messages = {
   DDB081: (found: string, options: readonly string[]) => ({
     message: found,
     fix: `use ${list(options)}`,
-  }),
-  DDB090: (feature: string, issue: string) => ({
-    message: `${feature} are declared but this version of ddbgen does not generate them yet`,
-    fix: `remove them for now; they are tracked in ${issue}`,
   }),
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,

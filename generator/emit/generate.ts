@@ -9,6 +9,7 @@ import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type Sour
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, createContext, entityFile, tableClassName, tableFolder } from './context.js';
+import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
@@ -91,6 +92,8 @@ function indexModule(table: TableDef): EmittedModule {
     },
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
+    ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
+    ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['LinkOptions', 'ManyResult', 'Node'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: ['UnprocessedItemsError', { name: 'RetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
@@ -150,6 +153,7 @@ export function generateTable(table: TableDef, outDir: string): GeneratedFiles {
   for (const entity of Object.values(table.entities)) {
     add(entityFile(entity), renderModule(entityFile(entity), emitEntity(entity, ctx), scratch));
   }
+  if (Object.keys(table.edges).length) add('edges.ts', renderModule('edges.ts', emitEdges(table, ctx), scratch));
   add('table-definition.ts', renderModule('table-definition.ts', emitTableDefinition(table, ctx), scratch));
   add(`${folder}-table.ts`, renderModule(`${folder}-table.ts`, emitTableClass(table, ctx), scratch));
   add('index.ts', renderModule('index.ts', indexModule(table), scratch));

@@ -6,6 +6,7 @@ import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { keySegments } from '../model/key-segments.js';
 import { camelCase, entityFile, printLiteral, propertyKey, quote, tableClassName, type EmitContext } from './context.js';
+import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 
 export interface Collection {
@@ -29,6 +30,7 @@ export function collections(table: TableDef): Collection[] {
 
 export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModule {
   const entities = Object.values(table.entities);
+  const edges = Object.values(table.edges);
   const className = tableClassName(table);
   const groups = collections(table);
   const statements: StatementStructures[] = [
@@ -140,6 +142,12 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       { name: 'tableName', type: 'string', isReadonly: true, docs: [{ kind: StructureKind.JSDoc, description: 'The physical table name in use.' }] },
       { name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never },
       ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
+      ...edges.map((e) => ({
+        name: propertyKey(camelCase(e.name)),
+        type: `EdgeRepository<${edgeTypeNames(e).type}, ${edgeTypeNames(e).attributes}>`,
+        isReadonly: true,
+        docs: [{ kind: StructureKind.JSDoc as const, description: `Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.` }],
+      })),
     ],
     ctors: [
       {
@@ -151,6 +159,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
           'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
+          ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),
         ],
       },
     ],
@@ -162,6 +171,12 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       { moduleSpecifier: '@aws-sdk/lib-dynamodb', isTypeOnly: true, namedImports: ['DynamoDBDocumentClient'] },
       { moduleSpecifier: './runtime/batch.js', isTypeOnly: true, namedImports: ['RetryPolicy'] },
       { moduleSpecifier: './runtime/cursor.js', isTypeOnly: true, namedImports: ['CursorOptions'] },
+      ...(edges.length
+        ? [
+            { moduleSpecifier: './runtime/edge.js', namedImports: ['EdgeRepository'] },
+            { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).type, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
+          ]
+        : []),
       { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }] },
       {
         moduleSpecifier: './runtime/repository.js',

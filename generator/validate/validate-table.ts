@@ -1,7 +1,8 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
@@ -13,20 +14,6 @@ const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
-
-/**
- * Features the IR can declare but this generator cannot emit yet; `generate` refuses them (the lint,
- * planner and table definition handle them).
- */
-export function unsupportedFeatures(table: TableDef): PendingDiagnostic[] {
-  const found: PendingDiagnostic[] = [];
-  const report = (path: readonly string[], feature: string, issue: string) => {
-    const { message, fix } = messages.DDB090(feature, issue);
-    found.push({ code: 'DDB090', severity: 'error', message, fix, target: [table.name, ...path].join('.'), path });
-  };
-  if (Object.keys(table.edges).length) report(['edges'], 'edges', 'issue 4 (adjacency-list graph edges)');
-  return found;
-}
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
@@ -86,6 +73,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
 
   validatePatterns(table, report);
   validateTraffic(table, report);
+  validateEdges(table, report);
   if (!found.length) validateCollisions(table, report);
   return found;
 }
@@ -265,24 +253,70 @@ function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key
   }
 }
 
-function validateCollisions(table: TableDef, report: Report): void {
-  const resolved = Object.values(table.entities).map((entity) => ({
-    entity,
-    pk: keySegments(entity, entity.key.pk, entity.key.shard)!,
-    sk: entity.key.sk ? keySegments(entity, entity.key.sk)! : undefined,
+/** Something that owns keys in the table: an entity, or one half of an edge. */
+interface KeyOwner {
+  readonly name: string;
+  readonly path: readonly string[];
+  readonly describe: string;
+  readonly pk: readonly SegmentDef[];
+  readonly sk: readonly SegmentDef[] | undefined;
+}
+
+/** An edge's two item shapes: pk `<type>.<id>`, sk `<label>.<type>.<id>`, for each label. */
+export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
+  const type: SegmentDef = { kind: 'enum', attr: 'type', values: edge.types };
+  const id: SegmentDef = { kind: 'string', attr: 'id' };
+  const d = table.delimiter;
+  return [...new Set([edge.forward, ...(edge.inverse === undefined ? [] : [edge.inverse])])].map((label) => ({
+    name: `edge ${edge.name} (${label})`,
+    path: ['edges', edge.name],
+    describe: `edge ${edge.name} (<type>${d}<id> | ${label}${d}<type>${d}<id>)`,
+    pk: [type, id],
+    sk: [{ kind: 'literal', text: label }, type, id],
   }));
-  for (let i = 0; i < resolved.length; i++) {
-    for (let j = 0; j < resolved.length; j++) {
+}
+
+function validateCollisions(table: TableDef, report: Report): void {
+  const owners: KeyOwner[] = [
+    ...Object.values(table.entities).map((entity) => ({
+      name: entity.name,
+      path: ['entities', entity.name],
+      describe: `${entity.name} (${entity.key.pk.source}${entity.key.sk ? ` | ${entity.key.sk.source}` : ''})`,
+      pk: keySegments(entity, entity.key.pk, entity.key.shard)!,
+      sk: entity.key.sk ? keySegments(entity, entity.key.sk)! : undefined,
+    })),
+    ...Object.values(table.edges).flatMap((edge) => edgeOwners(table, edge)),
+  ];
+  for (let i = 0; i < owners.length; i++) {
+    for (let j = 0; j < owners.length; j++) {
       if (i === j) continue;
-      const a = resolved[i]!;
-      const b = resolved[j]!;
+      const a = owners[i]!;
+      const b = owners[j]!;
       if (!templatesCanCollide(a.pk, b.pk)) continue;
-      const describe = (e: typeof a) => `${e.entity.name} (${e.entity.key.pk.source}${e.entity.key.sk ? ` | ${e.entity.key.sk.source}` : ''})`;
       if (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk) {
-        if (i < j) report('DDB040', ['entities', b.entity.name, 'key'], [a.entity.name, b.entity.name, `${describe(a)} vs ${describe(b)}`, table.delimiter]);
+        if (i < j) report('DDB040', [...b.path, ...(b.path[0] === 'entities' ? ['key'] : [])], [a.name, b.name, `${a.describe} vs ${b.describe}`, table.delimiter]);
       } else if (a.sk && b.sk && sortKeyCanOverlap(a.sk, b.sk)) {
-        report('DDB041', ['entities', b.entity.name, 'key', 'sk'], [a.entity.name, b.entity.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
+        report('DDB041', [...b.path, ...(b.path[0] === 'entities' ? ['key', 'sk'] : [])], [a.name, b.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
       }
+    }
+  }
+}
+
+const LABEL = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+function validateEdges(table: TableDef, report: Report): void {
+  const keyNames = physicalKeyAttributes(table);
+  for (const edge of Object.values(table.edges)) {
+    const at = ['edges', edge.name];
+    if (!IDENTIFIER.test(edge.name)) report('DDB020', at, [edge.name, 'edge']);
+    if (table.key.sk === undefined) report('DDB075', at, [`edge ${edge.name} needs a table with a sort key: its items are <type>${table.delimiter}<id> / <label>${table.delimiter}<type>${table.delimiter}<id>`]);
+    if (edge.types.length === 0) report('DDB075', [...at, 'types'], [`edge ${edge.name} lists no node types`]);
+    for (const type of edge.types) if (!LABEL.test(type) || type.includes(table.delimiter)) report('DDB075', [...at, 'types'], [`node type "${type}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter`]);
+    for (const [field, label] of [['forward', edge.forward], ['inverse', edge.inverse]] as const) {
+      if (label !== undefined && (!LABEL.test(label) || label.includes(table.delimiter))) report('DDB075', [...at, field], [`${field} label "${label}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter (and no "${table.delimiter}")`]);
+    }
+    for (const name of Object.keys(edge.attributes)) {
+      if (name === 'type' || name === 'id' || keyNames.has(name)) report('DDB075', [...at, 'attributes', name], [`edge attribute "${name}" would clash with the ${name === 'type' || name === 'id' ? 'node fields type and id of a link' : 'table key attribute'}`]);
     }
   }
 }

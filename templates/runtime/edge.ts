@@ -1,0 +1,269 @@
+// Adjacency-list edges: each relationship is two items, written and removed together in one
+// transaction — pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>`, and the mirror pk
+// `<toType>.<toId>` sk `FANNED_BY.<fromType>.<fromId>`. "Which actors is this user a fan of" is one
+// Query with begins_with `FAN_OF.Actor.` on the user's partition; the reverse question is one
+// Query on the other side. Type filters are key prefixes ending with the delimiter, never filters.
+
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { KeyTemplate } from './codec.js';
+import { ConditionFailedError, TransactionError, ValidationError } from './errors.js';
+import { ExpressionAliases } from './expression.js';
+import { itemSize } from './item-size.js';
+import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
+import { queryPage } from './repository.js';
+import { Transaction, type CommitOptions } from './transaction.js';
+import type { WritePlan } from './write.js';
+
+/** An edge's declaration, emitted as a constant per edge. */
+export interface EdgeModel {
+  readonly name: string;
+  readonly types: readonly string[];
+  readonly forward: string;
+  /** Absent for an edge without inverse items (incoming links cannot be read then). */
+  readonly inverse?: string;
+  readonly delimiter: string;
+  readonly pk: string;
+  readonly sk: string;
+  readonly codecs: AttributeCodecs;
+  /** Every key attribute of the table, stripped from attributes on read. */
+  readonly keyAttributes: readonly string[];
+}
+
+/** One end of an edge: a node type and its id. */
+export type Node<Type extends string = string> = { readonly type: Type; readonly id: string };
+
+export interface LinkOptions<Type extends string> extends PageOptions {
+  /** Only links to (or from) nodes of this type: a key prefix, not a filter. */
+  readonly type?: Type;
+  readonly order?: 'asc' | 'desc';
+  readonly consistent?: boolean;
+}
+
+export interface ManyResult<Type extends string> {
+  /** Pairs written (or removed) now. */
+  readonly done: number;
+  /** Pairs that were already there (add) — re-adding is not an error. */
+  readonly unchanged: number;
+  /** Pairs that could not be written, each with its typed error. */
+  readonly failed: ReadonlyArray<{ readonly from: Node<Type>; readonly to: Node<Type>; readonly error: unknown }>;
+}
+
+export class EdgeRepository<Type extends string, Attributes extends object> {
+  private readonly node: KeyTemplate;
+  private readonly forwardSk: KeyTemplate;
+  private readonly inverseSk: KeyTemplate | undefined;
+
+  constructor(
+    private readonly context: TableContext,
+    private readonly model: EdgeModel,
+  ) {
+    const type = { kind: 'enum' as const, attr: 'type', values: model.types };
+    const common = { entity: model.name, delimiter: model.delimiter };
+    this.node = new KeyTemplate({ ...common, target: `${model.name}.node`, maxBytes: 2048, segments: [type, { kind: 'string', attr: 'id' }] });
+    const sk = (label: string, target: string) => new KeyTemplate({ ...common, target, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, type, { kind: 'string', attr: 'id' }] });
+    this.forwardSk = sk(model.forward, `${model.name}.forward`);
+    this.inverseSk = model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`);
+  }
+
+  private forwardKey(from: Node<Type>, to: Node<Type>): Record<string, string> {
+    return { [this.model.pk]: this.node.build(from), [this.model.sk]: this.forwardSk.build(to) };
+  }
+
+  private inverseKey(from: Node<Type>, to: Node<Type>): Record<string, string> | undefined {
+    return this.inverseSk ? { [this.model.pk]: this.node.build(to), [this.model.sk]: this.inverseSk.build(from) } : undefined;
+  }
+
+  /** Both halves are one item when the edge is symmetric (forward = inverse) and a node points to itself. */
+  private sameItem(from: Node<Type>, to: Node<Type>): boolean {
+    return this.model.inverse === this.model.forward && from.type === to.type && from.id === to.id;
+  }
+
+  private putPlan(key: Record<string, string>, half: 'forward' | 'inverse', attributes: Record<string, unknown>, failIfExists: boolean): WritePlan {
+    const aliases = new ExpressionAliases();
+    const record = { ...attributes, ...key };
+    const condition = `attribute_not_exists(${aliases.name(this.model.pk)})`;
+    return {
+      operation: 'put',
+      entity: `${this.model.name} (${half})`,
+      key,
+      input: { Item: record, ConditionExpression: condition, ...aliases.attributes() },
+      size: itemSize(record),
+      ambiguous: false,
+      conditionFailed: (_old, cause) =>
+        new ConditionFailedError(`${this.model.name} (${half})`, key, `${this.model.name} ${half} item ${JSON.stringify(key)} already exists${failIfExists ? '' : ' without its other half'}`, { code: 'EDGE_EXISTS', cause }),
+    };
+  }
+
+  private deletePlan(key: Record<string, string>, half: 'forward' | 'inverse'): WritePlan {
+    return {
+      operation: 'delete',
+      entity: `${this.model.name} (${half})`,
+      key,
+      input: { Key: key },
+      size: itemSize(key),
+      ambiguous: false,
+      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, 'unexpected condition failure', { cause }),
+    };
+  }
+
+  private stored(attributes: Attributes | undefined): Record<string, unknown> {
+    return toStored(this.model.name, this.model.codecs, (attributes ?? {}) as Record<string, unknown>);
+  }
+
+  /**
+   * Adds the relationship: both items in one transaction, each conditioned on not existing. Adding
+   * an edge that is already there is a no-op (`{ created: false }`) unless `failIfExists`.
+   */
+  async add(from: Node<Type>, to: Node<Type>, attributes?: Attributes, options: CommitOptions & { failIfExists?: boolean } = {}): Promise<{ created: boolean }> {
+    const tx = new Transaction(this.context);
+    const plans = this.addPlans(from, to, this.stored(attributes), options.failIfExists === true);
+    for (const plan of plans) tx.add(plan);
+    try {
+      await tx.commit(options);
+      return { created: true };
+    } catch (error) {
+      if (error instanceof TransactionError && !options.failIfExists && error.failures.length === plans.length && error.failures.every((f) => f.reason === 'ConditionalCheckFailed')) {
+        return { created: false };
+      }
+      throw error;
+    }
+  }
+
+  private addPlans(from: Node<Type>, to: Node<Type>, attributes: Record<string, unknown>, failIfExists: boolean): WritePlan[] {
+    const forward = this.putPlan(this.forwardKey(from, to), 'forward', attributes, failIfExists);
+    const inverse = this.inverseKey(from, to);
+    return inverse && !this.sameItem(from, to) ? [forward, this.putPlan(inverse, 'inverse', attributes, failIfExists)] : [forward];
+  }
+
+  private removePlans(from: Node<Type>, to: Node<Type>): WritePlan[] {
+    const inverse = this.inverseKey(from, to);
+    const forward = this.deletePlan(this.forwardKey(from, to), 'forward');
+    return inverse && !this.sameItem(from, to) ? [forward, this.deletePlan(inverse, 'inverse')] : [forward];
+  }
+
+  /** Removes the relationship: both items in one transaction (removing a missing edge is a no-op). */
+  async remove(from: Node<Type>, to: Node<Type>, options: CommitOptions = {}): Promise<void> {
+    const tx = new Transaction(this.context);
+    for (const plan of this.removePlans(from, to)) tx.add(plan);
+    await tx.commit(options);
+  }
+
+  /** The edge's attributes, or undefined when there is no such edge. */
+  async get(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
+    const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
+    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes) : undefined;
+  }
+
+  async exists(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<boolean> {
+    return (await this.get(from, to, options)) !== undefined;
+  }
+
+  private links(side: 'outgoing' | 'incoming', node: Node<Type>, options: LinkOptions<Type>): QueryRequest {
+    const sk = side === 'outgoing' ? this.forwardSk : this.inverseSk;
+    if (!sk) throw new ValidationError(this.model.name, 'incoming', 'this edge stores no inverse items: declare inverse to read incoming links');
+    const prefix = sk.prefix(options.type === undefined ? {} : { type: options.type }).key;
+    const order = options.order ?? 'asc';
+    return {
+      scope: `${this.model.name}.${side}`,
+      pk: { attribute: this.model.pk, template: this.node },
+      partition: node,
+      sk: { attribute: this.model.sk, condition: { op: 'begins_with', value: prefix } },
+      params: { node, type: options.type, order },
+      keyAttributes: [this.model.pk, this.model.sk],
+      order,
+      consistent: options.consistent === true,
+    };
+  }
+
+  private link(sk: KeyTemplate) {
+    return (stored: Record<string, unknown>) => ({
+      ...(sk.parse(stored[this.model.sk] as string) as unknown as Node<Type>),
+      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes),
+    });
+  }
+
+  /** The nodes `from` points to (optionally of one type), with the edge's attributes. */
+  outgoing(from: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
+    return queryPage(this.context, this.links('outgoing', from, options), options, this.link(this.forwardSk));
+  }
+
+  /** The nodes that point to `to` (optionally of one type), with the edge's attributes. */
+  incoming(to: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
+    return queryPage(this.context, this.links('incoming', to, options), options, this.link(this.inverseSk ?? this.forwardSk));
+  }
+
+  /** How many links a node has on one side (a COUNT query: reads the keys, returns no items). */
+  async count(side: 'outgoing' | 'incoming', node: Node<Type>, options: { type?: Type } = {}): Promise<number> {
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    const request = this.links(side, node, options);
+    const aliases = new ExpressionAliases();
+    const condition = `${aliases.name(this.model.pk)} = ${aliases.value(this.node.build(node))} AND begins_with(${aliases.name(this.model.sk)}, ${aliases.value((request.sk!.condition as { value: string }).value)})`;
+    do {
+      const result = await this.context.client.send(
+        new QueryCommand({ TableName: this.context.tableName, KeyConditionExpression: condition, ...aliases.attributes(), Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+      );
+      total += result.Count ?? 0;
+      start = result.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  /**
+   * Adds many edges in transactions of up to 100 items; a transaction that fails is retried pair by
+   * pair, so the result says exactly which pairs failed and why.
+   */
+  async addMany(pairs: ReadonlyArray<{ from: Node<Type>; to: Node<Type>; attributes?: Attributes }>): Promise<ManyResult<Type>> {
+    return this.many(pairs, (p) => this.addPlans(p.from, p.to, this.stored(p.attributes), false), async (p) => (await this.add(p.from, p.to, p.attributes)).created);
+  }
+
+  /** Removes many edges in transactions of up to 100 items. */
+  async removeMany(pairs: ReadonlyArray<{ from: Node<Type>; to: Node<Type> }>): Promise<ManyResult<Type>> {
+    return this.many(pairs, (p) => this.removePlans(p.from, p.to), async (p) => (await this.remove(p.from, p.to), true));
+  }
+
+  private async many<P extends { from: Node<Type>; to: Node<Type> }>(pairs: readonly P[], plans: (pair: P) => WritePlan[], one: (pair: P) => Promise<boolean>): Promise<ManyResult<Type>> {
+    let done = 0;
+    let unchanged = 0;
+    const failed: Array<{ from: Node<Type>; to: Node<Type>; error: unknown }> = [];
+    const chunks: P[][] = [];
+    let current: P[] = [];
+    let items = 0;
+    const keys = new Set<string>();
+    for (const pair of pairs) {
+      const planned = plans(pair);
+      const ids = planned.map((p) => JSON.stringify(p.key));
+      if (items + planned.length > 100 || ids.some((id) => keys.has(id))) {
+        chunks.push(current);
+        current = [];
+        items = 0;
+        keys.clear();
+      }
+      current.push(pair);
+      items += planned.length;
+      for (const id of ids) keys.add(id);
+    }
+    if (current.length) chunks.push(current);
+    for (const chunk of chunks) {
+      const tx = new Transaction(this.context);
+      for (const pair of chunk) for (const plan of plans(pair)) tx.add(plan);
+      try {
+        await tx.commit();
+        done += chunk.length;
+        continue;
+      } catch (error) {
+        if (!(error instanceof TransactionError)) throw error;
+      }
+      for (const pair of chunk) {
+        try {
+          if (await one(pair)) done++;
+          else unchanged++;
+        } catch (error) {
+          failed.push({ from: pair.from, to: pair.to, error });
+        }
+      }
+    }
+    return { done, unchanged, failed };
+  }
+}
