@@ -8,6 +8,8 @@ import test from 'ava';
 import { main } from '../generator/cli/cli.js';
 import { createTableInput } from '../generator/emit/table-definition.js';
 import social from '../fixtures/social.js';
+import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixture = (name: string) => path.join(root, 'fixtures', name);
@@ -31,12 +33,18 @@ test('--help, --version, and usage errors exit 2', async (t) => {
   const none = await run([]);
   t.is(none.code, 2);
   t.regex(none.stderr, /Usage:/);
-  t.deepEqual(await run(['frob']), { code: 2, stdout: '', stderr: 'ddbgen: unknown command "frob"\nRun ddbgen --help for usage.\n' });
-  t.is((await run(['generate', '--bogus'])).code, 2);
-  t.is((await run(['table', fixture('social.ts'), '--format', 'yaml'])).stderr, 'ddbgen: unknown --format "yaml": use create-table or cloudformation\nRun ddbgen --help for usage.\n');
-  const noConfig = await run(['generate'], temp());
-  t.is(noConfig.code, 2);
-  t.regex(noConfig.stderr, /no schema given and no ddbgen.config.ts found/);
+  const frob = await run(['frob']);
+  t.is(frob.code, 2);
+  t.regex(frob.stderr, /^ddbgen: unknown command "frob"\n\nddbgen — DynamoDB single-table designs as typed TypeScript\n\nUsage:/, 'the usage follows the error');
+  const bogus = await run(['generate', '--bogus']);
+  t.is(bogus.code, 2);
+  t.regex(bogus.stderr, /^ddbgen: Unknown option '--bogus'\n\nddbgen — /);
+  t.regex((await run(['generate', '--output', 'x'])).stderr, /^ddbgen: --output is called --out in ddbgen\n/, 'a renamed flag names its new name');
+  t.regex((await run(['table', fixture('social.ts'), '--format', 'yaml'])).stderr, /^ddbgen: unknown --format "yaml": use create-table, cloudformation, cloudformation-yaml, cdk\n/);
+  const dir = temp();
+  const noConfig = await run(['generate'], dir);
+  t.deepEqual(noConfig, { code: 2, stdout: '', stderr: `ddbgen: no schema given and no ddbgen.config.ts in ${dir} or any folder above it; run ddbgen init to create one, or pass a schema file\n` });
+  t.regex((await run(['lint', '-c', 'nope.config.ts'], dir)).stderr, /config file nope.config.ts does not exist/);
 });
 
 test('generate writes out/<table>; --check passes on fresh output and names every stale file', async (t) => {
@@ -138,14 +146,22 @@ test('init writes a starter that generates through config discovery; init never 
   t.is(again.stderr, 'ddbgen: schema.ts and ddbgen.config.ts already exist; init writes nothing over them\n');
 });
 
-test('table prints the CreateTable input, or a CloudFormation resource', async (t) => {
+test('table prints the CreateTable input, CloudFormation (JSON and YAML, schema-checked) and a CDK snippet', async (t) => {
   const plain = await run(['table', fixture('social.ts')]);
   t.is(plain.code, 0);
   t.deepEqual(JSON.parse(plain.stdout), { TableName: 'Social', ...createTableInput(social) });
   const cfn = JSON.parse((await run(['table', fixture('social.ts'), '--format', 'cloudformation'])).stdout);
   t.deepEqual(Object.keys(cfn.Resources), ['SocialTable']);
-  t.is(cfn.Resources.SocialTable.Type, 'AWS::DynamoDB::Table');
-  t.is(cfn.Resources.SocialTable.Properties.BillingMode, 'PAY_PER_REQUEST');
+  const ajv = new Ajv({ allErrors: true });
+  const schema = JSON.parse(readFileSync(path.join(root, 'test/support/cloudformation-dynamodb-table.schema.json'), 'utf8'));
+  t.true(ajv.validate(schema, cfn), ajv.errorsText());
+  const yaml = (await run(['table', fixture('social.ts'), '--format', 'cloudformation-yaml'])).stdout;
+  t.deepEqual(parseYaml(yaml), cfn, 'the YAML says the same as the JSON');
+  t.regex(yaml, /^AWSTemplateFormatVersion: '2010-09-09'$/m);
+  t.snapshot(yaml, 'cloudformation-yaml');
+  const cdk = (await run(['table', fixture('social.ts'), '--format', 'cdk'])).stdout;
+  t.snapshot(cdk, 'cdk');
+  t.regex(cdk, /new TableV2\(scope, 'SocialTable', \{/);
 });
 
 test('the installed command runs as a process with the same exit codes', async (t) => {

@@ -9,11 +9,14 @@ import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
 import { createTableInput } from '../emit/table-definition.js';
+import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
+import { watch } from './watch.js';
+import { existsSync } from 'node:fs';
 import { lintJson, lintSarif } from '../lint/output.js';
 import { lintTable } from '../lint/run-lint.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
-import { ConfigError, findConfig, loadConfig } from './config.js';
+import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
 
@@ -31,24 +34,35 @@ Usage:
   ddbgen generate [schema…] [--out DIR] [--check]   validate, lint and emit out/<table>/*.ts
   ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
   ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
-  ddbgen table [schema…] [--format create-table|cloudformation]
-                                                    print the table definition as JSON
+  ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
+                                                    print the table definition
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
   ddbgen --help | --version
 
-Without schema arguments, ddbgen.config.ts (searched upward from the current folder) names them.
+Without schema arguments, ddbgen.config.ts (searched upward from the current folder, or given
+with -c) names them.
 
 Options:
+  -c, --config FILE  the config file to use
   --out DIR     output root (default: the config's "out", else ./out)
   --check       write nothing; exit 1 if the output on disk is stale
+  --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
-                table: create-table (default), cloudformation
+                table: create-table (default), cloudformation, cloudformation-yaml, cdk
 
 Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
 
 class UsageError extends Error {}
 
+/** No schema and no config: one line, exit 2 (no usage dump: the line says what to do). */
+class NoSchemaError extends Error {}
+
+/** Flags users reach for from other tools, and the name ddbgen uses. */
+const RENAMED: Record<string, string> = { '--output': '--out', '-o': '--out', '--outDir': '--out', '--config-file': '--config', '--project': '--config', '--verify': '--check' };
+
 function parse(args: readonly string[]) {
+  const renamed = args.find((a) => RENAMED[a.split('=')[0]!]);
+  if (renamed) throw new UsageError(`${renamed.split('=')[0]} is called ${RENAMED[renamed.split('=')[0]!]} in ddbgen`);
   try {
     return parseArgs({
       args: [...args],
@@ -56,31 +70,36 @@ function parse(args: readonly string[]) {
       strict: true,
       options: {
         out: { type: 'string' },
+        config: { type: 'string', short: 'c' },
         check: { type: 'boolean' },
+        watch: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/, ''));
   }
 }
 
-interface Inputs {
+export interface Inputs {
   readonly files: string[];
   readonly out: string;
+  /** The config file the inputs came from, if any (watched too). */
+  readonly config?: string;
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
-async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined): Promise<Inputs> {
+async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string): Promise<Inputs & { config?: string }> {
   if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out') };
-  const configFile = findConfig(io.cwd);
-  if (!configFile) throw new UsageError('no schema given and no ddbgen.config.ts found in this folder or above; run ddbgen init, or pass a schema file');
+  const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
+  if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
+  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
-  return { files: config.schemas.map((f) => path.resolve(base, f)), out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out') };
+  return { files: config.schemas.map((f) => path.resolve(base, f)), out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'), config: configFile };
 }
 
 function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
@@ -95,8 +114,12 @@ async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTab
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
 
-async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean }): Promise<number> {
-  const inputs = await resolveInputs(io, positionals, values.out);
+async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string }): Promise<number> {
+  const inputs = await resolveInputs(io, positionals, values.out, values.config);
+  return generateOnce(io, inputs, values.check === true);
+}
+
+async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table).map(t.place));
@@ -121,7 +144,7 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
     }
   }
   const display = (p: string) => path.relative(io.cwd, p) || '.';
-  if (values.check) {
+  if (check) {
     const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
     if (stale.length) {
       for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
@@ -139,9 +162,9 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   return EXIT.ok;
 }
 
-async function lint(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
+async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${format}": use text, json or sarif`);
-  const inputs = await resolveInputs(io, positionals, undefined);
+  const inputs = await resolveInputs(io, positionals, undefined, config);
   const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
   const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table).map(t.place))];
   const counts = summarize(diagnostics);
@@ -154,9 +177,9 @@ async function lint(io: CliIo, positionals: string[], format: string | undefined
   return counts.errors ? EXIT.failed : EXIT.ok;
 }
 
-async function plan(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
+async function plan(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`unknown --format "${format}": use text or json`);
-  const inputs = await resolveInputs(io, positionals, undefined);
+  const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const plans = tables.map((t) => planTable(t.table));
@@ -164,17 +187,20 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
   return EXIT.ok;
 }
 
-async function table(io: CliIo, positionals: string[], format: string | undefined): Promise<number> {
-  if (format !== undefined && format !== 'create-table' && format !== 'cloudformation') throw new UsageError(`unknown --format "${format}": use create-table or cloudformation`);
-  const inputs = await resolveInputs(io, positionals, undefined);
+async function table(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
+  const formats = ['create-table', 'cloudformation', 'cloudformation-yaml', 'cdk'];
+  if (format !== undefined && !formats.includes(format)) throw new UsageError(`unknown --format "${format}": use ${formats.join(', ')}`);
+  const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
-  const definitions = tables.map(({ table: t }) => {
-    const input = { TableName: t.name, ...createTableInput(t) };
-    return format === 'cloudformation' ? { [`${t.name}Table`]: { Type: 'AWS::DynamoDB::Table', Properties: input } } : input;
-  });
-  const output = format === 'cloudformation' ? { Resources: Object.assign({}, ...definitions) } : definitions.length === 1 ? definitions[0] : definitions;
-  io.stdout(`${JSON.stringify(output, null, 2)}\n`);
+  const defs = tables.map((t) => t.table);
+  if (format === 'cloudformation') io.stdout(`${JSON.stringify(cloudFormation(defs), null, 2)}\n`);
+  else if (format === 'cloudformation-yaml') io.stdout(cloudFormationYaml(defs));
+  else if (format === 'cdk') io.stdout(cdkSnippet(defs));
+  else {
+    const inputsOut = defs.map((t) => ({ TableName: t.name, ...createTableInput(t) }));
+    io.stdout(`${JSON.stringify(inputsOut.length === 1 ? inputsOut[0] : inputsOut, null, 2)}\n`);
+  }
   return EXIT.ok;
 }
 
@@ -192,13 +218,17 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     switch (command) {
       case 'generate':
+        if (values.watch) {
+          if (values.check) throw new UsageError('--watch and --check do not go together');
+          return await watch(io, await resolveInputs(io, rest, values.out, values.config), (inputs) => generateOnce(io, inputs, false));
+        }
         return await generate(io, rest, values);
       case 'lint':
-        return await lint(io, rest, values.format);
+        return await lint(io, rest, values.format, values.config);
       case 'plan':
-        return await plan(io, rest, values.format);
+        return await plan(io, rest, values.format, values.config);
       case 'table':
-        return await table(io, rest, values.format);
+        return await table(io, rest, values.format, values.config);
       case 'init':
         if (rest.length) throw new UsageError('init takes no arguments');
         return initProject(io);
@@ -206,8 +236,12 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
+    if (error instanceof NoSchemaError) {
+      io.stderr(`ddbgen: ${error.message}\n`);
+      return EXIT.usage;
+    }
     if (error instanceof UsageError) {
-      io.stderr(`ddbgen: ${error.message}\nRun ddbgen --help for usage.\n`);
+      io.stderr(`ddbgen: ${error.message}\n\n${HELP}\n`);
       return EXIT.usage;
     }
     if (error instanceof ConfigError) {

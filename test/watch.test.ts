@@ -1,0 +1,52 @@
+// generate --watch, as a real process: regenerates once per change, keeps the last good output
+// through a broken save, leaves unchanged files alone, and stops cleanly on Ctrl-C (SIGINT).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { main } from '../generator/cli/cli.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+test('watch: regenerate, survive a broken save, stop on SIGINT', async (t) => {
+  t.timeout(120_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-watch-'));
+  await main(['init'], { cwd: dir, stdout: () => undefined, stderr: () => undefined });
+  const schema = path.join(dir, 'schema.ts');
+  const original = readFileSync(schema, 'utf8');
+  const child = spawn(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', '--watch'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const until = async (test: () => boolean, what: string) => {
+    for (let i = 0; i < 300 && !test(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!test()) throw new Error(`timed out waiting for ${what}\nstdout: ${stdout}\nstderr: ${stderr}`);
+  };
+  try {
+    await until(() => stderr.includes('watching'), 'the watcher');
+    const user = path.join(dir, 'out/app/user.ts');
+    const order = path.join(dir, 'out/app/order.ts');
+    const orderTime = statSync(order).mtimeMs;
+    const runs = () => stdout.split('\n').filter((l) => l.startsWith('ddbgen: out/app')).length;
+    t.is(runs(), 1);
+
+    writeFileSync(schema, original.replace('createdAt: t.timestamp(),', 'createdAt: t.timestamp(),\n        nickname: t.string().optional(),'));
+    await until(() => readFileSync(user, 'utf8').includes('nickname?: string;'), 'the regenerated user.ts');
+    await new Promise((r) => setTimeout(r, 500));
+    t.is(runs(), 2, 'one change, one regeneration');
+    t.is(statSync(order).mtimeMs, orderTime, 'an unchanged file is not rewritten');
+
+    writeFileSync(schema, original.replace("pk: 'USER#<id>'", "pk: 'USER#<idd>'"));
+    await until(() => stderr.includes('error DDB030'), 'the error report');
+    t.true(readFileSync(user, 'utf8').includes('nickname?: string;'), 'the last good output is kept');
+
+    writeFileSync(schema, original);
+    await until(() => !readFileSync(user, 'utf8').includes('nickname'), 'the fixed output');
+  } finally {
+    child.kill('SIGINT');
+  }
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  t.is(code, 0, 'Ctrl-C exits cleanly');
+});
