@@ -11,7 +11,9 @@ import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { renderReport } from '../report/render-report.js';
+import { reportView } from '../report/view-model.js';
 import { lintJson, lintSarif } from '../lint/output.js';
 import { lintTable } from '../lint/run-lint.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
@@ -34,6 +36,7 @@ Usage:
   ddbgen generate [schema…] [--out DIR] [--check]   validate, lint and emit out/<table>/*.ts
   ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
   ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
+  ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
   ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
                                                     print the table definition
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
@@ -44,7 +47,7 @@ with -c) names them.
 
 Options:
   -c, --config FILE  the config file to use
-  --out DIR     output root (default: the config's "out", else ./out)
+  --out DIR     output root (default: the config's "out", else ./out); for report, the HTML file
   --check       write nothing; exit 1 if the output on disk is stale
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
@@ -187,6 +190,18 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
   return EXIT.ok;
 }
 
+async function writeReport(io: CliIo, positionals: string[], out: string | undefined, config: string | undefined): Promise<number> {
+  const inputs = await resolveInputs(io, positionals, undefined, config);
+  const tables = await loadValid(io, inputs.files);
+  if (!tables) return EXIT.failed;
+  const diagnostics = tables.flatMap((t) => lintTable(t.table).map(t.place));
+  const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
+  const file = path.resolve(io.cwd, out ?? 'report.html');
+  writeFileSync(file, html);
+  io.stdout(`ddbgen: wrote ${path.relative(io.cwd, file) || file} (${tables.length} table${tables.length === 1 ? '' : 's'}, ${diagnostics.length} finding${diagnostics.length === 1 ? '' : 's'})\n`);
+  return EXIT.ok;
+}
+
 async function table(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   const formats = ['create-table', 'cloudformation', 'cloudformation-yaml', 'cdk'];
   if (format !== undefined && !formats.includes(format)) throw new UsageError(`unknown --format "${format}": use ${formats.join(', ')}`);
@@ -229,6 +244,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         return await plan(io, rest, values.format, values.config);
       case 'table':
         return await table(io, rest, values.format, values.config);
+      case 'report':
+        return await writeReport(io, rest, values.out, values.config);
       case 'init':
         if (rest.length) throw new UsageError('init takes no arguments');
         return initProject(io);

@@ -1,0 +1,260 @@
+// The view model of `ddbgen report`: everything the HTML page shows, computed here from the IR, the
+// lint and the planner by pure functions (sample keys come from the real key codec). The Handlebars
+// template only lays it out; the SVG geometry is computed here too.
+
+import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import { KeyTemplate } from '../../templates/runtime/codec.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hottestReadUnits, hottestWriteUnits, keySpaces, shardsNeeded, units, type KeySpace } from '../lint/analysis.js';
+import { rules } from '../lint/rules/index.js';
+import { keySegments } from '../model/key-segments.js';
+import { indexAccess, resolvePattern } from '../model/access-paths.js';
+
+export interface KeyRow {
+  readonly anchor: string;
+  readonly entity: string;
+  readonly index: string;
+  readonly pk: string;
+  readonly sk: string;
+  readonly samplePk: string;
+  readonly sampleSk: string;
+}
+
+export interface PatternRow {
+  readonly name: string;
+  readonly entity: string;
+  readonly index: string;
+  readonly condition: string;
+  readonly returns: string;
+  readonly rcuPerCall: string;
+  readonly rcuPerSecond: string;
+}
+
+export interface FindingGroup {
+  readonly rule: string;
+  readonly name: string;
+  readonly findings: ReadonlyArray<{ readonly severity: string; readonly message: string; readonly fix: string; readonly where: string; readonly anchor: string | null }>;
+}
+
+export interface HeatBar {
+  readonly label: string;
+  readonly unit: 'WCU/s' | 'RCU/s';
+  readonly limit: number;
+  readonly before: number;
+  readonly after: number;
+  readonly shards: number;
+  readonly over: boolean;
+  /** SVG geometry: bars scaled so the limit line sits at `limitX`. */
+  readonly y: number;
+  readonly beforeWidth: number;
+  readonly afterWidth: number;
+  readonly beforeText: string;
+  readonly afterText: string;
+}
+
+export interface EdgeGraph {
+  readonly name: string;
+  readonly nodes: ReadonlyArray<{ readonly name: string; readonly x: number; readonly y: number }>;
+  readonly links: ReadonlyArray<{ readonly x1: number; readonly y1: number; readonly x2: number; readonly y2: number; readonly label: string; readonly lx: number; readonly ly: number }>;
+}
+
+export interface TableView {
+  readonly name: string;
+  readonly capacity: string;
+  readonly delimiter: string;
+  readonly keys: readonly KeyRow[];
+  readonly patterns: readonly PatternRow[];
+  readonly findings: readonly FindingGroup[];
+  readonly findingCount: number;
+  readonly heat: { readonly bars: readonly HeatBar[]; readonly height: number; readonly barX: number; readonly limitX: number; readonly width: number };
+  readonly edges: readonly EdgeGraph[];
+}
+
+export interface ReportView {
+  readonly title: string;
+  readonly version: string;
+  readonly tables: readonly TableView[];
+}
+
+const SAMPLE_TIME = new Date('2024-05-06T07:08:09.010Z');
+
+function sampleValue(name: string, attribute: AttributeDef | undefined): unknown {
+  switch (attribute?.kind) {
+    case 'enum':
+      return attribute.values[0];
+    case 'boolean':
+      return true;
+    case 'number':
+      return attribute.min ?? 42;
+    case 'timestamp':
+      return SAMPLE_TIME;
+    default:
+      return `${name}-1`;
+  }
+}
+
+function sampleKey(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): string {
+  if (!template) return '';
+  const segments = keySegments(entity, template, shard);
+  if (!segments) return '';
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(entity.attributes)) values[name] = sampleValue(name, entity.attributes[name]);
+  return new KeyTemplate({ entity: entity.name, target, delimiter, maxBytes: 2048, segments }).build(values);
+}
+
+const anchorOf = (table: string, path: readonly string[]) => `${table}-${path.join('-')}`.replace(/[^A-Za-z0-9_-]/g, '_');
+
+function keyRows(table: TableDef): KeyRow[] {
+  const rows: KeyRow[] = [];
+  for (const entity of Object.values(table.entities)) {
+    rows.push({
+      anchor: anchorOf(table.name, ['entities', entity.name, 'key']),
+      entity: entity.name,
+      index: 'table',
+      pk: entity.key.pk.source,
+      sk: entity.key.sk?.source ?? '',
+      samplePk: sampleKey(entity, entity.key.pk, `${entity.name}.key.pk`, table.delimiter, entity.key.shard),
+      sampleSk: sampleKey(entity, entity.key.sk, `${entity.name}.key.sk`, table.delimiter),
+    });
+    for (const mapping of Object.values(entity.indexes)) {
+      const path = indexAccess(table, entity, mapping.index);
+      if (!path) continue;
+      rows.push({
+        anchor: anchorOf(table.name, ['entities', entity.name, 'indexes', mapping.index]),
+        entity: entity.name,
+        index: `${mapping.index} (${path.index!.kind.toUpperCase()})`,
+        pk: path.pk.source,
+        sk: path.sk?.source ?? '',
+        samplePk: sampleKey(entity, path.pk, `${entity.name}.indexes.${mapping.index}.pk`, table.delimiter, path.index!.kind === 'gsi' ? mapping.shard : entity.key.shard),
+        sampleSk: sampleKey(entity, path.sk, `${entity.name}.indexes.${mapping.index}.sk`, table.delimiter),
+      });
+    }
+  }
+  for (const edge of Object.values(table.edges)) {
+    const d = table.delimiter;
+    for (const label of [edge.forward, ...(edge.inverse ? [edge.inverse] : [])]) {
+      rows.push({
+        anchor: anchorOf(table.name, ['edges', edge.name]),
+        entity: `edge ${edge.name}`,
+        index: 'table',
+        pk: `<type>${d}<id>`,
+        sk: `${label}${d}<type>${d}<id>`,
+        samplePk: `${edge.types[0]}${d}id-1`,
+        sampleSk: `${label}${d}${edge.types[edge.types.length - 1]}${d}id-2`,
+      });
+    }
+  }
+  return rows;
+}
+
+function patternRows(table: TableDef): PatternRow[] {
+  return Object.values(table.patterns).flatMap((pattern) => {
+    const resolved = resolvePattern(table, pattern);
+    if (typeof resolved === 'string') return [];
+    const { path, op, before, entity } = resolved;
+    const pk = `pk = ${path.pk.source}`;
+    const sk = pattern.sk === undefined ? (path.sk ? ` AND begins_with(sk, collection of ${path.sk.source})` : '') : ` AND sk (${path.sk!.source}): ${[...before, pattern.sk].join(', ')} ${op}`;
+    const itemBytes = entity.traffic?.itemBytes ?? 1024;
+    const items = Math.min(entity.traffic?.itemsPerKey ?? 1, 100);
+    const perCall = Math.max(1, Math.ceil((itemBytes * items) / 4096)) / 2;
+    return [
+      {
+        name: pattern.name,
+        entity: entity.name,
+        index: pattern.index ?? 'table',
+        condition: pk + sk,
+        returns: path.projection === 'all' ? entity.name : `${entity.name} (${path.projection === 'keys-only' ? 'keys only' : path.projection.join(', ')})`,
+        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, eventually consistent)`,
+        rcuPerSecond: pattern.readsPerSecond === undefined ? '–' : units(perCall * pattern.readsPerSecond),
+      },
+    ];
+  });
+}
+
+function findingGroups(table: TableDef, diagnostics: readonly Diagnostic[], anchors: ReadonlySet<string>): FindingGroup[] {
+  const own = diagnostics.filter((d) => d.target === table.name || d.target.startsWith(`${table.name}.`));
+  const ids = [...new Set(own.map((d) => d.code))].sort();
+  return ids.map((rule) => ({
+    rule,
+    name: rules.find((r) => r.id === rule)?.name ?? 'schema validation',
+    findings: own
+      .filter((d) => d.code === rule)
+      .map((d) => {
+        const path = d.target.split('.').slice(1);
+        const candidates = [path.slice(0, 4), path.slice(0, 3), path.slice(0, 2)].map((p) => anchorOf(table.name, p[2] === 'pk' || p[2] === 'sk' ? p.slice(0, 3) : p));
+        const anchor = candidates.find((a) => anchors.has(a)) ?? null;
+        return { severity: d.severity, message: d.message, fix: d.fix, where: `${d.file ?? ''}${d.line ? `:${d.line}:${d.column}` : ''}`, anchor };
+      }),
+  }));
+}
+
+const ROW = 44;
+/** Bars start after the labels; the limit line sits at LIMIT_X; a bar is capped at the chart's edge. */
+export const BAR_X = 240;
+const LIMIT_X = 520;
+const CHART_WIDTH = 900;
+
+function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
+  const bars: HeatBar[] = [];
+  for (const space of spaces) {
+    const w = hottestWriteUnits(space);
+    const r = hottestReadUnits(space);
+    const shards = shardsNeeded(w, r);
+    for (const [load, unit, limit] of [[w, 'WCU/s', 1000], [r, 'RCU/s', 3000]] as const) {
+      if (load === undefined) continue;
+      const after = load / shards;
+      const scale = (value: number) => Math.min(CHART_WIDTH - BAR_X, (value / limit) * (LIMIT_X - BAR_X));
+      bars.push({
+        label: `${space.entity.name} · ${space.index}`,
+        unit,
+        limit,
+        before: load,
+        after,
+        shards,
+        over: load > limit,
+        y: 24 + bars.length * ROW,
+        beforeWidth: Math.max(1, Math.round(scale(load))),
+        afterWidth: Math.max(1, Math.round(scale(after))),
+        beforeText: `${units(load)} ${unit}`,
+        afterText: `${units(after)} ${unit} with ${shards} shard${shards === 1 ? '' : 's'}`,
+      });
+    }
+  }
+  return { bars, height: 40 + bars.length * ROW, barX: BAR_X, limitX: LIMIT_X, width: CHART_WIDTH };
+}
+
+function edgeGraphs(table: TableDef): EdgeGraph[] {
+  return Object.values(table.edges).map((edge) => {
+    const n = edge.types.length;
+    const nodes = edge.types.map((name, i) => ({ name, x: Math.round(160 + 110 * Math.cos((2 * Math.PI * i) / n - Math.PI / 2)), y: Math.round(130 + 90 * Math.sin((2 * Math.PI * i) / n - Math.PI / 2)) }));
+    const links = nodes.flatMap((a, i) =>
+      nodes.slice(i + 1).map((b) => ({ x1: a.x, y1: a.y, x2: b.x, y2: b.y, label: `${edge.forward}${edge.inverse ? ` / ${edge.inverse}` : ''}`, lx: Math.round((a.x + b.x) / 2), ly: Math.round((a.y + b.y) / 2) })),
+    );
+    return { name: edge.name, nodes, links };
+  });
+}
+
+/** The report's view model: pure over the tables and the diagnostics found for them. */
+export function reportView(tables: readonly TableDef[], diagnostics: readonly Diagnostic[], version: string): ReportView {
+  return {
+    title: `ddbgen report: ${tables.map((t) => t.name).join(', ')}`,
+    version,
+    tables: tables.map((table) => {
+      const spaces = keySpaces(table);
+      const keys = keyRows(table);
+      const findings = findingGroups(table, diagnostics, new Set(keys.map((k) => k.anchor)));
+      return {
+        name: table.name,
+        capacity: table.capacity.mode === 'provisioned' ? `provisioned ${table.capacity.read} RCU / ${table.capacity.write} WCU` : 'on-demand',
+        delimiter: table.delimiter,
+        keys,
+        patterns: patternRows(table),
+        findings,
+        findingCount: findings.reduce((sum, g) => sum + g.findings.length, 0),
+        heat: heatBars(spaces),
+        edges: edgeGraphs(table),
+      };
+    }),
+  };
+}
+

@@ -1,0 +1,69 @@
+// ddbgen report: the view model (golden), and the page as a person sees it in headless Chromium —
+// its tables, its findings, heat bars that cross the limit line only when over it, and no request
+// leaving the page. A screenshot goes to out/report.png (git-ignored) for review.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { chromium } from 'playwright-core';
+import { main } from '../generator/cli/cli.js';
+import { loadSchemas } from '../generator/load/load-schema.js';
+import { lintTable } from '../generator/lint/run-lint.js';
+import { reportView } from '../generator/report/view-model.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const schemas = ['fixtures/social.ts', 'fixtures/lint/seeds/election-votes.ts'];
+
+test('the view model of the social design and the election seed (golden)', async (t) => {
+  const { tables } = await loadSchemas(schemas.map((s) => path.join(root, s)), root);
+  const diagnostics = tables.flatMap((x) => lintTable(x.table).map(x.place));
+  const view = reportView(tables.map((x) => x.table), diagnostics, '0.0.0');
+  t.snapshot(view);
+  const social = view.tables[0]!;
+  t.is(social.keys.find((k) => k.entity === 'Vote')?.samplePk, 'Candidate.candidateId-1.6', 'sample keys come from the codec, shard included');
+  t.is(social.keys.find((k) => k.entity === 'Article' && k.index === 'table')?.sampleSk, 'Article.2024-05-06T07:08:09\\.010Z.articleId-1');
+  const [bad, fixed] = view.tables.slice(1);
+  t.true(bad!.heat.bars[0]!.over);
+  t.is(bad!.heat.bars[0]!.shards, 7);
+  t.false(fixed!.heat.bars[0]!.over);
+});
+
+test('the page in headless Chromium: tables, findings, heat bars against the limit, nothing fetched', async (t) => {
+  t.timeout(120_000);
+  const out = path.join(root, 'out');
+  mkdirSync(out, { recursive: true });
+  const file = path.join(out, 'report.html');
+  const result = { stdout: '', stderr: '' };
+  const code = await main(['report', ...schemas, '--out', file], { cwd: root, stdout: (s) => (result.stdout += s), stderr: (s) => (result.stderr += s) });
+  t.is(code, 0, result.stderr);
+  t.is(result.stdout, 'ddbgen: wrote out/report.html (3 tables, 8 findings)\n');
+  t.true(existsSync('/usr/bin/chromium'), 'Chromium is installed (.ci/run installs it with apt)');
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`file://${file}`);
+    t.deepEqual(await page.locator('section.table h2').allInnerTexts(), ['Social (on-demand, delimiter .)', 'VotesBad (on-demand, delimiter #)', 'VotesFixed (on-demand, delimiter #)']);
+    t.is(await page.locator('#table-Social table.keys tbody tr').count(), 10);
+    t.is(await page.locator('#table-Social table.patterns tbody tr').count(), 4);
+    t.is(await page.locator('#table-VotesBad .finding').count(), 2);
+    t.is(await page.locator('#table-VotesBad .finding .error').count(), 1);
+    const crossing = async (table: string) =>
+      page.locator(`#table-${table} svg.heat`).evaluate((svg) => {
+        const limit = Number(svg.querySelector('line.limit')!.getAttribute('x1'));
+        return [...svg.querySelectorAll('rect.before')].map((r) => Number(r.getAttribute('x')) + Number(r.getAttribute('width')) > limit);
+      });
+    t.deepEqual(await crossing('VotesBad'), [true], 'the over-limit key crosses the line');
+    t.deepEqual(await crossing('VotesFixed'), [false], 'after sharding it does not');
+    const afterCrosses = await page.locator('#table-VotesBad svg.heat').evaluate((svg) => Number(svg.querySelector('rect.after')!.getAttribute('width')) + 240 > Number(svg.querySelector('line.limit')!.getAttribute('x1')));
+    t.false(afterCrosses, 'the suggested shard count brings it under the line');
+    t.is(await page.locator('svg.edge circle').count(), 3);
+    await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
+    t.deepEqual(requests.filter((url) => !url.startsWith('file://')), [], 'no request leaves the page');
+  } finally {
+    await browser.close();
+  }
+});
