@@ -93,18 +93,21 @@ export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, sh
   const limit = page.limit;
   const order = recordOrder(request);
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
-  const fetch = async (state: ShardState) => {
-    const input = queryInput(ctx, { ...request, partition: { ...request.partition, [SHARD]: state.shard } }, limit === undefined ? {} : { limit });
+  const items: T[] = [];
+  // The first wave asks each shard for its share of the page (plus a little); a shard that runs dry
+  // before the page is full is asked again, for what the page still needs.
+  const firstWave = limit === undefined ? undefined : Math.min(limit, Math.ceil(limit / shards) + 2);
+  const fetch = async (state: ShardState, size = limit === undefined ? undefined : Math.max(1, limit - items.length)) => {
+    const input = queryInput(ctx, { ...request, partition: { ...request.partition, [SHARD]: state.shard } }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
     state.buffer.push(...((result.Items ?? []) as Stored[]));
     state.next = result.LastEvaluatedKey;
     if (!state.next) state.exhausted = true;
   };
   const live = states.filter((s) => !s.exhausted);
-  await mapConcurrent(live, concurrency, fetch);
+  await mapConcurrent(live, concurrency, (state) => fetch(state, firstWave));
   const heap = new Heap((a, b) => order(a.buffer[0]!, b.buffer[0]!) < 0);
   for (const state of live) if (state.buffer.length) heap.push(state);
-  const items: T[] = [];
   while (heap.size && (limit === undefined || items.length < limit)) {
     const state = heap.pop()!;
     const record = state.buffer.shift()!;

@@ -8,6 +8,16 @@ import { utf8ByteLength } from './codec.js';
 export const MAX_ITEM_BYTES = 400 * 1024;
 
 function numberSize(value: number | bigint): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    let n = Math.abs(value);
+    while (n !== 0 && n % 10 === 0) n /= 10;
+    let digits = 1;
+    while (n >= 10) {
+      n = Math.floor(n / 10);
+      digits++;
+    }
+    return Math.ceil(digits / 2) + 1;
+  }
   const digits = String(value).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
 }
@@ -34,6 +44,21 @@ export function valueSize(value: unknown): number {
     return total;
   }
   return utf8ByteLength(String(value));
+}
+
+/**
+ * A cheap upper bound of `itemSize` for flat records of strings, numbers and booleans (3 bytes per
+ * UTF-16 unit covers every character), or undefined when the record holds anything else.
+ */
+export function itemSizeBound(record: Readonly<Record<string, unknown>>): number | undefined {
+  let total = 0;
+  for (const name in record) {
+    const value = record[name];
+    if (typeof value === 'string') total += 3 * (name.length + value.length);
+    else if (typeof value === 'number' || typeof value === 'boolean') total += 3 * name.length + 21;
+    else if (value !== undefined) return undefined;
+  }
+  return total;
 }
 
 /** Size of a stored record: every attribute's name plus its value. */

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
 import { gatherPage } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { itemSize, MAX_ITEM_BYTES } from './item-size.js';
+import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -94,13 +94,16 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
 
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  for (const name of Object.keys(item)) {
-    if (model.keyAttributes.includes(name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+  for (const name of model.keyAttributes) {
+    if (name in item) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
-  const keys = { ...indexKeys(model, item), ...primaryKey(model, item) };
-  const record = { ...toStored(model.name, model.codecs, item), ...keys };
-  const bytes = itemSize(record);
-  if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
+  const keys = indexKeys(model, item);
+  Object.assign(keys, primaryKey(model, item));
+  const record = Object.assign(toStored(model.name, model.codecs, item), keys);
+  if ((itemSizeBound(record) ?? Infinity) > MAX_ITEM_BYTES) {
+    const bytes = itemSize(record);
+    if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
+  }
   return record;
 }
 

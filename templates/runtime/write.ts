@@ -32,7 +32,7 @@ export interface WritePlan {
   readonly key: Record<string, string>;
   /** The request body without TableName (Put, Update, Delete or ConditionCheck shape). */
   readonly input: Record<string, unknown>;
-  /** Bytes this item adds to a transaction's 4 MB. */
+  /** Bytes this item adds to a transaction's 4 MB (computed when a transaction asks). */
   readonly size: number;
   /** True for a counter/append update without a version guard: never retried blindly. */
   readonly ambiguous: boolean;
@@ -91,7 +91,9 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
       entity: model.name,
       key,
       input: { Item: record, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
-      size: itemSize(record),
+      get size() {
+        return itemSize(record);
+      },
       ambiguous: false,
       conditionFailed(old, cause) {
         if (isNew && old !== undefined) return version !== undefined && mode === 'put' ? new VersionConflictError(model.name, key, undefined, cause) : new ItemExistsError(model.name, key, cause);

@@ -102,5 +102,5 @@ test('a page stops early: shards are not read past what the page needs', async (
   const request: QueryRequest = { scope: 'E.query', pk: { attribute: 'pk', template }, partition: {}, sk: { attribute: 'sk', condition: undefined }, params: {}, keyAttributes: ['pk', 'sk'], order: 'asc' };
   const page = await gatherPage(fake.ctx, request, 4, { limit: 5 }, (r) => r['sk']);
   t.deepEqual(page.items, ['000', '001', '002', '003', '004']);
-  t.is(fake.queries(), 4, 'one query per shard, each limited to the page size');
+  t.is(fake.queries(), 4, 'one query per shard, each asking for its share of the page');
 });
