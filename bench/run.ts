@@ -123,7 +123,7 @@ const queryResults = await sideBySide(
 section(
   '1. Client-side overhead (stubbed send(): no SDK round trip, no network)',
   `Put of one article (keys, GSI keys, timestamp conversion):\n\n${table(putResults)}\n\nQuery with begins_with returning 100 items, mapped to items:\n\n${table(queryResults)}\n\n` +
-    `Target: ddbgen ≤ 1.2× the baseline.`,
+    `Target: ddbgen ≤ 1.2× the baseline — put ${verdict(putResults[1]!.ratio.median <= 1.2)} (${fmt(putResults[1]!.ratio.median)}×), query ${verdict(queryResults[1]!.ratio.median <= 1.2)} (${fmt(queryResults[1]!.ratio.median)}×).`,
 );
 
 // ---------------------------------------------------------------- 5. end to end on DynamoDB Local
@@ -243,8 +243,9 @@ try {
   section(
     '5. End to end on DynamoDB Local (same machine)',
     `${sequential}\n\n${concurrent}\n\n${queries}\n\n${batchSize} items through batch writes (25 per request, 4 in flight):\n\n| round | hand-written loop | ddbgen batchPut | ratio (ddbgen / hand-written throughput) |\n|---|---|---|---|\n${batchRows.join('\n')}\n\n` +
-      `Median ratio ${fmt(stats(batchRatios).median)}× (target ≥ 0.9×).\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.\n\n` +
-      `Gathering one page of 100 items over 16 shards:\n\n${table(gather, 'ms/page', 1e6)}\n\nTarget: concurrency 16 ≤ 2× the single-shard page (a sequential loop is ~16×).`,
+      `Median ratio ${fmt(stats(batchRatios).median)}× (target ≥ 0.9×: ${verdict(stats(batchRatios).median >= 0.9)}).\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.\n\n` +
+      `Gathering one page of 100 items over 16 shards:\n\n${table(gather, 'ms/page', 1e6)}\n\nTarget: concurrency 16 ≤ 2× the single-shard page (a sequential loop is ~16×) — ${verdict(gather[1]!.ratio.median <= 2)} (${fmt(gather[1]!.ratio.median)}×). ` +
+      'DynamoDB Local is one JVM on this machine, so concurrent queries mostly queue behind each other; against the service each shard is its own partition.',
   );
   if (landed !== batchSize) throw new Error(`only ${landed} of ${batchSize} items landed`);
 } finally {
@@ -255,6 +256,10 @@ try {
 const bundle = await build({ entryPoints: [path.join(here, 'out/bench/index.ts')], bundle: true, minify: true, write: false, format: 'esm', platform: 'neutral', external: ['@aws-sdk/*'] });
 const bytes = bundle.outputFiles[0]!.contents;
 section('6. Footprint', `The generated code for the model (3 entities, 1 GSI, 1 edge) with its runtime, bundled and minified with the SDK external: ${fmt(bytes.length / 1024, 1)} kB, ${fmt(gzipSync(bytes).length / 1024, 1)} kB gzipped.`);
+
+function verdict(met: boolean): string {
+  return met ? 'met' : 'missed';
+}
 
 function readVersion(name: string): string {
   return JSON.parse(readFileSync(path.join(here, 'node_modules', name, 'package.json'), 'utf8')).version;

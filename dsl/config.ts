@@ -1,10 +1,14 @@
 // The shape of ddbgen.config.ts.
 
+import type { Severity } from './ir.js';
+
 export interface DdbgenConfig {
   /** Schema modules, relative to the config file. */
   readonly schemas: readonly string[];
   /** Output root, relative to the config file. Default `out`. */
   readonly out?: string;
+  /** Project-wide lint severities, e.g. `{ HK012: 'info' }`; a table's or entity's own `lint` wins. */
+  readonly lint?: Readonly<Record<string, Severity>>;
 }
 
 /**
@@ -12,7 +16,7 @@ export interface DdbgenConfig {
  *
  * @example
  * // ddbgen.config.ts
- * export default defineConfig({ schemas: ['schema.ts'], out: 'src/generated' });
+ * export default defineConfig({ schemas: ['schema.ts'], out: 'src/generated', lint: { HK012: 'info' } });
  */
 export function defineConfig(config: DdbgenConfig): DdbgenConfig {
   return config;

@@ -173,3 +173,20 @@ test('the installed command runs as a process with the same exit codes', async (
   const usage = await t.throwsAsync(promisify(execFile)(process.execPath, [bin, 'nonsense']));
   t.is((usage as unknown as { code: number }).code, 2);
 });
+
+test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear config error', async (t) => {
+  const dir = temp();
+  writeFileSync(
+    path.join(dir, 'schema.ts'),
+    `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({ name: 'P', entities: { U: entity({ attributes: { email: t.string({ pii: true }) }, key: { pk: 'E#<email>', sk: 'U' } }) } });\n`,
+  );
+  const config = (lint: string) => writeFileSync(path.join(dir, 'ddbgen.config.ts'), `import { defineConfig } from 'ddbgen';\nexport default defineConfig({ schemas: ['schema.ts'], lint: ${lint} });\n`);
+  config('{}');
+  t.regex((await run(['lint'], dir)).stdout, /0 errors, 1 warning, 0 info/);
+  config("{ HK016: 'off' }");
+  t.regex((await run(['lint'], dir)).stdout, /0 errors, 0 warnings, 0 info/);
+  config("{ HK999: 'off' }");
+  const bad = await run(['lint'], dir);
+  t.is(bad.code, 1);
+  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK016\)\n$/);
+});

@@ -4,6 +4,7 @@
 
 import { parseArgs } from 'node:util';
 import path from 'node:path';
+import type { Severity } from '../../dsl/ir.js';
 import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
@@ -91,10 +92,12 @@ export interface Inputs {
   readonly out: string;
   /** The config file the inputs came from, if any (watched too). */
   readonly config?: string;
+  /** Project-wide lint severities from the config. */
+  readonly lint?: Readonly<Record<string, Severity>>;
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
-async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string): Promise<Inputs & { config?: string }> {
+async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string): Promise<Inputs> {
   if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out') };
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
@@ -102,7 +105,12 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
-  return { files: config.schemas.map((f) => path.resolve(base, f)), out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'), config: configFile };
+  return {
+    files: config.schemas.map((f) => path.resolve(base, f)),
+    out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'),
+    config: configFile,
+    ...(config.lint ? { lint: config.lint } : {}),
+  };
 }
 
 function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
@@ -125,7 +133,7 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
-  const lint = tables.flatMap((t) => lintTable(t.table).map(t.place));
+  const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
     report(io, lint);
     return EXIT.failed;
@@ -169,7 +177,7 @@ async function lint(io: CliIo, positionals: string[], format: string | undefined
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${format}": use text, json or sarif`);
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
-  const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table).map(t.place))];
+  const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place))];
   const counts = summarize(diagnostics);
   if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);
@@ -194,7 +202,7 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
-  const diagnostics = tables.flatMap((t) => lintTable(t.table).map(t.place));
+  const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
   const file = path.resolve(io.cwd, out ?? 'report.html');
   writeFileSync(file, html);

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DdbgenConfig } from '../../dsl/config.js';
 import { schemaImporter } from '../load/load-schema.js';
+import { RULE_IDS } from '../lint/rules/index.js';
 
 export const CONFIG_FILE = 'ddbgen.config.ts';
 
@@ -30,5 +31,13 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
   }
   const out = (config as { out?: unknown }).out;
   if (out !== undefined && typeof out !== 'string') throw new ConfigError(`${file}: out must be a folder path string`);
-  return { schemas, ...(out === undefined ? {} : { out }) };
+  const lint = (config as { lint?: unknown }).lint;
+  if (lint !== undefined) {
+    if (typeof lint !== 'object' || lint === null) throw new ConfigError(`${file}: lint must be an object of rule severities, e.g. { HK012: 'info' }`);
+    for (const [rule, severity] of Object.entries(lint)) {
+      if (!RULE_IDS.includes(rule)) throw new ConfigError(`${file}: lint names rule "${rule}", which does not exist (rules are ${RULE_IDS[0]}–${RULE_IDS[RULE_IDS.length - 1]})`);
+      if (!['off', 'info', 'warn', 'error'].includes(severity as string)) throw new ConfigError(`${file}: lint severity "${String(severity)}" for ${rule} is not off, info, warn or error`);
+    }
+  }
+  return { schemas, ...(out === undefined ? {} : { out }), ...(lint === undefined ? {} : { lint: lint as DdbgenConfig['lint'] }) };
 }

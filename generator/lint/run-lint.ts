@@ -1,17 +1,18 @@
 // Runs every rule over a table and applies severity overrides (table-level `lint`, then the
 // entity's own), returning diagnostics with the rule id as their code.
 
-import type { TableDef } from '../../dsl/ir.js';
+import type { Severity, TableDef } from '../../dsl/ir.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { keySpaces } from './analysis.js';
 import { rules } from './rules/index.js';
 
-export function lintTable(table: TableDef): PendingDiagnostic[] {
+/** Lints a table; `defaults` are project-wide severities (ddbgen.config.ts), below the table's and entities' own. */
+export function lintTable(table: TableDef, defaults: Readonly<Record<string, Severity>> = {}): PendingDiagnostic[] {
   const context = { table, spaces: keySpaces(table) };
   const out: PendingDiagnostic[] = [];
   for (const rule of rules) {
     for (const finding of rule.check(context)) {
-      const override = (finding.entity !== undefined ? table.entities[finding.entity]?.lint?.[rule.id] : undefined) ?? table.lint[rule.id];
+      const override = (finding.entity !== undefined ? table.entities[finding.entity]?.lint?.[rule.id] : undefined) ?? table.lint[rule.id] ?? defaults[rule.id];
       if (override === 'off') continue;
       out.push({
         code: rule.id,
