@@ -66,7 +66,7 @@ test('entity emitter: a table without a sort key', (t) => {
 
 import { KeyTemplate } from './runtime/codec.js';
 import { batchDeleteItems, batchGetItems, batchPutItems, getItem, type EntityModel, type ReadOptions, type TableContext } from './runtime/repository.js';
-import { deleteItem, putItem, updateItem, type WriteOptions } from './runtime/write.js';
+import { deleteItem, putItem, updateItem, type Returned, type UpdateReturnValues, type WriteOptions } from './runtime/write.js';
 
 /** An item of entity Setting. */
 export interface Setting {
@@ -139,13 +139,13 @@ export class SettingRepository {
     return putItem(this.context, settingModel, item, 'replace', options);
   }
 
-  /** Changes an existing Setting and returns it; throws ItemNotFoundError if there is none, ConditionFailedError if \`options.condition\` does not hold. */
-  update(key: SettingKey, changes: SettingUpdate, options?: WriteOptions<Setting>): Promise<Setting> {
-    return updateItem<Setting>(this.context, settingModel, key, changes, options);
+  /** Changes an existing Setting and returns it; throws ItemNotFoundError if there is none, ConditionFailedError if \`options.condition\` does not hold. \`returnValues\` picks what comes back: the item after (default) or before, the changed attributes, or nothing. */
+  update<R extends UpdateReturnValues = 'ALL_NEW'>(key: SettingKey, changes: SettingUpdate, options?: WriteOptions<Setting> & { readonly returnValues?: R; }): Promise<Returned<Setting, R>> {
+    return updateItem<Returned<Setting, R>>(this.context, settingModel, key, changes, options);
   }
 
-  /** Deletes a Setting; returns the deleted item, or undefined if there was none. */
-  delete(key: SettingKey, options?: WriteOptions<Setting>): Promise<Setting | undefined> {
+  /** Deletes a Setting; returns the deleted item, or undefined if there was none (nothing with \`returnValues: 'NONE'\`). */
+  delete(key: SettingKey, options?: WriteOptions<Setting> & { readonly returnValues?: 'ALL_OLD' | 'NONE'; }): Promise<Setting | undefined> {
     return deleteItem<Setting>(this.context, settingModel, key, options);
   }
 

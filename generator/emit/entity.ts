@@ -22,7 +22,7 @@ export interface EmittedModule {
   readonly statements: StatementStructures[];
 }
 
-const WRITE_TYPES = ['WriteOptions', 'VersionedWriteOptions'];
+const WRITE_TYPES = ['Returned', 'UpdateReturnValues', 'WriteOptions', 'VersionedWriteOptions'];
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;
 
@@ -272,7 +272,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const writeOptions = `WriteOptions<${name}>`;
   const changeOptions = version === undefined ? { name: 'options', type: writeOptions, hasQuestionToken: true } : { name: 'options', type: `VersionedWriteOptions<${name}>` };
   runtimeTypes.add(version === undefined ? 'WriteOptions' : 'VersionedWriteOptions');
-  runtimeTypes.add('WriteOptions');
+  runtimeTypes.add('WriteOptions').add('Returned').add('UpdateReturnValues');
   const asItem = version === undefined ? 'item' : `item as ${name}`;
   const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
   const methods: OptionalKind<MethodDeclarationStructure>[] = [
@@ -308,16 +308,22 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       name: 'update',
       docs: doc(
         `Changes an existing ${name} and returns it; throws ItemNotFoundError if there is none, ConditionFailedError if \`options.condition\` does not hold.` +
-          `${indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}${versionNote}`,
+          `${indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}${versionNote}` +
+          ' `returnValues` picks what comes back: the item after (default) or before, the changed attributes, or nothing.',
       ),
-      parameters: [{ name: 'key', type: `${name}Key` }, { name: 'changes', type: `${name}Update` }, changeOptions],
-      returnType: `Promise<${name}>`,
-      statements: `return updateItem<${name}>(this.context, ${modelName}, key, changes, options);`,
+      typeParameters: [{ name: 'R', constraint: 'UpdateReturnValues', default: "'ALL_NEW'" }],
+      parameters: [
+        { name: 'key', type: `${name}Key` },
+        { name: 'changes', type: `${name}Update` },
+        { ...changeOptions, type: `${changeOptions.type} & { readonly returnValues?: R }` },
+      ],
+      returnType: `Promise<Returned<${name}, R>>`,
+      statements: `return updateItem<Returned<${name}, R>>(this.context, ${modelName}, key, changes, options);`,
     },
     {
       name: 'delete',
-      docs: doc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none.${versionNote}`),
-      parameters: [{ name: 'key', type: `${name}Key` }, changeOptions],
+      docs: doc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none (nothing with \`returnValues: 'NONE'\`).${versionNote}`),
+      parameters: [{ name: 'key', type: `${name}Key` }, { ...changeOptions, type: `${changeOptions.type} & { readonly returnValues?: 'ALL_OLD' | 'NONE' }` }],
       returnType: `Promise<${name} | undefined>`,
       statements: `return deleteItem<${name}>(this.context, ${modelName}, key, options);`,
     },

@@ -99,7 +99,7 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }] },
-    { moduleSpecifier: './runtime/write.js', namedExports: [{ name: 'VersionedWriteOptions', isTypeOnly: true }, { name: 'WriteOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     {
       moduleSpecifier: './runtime/repository.js',

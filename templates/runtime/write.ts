@@ -229,7 +229,7 @@ function noAmbiguousRetries(plan: WritePlan) {
 }
 
 /** Sends one planned write and maps a failed condition to its typed error. */
-export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues: 'NONE' | 'ALL_OLD' | 'ALL_NEW' = 'NONE'): Promise<Record<string, unknown> | undefined> {
+export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues: UpdateReturnValues = 'NONE'): Promise<Record<string, unknown> | undefined> {
   const input = { TableName: ctx.tableName, ...plan.input, ...(plan.input['ConditionExpression'] ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}), ...(returnValues !== 'NONE' ? { ReturnValues: returnValues } : {}) };
   const command =
     plan.operation === 'put' ? new PutCommand(input as never) : plan.operation === 'update' ? new UpdateCommand(input as never) : new DeleteCommand(input as never);
@@ -257,12 +257,30 @@ export async function putItem<T>(ctx: TableContext, model: EntityModel, item: T,
   return written;
 }
 
-/** Updates an existing item and returns it as it is now. */
-export async function updateItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options?: Partial<VersionedWriteOptions<unknown>>): Promise<T> {
-  return writtenItem<T>(model, await sendWrite(ctx, planUpdate(model, key, changes, options), 'ALL_NEW'))!;
+/** What an update returns: the whole item after (ALL_NEW, the default) or before, only the changed attributes, or nothing. */
+export type UpdateReturnValues = 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW' | 'UPDATED_OLD' | 'NONE';
+
+/** The result type for a ReturnValues choice. */
+export type Returned<Item, R extends string> = R extends 'NONE' ? undefined : R extends 'UPDATED_NEW' | 'UPDATED_OLD' ? Partial<Item> : R extends 'ALL_OLD' ? Item | undefined : Item;
+
+/** Updates an existing item and returns it as `returnValues` asks (the item as it is now by default). */
+export async function updateItem<T>(
+  ctx: TableContext,
+  model: EntityModel,
+  key: Readonly<Record<string, unknown>>,
+  changes: UpdateInput,
+  options?: Partial<VersionedWriteOptions<unknown>> & { readonly returnValues?: UpdateReturnValues },
+): Promise<T> {
+  const returnValues = options?.returnValues ?? 'ALL_NEW';
+  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options), returnValues)) as T;
 }
 
-/** Deletes an item; returns what was deleted, or undefined if there was nothing. */
-export async function deleteItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, options?: Partial<VersionedWriteOptions<unknown>>): Promise<T | undefined> {
-  return writtenItem<T>(model, await sendWrite(ctx, planDelete(model, key, options), 'ALL_OLD'));
+/** Deletes an item; returns what was deleted (or undefined if there was nothing), or nothing with returnValues 'NONE'. */
+export async function deleteItem<T>(
+  ctx: TableContext,
+  model: EntityModel,
+  key: Readonly<Record<string, unknown>>,
+  options?: Partial<VersionedWriteOptions<unknown>> & { readonly returnValues?: 'ALL_OLD' | 'NONE' },
+): Promise<T | undefined> {
+  return writtenItem<T>(model, await sendWrite(ctx, planDelete(model, key, options), options?.returnValues ?? 'ALL_OLD'));
 }

@@ -58,6 +58,20 @@ test('conditions on put, update and delete; reserved words as attribute names', 
   await t.throwsAsync(db.user.update({ id: 'a' }, { set: { bio: 'x' } }, { condition: { status: { in: Array(101).fill('ACTIVE') } } }), { instanceOf: ValidationError, message: /IN takes 1 to 100 values, got 101/ });
 });
 
+test('returnValues: the item after or before, the changed attributes, or nothing', async (t) => {
+  const { db } = t.context;
+  await db.user.put(user('rv', { bio: 'one' }));
+  const after = await db.user.update({ id: 'rv' }, { set: { bio: 'two' } });
+  t.is(after.bio, 'two');
+  const before = await db.user.update({ id: 'rv' }, { set: { bio: 'three' } }, { returnValues: 'ALL_OLD' });
+  t.is(before?.bio, 'two');
+  t.deepEqual(await db.user.update({ id: 'rv' }, { set: { bio: 'four' } }, { returnValues: 'UPDATED_NEW' }), { bio: 'four' });
+  t.deepEqual(await db.user.update({ id: 'rv' }, { set: { bio: 'five' } }, { returnValues: 'UPDATED_OLD' }), { bio: 'four' });
+  t.is(await db.user.update({ id: 'rv' }, { set: { bio: 'six' } }, { returnValues: 'NONE' }), undefined);
+  t.is(await db.user.delete({ id: 'rv' }, { returnValues: 'NONE' }), undefined);
+  t.is(await db.user.get({ id: 'rv' }), undefined);
+});
+
 test('replace fails when the item is absent; create when it exists', async (t) => {
   const { db } = t.context;
   await t.throwsAsync(db.user.replace(user('r')), { instanceOf: ItemNotFoundError });

@@ -55,6 +55,13 @@ export async function misuse(db: SocialTable): Promise<void> {
     }
   }
 
+  const nothing: undefined = await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { returnValues: 'NONE' });
+  const changed = await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { returnValues: 'UPDATED_NEW' });
+  // @ts-expect-error: UPDATED_NEW returns only the changed attributes, so email may be absent
+  const email: string = changed.email;
+  void nothing;
+  void email;
+
   // And what is allowed:
   await db.article.query({ userId: 'u' }, { where: { between: [{ updatedAt }, { updatedAt, articleId: 'z' }] }, order: 'desc', limit: 10 });
   await db.article.update({ userId: 'u', updatedAt, articleId: 'a' }, { add: { views: 1 }, remove: ['featuredAt'], set: { tags: new Set(['x']) } });
