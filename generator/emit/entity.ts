@@ -443,6 +443,25 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     });
   }
 
+  const counters = attributeNames.filter((a) => !primaryParts.includes(a) && entity.attributes[a]!.kind === 'number');
+  const countable =
+    version === undefined &&
+    counters.length > 0 &&
+    attributeNames.every((a) => primaryParts.includes(a) || entity.attributes[a]!.kind === 'number' || entity.attributes[a]!.optional) &&
+    modelIndexes.every((m) => m.inputs.every((a) => primaryParts.includes(a)));
+  if (countable) {
+    methods.push({
+      name: 'increment',
+      docs: doc(
+        `Adds to ${counters.join(', ')} atomically (ADD), creating the ${name} if it is absent with the other counters at 0. ` +
+          'Not idempotent: an ambiguous failure throws AmbiguousWriteError instead of retrying.',
+      ),
+      parameters: [{ name: 'key', type: `${name}Key` }, { name: 'deltas', type: members(entity, counters, 'optional') }],
+      returnType: `Promise<${name}>`,
+      statements: `return incrementItem<${name}>(this.context, ${modelName}, key, deltas as Record<string, number>, ${printLiteral(counters)});`,
+    });
+  }
+
   for (const model of modelIndexes.filter((m) => m.optional.length > 0)) {
     const suffix = pascalCase(model.name);
     methods.push(
@@ -482,7 +501,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       },
       {
         moduleSpecifier: './runtime/write.js',
-        namedImports: ['deleteItem', 'putItem', 'updateItem', ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
+        namedImports: ['deleteItem', ...(countable ? ['incrementItem'] : []), 'putItem', 'updateItem', ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
       },
     ],
     statements,

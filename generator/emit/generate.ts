@@ -88,7 +88,12 @@ function indexModule(table: TableDef): EmittedModule {
   const exports = [
     {
       moduleSpecifier: `./${tableFolder(table)}-table.js`,
-      namedExports: [tableClassName(table), `${tableClassName(table).replace(/Table$/, '')}Transaction`, { name: `${tableClassName(table)}Options`, isTypeOnly: true }],
+      namedExports: [
+        tableClassName(table),
+        `${tableClassName(table).replace(/Table$/, '')}Transaction`,
+        { name: `${tableClassName(table).replace(/Table$/, '')}Item`, isTypeOnly: true },
+        { name: `${tableClassName(table)}Options`, isTypeOnly: true },
+      ],
     },
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
@@ -99,6 +104,7 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/scan.js', namedExports: [{ name: 'ScanOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     {

@@ -119,6 +119,21 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       },
     ],
   });
+  const itemType = `${className.replace(/Table$/, '')}Item`;
+  statements.splice(1, 0, {
+    kind: StructureKind.TypeAlias,
+    name: itemType,
+    isExported: true,
+    docs: [{ kind: StructureKind.JSDoc, description: `Any item of the ${table.name} table, tagged with its entity; \`type: undefined\` for an item no entity owns (edges, foreign data).` }],
+    type: [...entities.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`), '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
+  });
+  methods.push({
+    name: 'scanSegments',
+    docs: [{ kind: StructureKind.JSDoc, description: 'Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.' }],
+    parameters: [{ name: 'options', type: 'ScanOptions', initializer: '{}' }],
+    returnType: `AsyncGenerator<${itemType}, void, undefined>`,
+    statements: `return scanSegments<${itemType}>(this.context, [${entities.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ')}], options);`,
+  });
   methods.unshift({
     name: 'transaction',
     docs: [{ kind: StructureKind.JSDoc, description: 'Starts a transaction: add writes per entity, then `commit()`.' }],
@@ -177,6 +192,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
             { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).type, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
           ]
         : []),
+      { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
       { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }] },
       {
         moduleSpecifier: './runtime/repository.js',

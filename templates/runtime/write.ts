@@ -284,3 +284,43 @@ export async function deleteItem<T>(
 ): Promise<T | undefined> {
   return writtenItem<T>(model, await sendWrite(ctx, planDelete(model, key, options), options?.returnValues ?? 'ALL_OLD'));
 }
+
+/**
+ * Atomic counters: ADD each delta (creating the item if it is absent) and start every other counter
+ * at 0 where it is missing, so a created item is complete; key attributes come from the key. An
+ * increment is not idempotent: it is never retried after an ambiguous failure.
+ */
+export async function incrementItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): Promise<T> {
+  const tableKey = primaryKey(model, key);
+  const add: Record<string, number> = {};
+  for (const [name, delta] of Object.entries(deltas)) {
+    if (delta === undefined) continue;
+    if (!counters.includes(name)) throw new ValidationError(model.name, name, `is not a counter of ${model.name}; counters are ${counters.join(', ')}`);
+    if (typeof delta !== 'number' || !Number.isFinite(delta)) throw new ValidationError(model.name, name, `the increment must be a finite number, got ${String(delta)}`);
+    add[name] = delta;
+  }
+  if (!Object.keys(add).length) throw new ValidationError(model.name, '(increment)', 'nothing to increment');
+  const aliases = new ExpressionAliases();
+  const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key) };
+  for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
+  const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
+  const plan: WritePlan = {
+    operation: 'update',
+    entity: model.name,
+    key: tableKey,
+    input: { Key: tableKey, UpdateExpression: expression, ...aliases.attributes() },
+    size: itemSize(tableKey),
+    ambiguous: true,
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { cause }),
+  };
+  return writtenItem(model, await sendWrite(ctx, plan, 'ALL_NEW')) as T;
+}
+
+function indexKeysOf(model: EntityModel, key: Readonly<Record<string, unknown>>): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const index of model.indexes) {
+    if (index.kind === 'gsi') keys[index.pk.attribute] = index.pk.template.build(key);
+    if (index.sk) keys[index.sk.attribute] = index.sk.template.build(key);
+  }
+  return keys;
+}

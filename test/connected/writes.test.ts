@@ -223,3 +223,23 @@ test('model-based: versioned writes match an in-memory model, step by step', asy
   );
   t.pass();
 });
+
+test('increment: atomic counters create the rollup item with the other counters at 0, then add', async (t) => {
+  const { db } = t.context;
+  const key = { userId: 'u', day: new Date('2024-05-06T10:00:00Z') };
+  t.deepEqual(await db.dailyStats.increment(key, { views: 1 }), { userId: 'u', day: new Date('2024-05-06T10:00:00Z'), views: 1, likes: 0 });
+  await Promise.all(Array.from({ length: 10 }, () => db.dailyStats.increment({ userId: 'u', day: new Date('2024-05-06T23:00:00Z') }, { views: 2, likes: 1 })));
+  const stats = await db.dailyStats.get({ userId: 'u', day: new Date('2024-05-06T00:00:00Z') });
+  t.like(stats, { views: 21, likes: 10 }, 'the same day, whatever the time: one item');
+  await t.throwsAsync(db.dailyStats.increment(key, {}), { message: /nothing to increment/ });
+});
+
+test('scanSegments reads every item of the table, tagged with its entity', async (t) => {
+  const { db } = t.context;
+  await db.user.put(user('s1'));
+  await db.article.batchPut([article('a'), article('b')]);
+  await db.fan.add({ type: 'User', id: 's1' }, { type: 'Actor', id: 'x' }, { since: new Date(0) });
+  const seen: string[] = [];
+  for await (const entry of db.scanSegments({ segments: 1, pageSize: 2 })) seen.push(entry.type ?? 'edge');
+  t.deepEqual(seen.sort(), ['Article', 'Article', 'User', 'edge', 'edge']);
+});

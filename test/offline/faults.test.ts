@@ -141,3 +141,34 @@ test('the exact TransactWriteItems input', async (t) => {
     ],
   });
 });
+
+test('an increment that times out is not retried either', async (t) => {
+  const { db, attempts } = failingClient(timeout);
+  await t.throwsAsync(db.dailyStats.increment({ userId: 'u', day: new Date(0) }, { views: 1 }), { instanceOf: AmbiguousWriteError });
+  t.is(attempts(), 1);
+});
+
+test('scanSegments asks each segment for its part, page by page, with bounded concurrency', async (t) => {
+  const inputs: Array<{ Segment?: number; TotalSegments?: number; Limit?: number; ExclusiveStartKey?: unknown }> = [];
+  let inFlight = 0;
+  let most = 0;
+  const client = {
+    send: async (command: { input: (typeof inputs)[number] }) => {
+      inputs.push(command.input);
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      const first = command.input.ExclusiveStartKey === undefined;
+      const segment = command.input.Segment!;
+      return { Items: [{ pk: `User.s${segment}${first ? 'a' : 'b'}`, sk: 'PROFILE', id: `s${segment}`, email: 'e', status: 'ACTIVE', joinedAt: '2024-01-01T00:00:00.000Z' }], ...(first ? { LastEvaluatedKey: { pk: 'x', sk: 'y' } } : {}) };
+    },
+  } as unknown as DynamoDBDocumentClient;
+  const db = new SocialTable(client, { tableName: 'T' });
+  const seen: string[] = [];
+  for await (const entry of db.scanSegments({ segments: 5, concurrency: 2, pageSize: 7 })) seen.push(`${entry.type}`);
+  t.is(seen.length, 10);
+  t.true(seen.every((s) => s === 'User'));
+  t.is(most, 2);
+  t.deepEqual([...new Set(inputs.map((i) => i.Segment))].sort(), [0, 1, 2, 3, 4]);
+  t.true(inputs.every((i) => i.TotalSegments === 5 && i.Limit === 7));
+});

@@ -1,0 +1,68 @@
+// Parallel scan for background sweeps: `segments` Scan streams (Segment/TotalSegments) read with
+// bounded concurrency and a page size limit, each record tagged with the entity that owns it.
+
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { CollectionMember, TableContext } from './repository.js';
+import { tagRecord } from './repository.js';
+
+export interface ScanOptions {
+  /** Parallel segments (DynamoDB's TotalSegments). Default 4. */
+  readonly segments?: number;
+  /** Segments read at once. Default: all of them. */
+  readonly concurrency?: number;
+  /** Items per Scan request (DynamoDB's Limit). Default 100. */
+  readonly pageSize?: number;
+  readonly consistent?: boolean;
+}
+
+/** Every item of the table, segment by segment in parallel, tagged `{ type, item }`; order is not defined. */
+export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly CollectionMember[], options: ScanOptions = {}): AsyncGenerator<Tagged, void, undefined> {
+  const segments = options.segments ?? 4;
+  if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new RangeError(`segments must be an integer from 1 to 1,000,000, got ${segments}`);
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? segments, segments));
+  const queue: Tagged[] = [];
+  const waiters: Array<() => void> = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  let failure: unknown;
+  let active = 0;
+  let nextSegment = 0;
+  const run = async (): Promise<void> => {
+    while (nextSegment < segments && failure === undefined) {
+      const segment = nextSegment++;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const result = await ctx.client.send(
+          new ScanCommand({
+            TableName: ctx.tableName,
+            Segment: segment,
+            TotalSegments: segments,
+            Limit: options.pageSize ?? 100,
+            ...(options.consistent ? { ConsistentRead: true } : {}),
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        for (const record of result.Items ?? []) queue.push(tagRecord(members, record) as Tagged);
+        wake();
+        start = result.LastEvaluatedKey;
+      } while (start);
+    }
+  };
+  const workers = Array.from({ length: concurrency }, () => {
+    active++;
+    return run()
+      .catch((error) => {
+        failure = error;
+      })
+      .finally(() => {
+        active--;
+        wake();
+      });
+  });
+  while (true) {
+    while (queue.length) yield queue.shift()!;
+    if (failure !== undefined) throw failure;
+    if (active === 0) break;
+    await new Promise<void>((resolve) => waiters.push(resolve));
+  }
+  await Promise.all(workers);
+}
