@@ -123,14 +123,21 @@ export function lsi(options: { sk: string; projection?: Projection }): Omit<LsiD
 
 /**
  * A many-to-many relationship stored as an adjacency list: two items per relationship,
- * pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>` and the inverse.
+ * pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>` and the inverse, written in one transaction.
+ * With `inverseIndex` (a GSI of the table), the inverse lives in that index instead: one write per
+ * relationship, and `incoming` reads are eventually consistent.
+ *
+ * @example
+ * edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { since: t.timestamp() } }) }
+ * // emits db.fan: add, remove, exists, outgoing, incoming, count, addMany, removeMany
  */
-export function edge(options: { types: readonly string[]; forward: string; inverse?: string; attributes?: Attributes }): Omit<EdgeDef, 'name'> {
+export function edge(options: { types: readonly string[]; forward: string; inverse?: string; inverseIndex?: string; attributes?: Attributes }): Omit<EdgeDef, 'name'> {
   return Object.freeze({
     kind: 'edge',
     types: Object.freeze([...options.types]),
     forward: options.forward,
     ...(options.inverse === undefined ? {} : { inverse: options.inverse }),
+    ...(options.inverseIndex === undefined ? {} : { inverseIndex: options.inverseIndex }),
     attributes: Object.freeze(Object.fromEntries(Object.entries(options.attributes ?? {}).map(([name, a]) => [name, a.def]))),
   });
 }

@@ -97,6 +97,8 @@ export interface EdgeDef {
   readonly types: readonly string[];
   readonly forward: string;
   readonly inverse?: string;
+  /** A GSI that holds the inverse direction instead of a second item (one write; incoming reads are eventually consistent). */
+  readonly inverseIndex?: string;
   readonly attributes: Readonly<Record<string, AttributeDef>>;
 }
 

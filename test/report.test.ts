@@ -47,7 +47,7 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(`file://${file}`);
     t.deepEqual(await page.locator('section.table h2').allInnerTexts(), ['Social (on-demand, delimiter .)', 'VotesBad (on-demand, delimiter #)', 'VotesFixed (on-demand, delimiter #)']);
-    t.is(await page.locator('#table-Social table.keys tbody tr').count(), 11);
+    t.is(await page.locator('#table-Social table.keys tbody tr').count(), 13);
     t.is(await page.locator('#table-Social table.patterns tbody tr').count(), 4);
     t.is(await page.locator('#table-VotesBad .finding').count(), 2);
     t.is(await page.locator('#table-VotesBad .finding .error').count(), 1);
@@ -60,7 +60,7 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
     t.deepEqual(await crossing('VotesFixed'), [false], 'after sharding it does not');
     const afterCrosses = await page.locator('#table-VotesBad svg.heat').evaluate((svg) => Number(svg.querySelector('rect.after')!.getAttribute('width')) + 240 > Number(svg.querySelector('line.limit')!.getAttribute('x1')));
     t.false(afterCrosses, 'the suggested shard count brings it under the line');
-    t.is(await page.locator('svg.edge circle').count(), 3);
+    t.is(await page.locator('svg.edge circle').count(), 4);
     await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
     t.deepEqual(requests.filter((url) => !url.startsWith('file://')), [], 'no request leaves the page');
   } finally {

@@ -35,7 +35,11 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
             kind: StructureKind.JSDoc,
             description:
               `Edge ${edge.name}: pk \`<from type>${d}<from id>\` sk \`${edge.forward}${d}<to type>${d}<to id>\`` +
-              (edge.inverse ? `, mirrored by pk \`<to type>${d}<to id>\` sk \`${edge.inverse}${d}<from type>${d}<from id>\`, written together in one transaction.` : ' (no inverse items).'),
+              (edge.inverse && edge.inverseIndex
+                ? `; the inverse is kept in GSI ${edge.inverseIndex} (pk \`<to type>${d}<to id>\` sk \`${edge.inverse}${d}<from type>${d}<from id>\`): one write, eventually consistent incoming reads.`
+                : edge.inverse
+                  ? `, mirrored by pk \`<to type>${d}<to id>\` sk \`${edge.inverse}${d}<from type>${d}<from id>\`, written together in one transaction.`
+                  : ' (no inverse items).'),
           },
         ],
         declarations: [
@@ -47,6 +51,9 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
               types: [...edge.types],
               forward: edge.forward,
               ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }),
+              ...(edge.inverseIndex === undefined
+                ? {}
+                : { inverseIndex: { name: edge.inverseIndex, pk: (table.indexes[edge.inverseIndex] as { pk: string }).pk, sk: table.indexes[edge.inverseIndex]!.sk! } }),
               delimiter: d,
               pk: table.key.pk,
               sk: table.key.sk!,

@@ -136,7 +136,7 @@ function keyRows(table: TableDef): KeyRow[] {
       rows.push({
         anchor: anchorOf(table.name, ['edges', edge.name]),
         entity: `edge ${edge.name}`,
-        index: 'table',
+        index: label !== edge.forward && edge.inverseIndex ? `${edge.inverseIndex} (GSI)` : 'table',
         pk: `<type>${d}<id>`,
         sk: `${label}${d}<type>${d}<id>`,
         samplePk: `${edge.types[0]}${d}id-1`,

@@ -267,7 +267,8 @@ export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
   const type: SegmentDef = { kind: 'enum', attr: 'type', values: edge.types };
   const id: SegmentDef = { kind: 'string', attr: 'id' };
   const d = table.delimiter;
-  return [...new Set([edge.forward, ...(edge.inverse === undefined ? [] : [edge.inverse])])].map((label) => ({
+  const labels = [edge.forward, ...(edge.inverse === undefined || edge.inverseIndex !== undefined ? [] : [edge.inverse])];
+  return [...new Set(labels)].map((label) => ({
     name: `edge ${edge.name} (${label})`,
     path: ['edges', edge.name],
     describe: `edge ${edge.name} (<type>${d}<id> | ${label}${d}<type>${d}<id>)`,
@@ -314,6 +315,11 @@ function validateEdges(table: TableDef, report: Report): void {
     for (const type of edge.types) if (!LABEL.test(type) || type.includes(table.delimiter)) report('DDB075', [...at, 'types'], [`node type "${type}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter`]);
     for (const [field, label] of [['forward', edge.forward], ['inverse', edge.inverse]] as const) {
       if (label !== undefined && (!LABEL.test(label) || label.includes(table.delimiter))) report('DDB075', [...at, field], [`${field} label "${label}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter (and no "${table.delimiter}")`]);
+    }
+    if (edge.inverseIndex !== undefined) {
+      const index = table.indexes[edge.inverseIndex];
+      if (!index || index.kind !== 'gsi' || index.sk === undefined) report('DDB075', [...at, 'inverseIndex'], [`inverseIndex "${edge.inverseIndex}" of edge ${edge.name} is not a GSI with a sort key of this table`]);
+      if (edge.inverse === undefined) report('DDB075', [...at, 'inverseIndex'], [`edge ${edge.name} has an inverseIndex but no inverse label to key it by`]);
     }
     for (const name of Object.keys(edge.attributes)) {
       if (name === 'type' || name === 'id' || keyNames.has(name)) report('DDB075', [...at, 'attributes', name], [`edge attribute "${name}" would clash with the ${name === 'type' || name === 'id' ? 'node fields type and id of a link' : 'table key attribute'}`]);

@@ -13,7 +13,7 @@ import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
-import type { WritePlan } from './write.js';
+import { sendWrite, type WritePlan } from './write.js';
 
 /** An edge's declaration, emitted as a constant per edge. */
 export interface EdgeModel {
@@ -22,6 +22,8 @@ export interface EdgeModel {
   readonly forward: string;
   /** Absent for an edge without inverse items (incoming links cannot be read then). */
   readonly inverse?: string;
+  /** When set, the inverse lives in this GSI (keys on the forward item) instead of a second item. */
+  readonly inverseIndex?: { readonly name: string; readonly pk: string; readonly sk: string };
   readonly delimiter: string;
   readonly pk: string;
   readonly sk: string;
@@ -71,7 +73,13 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   }
 
   private inverseKey(from: Node<Type>, to: Node<Type>): Record<string, string> | undefined {
-    return this.inverseSk ? { [this.model.pk]: this.node.build(to), [this.model.sk]: this.inverseSk.build(from) } : undefined;
+    return this.inverseSk && !this.model.inverseIndex ? { [this.model.pk]: this.node.build(to), [this.model.sk]: this.inverseSk.build(from) } : undefined;
+  }
+
+  /** The index keys the forward item carries when the inverse lives in a GSI. */
+  private inverseIndexKeys(from: Node<Type>, to: Node<Type>): Record<string, string> {
+    const index = this.model.inverseIndex;
+    return index && this.inverseSk ? { [index.pk]: this.node.build(to), [index.sk]: this.inverseSk.build(from) } : {};
   }
 
   /** Both halves are one item when the edge is symmetric (forward = inverse) and a node points to itself. */
@@ -116,8 +124,18 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
    * an edge that is already there is a no-op (`{ created: false }`) unless `failIfExists`.
    */
   async add(from: Node<Type>, to: Node<Type>, attributes?: Attributes, options: CommitOptions & { failIfExists?: boolean } = {}): Promise<{ created: boolean }> {
-    const tx = new Transaction(this.context);
     const plans = this.addPlans(from, to, this.stored(attributes), options.failIfExists === true);
+    if (plans.length === 1) {
+      // One item (inverse in a GSI, or a symmetric self-edge): a conditional put, no transaction needed.
+      try {
+        await sendWrite(this.context, plans[0]!);
+        return { created: true };
+      } catch (error) {
+        if (error instanceof ConditionFailedError && !options.failIfExists) return { created: false };
+        throw error;
+      }
+    }
+    const tx = new Transaction(this.context);
     for (const plan of plans) tx.add(plan);
     try {
       await tx.commit(options);
@@ -131,7 +149,7 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   }
 
   private addPlans(from: Node<Type>, to: Node<Type>, attributes: Record<string, unknown>, failIfExists: boolean): WritePlan[] {
-    const forward = this.putPlan(this.forwardKey(from, to), 'forward', attributes, failIfExists);
+    const forward = this.putPlan(this.forwardKey(from, to), 'forward', { ...attributes, ...this.inverseIndexKeys(from, to) }, failIfExists);
     const inverse = this.inverseKey(from, to);
     return inverse && !this.sameItem(from, to) ? [forward, this.putPlan(inverse, 'inverse', attributes, failIfExists)] : [forward];
   }
@@ -144,8 +162,13 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
 
   /** Removes the relationship: both items in one transaction (removing a missing edge is a no-op). */
   async remove(from: Node<Type>, to: Node<Type>, options: CommitOptions = {}): Promise<void> {
+    const plans = this.removePlans(from, to);
+    if (plans.length === 1) {
+      await sendWrite(this.context, plans[0]!);
+      return;
+    }
     const tx = new Transaction(this.context);
-    for (const plan of this.removePlans(from, to)) tx.add(plan);
+    for (const plan of plans) tx.add(plan);
     await tx.commit(options);
   }
 
@@ -164,33 +187,36 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
     if (!sk) throw new ValidationError(this.model.name, 'incoming', 'this edge stores no inverse items: declare inverse to read incoming links');
     const prefix = sk.prefix(options.type === undefined ? {} : { type: options.type }).key;
     const order = options.order ?? 'asc';
+    const index = side === 'incoming' ? this.model.inverseIndex : undefined;
+    if (index && options.consistent) throw new ValidationError(this.model.name, 'incoming', `incoming links are read from GSI ${index.name}, which has no consistent reads`);
     return {
       scope: `${this.model.name}.${side}`,
-      pk: { attribute: this.model.pk, template: this.node },
+      ...(index ? { indexName: index.name } : {}),
+      pk: { attribute: index ? index.pk : this.model.pk, template: this.node },
       partition: node,
-      sk: { attribute: this.model.sk, condition: { op: 'begins_with', value: prefix } },
+      sk: { attribute: index ? index.sk : this.model.sk, condition: { op: 'begins_with', value: prefix } },
       params: { node, type: options.type, order },
-      keyAttributes: [this.model.pk, this.model.sk],
+      keyAttributes: [this.model.pk, this.model.sk, ...(index ? [index.pk, index.sk] : [])],
       order,
       consistent: options.consistent === true,
     };
   }
 
-  private link(sk: KeyTemplate) {
+  private link(sk: KeyTemplate, attribute = this.model.sk) {
     return (stored: Record<string, unknown>) => ({
-      ...(sk.parse(stored[this.model.sk] as string) as unknown as Node<Type>),
+      ...(sk.parse(stored[attribute] as string) as unknown as Node<Type>),
       ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes),
     });
   }
 
   /** The nodes `from` points to (optionally of one type), with the edge's attributes. */
-  outgoing(from: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
+  async outgoing(from: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
     return queryPage(this.context, this.links('outgoing', from, options), options, this.link(this.forwardSk));
   }
 
   /** The nodes that point to `to` (optionally of one type), with the edge's attributes. */
-  incoming(to: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
-    return queryPage(this.context, this.links('incoming', to, options), options, this.link(this.inverseSk ?? this.forwardSk));
+  async incoming(to: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
+    return queryPage(this.context, this.links('incoming', to, options), options, this.link(this.inverseSk ?? this.forwardSk, this.model.inverseIndex?.sk));
   }
 
   /** How many links a node has on one side (a COUNT query: reads the keys, returns no items). */
@@ -199,10 +225,17 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
     let start: Record<string, unknown> | undefined;
     const request = this.links(side, node, options);
     const aliases = new ExpressionAliases();
-    const condition = `${aliases.name(this.model.pk)} = ${aliases.value(this.node.build(node))} AND begins_with(${aliases.name(this.model.sk)}, ${aliases.value((request.sk!.condition as { value: string }).value)})`;
+    const condition = `${aliases.name(request.pk.attribute)} = ${aliases.value(this.node.build(node))} AND begins_with(${aliases.name(request.sk!.attribute)}, ${aliases.value((request.sk!.condition as { value: string }).value)})`;
     do {
       const result = await this.context.client.send(
-        new QueryCommand({ TableName: this.context.tableName, KeyConditionExpression: condition, ...aliases.attributes(), Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }),
+        new QueryCommand({
+          TableName: this.context.tableName,
+          ...(request.indexName ? { IndexName: request.indexName } : {}),
+          KeyConditionExpression: condition,
+          ...aliases.attributes(),
+          Select: 'COUNT',
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
       );
       total += result.Count ?? 0;
       start = result.LastEvaluatedKey;

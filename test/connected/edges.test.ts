@@ -99,3 +99,20 @@ test('edge items share the user\'s partition without disturbing user queries', a
   const collection = await db.userCollection({ id: '1' });
   t.deepEqual(collection.items.map((i) => i.type), ['Article', undefined, 'User']);
 });
+
+test('an edge with its inverse in a GSI: one item per follow, incoming read from the index', async (t) => {
+  const { db, tableName } = t.context;
+  t.deepEqual(await db.follow.add(user('a'), user('b')), { created: true });
+  t.deepEqual(await db.follow.add(user('a'), user('b')), { created: false });
+  await db.follow.add(user('c'), user('b'));
+  await db.follow.add(user('b'), user('b'));
+  const items = (await local.documents.send(new ScanCommand({ TableName: tableName }))).Items!;
+  t.is(items.length, 3, 'one item per relationship');
+  t.like(items.find((i) => i['pk'] === 'User.a'), { sk: 'FOLLOWS.User.b', gsi3pk: 'User.b', gsi3sk: 'FOLLOWED_BY.User.a' });
+  t.deepEqual((await db.follow.outgoing(user('a'))).items.map((l) => l.id), ['b']);
+  t.deepEqual((await db.follow.incoming(user('b'))).items.map((l) => l.id), ['a', 'b', 'c']);
+  t.is(await db.follow.count('incoming', user('b')), 3);
+  await t.throwsAsync(db.follow.incoming(user('b'), { consistent: true }), { message: /no consistent reads/ });
+  await db.follow.remove(user('a'), user('b'));
+  t.deepEqual((await db.follow.incoming(user('b'))).items.map((l) => l.id), ['b', 'c']);
+});
