@@ -397,6 +397,30 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         isAsync: true,
       });
     }
+    const bucket = path.pk.segments.find((seg) => seg.kind === 'placeholder' && seg.truncate !== undefined && entity.attributes[seg.name]?.kind === 'timestamp');
+    const firstSort = path.sk?.segments.find((seg) => seg.kind === 'placeholder');
+    if (bucket?.kind === 'placeholder' && firstSort?.kind === 'placeholder' && firstSort.name === bucket.name && firstSort.truncate === undefined) {
+      runtime.add('queryTimeRange').add(projected ? 'projectRecord' : 'mapItem');
+      const rest = path.partition.filter((a) => a !== bucket.name);
+      const map = projected
+        ? `(stored) => projectRecord<${names.itemType}>(${modelName}, ${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!, stored)`
+        : `mapItem<${name}>(${modelName})`;
+      methods.push({
+        name: `${names.method}Between`,
+        docs: doc(
+          `${name} items with ${bucket.name} from \`range.from\` to \`range.to\` (inclusive), across every ${bucket.truncate} bucket of ${path.pk.source}` +
+            `${path.pk.segments.some((seg) => seg.kind === 'placeholder' && seg.name === 'shard') ? ' and every shard' : ''}, merged in order under one cursor.`,
+        ),
+        parameters: [
+          { name: 'partition', type: members(entity, rest, 'required') },
+          { name: 'range', type: '{ readonly from: Date; readonly to: Date }' },
+          { name: 'options', type: `Omit<${gsi ? 'IndexQueryOptions' : 'QueryOptions'}<never>, 'where'>`, initializer: '{}' },
+        ],
+        returnType: `Promise<Page<${names.itemType}>>`,
+        statements: `return queryTimeRange(this.context, ${modelName}, ${quote(`${names.method}Between`)}, ${indexArg}, { attribute: ${quote(bucket.name)}, unit: ${quote(bucket.truncate!)} }, partition, range, options, ${map});`,
+        isAsync: true,
+      });
+    }
     methods.push({
       name: `${names.method}All`,
       docs: doc(`Every item \`${names.method}\` would return, page after page, as an async iterator.`),

@@ -5,7 +5,7 @@
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { SHARD, compareUtf8 } from './codec.js';
-import { CursorError } from './errors.js';
+import { CursorError, ValidationError } from './errors.js';
 import { decodeCursor, encodeCursor, isKey } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryInput } from './repository.js';
@@ -85,11 +85,37 @@ export function recordOrder(request: QueryRequest): (a: Stored, b: Stored) => nu
   };
 }
 
-/** One page of a query over every shard of a sharded partition key. */
-export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, shards: number, page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
+/** The partitions of every shard of a sharded partition key. */
+export function shardPartitions(partition: Readonly<Record<string, unknown>>, shards: number): Array<Record<string, unknown>> {
+  return Array.from({ length: shards }, (_, shard) => ({ ...partition, [SHARD]: shard }));
+}
+
+const BUCKET_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+export const MAX_BUCKETS = 10_000;
+
+/** The UTC time buckets (minute, hour, day or month) from the one holding `from` to the one holding `to`. */
+export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day' | 'month'): Date[] {
+  if (!(from.getTime() <= to.getTime())) throw new ValidationError('(query)', 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+  const out: Date[] = [];
+  if (unit === 'month') {
+    for (let y = from.getUTCFullYear(), m = from.getUTCMonth(); Date.UTC(y, m) <= to.getTime(); m === 11 ? ((m = 0), y++) : m++) {
+      out.push(new Date(Date.UTC(y, m)));
+      if (out.length > MAX_BUCKETS) break;
+    }
+  } else {
+    const step = BUCKET_MS[unit]!;
+    for (let t = Math.floor(from.getTime() / step) * step; t <= to.getTime() && out.length <= MAX_BUCKETS; t += step) out.push(new Date(t));
+  }
+  if (out.length > MAX_BUCKETS) throw new ValidationError('(query)', 'range', `the range spans more than ${MAX_BUCKETS} ${unit} buckets; narrow it`);
+  return out;
+}
+
+/** One page of a query over several partitions (every shard, every time bucket), merged in DynamoDB's order. */
+export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[], page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
+  const shards = partitions.length;
   const positions: ShardPosition[] =
     page.cursor === undefined ? Array.from({ length: shards }, () => ({})) : decodeCursor<ShardPosition[]>(page.cursor, request.scope, request.params, ctx.cursor, isPositions);
-  if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} shard positions, this query has ${shards}`);
+  if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} partition positions, this query has ${shards}`);
   const limit = page.limit;
   const order = recordOrder(request);
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
@@ -98,7 +124,7 @@ export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, sh
   // before the page is full is asked again, for what the page still needs.
   const firstWave = limit === undefined ? undefined : Math.min(limit, Math.ceil(limit / shards) + 2);
   const fetch = async (state: ShardState, size = limit === undefined ? undefined : Math.max(1, limit - items.length)) => {
-    const input = queryInput(ctx, { ...request, partition: { ...request.partition, [SHARD]: state.shard } }, size === undefined ? {} : { limit: size });
+    const input = queryInput(ctx, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
     state.buffer.push(...((result.Items ?? []) as Stored[]));
     state.next = result.LastEvaluatedKey;

@@ -5,7 +5,7 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryComman
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { KeyTemplate, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
-import { gatherPage } from './gather.js';
+import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
@@ -241,7 +241,7 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
-  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, request.pk.template.shards, page, map, ctx.gatherConcurrency);
+  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template.shards), page, map, ctx.gatherConcurrency);
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
   const items = (result.Items ?? []).map(map);
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
@@ -348,4 +348,41 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
     return { type, item: fromStored(model.name, model.codecs, stored, model.keyAttributes) };
   }
   return { type: undefined, item: stored };
+}
+
+/**
+ * One page of a time-range query on a key space whose partition key is a time bucket
+ * (`<at:hour>`): every bucket from `from` to `to` (and every shard) is queried, the sort key is
+ * bounded to the range, and the results are merged in order under one cursor.
+ */
+export async function queryTimeRange<T>(
+  ctx: TableContext,
+  model: EntityModel,
+  method: string,
+  indexName: string | undefined,
+  bucket: { readonly attribute: string; readonly unit: 'minute' | 'hour' | 'day' | 'month' },
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never> & { readonly order?: 'asc' | 'desc' },
+  map: (stored: Record<string, unknown>) => T,
+): Promise<Page<T>> {
+  const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
+  const pk = index ? index.pk : model.pk;
+  const sk = index ? index.sk : model.sk;
+  const order = options.order ?? 'asc';
+  const request: QueryRequest = {
+    scope: `${model.name}.${method}`,
+    ...(indexName !== undefined ? { indexName } : {}),
+    pk,
+    partition,
+    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [bucket.attribute]: range.from }, { [bucket.attribute]: range.to }] }) } } : {}),
+    params: { partition, from: range.from, to: range.to, order },
+    keyAttributes: keyAttributesOf(model, index),
+    order,
+    consistent: options.consistent === true,
+  };
+  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
+  const partitions = pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, pk.template.shards!));
+  if (order === 'desc') partitions.reverse();
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
 }

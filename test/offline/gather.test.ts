@@ -4,7 +4,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KeyTemplate, SHARD, compareUtf8, shardOf } from '../../out/social/runtime/codec.js';
-import { gatherPage } from '../../out/social/runtime/gather.js';
+import { gatherPage, shardPartitions, timeBuckets } from '../../out/social/runtime/gather.js';
 import type { QueryRequest } from '../../out/social/runtime/repository.js';
 
 test('shard hash: golden vectors (FNV-1a 32-bit over UTF-8, computed independently)', (t) => {
@@ -69,7 +69,7 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
         const cursors: Array<string | undefined> = [undefined];
         let cursor: string | undefined;
         do {
-          const page = await gatherPage(ctx, request, shards, { limit, ...(cursor ? { cursor } : {}) }, (r) => `${r['pk']}|${r['sk']}`);
+          const page = await gatherPage(ctx, request, shardPartitions({}, shards), { limit, ...(cursor ? { cursor } : {}) }, (r) => `${r['pk']}|${r['sk']}`);
           if (page.items.length > limit) return false;
           seen.push(...page.items);
           cursor = page.cursor;
@@ -81,7 +81,7 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
           const rest: string[] = [];
           let c: string | undefined = cursors[i];
           while (c) {
-            const page = await gatherPage(ctx, request, shards, { limit, cursor: c }, (r) => `${r['pk']}|${r['sk']}`);
+            const page = await gatherPage(ctx, request, shardPartitions({}, shards), { limit, cursor: c }, (r) => `${r['pk']}|${r['sk']}`);
             rest.push(...page.items);
             c = page.cursor;
           }
@@ -100,7 +100,16 @@ test('a page stops early: shards are not read past what the page needs', async (
   const items = Array.from({ length: 400 }, (_, i) => ({ pk: template.build({ [SHARD]: i % 4 }), sk: String(i).padStart(3, '0') }));
   const fake = fakeShards(items);
   const request: QueryRequest = { scope: 'E.query', pk: { attribute: 'pk', template }, partition: {}, sk: { attribute: 'sk', condition: undefined }, params: {}, keyAttributes: ['pk', 'sk'], order: 'asc' };
-  const page = await gatherPage(fake.ctx, request, 4, { limit: 5 }, (r) => r['sk']);
+  const page = await gatherPage(fake.ctx, request, shardPartitions({}, 4), { limit: 5 }, (r) => r['sk']);
   t.deepEqual(page.items, ['000', '001', '002', '003', '004']);
   t.is(fake.queries(), 4, 'one query per shard, each asking for its share of the page');
+});
+
+test('time buckets: every UTC minute, hour, day or month a range touches, and a refusal for huge ranges', (t) => {
+  const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
+  t.deepEqual(iso(timeBuckets(new Date('2024-01-31T22:30:00Z'), new Date('2024-02-01T01:00:00Z'), 'hour')), ['2024-01-31T22:00:00.000Z', '2024-01-31T23:00:00.000Z', '2024-02-01T00:00:00.000Z', '2024-02-01T01:00:00.000Z']);
+  t.deepEqual(iso(timeBuckets(new Date('2023-11-15T00:00:00Z'), new Date('2024-02-01T00:00:00Z'), 'month')), ['2023-11-01T00:00:00.000Z', '2023-12-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z']);
+  t.deepEqual(iso(timeBuckets(new Date('2024-01-01T00:00:00Z'), new Date('2024-01-01T00:00:00Z'), 'day')), ['2024-01-01T00:00:00.000Z']);
+  t.throws(() => timeBuckets(new Date('2024-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'), 'minute'), { message: /more than 10000 minute buckets/ });
+  t.throws(() => timeBuckets(new Date(10), new Date(0), 'day'), { message: /is after to/ });
 });
