@@ -166,6 +166,8 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   patterns?: Record<string, PatternDeclaration & { entity: keyof E & string }>;
   /** Per-rule severity override, e.g. `{ HK015: 'off' }`. */
   lint?: Record<string, Severity>;
+  /** Time series: one physical table per day or month; `<Table>Table.forTime(client, at)` picks it. */
+  rotation?: 'day' | 'month';
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -233,5 +235,6 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
       Object.fromEntries(Object.entries(declaration.patterns ?? {}).map(([name, p]) => [name, Object.freeze({ kind: 'pattern', name, ...p })])),
     ) as Record<string, PatternDef>,
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
+    ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
   });
 }

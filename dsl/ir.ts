@@ -133,4 +133,6 @@ export interface TableDef {
   readonly edges: Readonly<Record<string, EdgeDef>>;
   readonly patterns: Readonly<Record<string, PatternDef>>;
   readonly lint: Readonly<Record<string, Severity>>;
+  /** One physical table per period (`<name>_<YYYY-MM>`), for time series. */
+  readonly rotation?: 'day' | 'month';
 }

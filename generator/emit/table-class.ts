@@ -134,6 +134,35 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     returnType: `AsyncGenerator<${itemType}, void, undefined>`,
     statements: `return scanSegments<${itemType}>(this.context, [${entities.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ')}], options);`,
   });
+  if (table.rotation) {
+    const every = quote(table.rotation);
+    methods.push(
+      {
+        name: 'tableNameFor',
+        isStatic: true,
+        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${table.rotation === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}\`).` }],
+        parameters: [{ name: 'at', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
+        returnType: 'string',
+        statements: `return rotatedTableName(base, at, ${every});`,
+      },
+      {
+        name: 'tablesBetween',
+        isStatic: true,
+        docs: [{ kind: StructureKind.JSDoc, description: 'Every physical table a time range touches, oldest first.' }],
+        parameters: [{ name: 'from', type: 'Date' }, { name: 'to', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
+        returnType: 'string[]',
+        statements: `return rotatedTablesBetween(base, from, to, ${every});`,
+      },
+      {
+        name: 'forTime',
+        isStatic: true,
+        docs: [{ kind: StructureKind.JSDoc, description: `The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).` }],
+        parameters: [{ name: 'client', type: 'DynamoDBDocumentClient' }, { name: 'at', type: 'Date' }, { name: 'options', type: `${className}Options`, initializer: '{}' }],
+        returnType: className,
+        statements: `return new ${className}(client, { ...options, tableName: rotatedTableName(options.tableName ?? ${quote(table.name)}, at, ${every}) });`,
+      },
+    );
+  }
   methods.unshift({
     name: 'transaction',
     docs: [{ kind: StructureKind.JSDoc, description: 'Starts a transaction: add writes per entity, then `commit()`.' }],
@@ -192,6 +221,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
             { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).type, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
           ]
         : []),
+      ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),
       { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
       { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }] },
       {

@@ -29,6 +29,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     return found; // every template was split by it: their problems would only be echoes
   }
   validateKeyAttributes(table, report);
+  if (table.rotation !== undefined && table.rotation !== 'day' && table.rotation !== 'month') report('DDB075', ['rotation'], [`rotation "${String(table.rotation)}" is not 'day' or 'month'`]);
   for (const index of Object.values(table.indexes)) {
     if (!/^[A-Za-z][A-Za-z0-9_]{2,254}$/.test(index.name)) report('DDB023', ['indexes', index.name], [index.name]);
   }

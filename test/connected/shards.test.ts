@@ -93,6 +93,21 @@ test('a time range over hour buckets and shards: every matching view once, in ti
   }
 });
 
+test('table rotation: one table per month, picked by time', async (t) => {
+  const base = t.context.tableName;
+  t.deepEqual(ClicksTable.tablesBetween(new Date('2024-01-20T00:00:00Z'), new Date('2024-03-02T00:00:00Z'), base), [`${base}_2024-01`, `${base}_2024-02`, `${base}_2024-03`]);
+  t.is(ClicksTable.tableNameFor(new Date('2024-02-29T23:59:59Z'), base), `${base}_2024-02`);
+  for (const name of ClicksTable.tablesBetween(new Date('2024-01-01T00:00:00Z'), new Date('2024-02-01T00:00:00Z'), base)) await local.createTable(clicksTableDefinition(name));
+  const january = new Date('2024-01-15T12:00:00Z');
+  const february = new Date('2024-02-15T12:00:00Z');
+  for (const at of [january, february]) {
+    await ClicksTable.forTime(local.documents, at, { tableName: base }).click.put({ referrer: 'r', clickId: at.toISOString(), eventTime: at, url: '/' });
+  }
+  const inJanuary = await ClicksTable.forTime(local.documents, january, { tableName: base }).click.query({ referrer: 'r' });
+  t.deepEqual(inJanuary.items.map((c) => c.clickId), [january.toISOString()]);
+  t.is(ClicksTable.forTime(local.documents, february, { tableName: base }).tableName, `${base}_2024-02`);
+});
+
 test('our UTF-8 comparator orders sort keys exactly as DynamoDB Local does, astral characters included', async (t) => {
   await local.createTable(socialTableDefinition(t.context.tableName));
   const values = ['a', 'b', 'Z', 'é', 'ü', '\u07FF', '\u0800', '\uD7FF', '\uE000', '\uFFFD', '\uFFFF', '😀', '𝄞', '\u{10FFFF}', 'a😀', 'a\uFFFF', 'ab', '~', '0', '.'];
