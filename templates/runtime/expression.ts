@@ -52,6 +52,12 @@ export interface UpdateChanges {
   readonly setIfNotExists?: Readonly<Record<string, unknown>>;
 }
 
+/** Every attribute an update names, in any clause (an attribute may appear in only one). */
+export function changedAttributes(changes: UpdateChanges): string[] {
+  const named = (record: object | undefined) => Object.keys(record ?? {});
+  return [...named(changes.set), ...named(changes.setIfNotExists), ...named(changes.append), ...named(changes.prepend), ...(changes.remove ?? []), ...named(changes.add), ...named(changes.delete)];
+}
+
 /** Renders an UpdateExpression. Throws `ValidationError` when there is nothing to change. */
 export function updateExpression(entity: string, changes: UpdateChanges, aliases: ExpressionAliases): string {
   const sets: string[] = [];
@@ -90,15 +96,7 @@ export function updateExpression(entity: string, changes: UpdateChanges, aliases
   if (deletes.length) clauses.push(`DELETE ${deletes.join(', ')}`);
   if (clauses.length === 0) throw new ValidationError(entity, '(update)', 'nothing to update: give at least one of set, remove, add, delete, append, prepend, setIfNotExists');
   const touched = new Set<string>();
-  for (const attribute of [
-    ...Object.keys(changes.set ?? {}),
-    ...Object.keys(changes.setIfNotExists ?? {}),
-    ...Object.keys(changes.append ?? {}),
-    ...Object.keys(changes.prepend ?? {}),
-    ...(changes.remove ?? []),
-    ...Object.keys(changes.add ?? {}),
-    ...Object.keys(changes.delete ?? {}),
-  ]) {
+  for (const attribute of changedAttributes(changes)) {
     if (touched.has(attribute)) throw new ValidationError(entity, attribute, 'an attribute may appear in only one of set, remove, add, delete, append, prepend, setIfNotExists');
     touched.add(attribute);
   }

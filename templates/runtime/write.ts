@@ -17,7 +17,7 @@ import {
   VersionConflictError,
   isConditionalCheckFailed,
 } from './errors.js';
-import { ExpressionAliases, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
+import { ExpressionAliases, changedAttributes, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
 import { itemSize } from './item-size.js';
 import { emptySets, fromStored, toStored } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
@@ -105,22 +105,14 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
   };
 }
 
-export interface UpdateInput {
-  readonly set?: Readonly<Record<string, unknown>>;
-  readonly remove?: readonly string[];
-  readonly add?: Readonly<Record<string, unknown>>;
-  readonly delete?: Readonly<Record<string, unknown>>;
-  readonly append?: Readonly<Record<string, readonly unknown[]>>;
-  readonly prepend?: Readonly<Record<string, readonly unknown[]>>;
-  readonly setIfNotExists?: Readonly<Record<string, unknown>>;
-}
+/** The changes a generated `update` accepts (values in item form; converted before sending). */
+export type UpdateInput = UpdateChanges;
 
 /** Plans an update of an existing item (ItemNotFoundError if there is none). */
 export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
   const tableKey = primaryKey(model, key);
   const named = (record: object | undefined) => Object.keys(record ?? {});
-  const touched = [...named(changes.set), ...(changes.remove ?? []), ...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)];
-  for (const attribute of touched) {
+  for (const attribute of changedAttributes(changes)) {
     if (model.keyAttributes.includes(attribute)) throw new ValidationError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
     if (model.primaryParts.includes(attribute)) throw new ValidationError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
     if (attribute === model.version) throw new ValidationError(model.name, attribute, 'is the version attribute: ddbgen increments it on every write');

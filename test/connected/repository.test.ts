@@ -1,6 +1,4 @@
 // Connected: the repositories generated from fixtures/social.ts against DynamoDB Local.
-import { randomUUID } from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ArticleKeys,
@@ -11,29 +9,12 @@ import {
   SocialTable,
   UserKeys,
   ValidationError,
-  socialTableDefinition,
   type Article,
 } from '../../out/social/index.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { socialTests } from '../support/social-tests.js';
 
-const test = anyTest as TestFn<{ db: SocialTable; tableName: string }>;
-let local: LocalDynamo;
 let sent = 0;
-
-test.before(async () => {
-  local = await startDynamoDbLocal();
-  local.documents.middlewareStack.add((next) => async (args) => (sent++, next(args)), { step: 'initialize', name: 'countRequests' });
-});
-test.after.always(async () => {
-  await local?.stop();
-});
-
-/** A fresh table per test: tests run concurrently and never see each other's items. */
-test.beforeEach(async (t) => {
-  const tableName = `social-${randomUUID()}`;
-  await local.createTable(socialTableDefinition(tableName));
-  t.context = { db: new SocialTable(local.documents, { tableName }), tableName };
-});
+const { test, local } = socialTests((started) => started.documents.middlewareStack.add((next) => async (args) => (sent++, next(args)), { step: 'initialize', name: 'countRequests' }));
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
 const article = (userId: string, articleId: string, d: number, extra: Partial<Article> = {}): Article => ({
@@ -85,9 +66,9 @@ test('values containing the delimiter, the escape and ${ are stored apart and re
   const ids = ['a.b', 'a', 'b', 'a\\.b', 'a\\', '.', '..', '${x}', 'A.B', 'a.b.', '😀.𝄞', 'nul\u0000x', 'nul\\0x'];
   for (const id of ids) await db.user.put({ id, email: `${id}@example.com`, status: 'ACTIVE', joinedAt: day(1) });
   for (const id of ids) t.is((await db.user.get({ id }))?.email, `${id}@example.com`, id);
-  const scanned = await local.documents.send(new ScanCommand({ TableName: tableName }));
+  const scanned = await local().documents.send(new ScanCommand({ TableName: tableName }));
   t.is(scanned.Items?.length, ids.length, 'no two ids shared a key');
-  const stored = await local.documents.send(new GetCommand({ TableName: tableName, Key: UserKeys.key({ id: 'a.b' }) }));
+  const stored = await local().documents.send(new GetCommand({ TableName: tableName, Key: UserKeys.key({ id: 'a.b' }) }));
   t.is(stored.Item?.['pk'], 'User.a\\.b');
   t.deepEqual(UserKeys.parse({ pk: 'User.a\\.b', sk: 'PROFILE' }), { id: 'a.b' });
   await db.article.put(article('u', 'A.', 1));
@@ -201,7 +182,7 @@ test('index keys are written with the item, and parse back', async (t) => {
   const { db, tableName } = t.context;
   await db.article.put(article('u', 'a1', 2, { name: 'Hello.World' }));
   const key = ArticleKeys.key({ userId: 'u', updatedAt: day(2), articleId: 'a1' });
-  const stored = (await local.documents.send(new GetCommand({ TableName: tableName, Key: key }))).Item!;
+  const stored = (await local().documents.send(new GetCommand({ TableName: tableName, Key: key }))).Item!;
   t.like(stored, {
     pk: 'User.u',
     sk: 'Article.2024-01-02T00:00:00\\.000Z.a1',
