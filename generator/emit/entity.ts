@@ -414,7 +414,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         parameters: [
           { name: 'partition', type: members(entity, rest, 'required') },
           { name: 'range', type: '{ readonly from: Date; readonly to: Date }' },
-          { name: 'options', type: `Omit<${gsi ? 'IndexQueryOptions' : 'QueryOptions'}<never>, 'where'>`, initializer: '{}' },
+          { name: 'options', type: `${gsi ? 'IndexQueryOptions' : 'QueryOptions'}<never>`, initializer: '{}' },
         ],
         returnType: `Promise<Page<${names.itemType}>>`,
         statements: `return queryTimeRange(this.context, ${modelName}, ${quote(`${names.method}Between`)}, ${indexArg}, { attribute: ${quote(bucket.name)}, unit: ${quote(bucket.truncate!)} }, partition, range, options, ${map});`,
@@ -423,10 +423,10 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     }
     methods.push({
       name: `${names.method}All`,
-      docs: doc(`Every item \`${names.method}\` would return, page after page, as an async iterator.`),
-      parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: `Omit<${optionsType}, 'cursor'>`, initializer: '{}' }],
+      docs: doc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
+      parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: optionsType, initializer: '{}' }],
       returnType: `AsyncGenerator<${names.itemType}, void, undefined>`,
-      statements: `return allItems((cursor) => this.${names.method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }));`,
+      statements: `return allItems((cursor) => this.${names.method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor);`,
     });
   }
 
@@ -460,10 +460,10 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     });
     methods.push({
       name: `${pattern.name}All`,
-      docs: doc(`Every item of pattern ${pattern.name}, page after page, as an async iterator.`),
-      parameters: [{ name: 'params', type: paramsType }, { name: 'options', type: `Omit<${optionsType}, 'cursor'>`, initializer: '{}' }],
+      docs: doc(`Every item of pattern ${pattern.name}, page after page (from \`options.cursor\` if given), as an async iterator.`),
+      parameters: [{ name: 'params', type: paramsType }, { name: 'options', type: optionsType, initializer: '{}' }],
       returnType: `AsyncGenerator<${names.itemType}, void, undefined>`,
-      statements: `return allItems((cursor) => this.${pattern.name}(params, { ...options, ...(cursor === undefined ? {} : { cursor }) }));`,
+      statements: `return allItems((cursor) => this.${pattern.name}(params, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor);`,
     });
   }
 

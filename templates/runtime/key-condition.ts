@@ -13,17 +13,18 @@ import { KeyValueError } from './errors.js';
 
 export type SortOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
 
-type Only<Op extends SortOperator, V> = { readonly [K in Op]: V } & { readonly [K in Exclude<SortOperator, Op>]?: never };
-
-/** A sort-key condition as generated methods accept it: exactly one operator, on a sort-key prefix. */
+/**
+ * A sort-key condition as generated methods accept it: exactly one operator, on a sort-key prefix.
+ * Spelled out member by member (rather than mapped) so the type checker instantiates little per call.
+ */
 export type SortCondition<Full, Prefix> =
-  | Only<'eq', Full>
-  | Only<'beginsWith', Prefix>
-  | Only<'between', readonly [Prefix, Prefix]>
-  | Only<'gt', Prefix>
-  | Only<'gte', Prefix>
-  | Only<'lt', Prefix>
-  | Only<'lte', Prefix>;
+  | { readonly eq: Full; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith: Prefix; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith?: never; readonly between: readonly [Prefix, Prefix]; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt: Prefix; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte: Prefix; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt: Prefix; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte: Prefix };
 
 /** A key condition in structured form: what DynamoDB evaluates, before aliasing. */
 export type SortKeyTest =

@@ -187,7 +187,10 @@ export interface QueryOptions<Condition> extends PageOptions, ReadOptions {
 }
 
 /** Options of a query on a GSI: no consistent reads (DynamoDB does not offer them there). */
-export type IndexQueryOptions<Condition> = Omit<QueryOptions<Condition>, 'consistent'>;
+export interface IndexQueryOptions<Condition> extends PageOptions {
+  readonly where?: Condition;
+  readonly order?: 'asc' | 'desc';
+}
 
 export interface Page<T> {
   readonly items: T[];
@@ -247,9 +250,9 @@ export async function queryPage<T>(ctx: TableContext, request: QueryRequest, pag
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
-/** Every item of every page, fetched one page at a time as the caller iterates. */
-export async function* allItems<T>(fetch: (cursor: string | undefined) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
-  let cursor: string | undefined;
+/** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
+export async function* allItems<T>(fetch: (cursor: string | undefined) => Promise<Page<T>>, start?: string): AsyncGenerator<T, void, undefined> {
+  let cursor: string | undefined = start;
   do {
     const page = await fetch(cursor);
     yield* page.items;
@@ -363,7 +366,7 @@ export async function queryTimeRange<T>(
   bucket: { readonly attribute: string; readonly unit: 'minute' | 'hour' | 'day' | 'month' },
   partition: Readonly<Record<string, unknown>>,
   range: { readonly from: Date; readonly to: Date },
-  options: QueryOptions<never> & { readonly order?: 'asc' | 'desc' },
+  options: QueryOptions<never>,
   map: (stored: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
   const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;

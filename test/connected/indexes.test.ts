@@ -118,6 +118,9 @@ test('signed cursors and async iteration', async (t) => {
   const seen: string[] = [];
   for await (const a of db.article.queryAll({ userId: 'u' }, { limit: 2 })) seen.push(a.articleId);
   t.deepEqual(seen, ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7']);
+  const rest: string[] = [];
+  for await (const a of db.article.queryAll({ userId: 'u' }, { limit: 3, cursor: first.cursor! })) rest.push(a.articleId);
+  t.deepEqual(rest, ['a4', 'a5', 'a6', 'a7'], 'iteration can resume from a cursor');
 });
 
 test('model-based: random articles and random queries return what an in-memory model sorted by UTF-8 bytes returns, across random page sizes', async (t) => {
