@@ -8,7 +8,7 @@ import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, createContext, entityFile, tableClassName, tableFolder } from './context.js';
+import { BANNER, createContext, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
@@ -90,8 +90,8 @@ function indexModule(table: TableDef): EmittedModule {
       moduleSpecifier: `./${tableFolder(table)}-table.js`,
       namedExports: [
         tableClassName(table),
-        `${tableClassName(table).replace(/Table$/, '')}Transaction`,
-        { name: `${tableClassName(table).replace(/Table$/, '')}Item`, isTypeOnly: true },
+        transactionClassName(table),
+        { name: tableItemTypeName(table), isTypeOnly: true },
         { name: `${tableClassName(table)}Options`, isTypeOnly: true },
       ],
     },

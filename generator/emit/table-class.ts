@@ -5,7 +5,7 @@
 import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { keySegments } from '../model/key-segments.js';
-import { camelCase, entityFile, printLiteral, propertyKey, quote, tableClassName, type EmitContext } from './context.js';
+import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 
@@ -27,6 +27,9 @@ export function collections(table: TableDef): Collection[] {
   }
   return [...groups.values()].filter((members) => members.length > 1).map((members) => ({ name: camelCase(members[0]!.name), members }));
 }
+
+/** `SocialUserCollectionItem`: the tagged items of one collection. */
+const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
 
 export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModule {
   const entities = Object.values(table.entities);
@@ -50,7 +53,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     const union = group.members.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`);
     statements.push({
       kind: StructureKind.TypeAlias,
-      name: `${className.replace(/Table$/, '')}${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}CollectionItem`,
+      name: collectionItemType(table, group),
       isExported: true,
       docs: [{ kind: StructureKind.JSDoc, description: `An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.` }],
       type: [...union, '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
@@ -58,7 +61,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
   }
   const methods: OptionalKind<MethodDeclarationStructure>[] = groups.map((group) => {
     const first = group.members[0]!;
-    const itemType = `${className.replace(/Table$/, '')}${group.name.charAt(0).toUpperCase()}${group.name.slice(1)}CollectionItem`;
+    const itemType = collectionItemType(table, group);
     const members = group.members.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ');
     return {
       name: `${group.name}Collection`,
@@ -82,7 +85,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       isAsync: true,
     };
   });
-  const transactionClass = `${className.replace(/Table$/, '')}Transaction`;
+  const transactionClass = transactionClassName(table);
   statements.push({
     kind: StructureKind.Class,
     name: transactionClass,
@@ -119,7 +122,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       },
     ],
   });
-  const itemType = `${className.replace(/Table$/, '')}Item`;
+  const itemType = tableItemTypeName(table);
   statements.splice(1, 0, {
     kind: StructureKind.TypeAlias,
     name: itemType,

@@ -63,7 +63,8 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-async function mapConcurrent<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+/** Runs `run` over `items` with at most `limit` in flight. */
+export async function mapConcurrent<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) await run(items[next++]!);
@@ -73,7 +74,8 @@ async function mapConcurrent<T>(items: readonly T[], limit: number, run: (item: 
 
 /** setTimeout exists in every JavaScript runtime, but not in the ES library types the output compiles with. */
 const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
+/** Waits `ms` milliseconds. */
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
 
 /** Sends `pending` until nothing is left, retrying what each response leaves unprocessed. */
 async function untilDone<T>(

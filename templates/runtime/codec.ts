@@ -5,6 +5,7 @@
 // oversize keys rejected before any request, limits measured in UTF-8 bytes.
 
 import { KeyParseError, KeyValueError } from './errors.js';
+import { utf8Bytes } from './hmac.js';
 
 /** The name under which a shard number travels in key values. */
 export const SHARD = '$shard';
@@ -209,11 +210,7 @@ function typeName(value: unknown): string {
 export function shardOf(values: readonly unknown[], count: number): number {
   let hash = 0x811c9dc5;
   const text = values.map((v) => (v instanceof Date ? v.toISOString() : String(v))).join('\u0000');
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    const bytes = cp < 0x80 ? [cp] : cp < 0x800 ? [0xc0 | (cp >> 6), 0x80 | (cp & 63)] : cp < 0x10000 ? [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)] : [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
-    for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  }
+  for (const byte of utf8Bytes(text)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
   return hash % count;
 }
 

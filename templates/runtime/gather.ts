@@ -4,6 +4,7 @@
 // position — taken from the last item *returned* from it, so no item is skipped or repeated.
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrent } from './batch.js';
 import { SHARD, compareUtf8 } from './codec.js';
 import { CursorError, ValidationError } from './errors.js';
 import { decodeCursor, encodeCursor, isKey } from './cursor.js';
@@ -63,13 +64,6 @@ class Heap {
     }
     return top;
   }
-}
-
-async function mapConcurrent<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  }));
 }
 
 /** Orders stored records as DynamoDB would across one key space: sort key, then the full key. */

@@ -334,9 +334,6 @@ export interface CollectionMember {
   readonly model: EntityModel;
 }
 
-/** An item of a collection query, tagged with its entity; `type: undefined` for an item no member owns. */
-export type CollectionItem<M> = M | { readonly type: undefined; readonly record: Record<string, unknown> };
-
 /** Tags a stored record with the member whose sort-key template parses its sort key. */
 export function tagRecord(members: readonly CollectionMember[], stored: Record<string, unknown>): { type: string | undefined; item: Record<string, unknown> } {
   for (const { type, model } of members) {

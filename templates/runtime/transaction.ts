@@ -5,7 +5,7 @@
 // naming each failing item, its reason and its typed error.
 
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { backoffDelay, keyId, type RetryPolicy } from './batch.js';
+import { backoffDelay, defaultSleep, keyId, type RetryPolicy } from './batch.js';
 import type { Condition } from './condition.js';
 import { TransactionError, ValidationError, type TransactionItemFailure } from './errors.js';
 import type { EntityModel, TableContext } from './repository.js';
@@ -14,7 +14,6 @@ import { planCheck, planDelete, planPut, planUpdate, type UpdateInput, type Vers
 export const TRANSACTION_LIMITS = { items: 100, bytes: 4 * 1024 * 1024 } as const;
 
 const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
-const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
 
 /** A fresh idempotency token (at most 36 characters, as DynamoDB requires). */
 export function newToken(): string {
@@ -73,7 +72,7 @@ export class Transaction {
   async commit(options: CommitOptions = {}): Promise<void> {
     const input = this.input(options.token ?? newToken());
     const policy = { maxAttempts: 5, ...this.ctx.retry, ...options.retry };
-    const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms)));
+    const sleep = policy.sleep ?? defaultSleep;
     for (let attempt = 0; ; attempt++) {
       try {
         await this.ctx.client.send(new TransactWriteCommand(input as never));
