@@ -8,7 +8,7 @@ import type { Severity } from '../../dsl/ir.js';
 import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
-import { GeneratedCodeError, MissingSdkError, generateTable, type GeneratedFiles } from '../emit/generate.js';
+import { EMIT_KINDS, GeneratedCodeError, MissingSdkError, generateTable, type EmitKind, type GeneratedFiles } from '../emit/generate.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
@@ -34,7 +34,8 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
 
 Usage:
-  ddbgen generate [schema…] [--out DIR] [--check]   validate, lint and emit out/<table>/*.ts
+  ddbgen generate [schema…] [--out DIR] [--emit ts|js] [--check]
+                                                    validate, lint and emit out/<table>/*.ts
   ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
   ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
   ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
@@ -49,6 +50,7 @@ with -c) names them.
 Options:
   -c, --config FILE  the config file to use
   --out DIR     output root (default: the config's "out", else ./out); for report, the HTML file
+  --emit E      ts (default): TypeScript sources; js: compiled .js + .d.ts
   --check       write nothing; exit 1 if the output on disk is stale
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
@@ -76,6 +78,7 @@ function parse(args: readonly string[]) {
         out: { type: 'string' },
         config: { type: 'string', short: 'c' },
         check: { type: 'boolean' },
+        emit: { type: 'string' },
         watch: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -94,11 +97,14 @@ export interface Inputs {
   readonly config?: string;
   /** Project-wide lint severities from the config. */
   readonly lint?: Readonly<Record<string, Severity>>;
+  /** What generate writes: the flag's value, else the config's, else `ts`. */
+  readonly emit: EmitKind;
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
-async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string): Promise<Inputs> {
-  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out') };
+async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string): Promise<Inputs> {
+  if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`);
+  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts' };
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
   if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
@@ -109,6 +115,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
     files: config.schemas.map((f) => path.resolve(base, f)),
     out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'),
     config: configFile,
+    emit: (emit as EmitKind | undefined) ?? config.emit ?? 'ts',
     ...(config.lint ? { lint: config.lint } : {}),
   };
 }
@@ -125,8 +132,8 @@ async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTab
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
 
-async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string }): Promise<number> {
-  const inputs = await resolveInputs(io, positionals, values.out, values.config);
+async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string; emit?: string }): Promise<number> {
+  const inputs = await resolveInputs(io, positionals, values.out, values.config, values.emit);
   return generateOnce(io, inputs, values.check === true);
 }
 
@@ -142,7 +149,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles }> = [];
   for (const table of tables) {
     try {
-      outputs.push({ table, files: generateTable(table.table, inputs.out) });
+      outputs.push({ table, files: generateTable(table.table, inputs.out, inputs.emit) });
     } catch (error) {
       if (error instanceof MissingSdkError) {
         io.stderr(`ddbgen: ${error.message}\n`);
@@ -243,7 +250,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       case 'generate':
         if (values.watch) {
           if (values.check) throw new UsageError('--watch and --check do not go together');
-          return await watch(io, await resolveInputs(io, rest, values.out, values.config), (inputs) => generateOnce(io, inputs, false));
+          return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit), (inputs) => generateOnce(io, inputs, false));
         }
         return await generate(io, rest, values);
       case 'lint':

@@ -31,6 +31,8 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
   }
   const out = (config as { out?: unknown }).out;
   if (out !== undefined && typeof out !== 'string') throw new ConfigError(`${file}: out must be a folder path string`);
+  const emit = (config as { emit?: unknown }).emit;
+  if (emit !== undefined && emit !== 'ts' && emit !== 'js') throw new ConfigError(`${file}: emit must be 'ts' or 'js', not ${JSON.stringify(emit)}`);
   const lint = (config as { lint?: unknown }).lint;
   if (lint !== undefined) {
     if (typeof lint !== 'object' || lint === null) throw new ConfigError(`${file}: lint must be an object of rule severities, e.g. { HK012: 'info' }`);
@@ -39,5 +41,5 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
       if (!['off', 'info', 'warn', 'error'].includes(severity as string)) throw new ConfigError(`${file}: lint severity "${String(severity)}" for ${rule} is not off, info, warn or error`);
     }
   }
-  return { schemas, ...(out === undefined ? {} : { out }), ...(lint === undefined ? {} : { lint: lint as DdbgenConfig['lint'] }) };
+  return { schemas, ...(out === undefined ? {} : { out }), ...(emit === undefined ? {} : { emit }), ...(lint === undefined ? {} : { lint: lint as DdbgenConfig['lint'] }) };
 }

@@ -2,7 +2,7 @@
 // the table definition, the table class and an index. Every file is printed deterministically and
 // the whole output is type-checked in memory before anything is written.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
@@ -16,6 +16,15 @@ import { emitTableDefinition, tableDefinitionName } from './table-definition.js'
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
 export type GeneratedFiles = Map<string, string>;
+
+/**
+ * What ddbgen writes: `ts` (default) the TypeScript sources, which the app's compiler checks with
+ * the rest of the app; `js` the same modules compiled by ddbgen, as `.js` + `.d.ts` (in the module
+ * format the output folder's package.json implies, as the app's own tsc would), so the app's type
+ * check only reads the declarations.
+ */
+export type EmitKind = 'ts' | 'js';
+export const EMIT_KINDS: readonly EmitKind[] = ['ts', 'js'];
 
 export class GeneratedCodeError extends Error {
   readonly diagnostics: string[];
@@ -142,11 +151,11 @@ function sdkPaths(outDir: string): Record<string, string[]> {
  * Emits every file of one table and type-checks them together. Throws GeneratedCodeError when the
  * output does not compile (a ddbgen bug, never the user's).
  */
-export function generateTable(table: TableDef, outDir: string): GeneratedFiles {
+export function generateTable(table: TableDef, outDir: string, emit: EmitKind = 'ts'): GeneratedFiles {
   const ctx = createContext(table);
   const folder = tableFolder(table);
   const project = newProject();
-  project.compilerOptions.set({ paths: sdkPaths(outDir) });
+  project.compilerOptions.set({ paths: sdkPaths(outDir), ...(emit === 'js' ? compileOptions(path.join(outDir, folder)) : {}) });
   const root = path.resolve(outDir, folder);
   const files: GeneratedFiles = new Map();
   const add = (name: string, text: string) => {
@@ -174,5 +183,41 @@ export function generateTable(table: TableDef, outDir: string): GeneratedFiles {
       }),
     );
   }
-  return files;
+  return emit === 'js' ? compiled(project, outDir) : files;
+}
+
+/** Node's rule: a folder's modules are ES modules when the nearest package.json says `"type": "module"`. */
+export function isEsmScope(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const manifest = path.join(at, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/** Compiler options for `emit: 'js'`: declarations, and the module format the output folder's scope implies. */
+function compileOptions(dir: string): ts.CompilerOptions {
+  const format = isEsmScope(dir)
+    ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
+    : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  return { ...format, noEmit: false, declaration: true };
+}
+
+/** The checked project compiled to `.js` + `.d.ts`, each file under ddbgen's banner. */
+function compiled(project: Project, outDir: string): GeneratedFiles {
+  const files: GeneratedFiles = new Map();
+  const result = project.emitToMemory();
+  const skipped = result.getDiagnostics().map((d) => ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n'));
+  if (result.getEmitSkipped() || skipped.length) throw new GeneratedCodeError(skipped.length ? skipped : ['the compiler emitted nothing']);
+  for (const file of result.getFiles()) {
+    const name = path.relative(outDir, file.filePath).split(path.sep).join('/');
+    files.set(name, file.text.startsWith(BANNER) ? file.text : `${BANNER}\n${file.text.replace(`${BANNER}\n`, '')}`); // CommonJS puts "use strict" first
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
