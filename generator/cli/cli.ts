@@ -9,6 +9,8 @@ import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/dia
 import { messages } from '../diagnostics/messages.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { EMIT_KINDS, GeneratedCodeError, MissingSdkError, generateTable, type EmitKind, type GeneratedFiles } from '../emit/generate.js';
+import { cacheFile, readCache, writeCache } from '../emit/generation-cache.js';
+import { tableFolder } from '../emit/context.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
@@ -52,6 +54,8 @@ Options:
   --out DIR     output root (default: the config's "out", else ./out); for report, the HTML file
   --emit E      ts (default): TypeScript sources; js: compiled .js + .d.ts
   --check       write nothing; exit 1 if the output on disk is stale
+  --no-cache    render and check everything (the cache in node_modules/.cache/ddbgen makes a
+                one-entity change re-render one module and re-check what it can affect)
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
                 table: create-table (default), cloudformation, cloudformation-yaml, cdk
@@ -79,6 +83,7 @@ function parse(args: readonly string[]) {
         config: { type: 'string', short: 'c' },
         check: { type: 'boolean' },
         emit: { type: 'string' },
+        'no-cache': { type: 'boolean' },
         watch: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -99,12 +104,15 @@ export interface Inputs {
   readonly lint?: Readonly<Record<string, Severity>>;
   /** What generate writes: the flag's value, else the config's, else `ts`. */
   readonly emit: EmitKind;
+  /** Reuse and keep the generation cache (off with --no-cache). */
+  readonly cache: boolean;
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
-async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string): Promise<Inputs> {
+async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string, noCache?: boolean): Promise<Inputs> {
   if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`);
-  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts' };
+  const cache = noCache !== true;
+  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache };
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
   if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
@@ -116,6 +124,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
     out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'),
     config: configFile,
     emit: (emit as EmitKind | undefined) ?? config.emit ?? 'ts',
+    cache,
     ...(config.lint ? { lint: config.lint } : {}),
   };
 }
@@ -132,8 +141,8 @@ async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTab
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
 
-async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string; emit?: string }): Promise<number> {
-  const inputs = await resolveInputs(io, positionals, values.out, values.config, values.emit);
+async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string; emit?: string; 'no-cache'?: boolean }): Promise<number> {
+  const inputs = await resolveInputs(io, positionals, values.out, values.config, values.emit, values['no-cache']);
   return generateOnce(io, inputs, values.check === true);
 }
 
@@ -146,10 +155,13 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
     return EXIT.failed;
   }
   for (const d of lint.filter((x) => x.severity !== 'info')) io.stderr(`${formatDiagnostic(d)}\n`);
-  const outputs: Array<{ table: SchemaTable; files: GeneratedFiles }> = [];
+  const outputs: Array<{ table: SchemaTable; files: GeneratedFiles; save: () => void }> = [];
   for (const table of tables) {
     try {
-      outputs.push({ table, files: generateTable(table.table, inputs.out, inputs.emit) });
+      const folder = tableFolder(table.table);
+      const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
+      outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       if (error instanceof MissingSdkError) {
         io.stderr(`ddbgen: ${error.message}\n`);
@@ -172,8 +184,9 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
     io.stdout(`ddbgen: ${display(inputs.out)} is up to date (${outputs.length} table${outputs.length === 1 ? '' : 's'})\n`);
     return EXIT.ok;
   }
-  for (const { files } of outputs) {
+  for (const { files, save } of outputs) {
     const result = writeOutput(inputs.out, files);
+    save();
     const folder = [...files.keys()][0]!.split('/')[0]!;
     io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${result.written} written, ${result.removed} removed\n`);
   }
@@ -250,7 +263,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       case 'generate':
         if (values.watch) {
           if (values.check) throw new UsageError('--watch and --check do not go together');
-          return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit), (inputs) => generateOnce(io, inputs, false));
+          return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit, values['no-cache']), (inputs) => generateOnce(io, inputs, false));
         }
         return await generate(io, rest, values);
       case 'lint':

@@ -6,13 +6,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
-import type { TableDef } from '../../dsl/ir.js';
+import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, createContext, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
+import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
+import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
 export type GeneratedFiles = Map<string, string>;
@@ -46,23 +48,10 @@ export function runtimeSources(): Array<{ name: string; text: string }> {
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }
 
-const compilerOptions: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ['lib.es2022.d.ts'],
-  types: [],
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  noImplicitOverride: true,
-  skipLibCheck: true,
-  noEmit: true,
-};
 
 function newProject(): Project {
   return new Project({
-    compilerOptions,
+    compilerOptions: baseCompilerOptions,
     skipAddingFilesFromTsConfig: true,
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single, useTrailingCommas: true },
   });
@@ -128,7 +117,7 @@ function indexModule(table: TableDef): EmittedModule {
   return { imports, statements };
 }
 
-/** Module path of `@aws-sdk/*` type declarations for the in-memory check: the user's first, then ours. */
+/** Where the `@aws-sdk/*` type declarations are for the in-memory check: the user's first, then ours. */
 function sdkPaths(outDir: string): Record<string, string[]> {
   const paths: Record<string, string[]> = {};
   for (const pkg of ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']) {
@@ -142,49 +131,103 @@ function sdkPaths(outDir: string): Record<string, string[]> {
       }
     }
     if (!resolved) throw new MissingSdkError(`cannot find ${pkg}: the generated code imports it; install it with npm install ${pkg}`);
-    paths[pkg] = [resolved];
+    // the declarations entry itself: ES-module resolution does not load a folder
+    const manifest = JSON.parse(readFileSync(path.join(resolved, 'package.json'), 'utf8')) as { types?: string; typings?: string };
+    const types = manifest.types ?? manifest.typings;
+    paths[pkg] = [types ? path.join(resolved, types) : resolved];
   }
   return paths;
 }
 
+/** One table's output, with what the next run may reuse and what this run did. */
+export interface Generation {
+  readonly files: GeneratedFiles;
+  readonly cache: GenerationCache;
+  /** Modules rendered by an emitter, modules taken from the cache, and generated files the compiler checked. */
+  readonly stats: { readonly rendered: number; readonly reused: number; readonly checked: number };
+}
+
+export interface GenerateOptions {
+  readonly emit?: EmitKind;
+  /** The previous run's cache (see generation-cache.ts); without it everything is rendered and checked. */
+  readonly cache?: GenerationCache;
+}
+
+/** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
+function entityScope(table: TableDef, entity: EntityDef): TableDef {
+  return { ...table, entities: { [entity.name]: entity }, edges: {}, patterns: Object.fromEntries(Object.entries(table.patterns).filter(([, p]) => p.entity === entity.name)) };
+}
+
 /**
- * Emits every file of one table and type-checks them together. Throws GeneratedCodeError when the
- * output does not compile (a ddbgen bug, never the user's).
+ * Emits every file of one table and type-checks them together; with a previous run's cache, only
+ * modules whose emitter input changed are rendered and only files a change can affect are checked.
+ * Throws GeneratedCodeError when the output does not compile (a ddbgen bug, never the user's).
  */
-export function generateTable(table: TableDef, outDir: string, emit: EmitKind = 'ts'): GeneratedFiles {
-  const ctx = createContext(table);
+export function generateTable(table: TableDef, outDir: string, options: GenerateOptions = {}): Generation {
+  const emit = options.emit ?? 'ts';
+  const previous = options.cache ?? emptyCache();
+  const next = emptyCache();
   const folder = tableFolder(table);
-  const project = newProject();
-  project.compilerOptions.set({ paths: sdkPaths(outDir), ...(emit === 'js' ? compileOptions(path.join(outDir, folder)) : {}) });
-  const root = path.resolve(outDir, folder);
   const files: GeneratedFiles = new Map();
-  const add = (name: string, text: string) => {
+  const stats = { rendered: 0, reused: 0, checked: 0 };
+  const scratch = newProject();
+  const render = (name: string, input: TableDef, module: () => EmittedModule) => {
+    const key = renderKey(name, input);
+    let text = previous.renders.get(key);
+    if (text === undefined) {
+      text = renderModule(name, module(), scratch);
+      stats.rendered++;
+    } else stats.reused++;
+    next.renders.set(key, text);
     files.set(`${folder}/${name}`, text);
-    project.createSourceFile(path.join(root, name), text, { overwrite: true });
   };
 
-  for (const { name, text } of runtimeSources()) add(`runtime/${name}`, `${BANNER}\n\n${text}`);
-  const scratch = newProject();
+  for (const { name, text } of runtimeSources()) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   for (const entity of Object.values(table.entities)) {
-    add(entityFile(entity), renderModule(entityFile(entity), emitEntity(entity, ctx), scratch));
+    const scope = entityScope(table, entity);
+    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope)));
   }
-  if (Object.keys(table.edges).length) add('edges.ts', renderModule('edges.ts', emitEdges(table, ctx), scratch));
-  add('table-definition.ts', renderModule('table-definition.ts', emitTableDefinition(table, ctx), scratch));
-  add(`${folder}-table.ts`, renderModule(`${folder}-table.ts`, emitTableClass(table, ctx), scratch));
-  add('index.ts', renderModule('index.ts', indexModule(table), scratch));
+  const ctx = createContext(table);
+  if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
+  render('table-definition.ts', table, () => emitTableDefinition(table, ctx));
+  render(`${folder}-table.ts`, table, () => emitTableClass(table, ctx));
+  render('index.ts', table, () => indexModule(table));
 
-  const diagnostics = project.getPreEmitDiagnostics().filter((d) => d.getCategory() === ts.DiagnosticCategory.Error);
-  if (diagnostics.length) {
-    throw new GeneratedCodeError(
-      diagnostics.map((d) => {
-        const file = d.getSourceFile();
-        const where = file ? `${path.relative(outDir, file.getFilePath())}:${d.getLineNumber() ?? 0}` : '';
-        return `${where} ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n')}`;
-      }),
-    );
+  const root = path.resolve(outDir);
+  const sources = new Map([...files].map(([name, text]) => [path.join(root, name), text]));
+  const compilerOptions = { ...baseCompilerOptions, paths: sdkPaths(outDir), ...(emit === 'js' ? compileOptions(path.join(root, folder)) : {}) };
+  const compile = (buildInfo: string | undefined): CompileResult => {
+    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }) }, root);
+    if (result.errors.length) throw new GeneratedCodeError(result.errors);
+    return result;
+  };
+  next.sourcesHash = sourcesHash(sources, compilerOptions);
+  // the very sources the build state was made from: nothing to check or compile again
+  const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
+  let result = unchanged ? { errors: [], emitted: new Map<string, string>(), buildInfo: previous.buildInfo, checked: 0 } : compile(previous.buildInfo);
+  if (emit === 'js') {
+    const expected = [...files.keys()].flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]);
+    const take = (compiled: ReadonlyMap<string, string>, from: CompileResult) => {
+      for (const [file, text] of from.emitted) next.compiled.set(path.relative(root, file).split(path.sep).join('/'), withBanner(text));
+      for (const file of expected) if (!next.compiled.has(file) && compiled.has(file)) next.compiled.set(file, compiled.get(file)!);
+    };
+    take(previous.compiled, result);
+    if (expected.some((f) => !next.compiled.has(f))) {
+      // the build state and the compiled files of the cache disagree: compile everything afresh
+      next.compiled.clear();
+      result = compile(undefined);
+      take(new Map(), result);
+    }
+    files.clear();
+    for (const file of [...expected].sort()) files.set(file, next.compiled.get(file)!);
   }
-  return emit === 'js' ? compiled(project, outDir) : files;
+  stats.checked = result.checked;
+  if (result.buildInfo !== undefined) next.buildInfo = result.buildInfo;
+  return { files, cache: next, stats };
 }
+
+/** CommonJS output puts "use strict" first: the banner goes back on top. */
+const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);
 
 /** Node's rule: a folder's modules are ES modules when the nearest package.json says `"type": "module"`. */
 export function isEsmScope(dir: string): boolean {
@@ -207,17 +250,4 @@ function compileOptions(dir: string): ts.CompilerOptions {
     ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
     : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Bundler };
   return { ...format, noEmit: false, declaration: true };
-}
-
-/** The checked project compiled to `.js` + `.d.ts`, each file under ddbgen's banner. */
-function compiled(project: Project, outDir: string): GeneratedFiles {
-  const files: GeneratedFiles = new Map();
-  const result = project.emitToMemory();
-  const skipped = result.getDiagnostics().map((d) => ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, '\n'));
-  if (result.getEmitSkipped() || skipped.length) throw new GeneratedCodeError(skipped.length ? skipped : ['the compiler emitted nothing']);
-  for (const file of result.getFiles()) {
-    const name = path.relative(outDir, file.filePath).split(path.sep).join('/');
-    files.set(name, file.text.startsWith(BANNER) ? file.text : `${BANNER}\n${file.text.replace(`${BANNER}\n`, '')}`); // CommonJS puts "use strict" first
-  }
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -31,7 +31,7 @@ const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') :
 
 /** Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. */
 export function schemaImporter() {
-  return createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: { ddbgen: dslEntry } });
+  return createJiti(import.meta.url, { moduleCache: false, fsCache: true, alias: { ddbgen: dslEntry } });
 }
 
 function isTable(value: unknown): value is TableDef {

@@ -44,17 +44,35 @@ export class SchemaLocator {
 
   /** The declaration of the table at `tableIndex` of the default export (-1: the export is one table). */
   private tableNode(tableIndex: number): Node | undefined {
+    if (!this.tables.has(tableIndex)) this.tables.set(tableIndex, this.findTableNode(tableIndex));
+    return this.tables.get(tableIndex);
+  }
+
+  private readonly tables = new Map<number, Node | undefined>();
+
+  private findTableNode(tableIndex: number): Node | undefined {
     const exported = this.source.getExportAssignment((e) => !e.isExportEquals());
     let node = unwrap(exported);
     if (node && Node.isArrayLiteralExpression(node)) node = unwrap(node.getElements()[Math.max(tableIndex, 0)]);
     return node;
   }
 
+  /** Each object literal's properties by name (the last one wins, as in JavaScript), built once. */
+  private readonly properties = new Map<Node, Map<string, Node>>();
+
   private property(objectNode: Node | undefined, name: string): Node | undefined {
     const object = unwrap(objectNode);
     if (!object || !Node.isObjectLiteralExpression(object)) return undefined;
-    const matches = object.getProperties().filter((p) => propertyName(p) === name);
-    return matches[matches.length - 1];
+    let byName = this.properties.get(object);
+    if (!byName) {
+      byName = new Map();
+      for (const p of object.getProperties()) {
+        const key = propertyName(p);
+        if (key !== undefined) byName.set(key, p);
+      }
+      this.properties.set(object, byName);
+    }
+    return byName.get(name);
   }
 
   /** Location of the deepest node found along `path`; `offset` moves into a string literal. */

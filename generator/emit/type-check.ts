@@ -1,0 +1,118 @@
+// The compiler pass over a table's generated files, held in memory: type-check them (a diagnostic
+// is a ddbgen bug) and, for `emit: 'js'`, compile them to .js + .d.ts. It runs as a TypeScript
+// builder program, so given the build state of the previous run it re-checks and re-emits only the
+// files a change can affect (changed files, and files whose imports changed shape), like `tsc
+// --incremental`.
+
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getLibFiles } from '@ts-morph/common';
+import { ts } from 'ts-morph';
+
+export const baseCompilerOptions: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ['lib.es2022.d.ts'],
+  types: [],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noImplicitOverride: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+export interface CompileInput {
+  /** Absolute path → text of every generated TypeScript file. */
+  readonly files: ReadonlyMap<string, string>;
+  readonly options: ts.CompilerOptions;
+  /** The build state the previous run left (tsbuildinfo text), if any. */
+  readonly buildInfo?: string;
+}
+
+export interface CompileResult {
+  /** Error diagnostics, `file:line message`, with paths relative to `relativeTo`. */
+  readonly errors: string[];
+  /** Absolute path → text of each .js / .d.ts the compiler wrote in this run (affected files only). */
+  readonly emitted: Map<string, string>;
+  /** The build state to hand to the next run. */
+  readonly buildInfo: string | undefined;
+  /** Generated files whose semantic diagnostics were computed in this run (not taken from the build state). */
+  readonly checked: number;
+}
+
+const LIB_FOLDER = '/ddbgen-typescript-lib';
+let libTexts: Map<string, string> | undefined;
+const libText = (file: string) => (libTexts ??= new Map(getLibFiles().map((f) => [path.join(LIB_FOLDER, f.fileName), f.text]))).get(file);
+
+const BUILD_INFO = '/ddbgen-build/state.tsbuildinfo';
+
+/**
+ * Parsed files of earlier runs in this process (watch mode), by path and parse options: an
+ * unchanged file is not parsed again, as in tsc --watch.
+ */
+const parsed = new Map<string, ts.SourceFile & { version?: string }>();
+
+/** Type-checks (and with `noEmit: false`, compiles) the files; see the header. */
+export function compileGenerated(input: CompileInput, relativeTo: string): CompileResult {
+  const options: ts.CompilerOptions = { ...input.options, incremental: true, tsBuildInfoFile: BUILD_INFO };
+  const optionsKey = JSON.stringify(options);
+  const host = ts.createIncrementalCompilerHost(options);
+  const hash = host.createHash ?? ts.sys.createHash ?? ((text: string) => String(text.length));
+  const read = (file: string) => (file === BUILD_INFO ? input.buildInfo : (input.files.get(file) ?? libText(file)));
+  const emitted = new Map<string, string>();
+  let buildInfo = input.buildInfo;
+  const fallbackRead = host.readFile.bind(host);
+  const fallbackExists = host.fileExists.bind(host);
+  host.getDefaultLibLocation = () => LIB_FOLDER;
+  host.getDefaultLibFileName = (o) => path.join(LIB_FOLDER, ts.getDefaultLibFileName(o));
+  const folders = new Set<string>();
+  for (const file of input.files.keys()) for (let dir = path.dirname(file); !folders.has(dir) && path.dirname(dir) !== dir; dir = path.dirname(dir)) folders.add(dir);
+  const fallbackDirectoryExists = host.directoryExists?.bind(host);
+  const fallbackRealpath = host.realpath?.bind(host);
+  host.directoryExists = (dir) => folders.has(dir) || dir === LIB_FOLDER || (fallbackDirectoryExists?.(dir) ?? false);
+  host.realpath = (file) => (input.files.has(file) || folders.has(file) ? file : (fallbackRealpath?.(file) ?? file));
+  host.readFile = (file) => read(file) ?? fallbackRead(file);
+  host.fileExists = (file) => read(file) !== undefined || fallbackExists(file);
+  host.getSourceFile = (file, language) => {
+    const text = read(file) ?? (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    if (text === undefined) return undefined;
+    const version = hash(text);
+    const key = `${file}\0${optionsKey}\0${JSON.stringify(language)}`;
+    const known = parsed.get(key);
+    if (known?.version === version) return known;
+    const source: ts.SourceFile & { version?: string } = ts.createSourceFile(file, text, language);
+    source.version = version;
+    parsed.set(key, source);
+    return source;
+  };
+  host.writeFile = (file, text) => {
+    if (file === BUILD_INFO) buildInfo = text;
+    else emitted.set(file, text);
+  };
+
+  const previous = input.buildInfo === undefined ? undefined : ts.readBuilderProgram(options, host);
+  const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram([...input.files.keys()], options, host, previous);
+  const diagnostics = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics()];
+  let checked = 0;
+  for (;;) {
+    const next = builder.getSemanticDiagnosticsOfNextAffectedFile();
+    if (!next) break;
+    if ('fileName' in next.affected && input.files.has(next.affected.fileName)) checked++;
+    diagnostics.push(...next.result);
+  }
+  diagnostics.push(...builder.getSemanticDiagnostics());
+  const errors = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.category !== ts.DiagnosticCategory.Error) continue;
+    const where = d.file ? `${path.relative(relativeTo, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    errors.add(`${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  }
+  if (!errors.size) {
+    const result = builder.emit();
+    for (const d of result.diagnostics) if (d.category === ts.DiagnosticCategory.Error) errors.add(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    if (result.emitSkipped && !input.options.noEmit) errors.add('the compiler emitted nothing');
+  }
+  return { errors: [...errors], emitted, buildInfo, checked };
+}

@@ -1,0 +1,96 @@
+// Incremental generation: with the previous run's cache, a one-entity change re-renders that
+// module and the table-level ones, re-checks only what it can affect, and the output is byte for
+// byte what a run without the cache makes; the CLI keeps the cache outside the output.
+
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { defineTable, edge, entity, gsi, t as types } from '../dsl/index.js';
+import { generateTable, type EmitKind } from '../generator/emit/generate.js';
+import { cacheFile, emptyCache, readCache, writeCache } from '../generator/emit/generation-cache.js';
+import { main } from '../generator/cli/cli.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A small table in variants: `note` adds an attribute to Order, `index` adds a GSI mapping to Order, `rename` changes User's key. */
+function shop(variant: { note?: boolean; index?: boolean; rename?: boolean } = {}) {
+  return defineTable({
+    name: 'Shop',
+    indexes: { byStatus: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+    entities: {
+      User: entity({ attributes: { id: types.string(), name: types.string() }, key: { pk: variant.rename ? 'Customer#<id>' : 'User#<id>', sk: 'PROFILE' } }),
+      Order: entity({
+        attributes: { userId: types.string(), orderId: types.string(), status: types.enum(['OPEN', 'SHIPPED']), placedAt: types.timestamp(), ...(variant.note ? { note: types.string().optional() } : {}) },
+        key: { pk: 'User#<userId>', sk: 'Order#<orderId>' },
+        ...(variant.index ? { indexes: { byStatus: { pk: 'Status#<status>#<userId>', sk: '<placedAt>' } } } : {}),
+      }),
+      Product: entity({ attributes: { sku: types.string(), price: types.number() }, key: { pk: 'Product#<sku>', sk: 'P' } }),
+    },
+    edges: { Likes: edge({ types: ['User', 'Product'], forward: 'LIKES', inverse: 'LIKED_BY' }) },
+  });
+}
+
+const out = path.join(root, 'out', 'test-generation-cache');
+
+for (const emit of ['ts', 'js'] as EmitKind[]) {
+  test(`emit ${emit}: a one-entity change re-renders one entity module, re-checks what it affects, and matches a cold run`, (t) => {
+    const cold = generateTable(shop(), out, { emit });
+    const modules = 3 + 4; // entities, then edges, table definition, table class, index
+    t.deepEqual({ rendered: cold.stats.rendered, reused: cold.stats.reused }, { rendered: modules, reused: 0 });
+    t.true(cold.stats.checked >= 20, `a cold run checks every file (${cold.stats.checked})`);
+
+    const again = generateTable(shop(), out, { emit, cache: cold.cache });
+    t.deepEqual(again.files, cold.files);
+    t.deepEqual(again.stats, { rendered: 0, reused: modules, checked: 0 }, 'nothing changed: nothing rendered or checked');
+
+    let cache = cold.cache;
+    for (const variant of [{ note: true }, { note: true, index: true }, { index: true, rename: true }, {}]) {
+      const warm = generateTable(shop(variant), out, { emit, cache });
+      t.deepEqual(warm.files, generateTable(shop(variant), out, { emit }).files, `${JSON.stringify(variant)}: the cached run makes exactly the cold run's output`);
+      t.true(warm.stats.rendered <= 6 && warm.stats.reused >= 1, `${JSON.stringify(variant)}: ${JSON.stringify(warm.stats)}`);
+      t.true(warm.stats.checked < cold.stats.checked, `${JSON.stringify(variant)}: fewer files re-checked (${warm.stats.checked} of ${cold.stats.checked})`);
+      cache = warm.cache;
+    }
+  });
+}
+
+test('a cache whose build state and compiled files disagree is not trusted: everything is compiled afresh', (t) => {
+  const cold = generateTable(shop(), out, { emit: 'js' });
+  const broken = { ...cold.cache, renders: cold.cache.renders, compiled: new Map([...cold.cache.compiled].filter(([file]) => !file.endsWith('order.js'))) };
+  const warm = generateTable(shop({ note: true }), out, { emit: 'js', cache: broken });
+  t.deepEqual(warm.files, generateTable(shop({ note: true }), out, { emit: 'js' }).files);
+});
+
+test('readCache ignores a missing, corrupt or foreign cache file; writeCache round-trips', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-'));
+  const file = path.join(dir, 'c.json');
+  t.deepEqual(readCache(file), emptyCache());
+  writeFileSync(file, '{ not json');
+  t.deepEqual(readCache(file), emptyCache());
+  writeFileSync(file, JSON.stringify({ format: 1, fingerprint: 'another ddbgen', renders: { k: 'stale' } }));
+  t.deepEqual(readCache(file), emptyCache(), 'a cache from another ddbgen build is dropped whole');
+  const cache = { renders: new Map([['k', 'text']]), compiled: new Map([['a/b.js', 'js']]), buildInfo: '{}', sourcesHash: 'h' };
+  writeCache(file, cache);
+  t.deepEqual(readCache(file), cache);
+});
+
+test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest package.json; --no-cache neither reads nor writes it', async (t) => {
+  const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-project-'));
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }');
+  mkdirSync(path.join(project, 'src'));
+  writeFileSync(
+    path.join(project, 'src', 'schema.ts'),
+    "import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({ name: 'Mini', entities: { Thing: entity({ attributes: { id: t.string() }, key: { pk: 'Thing#<id>', sk: 'T' } }) } });\n",
+  );
+  let stderr = '';
+  const run = (...args: string[]) => main(['generate', 'src/schema.ts', '--out', 'src/generated', ...args], { cwd: project, stdout: () => {}, stderr: (s) => (stderr += s) });
+  t.is(await run('--no-cache'), 0, stderr);
+  t.false(existsSync(path.join(project, 'node_modules')), '--no-cache writes no cache');
+  t.is(await run(), 0);
+  const file = cacheFile(path.join(project, 'src', 'generated'), 'mini', 'ts');
+  t.is(path.dirname(file), path.join(project, 'node_modules', '.cache', 'ddbgen'));
+  t.true(existsSync(file));
+  t.true(readCache(file).renders.size > 0);
+  t.deepEqual(readdirSync(path.join(project, 'src', 'generated', 'mini')).filter((f) => !f.endsWith('.ts') && f !== 'runtime'), [], 'nothing but the output in the output folder');
+});
