@@ -75,22 +75,26 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
   const expected = mode === 'create' ? undefined : given;
   const written = version === undefined ? item : ({ ...item, [version]: (expected ?? 0) + 1 } as T);
   const record = storedItem(model, written as Record<string, unknown>);
-  const key = primaryKey(model, written as Record<string, unknown>);
-  const aliases = new ExpressionAliases();
-  const pk = () => aliases.name(model.pk.attribute);
-  const parts: string[] = [];
+  const key: Record<string, string> = { [model.pk.attribute]: record[model.pk.attribute] as string };
+  if (model.sk) key[model.sk.attribute] = record[model.sk.attribute] as string;
   const isNew = mode === 'create' || (version !== undefined && expected === undefined && mode === 'put');
-  if (isNew) parts.push(`attribute_not_exists(${pk()})`);
-  else if (mode === 'replace') parts.push(`attribute_exists(${pk()})`);
-  if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
-  const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  const conditional = isNew || mode === 'replace' || expected !== undefined || options.condition !== undefined;
+  const aliases = conditional ? new ExpressionAliases() : undefined;
+  let condition: string | undefined;
+  if (aliases) {
+    const parts: string[] = [];
+    if (isNew) parts.push(`attribute_not_exists(${aliases.name(model.pk.attribute)})`);
+    else if (mode === 'replace') parts.push(`attribute_exists(${aliases.name(model.pk.attribute)})`);
+    if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
+    condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  }
   return {
     item: written,
     plan: {
       operation: 'put',
       entity: model.name,
       key,
-      input: { Item: record, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
+      input: condition && aliases ? { Item: record, ConditionExpression: condition, ...aliases.attributes() } : { Item: record },
       get size() {
         return itemSize(record);
       },
