@@ -235,6 +235,7 @@ try {
   await local.createTable(benchTableDefinition(tableName));
   const db = new BenchTable(documents, { tableName });
   const n = quick ? 200 : 5000;
+  const e2eRatios: Array<[string, number]> = [];
   const e2e = async (label: string, contenders: Record<string, (i: number) => Promise<unknown>>, count: number, concurrency: number) => {
     const results: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
     for (let round = 0; round < (quick ? 1 : 3); round++) {
@@ -250,6 +251,8 @@ try {
     }
     const base = Object.keys(contenders)[0]!;
     const lines = Object.entries(results).map(([name, ops]) => `| ${name} | ${fmt(stats(ops).median, 0)} ops/s | ${fmt(stats(ops.map((o, i) => o / results[base]![i]!)).median)}× |`);
+    const ours = Object.keys(contenders)[1]!;
+    e2eRatios.push([label, stats(results[ours]!.map((o, i) => o / results[base]![i]!)).median]);
     return `${label}:\n\n| contender | throughput (median) | ratio to baseline |\n|---|---|---|\n${lines.join('\n')}`;
   };
   const raw = (i: number) => documents.send(new PutCommand({ TableName: tableName, Item: { pk: `USER#r${i % 50}`, sk: `ARTICLE#a${i}`, gsi1pk: `NAME#n${i}`, gsi1sk: now.toISOString(), userId: `r${i % 50}`, articleId: `a${i}`, name: `n${i}`, updatedAt: now.toISOString(), views: i } }));
@@ -344,7 +347,7 @@ try {
   section(
     '5. End to end on DynamoDB Local (same machine)',
     `${sequential}\n\n${concurrent}\n\n${queries}\n\n${batchSize} items through batch writes (25 per request, 4 in flight):\n\n| round | hand-written loop | ddbgen batchPut | ratio (ddbgen / hand-written throughput) |\n|---|---|---|---|\n${batchRows.join('\n')}\n\n` +
-      `Median ratio ${fmt(stats(batchRatios).median)}× (target ≥ 0.9×: ${verdict(stats(batchRatios).median >= 0.9)}).\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.\n\n` +
+      `Median ratio ${fmt(stats(batchRatios).median)}×.\n\nTarget ≥ 0.95× the baseline's throughput: ${[...e2eRatios, [`${batchSize}-item batch write`, stats(batchRatios).median] as [string, number]].map(([label, ratio]) => `${label.replace(/:$/, '')} ${verdict(ratio >= 0.95)} (${fmt(ratio)}×)`).join('; ')}.\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.\n\n` +
       `Gathering one page of 100 items over 16 shards:\n\n${table(gather, 'ms/page', 1e6)}\n\nTarget: concurrency 16 ≤ 2× the single-shard page (a sequential loop is ~16×) — ${verdict(gather[1]!.ratio.median <= 2)} (${fmt(gather[1]!.ratio.median)}×). ` +
       'DynamoDB Local is one JVM on this machine, so concurrent queries mostly queue behind each other; against the service each shard is its own partition.',
   );

@@ -1,6 +1,7 @@
 // Assembles a table's output: runtime helpers copied from templates/runtime, one module per entity,
 // the table definition, the table class and an index. Every file is printed deterministically and
-// the whole output is type-checked in memory before anything is written.
+// the whole output is type-checked in memory before anything is written; a previous run's cache
+// (generation-cache.ts) spares re-rendering and re-checking what a change cannot affect.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,7 +48,6 @@ export function runtimeSources(): Array<{ name: string; text: string }> {
     .sort()
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }
-
 
 function newProject(): Project {
   return new Project({
@@ -230,7 +230,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
 const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);
 
 /** Node's rule: a folder's modules are ES modules when the nearest package.json says `"type": "module"`. */
-export function isEsmScope(dir: string): boolean {
+function isEsmScope(dir: string): boolean {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     const manifest = path.join(at, 'package.json');
     if (existsSync(manifest)) {
