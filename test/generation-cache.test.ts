@@ -2,7 +2,7 @@
 // module and the table-level ones, re-checks only what it can affect, and the output is byte for
 // byte what a run without the cache makes; the CLI keeps the cache outside the output.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -54,6 +54,28 @@ for (const emit of ['ts', 'js'] as EmitKind[]) {
     }
   });
 }
+
+test('another SDK version is a change: the output is checked again against it', (t) => {
+  const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-sdk-'));
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }');
+  /** node_modules/@aws-sdk/<pkg> in the project: declarations of a given version that re-export the real package's. */
+  const installSdk = (version: string) => {
+    for (const pkg of ['client-dynamodb', 'lib-dynamodb']) {
+      const real = path.join(root, 'node_modules', '@aws-sdk', pkg);
+      const dir = path.join(project, 'node_modules', '@aws-sdk', pkg);
+      mkdirSync(dir, { recursive: true });
+      const types = path.join(real, JSON.parse(readFileSync(path.join(real, 'package.json'), 'utf8')).types).replace(/\.d\.ts$/, '.js');
+      writeFileSync(path.join(dir, 'index.d.ts'), `// ${version}\nexport * from ${JSON.stringify(path.relative(dir, types))};\n`);
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `@aws-sdk/${pkg}`, version, types: 'index.d.ts' }));
+    }
+  };
+  const projectOut = path.join(project, 'out');
+  installSdk('3.1000.0');
+  const first = generateTable(shop(), projectOut);
+  t.is(generateTable(shop(), projectOut, { cache: first.cache }).stats.checked, 0, 'same sources, same SDK: nothing to check');
+  installSdk('3.1001.0');
+  t.true(generateTable(shop(), projectOut, { cache: first.cache }).stats.checked > 0, 'same sources, another SDK: checked again');
+});
 
 test('a cache whose build state and compiled files disagree is not trusted: everything is compiled afresh', (t) => {
   const cold = generateTable(shop(), out, { emit: 'js' });

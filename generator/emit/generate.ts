@@ -118,8 +118,9 @@ function indexModule(table: TableDef): EmittedModule {
 }
 
 /** Where the `@aws-sdk/*` type declarations are for the in-memory check: the user's first, then ours. */
-function sdkPaths(outDir: string): Record<string, string[]> {
+function sdkPaths(outDir: string): { paths: Record<string, string[]>; versions: string[] } {
   const paths: Record<string, string[]> = {};
+  const versions: string[] = [];
   for (const pkg of ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb']) {
     let resolved: string | undefined;
     for (const from of [path.join(outDir, 'package.json'), path.join(packageRoot, 'package.json')]) {
@@ -132,11 +133,12 @@ function sdkPaths(outDir: string): Record<string, string[]> {
     }
     if (!resolved) throw new MissingSdkError(`cannot find ${pkg}: the generated code imports it; install it with npm install ${pkg}`);
     // the declarations entry itself: ES-module resolution does not load a folder
-    const manifest = JSON.parse(readFileSync(path.join(resolved, 'package.json'), 'utf8')) as { types?: string; typings?: string };
+    const manifest = JSON.parse(readFileSync(path.join(resolved, 'package.json'), 'utf8')) as { types?: string; typings?: string; version?: string };
     const types = manifest.types ?? manifest.typings;
     paths[pkg] = [types ? path.join(resolved, types) : resolved];
+    versions.push(`${pkg}@${manifest.version ?? '?'}`);
   }
-  return paths;
+  return { paths, versions };
 }
 
 /** One table's output, with what the next run may reuse and what this run did. */
@@ -195,14 +197,15 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
 
   const root = path.resolve(outDir);
   const sources = new Map([...files].map(([name, text]) => [path.join(root, name), text]));
-  const compilerOptions = { ...baseCompilerOptions, paths: sdkPaths(outDir), ...(emit === 'js' ? compileOptions(path.join(root, folder)) : {}) };
+  const sdk = sdkPaths(outDir);
+  const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions(path.join(root, folder)) : {}) };
   const compile = (buildInfo: string | undefined): CompileResult => {
     const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
-  next.sourcesHash = sourcesHash(sources, compilerOptions);
-  // the very sources the build state was made from: nothing to check or compile again
+  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: ts.version });
+  // the very sources, SDK and compiler the build state was made from: nothing to check or compile again
   const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
   let result = unchanged ? { errors: [], emitted: new Map<string, string>(), buildInfo: previous.buildInfo, checked: 0 } : compile(previous.buildInfo);
   if (emit === 'js') {

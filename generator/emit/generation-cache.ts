@@ -15,7 +15,7 @@ export interface GenerationCache {
   readonly renders: Map<string, string>;
   /** The compiler's build state (tsbuildinfo text). */
   buildInfo?: string;
-  /** A hash of every source and the compiler options the build state was made from. */
+  /** A hash of every source, the compiler options, the SDK and the compiler the build state was made from. */
   sourcesHash?: string;
   /** For `emit: 'js'`: every compiled file of the last run, by path relative to the output root. */
   readonly compiled: Map<string, string>;
@@ -42,9 +42,9 @@ export function generatorFingerprint(): string {
   return (fingerprint = hash.digest('hex'));
 }
 
-/** A hash of the files a compile starts from and its options. */
-export function sourcesHash(files: ReadonlyMap<string, string>, options: unknown): string {
-  const hash = createHash('sha256').update(JSON.stringify(options));
+/** A hash of the files a compile starts from and of everything else it depends on (options, SDK and compiler versions). */
+export function sourcesHash(files: ReadonlyMap<string, string>, context: unknown): string {
+  const hash = createHash('sha256').update(JSON.stringify(context));
   for (const [file, text] of files) hash.update('\0').update(file).update('\0').update(text);
   return hash.digest('hex');
 }
