@@ -15,6 +15,7 @@ import { Entity } from 'electrodb';
 import { Entity as ToolboxEntity, Table as ToolboxTable, item, number, string, PutItemCommand, QueryCommand as ToolboxQuery } from 'dynamodb-toolbox';
 import { build } from 'esbuild';
 import { Table as OneTable } from 'dynamodb-onetable';
+import { schema as oneTableSchema } from './models/onetable.js';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
 
@@ -113,26 +114,7 @@ const toolboxPutEntity = toolboxEntity(putClient);
 const toolboxQueryClient = stub(storedArticles.map((a) => ({ ...a, _et: 'Article' })));
 const toolboxQueryEntity = toolboxEntity(toolboxQueryClient);
 
-// OneTable drives the low-level client: its stubs return marshalled items (so its query number includes unmarshalling them).
-const oneTableSchema = {
-  format: 'onetable:1.1.0',
-  version: '0.0.1',
-  indexes: { primary: { hash: 'pk', sort: 'sk' }, byName: { hash: 'gsi1pk', sort: 'gsi1sk', project: 'all' } },
-  models: {
-    Article: {
-      pk: { type: String, value: 'USER#${userId}' },
-      sk: { type: String, value: 'ARTICLE#${articleId}' },
-      gsi1pk: { type: String, value: 'NAME#${name}' },
-      gsi1sk: { type: String, value: '${updatedAt}' },
-      userId: { type: String, required: true },
-      articleId: { type: String, required: true },
-      name: { type: String, required: true },
-      updatedAt: { type: String, required: true },
-      views: { type: Number },
-    },
-  } as const,
-  params: { isoDates: true, timestamps: false },
-};
+// OneTable (the footprint model's schema) drives the low-level client: its stubs return marshalled items (so its query number includes unmarshalling them).
 const oneTableArticle = (client: unknown) => new OneTable({ client: client as never, name: 'T', schema: oneTableSchema, partial: false }).getModel('Article');
 const marshalledArticles = storedArticles.map((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }])));
 const oneTablePut = oneTableArticle({ send: async () => ({}) });

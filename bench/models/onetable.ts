@@ -2,7 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Table } from 'dynamodb-onetable';
 
-const schema = {
+export const schema = {
   format: 'onetable:1.1.0',
   version: '0.0.1',
   indexes: { primary: { hash: 'pk', sort: 'sk' }, byName: { hash: 'gsi1pk', sort: 'gsi1sk', project: 'all' } },
