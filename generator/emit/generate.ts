@@ -3,7 +3,7 @@
 // the whole output is type-checked in memory before anything is written; a previous run's cache
 // (generation-cache.ts) spares re-rendering and re-checking what a change cannot affect.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
@@ -198,7 +198,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const root = path.resolve(outDir);
   const sources = new Map([...files].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
-  const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions(path.join(root, folder)) : {}) };
+  const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
   const compile = (buildInfo: string | undefined): CompileResult => {
     const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
@@ -232,25 +232,5 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
 /** CommonJS output puts "use strict" first: the banner goes back on top. */
 const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);
 
-/** Node's rule: a folder's modules are ES modules when the nearest package.json says `"type": "module"`. */
-function isEsmScope(dir: string): boolean {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    const manifest = path.join(at, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type === 'module';
-      } catch {
-        return false;
-      }
-    }
-    if (path.dirname(at) === at) return false;
-  }
-}
-
-/** Compiler options for `emit: 'js'`: declarations, and the module format the output folder's scope implies. */
-function compileOptions(dir: string): ts.CompilerOptions {
-  const format = isEsmScope(dir)
-    ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
-    : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Bundler };
-  return { ...format, noEmit: false, declaration: true };
-}
+/** Compiler options for `emit: 'js'`: declarations; the module format of each file follows its package.json scope, as in the app's own tsc (NodeNext). */
+const compileOptions: ts.CompilerOptions = { noEmit: false, declaration: true };

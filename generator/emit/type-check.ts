@@ -4,7 +4,6 @@
 // files a change can affect (changed files, and files whose imports changed shape), like `tsc
 // --incremental`.
 
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getLibFiles } from '@ts-morph/common';
 import { ts } from 'ts-morph';
@@ -76,7 +75,7 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
   host.readFile = (file) => read(file) ?? fallbackRead(file);
   host.fileExists = (file) => read(file) !== undefined || fallbackExists(file);
   host.getSourceFile = (file, language) => {
-    const text = read(file) ?? (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    const text = host.readFile(file);
     if (text === undefined) return undefined;
     const version = hash(text);
     const key = `${file}\0${optionsKey}\0${JSON.stringify(language)}`;
@@ -94,15 +93,12 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
 
   const previous = input.buildInfo === undefined ? undefined : ts.readBuilderProgram(options, host);
   const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram([...input.files.keys()], options, host, previous);
-  const diagnostics = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics()];
   let checked = 0;
-  for (;;) {
-    const next = builder.getSemanticDiagnosticsOfNextAffectedFile();
-    if (!next) break;
+  for (let next; (next = builder.getSemanticDiagnosticsOfNextAffectedFile()); ) {
     if ('fileName' in next.affected && input.files.has(next.affected.fileName)) checked++;
-    diagnostics.push(...next.result);
   }
-  diagnostics.push(...builder.getSemanticDiagnostics());
+  // the affected files' diagnostics just computed, and the others' from the build state
+  const diagnostics = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()];
   const errors = new Set<string>();
   for (const d of diagnostics) {
     if (d.category !== ts.DiagnosticCategory.Error) continue;
