@@ -1,14 +1,14 @@
 // ddbgen report: the view model (golden), and the page as a person sees it in headless Chromium —
 // its tables, its findings, heat bars that cross the limit line only when over it, and no request
 // leaving the page. A screenshot goes to out/report.png (git-ignored) for review.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { chromium } from 'playwright-core';
 import { main } from '../generator/cli/cli.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { lintTable } from '../generator/lint/run-lint.js';
 import { reportView } from '../generator/report/view-model.js';
+import { launchChromium } from './support/chromium.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const schemas = ['fixtures/social.ts', 'fixtures/lint/seeds/election-votes.ts'];
@@ -36,11 +36,7 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
   const code = await main(['report', ...schemas, '--out', file], { cwd: root, stdout: (s) => (result.stdout += s), stderr: (s) => (result.stderr += s) });
   t.is(code, 0, result.stderr);
   t.is(result.stdout, 'ddbgen: wrote out/report.html (3 tables, 8 findings)\n');
-  t.true(existsSync('/usr/bin/chromium'), 'Chromium is installed (.ci/run installs it with apt)');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const requests: string[] = [];
