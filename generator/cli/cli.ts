@@ -106,13 +106,25 @@ export interface Inputs {
   readonly emit: EmitKind;
   /** Reuse and keep the generation cache (off with --no-cache). */
   readonly cache: boolean;
+  /** The folder schema paths in file headers are relative to (the config's, else the current one). */
+  readonly base: string;
+  /** The command that regenerates this output, for file headers. */
+  readonly command: string;
+}
+
+/** `npx ddbgen generate …` with what was given on the command line, quoted for a POSIX shell where needed. */
+function regenerateCommand(args: readonly string[]): string {
+  return ['npx ddbgen generate', ...args.map((a) => (/^[\w./@:=+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))].join(' ');
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
 async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string, noCache?: boolean): Promise<Inputs> {
   if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`);
   const cache = noCache !== true;
-  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache };
+  const flags = [...(out !== undefined ? ['--out', out] : []), ...(emit !== undefined ? ['--emit', emit] : [])];
+  if (positionals.length) {
+    return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache, base: io.cwd, command: regenerateCommand([...positionals, ...flags]) };
+  }
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
   if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
@@ -125,6 +137,8 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
     config: configFile,
     emit: (emit as EmitKind | undefined) ?? config.emit ?? 'ts',
     cache,
+    base,
+    command: regenerateCommand([...(configPath !== undefined ? ['-c', configPath] : []), ...flags]),
     ...(config.lint ? { lint: config.lint } : {}),
   };
 }
@@ -160,7 +174,8 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
+      const origin = { version: packageVersion(), schema: path.relative(inputs.base, table.file).split(path.sep).join('/'), command: inputs.command };
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       if (error instanceof MissingSdkError) {
