@@ -24,6 +24,7 @@ import { packageVersion } from '../package-root.js';
 import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
+import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -415,6 +416,13 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);
       return initProject(io);
+    case 'explain': {
+      if (rest.length !== 1) throw new UsageError('explain takes one code, e.g. ddbgen explain HK003', command);
+      const page = renderPage(rest[0]!);
+      if (page === undefined) throw new UsageError(`no code "${rest[0]}"`, command, closest(rest[0]!, ALL_CODES));
+      io.stdout(page);
+      return EXIT.ok;
+    }
     default:
       throw new UsageError(`${command} is not implemented`, command);
   }
