@@ -295,3 +295,13 @@ test('config discovery finds every ddbgen.config extension, and schemas take glo
   t.is(none.code, 1);
   t.is(none.stderr, `ddbgen: ${path.join(dir, 'ddbgen.config.ts')}: schemas pattern "nothing/*.ts" matches no file in ${dir}\n`);
 });
+
+test('progress: on a terminal one status line rewritten in place and cleared at the end; piped, none', async (t) => {
+  const dir = temp();
+  let stderr = '';
+  let stdout = '';
+  const code = await main(['generate', fixture('social.ts'), '--out', path.join(dir, 'out')], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: true });
+  t.is(code, 0, stderr);
+  t.deepEqual(stderr.split('\r\x1b[K'), ['', 'ddbgen: loading 1 schema…', '', `ddbgen: Social: ${Object.keys(social.entities).length} entities, emitting and type-checking (table 1 of 1)…`, '']);
+  t.is(stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
+});

@@ -54,7 +54,7 @@ function quietIo(io: CliIo): CliIo {
   return {
     ...io,
     stdout: (text) => !/^ddbgen( lint)?: /.test(text) && io.stdout(text),
-    stderr: (text) => !/^ddbgen: (using|watching|change detected)/.test(text) && io.stderr(text),
+    stderr: (text) => !/^(\[[\d:]+\] )?ddbgen: (using|watching|.* changed, regenerating)/.test(text) && io.stderr(text),
   };
 }
 
@@ -246,8 +246,15 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   return generateOnce(io, inputs, values.check === true);
 }
 
+/** On a terminal, one status line rewritten in place (cleared with an empty text); elsewhere nothing. */
+function progress(io: CliIo, text: string): void {
+  if (io.interactive) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
+}
+
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
+  progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
   const tables = await loadValid(io, inputs.files);
+  progress(io, '');
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
@@ -256,7 +263,8 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
   }
   for (const d of lint.filter((x) => x.severity !== 'info')) show(io, d);
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles; save: () => void }> = [];
-  for (const table of tables) {
+  for (const [i, table] of tables.entries()) {
+    progress(io, `${table.table.name}: ${Object.keys(table.table.entities).length} entities, emitting and type-checking (table ${i + 1} of ${tables.length})`);
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
@@ -264,6 +272,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
       const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
+      progress(io, '');
       if (error instanceof MissingSdkError) {
         io.stderr(`ddbgen: ${error.message}\n`);
         return EXIT.failed;
@@ -274,6 +283,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
       return EXIT.failed;
     }
   }
+  progress(io, '');
   const display = (p: string) => path.relative(io.cwd, p) || '.';
   if (check) {
     const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
