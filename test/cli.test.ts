@@ -305,3 +305,17 @@ test('progress: on a terminal one status line rewritten in place and cleared at 
   t.deepEqual(stderr.split('\r\x1b[K'), ['', 'ddbgen: loading 1 schema…', '', `ddbgen: Social: ${Object.keys(social.entities).length} entities, emitting and type-checking (table 1 of 1)…`, '']);
   t.is(stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
 });
+
+test('the README\'s VS Code problem matcher picks up every diagnostic line as printed', async (t) => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const matcher = JSON.parse(/"problemMatcher": (\{[\s\S]*?\n\})/.exec(readme)![1]!) as { pattern: { regexp: string } };
+  const regexp = new RegExp(matcher.pattern.regexp);
+  const dir = temp();
+  writeFileSync(path.join(dir, 'schema.ts'), badSchema);
+  const { stderr } = await run(['generate', 'schema.ts'], dir);
+  const lint = await run(['lint', fixture('lint/seeds/election-votes.ts')], root);
+  const lines = [...stderr.split('\n'), ...lint.stderr.split('\n')].filter((l) => / - (error|warning|info) /.test(l));
+  t.true(lines.length >= 3);
+  t.deepEqual(regexp.exec(lines[0]!)?.slice(1), ['schema.ts', '4', '79', 'error', 'DDB030', 'placeholder <idd> names no attribute of this entity']);
+  t.true(lines.every((l) => regexp.test(l)), lines.join('\n'));
+});

@@ -75,9 +75,9 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
     // a phone: nothing wider than the screen (tables scroll inside their box), in the dark scheme too
     const narrow = await browser.newPage({ viewport: { width: 400, height: 800 }, colorScheme: 'dark' });
     await narrow.goto(`file://${file}`);
-    t.is(await narrow.evaluate(() => document.documentElement.scrollWidth), 400, 'the page fits 400 px');
+    t.is(await narrow.locator('html').evaluate((html) => html.scrollWidth), 400, 'the page fits 400 px');
     t.true(await narrow.locator('svg.heat').first().evaluate((svg) => svg.getBoundingClientRect().width <= 400), 'the heat chart scales down');
-    t.is(await narrow.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(16, 24, 40)', 'the dark scheme');
+    t.is(await narrow.locator('body').evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).backgroundColor), 'rgb(16, 24, 40)', 'the dark scheme');
     await narrow.screenshot({ path: path.join(out, 'report-400-dark.png'), fullPage: true });
   } finally {
     await browser.close();
