@@ -213,6 +213,8 @@ function validateTemplate(
     report('DDB031', path, ['', 'is empty']);
     return;
   }
+  const unprintable = unprintableText(template.source);
+  if (unprintable) report('DDB170', path, [template.source, unprintable.reason], unprintable.at);
   let offset = 0;
   for (const segment of template.segments) {
     if (segment.kind === 'literal') {
@@ -240,6 +242,25 @@ function validateTemplate(
     }
     offset += (segment.kind === 'literal' ? segment.text : segment.source).length + d.length;
   }
+}
+
+const CODE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [
+  ['*/', 'closes a comment'],
+  ['/*', 'opens a comment'],
+  ['${', 'opens a template substitution'],
+  ['`', 'delimits a template literal'],
+];
+
+/** The first thing in key text that is not printable or that delimits a comment or template in code, if any. */
+export function unprintableText(text: string): { at: number; reason: string } | undefined {
+  const found: Array<{ at: number; reason: string }> = [];
+  for (const [delimiter, what] of CODE_DELIMITERS) {
+    const at = text.indexOf(delimiter);
+    if (at >= 0) found.push({ at, reason: `contains "${delimiter}", which ${what}` });
+  }
+  const character = /[^\P{C}]|[^\P{Z} ]/u.exec(text);
+  if (character) found.push({ at: character.index, reason: `contains U+${character[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which is not a printable character` });
+  return found.sort((a, b) => a.at - b.at)[0];
 }
 
 function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key']['shard'], path: readonly string[], report: Report): void {
