@@ -46,8 +46,8 @@ Usage:
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
   ddbgen --help | --version
 
-Without schema arguments, ddbgen.config.ts (searched upward from the current folder, or given
-with -c) names them.
+Without schema arguments, ddbgen.config.ts (searched upward from the current folder to the
+project root, or given with -c) names them.
 
 Options:
   -c, --config FILE  the config file to use
@@ -115,7 +115,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache };
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
-  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
+  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file`);
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
@@ -135,8 +135,8 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTable[] | undefined> {
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd);
+async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -147,7 +147,7 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
 }
 
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, inputs.cache);
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
