@@ -24,6 +24,7 @@ import { packageVersion } from '../package-root.js';
 import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
+import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -43,6 +44,8 @@ Usage:
   ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
   ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
                                                     print the table definition
+  ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]
+                                                    least-privilege IAM policies per role, entity and pattern
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
   ddbgen --help | --version
 
@@ -58,7 +61,10 @@ Options:
                 one-entity change re-render one module and re-check what it can affect)
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
-                table: create-table (default), cloudformation, cloudformation-yaml, cdk
+                table: create-table (default), cloudformation, cloudformation-yaml, cdk;
+                iam: json (default), cloudformation, cdk
+  --tenant-tag A[=TAG]  iam: scope every policy to partitions whose key holds <A> equal to the
+                caller's principal tag TAG (default: A)
 
 Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
 
@@ -86,6 +92,7 @@ function parse(args: readonly string[]) {
         'no-cache': { type: 'boolean' },
         watch: { type: 'boolean' },
         format: { type: 'string' },
+        'tenant-tag': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -247,6 +254,21 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   return EXIT.ok;
 }
 
+async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+  try {
+    const checked = checkIamFormat(format);
+    const inputs = await resolveInputs(io, positionals, undefined, config);
+    const tables = await loadValid(io, inputs.files);
+    if (!tables) return EXIT.failed;
+    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag);
+    for (const note of notes) io.stderr(`ddbgen iam: ${note}\n`);
+    io.stdout(text);
+    return EXIT.ok;
+  } catch (error) {
+    throw error instanceof IamOptionError ? new UsageError(error.message) : error;
+  }
+}
+
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(args);
@@ -272,6 +294,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         return await plan(io, rest, values.format, values.config);
       case 'table':
         return await table(io, rest, values.format, values.config);
+      case 'iam':
+        return await iam(io, rest, values.format, values.config, values['tenant-tag']);
       case 'report':
         return await writeReport(io, rest, values.out, values.config);
       case 'init':
