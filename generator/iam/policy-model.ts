@@ -6,7 +6,7 @@
 // indexes and dynamodb:ReturnValues where a write returns nothing or only the old item. Pure; the
 // output formats (iam-formats.ts) only print it.
 
-import type { EntityDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { EdgeDef, EntityDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { indexAccess, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 
 /** The placeholder that carries the caller's tenant, and the principal tag that holds its key text. */
@@ -35,10 +35,10 @@ export interface Grant {
   readonly returnValues?: readonly string[];
 }
 
-export type PolicyRole = 'read-only' | 'writer' | 'entity' | 'pattern';
+export type PolicyRole = 'read-only' | 'writer' | 'entity' | 'edge' | 'pattern';
 
 export interface PolicyModel {
-  /** `SocialReadOnly`, `SocialWriter`, `SocialArticle`, `SocialArticleRecentArticles`. */
+  /** `SocialReadOnly`, `SocialWriter`, `SocialArticle` (entity), `SocialFan` (edge), `SocialArticleRecentArticles` (pattern). */
   readonly name: string;
   readonly role: PolicyRole;
   readonly table: TableDef;
@@ -129,6 +129,23 @@ function entityPolicy(table: TableDef, entity: EntityDef, options: IamOptions, n
   };
 }
 
+/** An edge's repository: its items live in the partitions of its node types (`<type><delimiter><id>`); incoming links may come from its inverse GSI. */
+function edgePolicy(table: TableDef, edge: EdgeDef): PolicyModel {
+  const keys = edge.types.map((type) => `${iamLiteral(type)}${iamLiteral(table.delimiter)}*`);
+  const grants: Grant[] = [
+    { sid: `${edge.name}Reads`, actions: dynamodb('GetItem', 'Query'), leadingKeys: keys },
+    { sid: `${edge.name}Writes`, actions: dynamodb('PutItem', 'DeleteItem'), leadingKeys: keys, returnValues: ['NONE'] },
+  ];
+  if (edge.inverseIndex !== undefined) grants.push({ sid: `${edge.name}Incoming`, actions: dynamodb('Query'), index: edge.inverseIndex, leadingKeys: keys });
+  return {
+    name: `${table.name}${edge.name}`,
+    role: 'edge',
+    table,
+    description: `ddbgen: what edge ${edge.name} of table ${table.name} sends (add, remove, get, exists, outgoing, incoming, count), on the partitions of ${edge.types.join(', ')}`,
+    grants,
+  };
+}
+
 function patternPolicy(table: TableDef, resolved: ResolvedPattern, options: IamOptions, notes: string[]): PolicyModel | undefined {
   const { pattern, entity, path } = resolved;
   const grant = queryGrant(table, entity, path, `${pascal(pattern.name)}Query`, options);
@@ -177,7 +194,7 @@ function tablePolicies(table: TableDef, options: IamOptions, notes: string[]): P
   ];
 }
 
-/** Every policy of the tables: table roles, then one per entity, then one per declared pattern. */
+/** Every policy of the tables: table roles, then one per entity, one per edge (none under a tenant scope), one per declared pattern. */
 export function iamPolicies(tables: readonly TableDef[], options: IamOptions = {}): IamPlan {
   const notes: string[] = [];
   const policies: PolicyModel[] = [];
@@ -187,6 +204,7 @@ export function iamPolicies(tables: readonly TableDef[], options: IamOptions = {
       const policy = entityPolicy(table, entity, options, notes);
       if (policy) policies.push(policy);
     }
+    if (!options.tenant) policies.push(...Object.values(table.edges).map((edge) => edgePolicy(table, edge)));
     for (const pattern of Object.values(table.patterns)) {
       const resolved = resolvePattern(table, pattern);
       if (typeof resolved === 'string') continue;
