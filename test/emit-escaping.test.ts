@@ -52,6 +52,11 @@ test('a key literal or attribute name holding */ stays inside the generated doc 
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('a name the emitters print as an identifier must be one, even when validation is bypassed', (t) => {
+  const table = defineTable({ name: 'T', entities: { ['User = 1; (globalThis as any).x = 1; const Y']: entity({ attributes: { id: types.string() }, key: { pk: 'U#<id>', sk: 'P' } }) } });
+  t.throws(() => generateTable(table, path.join(root, 'out')), { message: /^internal: "User = 1; .*" is not an identifier; validate the table before generating it$/ });
+});
+
 test('commentText escapes comment terminators; quote escapes every character that could end or bend a string literal', (t) => {
   t.is(commentText('a */ b'), 'a *\\/ b');
   t.is(commentText('**/'), '**\\/');

@@ -173,6 +173,15 @@ export interface GenerateOptions {
   readonly cache?: GenerationCache;
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Names the emitters print as identifiers (validation refuses others): the output never carries one that could be code. */
+function assertIdentifiers(table: TableDef): void {
+  const names = [table.name, ...[table.entities, table.indexes, table.patterns, table.edges].flatMap((group) => Object.keys(group))];
+  const bad = names.find((name) => !IDENTIFIER.test(name));
+  if (bad !== undefined) throw new Error(`internal: ${JSON.stringify(bad)} is not an identifier; validate the table before generating it`);
+}
+
 /** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
 function entityScope(table: TableDef, entity: EntityDef): TableDef {
   return { ...table, entities: { [entity.name]: entity }, edges: {}, patterns: Object.fromEntries(Object.entries(table.patterns).filter(([, p]) => p.entity === entity.name)) };
@@ -184,6 +193,7 @@ function entityScope(table: TableDef, entity: EntityDef): TableDef {
  * Throws GeneratedCodeError when the output does not compile (a ddbgen bug, never the user's).
  */
 export function generateTable(table: TableDef, outDir: string, options: GenerateOptions = {}): Generation {
+  assertIdentifiers(table);
   const emit = options.emit ?? 'ts';
   const previous = options.cache ?? emptyCache();
   const next = emptyCache();

@@ -19,7 +19,9 @@ export function checkIamFormat(format: string | undefined): IamFormat {
 /** `tenantId` (tag tenantId) or `tenantId=org` (tag org), checked against the tables' partition keys. */
 export function parseTenantTag(option: string | undefined, tables: readonly TableDef[]): TenantScope | undefined {
   if (option === undefined) return undefined;
-  const [attribute = '', tag = attribute] = option.split('=');
+  const equals = option.indexOf('=');
+  const attribute = equals < 0 ? option : option.slice(0, equals);
+  const tag = equals < 0 ? option : option.slice(equals + 1);
   const placeholders = partitionPlaceholders(tables);
   if (!placeholders.includes(attribute)) {
     throw new IamOptionError(`--tenant-tag names <${attribute}>, which no partition-key template holds; use one of ${placeholders.map((p) => `"${p}"`).join(', ')}`);
