@@ -69,16 +69,19 @@ export function iamCdk(plan: IamPlan): string {
   const tables = [...new Set(plan.policies.map((p) => p.table))];
   const functions = tables.map((table) => {
     const policies = plan.policies.filter((p) => p.table === table);
-    const arn: ArnWriter = (_table, name, index) => raw(`Stack.of(scope).formatArn({ service: 'dynamodb', resource: 'table', resourceName: \`${name('${tableName}')}${indexPath(index)}\` })`);
+    const arn: ArnWriter = (_table, _name, index) => raw(`arn(${index === undefined ? '' : printLiteral(index)})`);
     const members = Object.fromEntries(
       policies.map((p) => [
         camelCase(p.name.slice(table.name.length) || p.name),
-        raw(`new ManagedPolicy(scope, ${printLiteral(p.name)}, ${printLiteral({ description: p.description, document: raw(`PolicyDocument.fromJson(${printLiteral(policyDocument(p, arn), '    ')})`) }, '  ')})`),
+        raw(`new ManagedPolicy(scope, ${printLiteral(p.name)}, ${printLiteral({ description: p.description, document: raw(`PolicyDocument.fromJson(${printLiteral(policyDocument(p, arn), '    ')})`) }, '    ')})`),
       ]),
     );
+    const resourceName = `\`${physicalName(table)('${tableName}')}\${index === undefined ? '' : \`/index/\${index}\`}\``;
     return (
-      `/** IAM policies for table ${table.name} (\`tableName\`: its physical ${table.rotation ? 'base ' : ''}name): read-only, writer, one per entity and one per access pattern. */\n` +
-      `export const ${camelCase(table.name)}Policies = (scope: Construct, tableName = ${printLiteral(table.name)}) => (${printLiteral(members)});`
+      `/** IAM policies for table ${table.name} (\`tableName\`: its physical ${table.rotation ? 'base ' : ''}name): read-only, writer, one per entity, edge and access pattern. */\n` +
+      `export const ${camelCase(table.name)}Policies = (scope: Construct, tableName = ${printLiteral(table.name)}) => {\n` +
+      `  const arn = (index?: string) => Stack.of(scope).formatArn({ service: 'dynamodb', resource: 'table', resourceName: ${resourceName} });\n` +
+      `  return ${printLiteral(members, '  ')};\n};`
     );
   });
   const text = ["import { Stack } from 'aws-cdk-lib';", "import { ManagedPolicy, PolicyDocument } from 'aws-cdk-lib/aws-iam';", "import type { Construct } from 'constructs';", '', ...functions].join('\n');
