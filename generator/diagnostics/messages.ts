@@ -127,13 +127,13 @@ export const messages = {
     message: found,
     fix: `use ${list(options)}`,
   }),
-  DDB170: (template: string, reason: string) => ({
-    message: `key template ${JSON.stringify(template)} ${reason}`,
-    fix: 'key text is printed into generated code and its comments: use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`"',
-  }),
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
+  }),
+  DDB170: (template: string, reason: string) => ({
+    message: `key template ${JSON.stringify(template)} ${reason}`,
+    fix: 'key text is printed into generated code and its comments: use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`"',
   }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
