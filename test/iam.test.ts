@@ -136,6 +136,18 @@ test('formats: CloudFormation takes the table name as a parameter; CDK builds th
   t.is(iamJson(plan).policies.length, 5);
 });
 
+test('policy names stay unique when an entity, edge or pattern would take another policy\'s name', (t) => {
+  const table = defineTable({
+    name: 'T',
+    entities: {
+      Writer: entity({ attributes: { id: types.string(), at: types.timestamp() }, key: { pk: 'W#<id>', sk: 'W#<at>' } }),
+      WriterRecent: entity({ attributes: { id: types.string() }, key: { pk: 'R#<id>', sk: 'R' } }),
+    },
+    patterns: { recent: { entity: 'Writer', sk: 'at', op: 'gte' } },
+  });
+  t.deepEqual(iamPolicies([table]).policies.map((p) => p.name), ['TReadOnly', 'TWriter', 'TWriterEntity', 'TWriterRecentEntity', 'TWriterRecentPattern']);
+});
+
 test('a rotated table (one physical table per period): every format covers <name>_*', (t) => {
   const plan = iamPolicies([clicks]);
   const readOnly = plan.policies.find((p) => p.name === 'ClicksReadOnly')!;

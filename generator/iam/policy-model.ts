@@ -212,7 +212,11 @@ export function iamPolicies(tables: readonly TableDef[], options: IamOptions = {
       if (policy) policies.push(policy);
     }
   }
-  return { policies, notes };
+  // names are unique: a policy whose name another has already (an entity called ReadOnly, an edge named like an entity) takes its role as a suffix
+  const counts = new Map<string, number>();
+  for (const p of policies) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  const named = policies.map((p) => (counts.get(p.name)! > 1 && p.role !== 'read-only' && p.role !== 'writer' ? { ...p, name: `${p.name}${pascal(p.role)}` } : p));
+  return { policies: named, notes };
 }
 
 /** The placeholders a tenant scope may name: those of some partition-key template of the tables. */
