@@ -5,7 +5,8 @@
 import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { hottestReadUnits, hottestWriteUnits, keySpaces, shardsNeeded, units, type KeySpace } from '../lint/analysis.js';
+import { HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, shardCount, units } from '../model/load-model.js';
+import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
@@ -194,18 +195,22 @@ export const BAR_X = 240;
 const LIMIT_X = 520;
 const CHART_WIDTH = 900;
 
-function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
+/** Bars from the plan's numbers: the hottest shard (or key) now, and after the plan's fix (the total shard count for writes, replicas for reads). */
+function heatBars(spaces: readonly SpacePlan[]): TableView['heat'] {
   const bars: HeatBar[] = [];
   for (const space of spaces) {
-    const w = hottestWriteUnits(space);
-    const r = hottestReadUnits(space);
-    const shards = shardsNeeded(w, r);
-    for (const [load, unit, limit] of [[w, 'WCU/s', 1000], [r, 'RCU/s', 3000]] as const) {
-      if (load === undefined) continue;
-      const after = load / shards;
+    for (const [unit, limit] of [['WCU/s', PARTITION_WRITE_UNITS], ['RCU/s', PARTITION_READ_UNITS]] as const) {
+      const key = unit === 'WCU/s' ? space.hottestKey.writeUnits : space.hottestKey.readUnits;
+      if (key === null) continue;
+      const load = (unit === 'WCU/s' ? space.hottestShard?.writeUnits : space.hottestShard?.readUnits) ?? key;
+      const current = space.shards ?? 1;
+      const hot = load > limit * HEADROOM;
+      const shards = unit === 'WCU/s' ? (space.suggestedShards ?? current) : hot ? shardCount(key, limit) : current;
+      const after = hot ? key / shards : load;
+      const noun = unit === 'WCU/s' ? 'shard' : hot ? 'replica' : 'shard';
       const scale = (value: number) => Math.min(CHART_WIDTH - BAR_X, (value / limit) * (LIMIT_X - BAR_X));
       bars.push({
-        label: `${space.entity.name} · ${space.index}`,
+        label: `${space.entity} · ${space.index}`,
         unit,
         limit,
         before: load,
@@ -216,7 +221,7 @@ function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
         beforeWidth: Math.max(1, Math.round(scale(load))),
         afterWidth: Math.max(1, Math.round(scale(after))),
         beforeText: `${units(load)} ${unit}`,
-        afterText: `${units(after)} ${unit} with ${shards} shard${shards === 1 ? '' : 's'}`,
+        afterText: `${units(after)} ${unit} with ${shards} ${noun}${shards === 1 ? '' : 's'}`,
       });
     }
   }
@@ -240,7 +245,6 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
     title: `ddbgen report: ${tables.map((t) => t.name).join(', ')}`,
     version,
     tables: tables.map((table) => {
-      const spaces = keySpaces(table);
       const keys = keyRows(table);
       const findings = findingGroups(table, diagnostics, new Set(keys.map((k) => k.anchor)));
       return {
@@ -251,7 +255,7 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         patterns: patternRows(table),
         findings,
         findingCount: findings.reduce((sum, g) => sum + g.findings.length, 0),
-        heat: heatBars(spaces),
+        heat: heatBars(planTable(table).spaces),
         edges: edgeGraphs(table),
       };
     }),

@@ -1,6 +1,6 @@
 // HK010: with an LSI, an item collection (all items under one partition-key value) is capped at
 // 10 GB: itemsPerKey × (item bytes + LSI projections). Warn at 8 GB, error above 10 GB.
-import { units } from '../analysis.js';
+import { units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { Finding, LintRule } from '../rule.js';
 
