@@ -28,11 +28,15 @@ export interface ShardChange {
   readonly shard: { readonly count: number; readonly random?: boolean };
 }
 
+/** Writes or reads alone, for rules about one of them. */
+export type Dimension = 'write' | 'read';
+const pick = (load: KeyLoad, only: Dimension | undefined): KeyLoad => (only === undefined ? load : only === 'write' ? { ...(load.write === undefined ? {} : { write: load.write }) } : { ...(load.read === undefined ? {} : { read: load.read }) });
+
 const LIMIT_TEXT = { write: `${units(PARTITION_WRITE_UNITS)} WCU/s`, read: `${units(PARTITION_READ_UNITS)} RCU/s` };
 
 /** "12,000 writes/s × 1 (assumed …) × 2 WCU per 2 KB write = 24,000 WCU/s on the hottest key; …" — every number the finding used. */
-export function loadStatement(space: KeySpace): string {
-  const whole = keyLoad(space);
+export function loadStatement(space: KeySpace, only?: Dimension): string {
+  const whole = pick(keyLoad(space), only);
   if (whole.write === undefined && whole.read === undefined) {
     if (space.writes === undefined && space.reads === undefined) return 'no traffic is declared, so its load is unknown';
     return `the share of traffic on the hottest key is unknown (${space.partitions.explain}); declare hotKeyShare to check it`;
@@ -43,7 +47,7 @@ export function loadStatement(space: KeySpace): string {
   if (whole.read !== undefined && space.reads !== 0) parts.push(`${units(space.reads!)} reads/s × ${share.text} × ${space.unitsExplain.read} = ${units(whole.read)} RCU/s`);
   if (!parts.length) return 'the declared traffic is 0';
   let text = `${parts.join(' and ')} on the hottest key (share ${share.text}: ${share.source})`;
-  const per = shardLoad(space);
+  const per = pick(shardLoad(space), only);
   if (space.shard) {
     const perParts = [...(per.write !== undefined ? [`${units(per.write)} WCU/s`] : []), ...(per.read !== undefined ? [`${units(per.read)} RCU/s`] : [])];
     text += `; over ${space.shard.explain}: ${perParts.join(' and ')} per shard`;
@@ -101,9 +105,9 @@ export function readFix(read: number): string {
 }
 
 /** The fix for a hot key: by cause and by how the declared load stands. */
-export function heatFix(table: TableDef, space: KeySpace): { fix: string; change?: ShardChange } {
-  const whole = keyLoad(space);
-  const per = shardLoad(space);
+export function heatFix(table: TableDef, space: KeySpace, only?: Dimension): { fix: string; change?: ShardChange } {
+  const whole = pick(keyLoad(space), only);
+  const per = pick(shardLoad(space), only);
   const level = loadLevel(per).level;
   const hotWrite = (per.write ?? 0) > PARTITION_WRITE_UNITS * HEADROOM;
   const hotRead = (per.read ?? 0) > PARTITION_READ_UNITS * HEADROOM;

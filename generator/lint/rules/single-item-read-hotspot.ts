@@ -1,5 +1,5 @@
 // HK005: one item is capped at 3,000 RCU/s; read heat is cured by a cache or replicas, not shards.
-import { HEADROOM, PARTITION_READ_UNITS, keyLoad, type KeySpace } from '../../model/load-model.js';
+import { HEADROOM, PARTITION_READ_UNITS, keyLoad } from '../../model/load-model.js';
 import { loadStatement, readFix } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
@@ -16,7 +16,7 @@ export const singleItemReadHotspot: LintRule = {
         severity: load > PARTITION_READ_UNITS ? 'error' : 'warn',
         entity: space.owner,
         path: ['entities', space.owner, 'key'],
-        ...lintMessages.HK005(itemName(space), loadStatement({ ...space, writeLoad: undefined } as KeySpace), readFix(load)),
+        ...lintMessages.HK005(itemName(space), loadStatement(space, 'read'), readFix(load)),
       }];
     }),
 };

@@ -16,12 +16,12 @@ export const singleItemWriteHotspot: LintRule = {
     spaces.flatMap((space) => {
       const load = keyLoad(space).write;
       if (!singleItem(space) || space.shard || load === undefined || load <= PARTITION_WRITE_UNITS * HEADROOM) return [];
-      const { fix, change } = heatFix(table, { ...space, readLoad: undefined } as KeySpace);
+      const { fix, change } = heatFix(table, space, 'write');
       return [{
         severity: load > PARTITION_WRITE_UNITS ? 'error' : 'warn',
         entity: space.owner,
         path: ['entities', space.owner, 'key'],
-        ...lintMessages.HK004(itemName(space), loadStatement({ ...space, readLoad: undefined } as KeySpace), fix),
+        ...lintMessages.HK004(itemName(space), loadStatement(space, 'write'), fix),
         ...(change ? { change } : {}),
       }];
     }),
