@@ -88,7 +88,9 @@ function writeFix(table: TableDef, space: KeySpace, write: number): { fix: strin
   const random = !identityVaries(space);
   const pk = shardedTemplate(space.pk, table.delimiter);
   const shard = random ? `{ count: ${n}, random: true }` : `{ count: ${n} }`;
-  const current = space.shard ? ` in total, replacing the current ${space.shard.count}` : '';
+  const by = space.shard?.def.by;
+  const narrow = by && space.shard!.spread < n ? `, without by (${by.join(', ')} spreads one key over only ${space.shard!.spread} shard${space.shard!.spread === 1 ? '' : 's'})` : '';
+  const current = space.shard ? ` in total, replacing the current ${space.shard.count}${narrow}` : '';
   const reads = random ? ' (each write picks a shard; reads gather all of them, e.g. sum counters)' : ' (a calculated suffix: reads by key still need one request)';
   return {
     fix: `shard it: pk "${pk}" with shard: ${shard}${current} (${formula})${reads}`,
