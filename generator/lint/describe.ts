@@ -4,9 +4,9 @@
 
 import type { TableDef, TemplateDef } from '../../dsl/ir.js';
 import type { DiagnosticSeverity } from '../diagnostics/diagnostic.js';
-import { templateAttributes } from '../model/key-segments.js';
 import {
   HEADROOM,
+  identityVaries as identityVariesWithin,
   MAX_SHARDS,
   PARTITION_READ_UNITS,
   PARTITION_WRITE_UNITS,
@@ -67,13 +67,8 @@ export function shardedTemplate(pk: TemplateDef, delimiter: string): string {
   return pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard') ? pk.source : `${pk.source}${delimiter}<shard>`;
 }
 
-/** Whether a calculated suffix over the item's identity spreads a key: its key parts vary within the partition. */
-function identityVaries(space: KeySpace): boolean {
-  if (space.kind !== 'entity') return false;
-  const key = space.entity.key;
-  const fixed = new Set(space.pk.segments.flatMap((s) => (s.kind === 'placeholder' && s.truncate === undefined ? [s.name] : [])));
-  return [...templateAttributes(key.pk), ...(key.sk ? templateAttributes(key.sk) : [])].some((a) => !fixed.has(a));
-}
+/** Whether a suffix calculated from the item's identity spreads this key (else the fix is a random suffix). */
+const identityVaries = (space: KeySpace) => space.kind === 'entity' && identityVariesWithin(space.entity, space.pk);
 
 /** The sharding fix for write heat: the TOTAL count for the logical key's whole load. */
 function writeFix(table: TableDef, space: KeySpace, write: number): { fix: string; change?: ShardChange } {

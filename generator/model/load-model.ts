@@ -6,7 +6,7 @@
 
 import type { EdgeDef, EntityDef, GsiDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { DiagnosticSeverity } from '../diagnostics/diagnostic.js';
-import { templateAttributes } from './key-segments.js';
+import { shardInputs } from './key-segments.js';
 
 /** DynamoDB's per-partition (and per-item) ceilings, in units per second. */
 export const PARTITION_WRITE_UNITS = 1000;
@@ -170,11 +170,17 @@ function fixedBy(pk: TemplateDef): Set<string> {
   return new Set(pk.segments.flatMap((s) => (s.kind === 'placeholder' && s.name !== 'shard' && s.truncate === undefined ? [s.name] : [])));
 }
 
+/** Whether the item's identity (its primary-key parts) varies under one value of `pk`: then a suffix calculated from it spreads the key. */
+export function identityVaries(entity: EntityDef, pk: TemplateDef): boolean {
+  const fixed = fixedBy(pk);
+  return shardInputs(entity, { kind: 'shard', count: 2 }).some((a) => !fixed.has(a));
+}
+
 /** How far a shard suffix spreads one logical key of `pk`. */
 export function shardSpread(entity: EntityDef, pk: TemplateDef, shard: ShardDef): ShardSpread {
   const count = shard.count;
   if (shard.random) return { def: shard, count, kind: 'random', spread: count, targetable: false, explain: `${count} random shards` };
-  const inputs = shard.by ?? [...new Set([...templateAttributes(entity.key.pk), ...(entity.key.sk ? templateAttributes(entity.key.sk) : [])])];
+  const inputs = shardInputs(entity, shard);
   const fixed = fixedBy(pk);
   const varying = inputs.filter((a) => !fixed.has(a));
   if (!varying.length) {
