@@ -5,7 +5,7 @@
 import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, shardCount, units } from '../model/load-model.js';
+import { ASSUMED_ITEM_BYTES, HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, readUnitsPerItem, shardCount, units } from '../model/load-model.js';
 import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
@@ -155,9 +155,10 @@ function patternRows(table: TableDef): PatternRow[] {
     const { path, op, before, entity } = resolved;
     const pk = `pk = ${path.pk.source}`;
     const sk = pattern.sk === undefined ? (path.sk ? ` AND begins_with(sk, collection of ${path.sk.source})` : '') : ` AND sk (${path.sk!.source}): ${[...before, pattern.sk].join(', ')} ${op}`;
-    const itemBytes = entity.traffic?.itemBytes ?? 1024;
+    const itemBytes = entity.traffic?.itemBytes ?? ASSUMED_ITEM_BYTES;
     const items = Math.min(entity.traffic?.itemsPerKey ?? 1, 100);
-    const perCall = Math.max(1, Math.ceil((itemBytes * items) / 4096)) / 2;
+    const consistent = pattern.consistent ?? entity.traffic?.consistent ?? false;
+    const perCall = readUnitsPerItem(itemBytes * items, consistent);
     return [
       {
         name: pattern.name,
@@ -165,7 +166,7 @@ function patternRows(table: TableDef): PatternRow[] {
         index: pattern.index ?? 'table',
         condition: pk + sk,
         returns: path.projection === 'all' ? entity.name : `${entity.name} (${path.projection === 'keys-only' ? 'keys only' : path.projection.join(', ')})`,
-        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, eventually consistent)`,
+        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, ${consistent ? 'strongly' : 'eventually'} consistent)`,
         rcuPerSecond: pattern.readsPerSecond === undefined ? '–' : units(perCall * pattern.readsPerSecond),
       },
     ];
