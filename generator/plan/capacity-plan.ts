@@ -178,7 +178,7 @@ export function planText(plan: TablePlan): string {
     '',
     `total: ${show(plan.totals.writeUnits)} WCU/s, ${show(plan.totals.readUnits)} RCU/s; at least ${plan.totals.minPartitions} partition${plan.totals.minPartitions === 1 ? '' : 's'}` +
       (plan.totals.onDemandRampMinutes ? `; on-demand needs ${plan.totals.onDemandRampMinutes} min to ramp, or pre-warming` : ''),
-    `hottest-key figures use the stated share; "shards" gives the TOTAL count a key needs: ceil(hottest key's WCU / (${PARTITION_WRITE_UNITS} × ${HEADROOM})), at least 2 (partition limits: ${PARTITION_WRITE_UNITS.toLocaleString('en-US')} WCU, ${PARTITION_READ_UNITS.toLocaleString('en-US')} RCU; read heat wants a cache or replicas).`,
+    `hottest-key figures use the stated share; "shards" gives the TOTAL count a key needs: ceil(hottest key's WCU / (${show(PARTITION_WRITE_UNITS)} × ${HEADROOM})), at least 2 (partition limits: ${show(PARTITION_WRITE_UNITS)} WCU, ${show(PARTITION_READ_UNITS)} RCU; read heat wants a cache or replicas).`,
   );
   return out.join('\n');
 }
