@@ -245,6 +245,28 @@ test('edge sides are key spaces: a popular target\'s share of fan writes (two it
   ]);
 });
 
+test('HK017 checks every key with <shard>: a GSI\'s random suffix, and a suffix calculated from what the key fixes', (t) => {
+  const attributes = { id: types.string(), kind: types.enum(['A', 'B', 'C', 'D']), at: types.timestamp() };
+  const gsiRandom = defineTable({
+    name: 'G',
+    capacity: { mode: 'on-demand', warmThroughput: { read: 12000, write: 20000 } },
+    indexes: { byDay: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', warmThroughput: { read: 12000, write: 20000 } }) },
+    entities: { E: entity({ attributes, key: { pk: 'E#<id>', sk: 'E' }, indexes: { byDay: { pk: 'DAY#<at:day>#<shard>', sk: '<at>', shard: { count: 10, random: true } } }, traffic: { writesPerSecond: 12000 } }) },
+  });
+  const fixedBy = defineTable({
+    name: 'F',
+    entities: { E: entity({ attributes, key: { pk: 'KIND#<kind>#<shard>', sk: '<at>#<id>', shard: { count: 8, by: 'kind' } }, traffic: { writesPerSecond: 6000 } }) },
+  });
+  const hk017 = (x: TableDef) => lintTable(x).filter((d) => d.code === 'HK017').map((d) => `${d.severity} ${d.target}: ${d.message} | ${d.fix}`);
+  t.deepEqual(hk017(gsiRandom), [
+    'error G.entities.E.indexes.byDay.shard: E in GSI byDay: sharded key "DAY#<at:day>#<shard>" is still too hot: 12,000 writes/s × 1 × 1 WCU per 1 KB projected write = 12,000 WCU/s on the hottest key (share 1: assumed uniform over 1 active day of at); over 10 random shards: 1,200 WCU/s per shard, 120% of a partition\'s 1,000 WCU/s; a throttled GSI throttles writes to the base table too | shard it: pk "DAY#<at:day>#<shard>" with shard: { count: 15, random: true } in total, replacing the current 10 (N = ceil(12,000 / (1,000 × 0.8)) = 15, on the key\'s whole load) (each write picks a shard; reads gather all of them, e.g. sum counters)',
+  ]);
+  t.deepEqual(hk017(fixedBy), [
+    'error F.entities.E.key.shard: E (table): sharded key "KIND#<kind>#<shard>" is still too hot: 6,000 writes/s × 1/4 × 1 WCU per 1 KB write = 1,500 WCU/s on the hottest key (share 1/4: assumed uniform over 4 values of kind); over 8 shards calculated from kind, which the key fixes, so each key\'s items share one shard: 1,500 WCU/s per shard, 150% of a partition\'s 1,000 WCU/s | shard it: pk "KIND#<kind>#<shard>" with shard: { count: 2 } in total, replacing the current 8, without by (kind spreads one key over only 1 shard) (N = ceil(1,500 / (1,000 × 0.8)) = 2, on the key\'s whole load) (a calculated suffix: reads by key still need one request)',
+  ]);
+  t.is(checkChanges(t, gsiRandom) + checkChanges(t, fixedBy), 2, 'both fixes are applied, validated and linted again');
+});
+
 test('HK012 compares the table and each GSI with its own warm throughput (each ramps on its own)', (t) => {
   const table = (write: number) =>
     defineTable({

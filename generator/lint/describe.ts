@@ -80,7 +80,7 @@ function writeFix(table: TableDef, space: KeySpace, write: number): { fix: strin
   if (space.kind === 'edge') {
     return { fix: `one ${space.side === 'inverse' ? 'target' : 'source'} takes ${units(write)} WCU/s of edge writes: keep this side in a GSI whose key is sharded over ${n} suffixes (${formula}), or write it asynchronously` };
   }
-  const random = !identityVaries(space);
+  const random = !identityVaries(space) || space.shard?.kind === 'random';
   const pk = shardedTemplate(space.pk, table.delimiter);
   const shard = random ? `{ count: ${n}, random: true }` : `{ count: ${n} }`;
   const by = space.shard?.def.by;
