@@ -130,3 +130,26 @@ test('ddbgen plan prints the under-sharded telemetry: 1,200 WCU per shard, 20 �
   t.regex(first!, /Reading +table +DEVICE#<deviceId>#<at:day>#<shard> +deviceId \(unbounded\) × 1 active day of at × 20 shards +12,000 +24,000 +– +– +24,000 \(1,200\/shard\) +– +24 +20 → 30\n/);
   t.regex(first!, /  table: 24,000 WCU\/s, 0 RCU\/s, at least 24 partitions; warm 12,000 RRU \/ 4,000 WRU: 90 min to ramp, or pre-warm\n/);
 });
+
+test('plan patterns: consistent: true doubles a table pattern (100 reads/s × 1 RCU = 100) but never a GSI pattern (100 × 0.5 = 50: GSIs read eventually consistent)', (t) => {
+  const table = defineTable({
+    name: 'Reads',
+    indexes: { byOwner: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+    entities: {
+      Doc: entity({
+        attributes: { id: types.string(), owner: types.string() },
+        key: { pk: 'DOC#<id>', sk: 'V' },
+        indexes: { byOwner: { pk: 'OWNER#<owner>', sk: '<id>' } },
+        traffic: { consistent: true },
+      }),
+    },
+    patterns: { doc: { entity: 'Doc', readsPerSecond: 100 }, docsOfOwner: { entity: 'Doc', index: 'byOwner', readsPerSecond: 100 } },
+  });
+  t.deepEqual(
+    planTable(table).patterns.map((p) => [p.pattern, p.consistent, p.readUnits]),
+    [
+      ['doc', true, 100],
+      ['docsOfOwner', false, 50],
+    ],
+  );
+});

@@ -101,7 +101,8 @@ export function planTable(table: TableDef): TablePlan {
   });
   const patterns = Object.values(table.patterns).map((p): PatternPlan => {
     const space = spaces.find((s) => s.kind === 'entity' && s.owner === p.entity && s.index === (p.index ?? 'table'));
-    const consistent = p.consistent ?? table.entities[p.entity]?.traffic?.consistent ?? false;
+    // GSIs serve only eventually consistent reads.
+    const consistent = table.indexes[p.index ?? '']?.kind !== 'gsi' && (p.consistent ?? table.entities[p.entity]?.traffic?.consistent ?? false);
     return {
       pattern: p.name,
       entity: p.entity,

@@ -157,7 +157,7 @@ function patternRows(table: TableDef): PatternRow[] {
     const sk = pattern.sk === undefined ? (path.sk ? ` AND begins_with(sk, collection of ${path.sk.source})` : '') : ` AND sk (${path.sk!.source}): ${[...before, pattern.sk].join(', ')} ${op}`;
     const itemBytes = entity.traffic?.itemBytes ?? ASSUMED_ITEM_BYTES;
     const items = Math.min(entity.traffic?.itemsPerKey ?? 1, 100);
-    const consistent = pattern.consistent ?? entity.traffic?.consistent ?? false;
+    const consistent = path.index?.kind !== 'gsi' && (pattern.consistent ?? entity.traffic?.consistent ?? false);
     const perCall = readUnitsPerItem(itemBytes * items, consistent);
     return [
       {
