@@ -63,7 +63,7 @@ function fractionText(load: KeyLoad): string {
 }
 
 /** The partition-key template with exactly one `<shard>`. */
-export function shardedTemplate(pk: TemplateDef, delimiter: string): string {
+function shardedTemplate(pk: TemplateDef, delimiter: string): string {
   return pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard') ? pk.source : `${pk.source}${delimiter}<shard>`;
 }
 

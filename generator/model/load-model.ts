@@ -83,7 +83,6 @@ interface KeySpaceBase {
   readonly owner: string;
   /** `table`, or the GSI's name. */
   readonly index: string;
-  readonly gsi?: GsiDef;
   /** Human label: `Vote (table)`, `Vote in GSI byVoter`, `edge Fan, FANNED_BY side`. */
   readonly label: string;
   /** Schema path of the key declaration (the partition-key template for entities). */
@@ -91,7 +90,6 @@ interface KeySpaceBase {
   readonly partitions: Cardinality;
   readonly shard?: ShardSpread;
   readonly itemBytes: number;
-  readonly itemBytesDeclared: boolean;
   /** Declared writes and reads per second on this key space. */
   readonly writes?: number;
   readonly reads?: number;
@@ -198,7 +196,7 @@ function sumDefined(values: readonly (number | undefined)[]): number | undefined
 }
 
 /** The hotKeyShare declared for one key space: a number is the entity's table key (or an edge's both sides); a record names each. */
-export function declaredShare(traffic: TrafficDef | undefined, space: string, numberApplies: boolean): HotShare | undefined {
+function declaredShare(traffic: TrafficDef | undefined, space: string, numberApplies: boolean): HotShare | undefined {
   const share = traffic?.hotKeyShare;
   if (typeof share === 'number') return numberApplies ? { value: share, text: String(share), source: 'declared hotKeyShare' } : undefined;
   const value = share?.[space];
@@ -250,7 +248,6 @@ export function keySpaces(table: TableDef): KeySpace[] {
       keyPath: ['entities', entity.name, 'key'],
       partitions: tablePartitions,
       itemBytes,
-      itemBytesDeclared: traffic?.itemBytes !== undefined,
       ...(writes !== undefined ? { writes } : {}),
       ...(tableWriteLoad !== undefined ? { writeLoad: tableWriteLoad } : {}),
       ...(tableReads !== undefined ? { reads: tableReads } : {}),
@@ -286,7 +283,6 @@ export function keySpaces(table: TableDef): KeySpace[] {
         owner: entity.name,
         entity,
         index: index.name,
-        gsi: index,
         label: `${entity.name} in GSI ${index.name}`,
         pk: mapping.pk,
         ...(mapping.sk ? { sk: mapping.sk } : {}),
@@ -295,8 +291,7 @@ export function keySpaces(table: TableDef): KeySpace[] {
         keyPath: ['entities', entity.name, 'indexes', mapping.index],
         partitions,
         itemBytes: projectedBytes,
-        itemBytesDeclared: traffic?.itemBytes !== undefined,
-        ...(writes !== undefined ? { writes } : {}),
+          ...(writes !== undefined ? { writes } : {}),
         ...(gsiWriteLoad !== undefined ? { writeLoad: gsiWriteLoad } : {}),
         ...(reads !== undefined ? { reads, queries: reads, readLoad: reads * readUnitsPerItem(projectedBytes, false) } : {}),
         unitsExplain: {
@@ -333,12 +328,10 @@ function edgeSpaces(table: TableDef, edge: EdgeDef): EdgeSpace[] {
       edge,
       side,
       index,
-      ...(gsi ? { gsi } : {}),
       label: `edge ${edge.name}, ${label} side${gsi ? ` in GSI ${gsi.name}` : ''}`,
       path: ['edges', edge.name],
       partitions: { value: Infinity, constant: false, timeBuckets: [], explain: `ids of ${edge.types.join(', ')}` },
       itemBytes,
-      itemBytesDeclared: traffic?.itemBytes !== undefined,
       ...(traffic?.writesPerSecond !== undefined ? { writes: traffic.writesPerSecond, writeLoad: traffic.writesPerSecond * wu } : {}),
       ...(traffic?.readsPerSecond !== undefined ? { reads: traffic.readsPerSecond, readLoad: traffic.readsPerSecond * ru } : {}),
       unitsExplain: {
