@@ -175,7 +175,7 @@ test('every suggested schema change over the rule fixtures and seeds validates a
   t.true(checked >= 15, `only ${checked} schema changes were checked`);
 });
 
-test('property: for any hot low-cardinality, time-bucket or under-sharded key, the suggested total shard count validates and silences the rule', (t) => {
+test('property: for any hot low-cardinality, time-bucket or under-sharded key, on the table or a GSI, the suggested total shard count validates and silences the rule', (t) => {
   fc.assert(
     fc.property(
       fc.record({
@@ -185,20 +185,24 @@ test('property: for any hot low-cardinality, time-bucket or under-sharded key, t
         shards: fc.option(fc.integer({ min: 2, max: 50 }), { nil: undefined }),
         bucket: fc.boolean(),
         single: fc.boolean(),
+        onGsi: fc.boolean(),
       }),
-      ({ writes, itemBytes, values, shards, bucket, single }) => {
+      ({ writes, itemBytes, values, shards, bucket, single, onGsi }) => {
         const attributes = { kind: types.string({ cardinality: values }), at: types.timestamp(), id: types.string() };
         const pk = `${bucket ? 'DAY#<at:day>' : 'KIND#<kind>'}${shards ? '#<shard>' : ''}`;
-        const table = defineTable({
-          name: 'Prop',
-          entities: {
-            Item: entity({ attributes, key: { pk, sk: single ? 'V' : '<id>', ...(shards ? { shard: { count: shards, ...(single ? { random: true } : {}) } } : {}) }, traffic: { writesPerSecond: writes, itemBytes } }),
-          },
-        });
+        const shard = shards ? { shard: { count: shards, ...(single ? { random: true } : {}) } } : {};
+        const traffic = { writesPerSecond: writes, itemBytes };
+        const table = onGsi
+          ? defineTable({
+              name: 'PropGsi',
+              indexes: { byHot: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+              entities: { Item: entity({ attributes, key: { pk: 'ITEM#<id>', sk: 'V' }, indexes: { byHot: { pk, sk: single ? 'V' : '<id>', ...shard } }, traffic }) },
+            })
+          : defineTable({ name: 'Prop', entities: { Item: entity({ attributes, key: { pk, sk: single ? 'V' : '<id>', ...shard }, traffic }) } });
         checkChanges(t, table);
       },
     ),
-    { numRuns: 150 },
+    { numRuns: 200 },
   );
 });
 
