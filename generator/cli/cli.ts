@@ -39,7 +39,7 @@ const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
 Usage:
   ddbgen generate [schema…] [--out DIR] [--emit ts|js] [--check]
                                                     validate, lint and emit out/<table>/*.ts
-  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
+  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK018)
   ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
   ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
   ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
