@@ -49,7 +49,7 @@ export async function demo(): Promise<number> {
 }
 `;
 
-test.serial('a fresh project: install, init, generate from a subfolder, lint, plan, table, check', async (t) => {
+test.serial('a fresh project: install, init, generate from a subfolder, lint, plan, table, iam, check', async (t) => {
   t.timeout(300_000);
   t.regex((await npx(['ddbgen', 'init'], project)).stdout, /wrote schema\.ts and ddbgen\.config\.ts/);
   const nested = path.join(project, 'src', 'deep');
@@ -60,6 +60,7 @@ test.serial('a fresh project: install, init, generate from a subfolder, lint, pl
   t.regex((await npx(['ddbgen', 'lint'], project)).stdout, /^ddbgen lint: 0 errors/);
   t.regex((await npx(['ddbgen', 'plan'], project)).stdout, /^App \(on-demand\)/);
   t.is(JSON.parse((await npx(['ddbgen', 'table', '--format', 'cloudformation'], project)).stdout).Resources.AppTable.Type, 'AWS::DynamoDB::Table');
+  t.is(JSON.parse((await npx(['ddbgen', 'iam'], project)).stdout).policies[0].name, 'AppReadOnly');
   t.is((await npx(['ddbgen', 'generate', '--check'], project)).stdout, 'ddbgen: out is up to date (1 table)\n');
   writeFileSync(path.join(project, 'app.ts'), app);
 });

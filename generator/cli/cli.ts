@@ -19,12 +19,14 @@ import { renderReport } from '../report/render-report.js';
 import { reportView } from '../report/view-model.js';
 import { lintJson, lintSarif } from '../lint/output.js';
 import { lintTable } from '../lint/run-lint.js';
+import { RULE_IDS } from '../lint/rules/index.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
 import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
+import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -63,13 +65,14 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 /** Every option, with the commands that take it (an option given to any other command is a usage error). */
 const OPTIONS = {
   out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file' },
-  config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
+  config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
   check: { type: 'boolean', commands: ['generate'], help: '--check       write nothing; exit 1 if the output on disk is stale' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
   'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
-  format: { type: 'string', commands: ['lint', 'plan', 'table'], help: '--format F    the output format (see above)' },
-  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
+  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam'], help: '--format F    the output format (see above)' },
+  'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
+  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
 } as const;
@@ -82,13 +85,18 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     summary: 'validate, lint and emit out/<table>/*.ts',
     detail: 'Validates the schemas, runs the hot-key lint (an error stops it) and writes one folder per table. Only changed files are rewritten; files ddbgen wrote before and no longer generates are removed.',
   },
-  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: 'the hot-key lint (HK001–HK016)', detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
+  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: `the hot-key lint (${RULE_IDS[0]}–${RULE_IDS[RULE_IDS.length - 1]})`, detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
   plan: { usage: 'ddbgen plan [schema…] [--format text|json]', summary: 'capacity per index and pattern, shard counts', detail: 'The declared load per key space against the partition limits.' },
   report: { usage: 'ddbgen report [schema…] [--out report.html]', summary: 'one HTML page: keys, patterns, findings, heat, edges', detail: 'A self-contained page (no request leaves it) to share in a review.' },
   table: {
     usage: 'ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]',
     summary: 'print the table definition',
     detail: 'The CreateTable input (default), a CloudFormation template (JSON or YAML) or a CDK function; CloudFormation and CDK both make an AWS::DynamoDB::Table kept on stack deletion (Retain).',
+  },
+  iam: {
+    usage: 'ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]',
+    summary: 'least-privilege IAM policies per role, entity and pattern',
+    detail: 'json (default), cloudformation or cdk.',
   },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
@@ -213,7 +221,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   }
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`, 'generate');
-  if (!configFile) throw new NoSchemaError(`no schema given and no ddbgen.config.{${CONFIG_FILES.map((f) => f.split('.').pop()).join(',')}} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
+  if (!configFile) throw new NoSchemaError(`no schema given and no ddbgen.config.{${CONFIG_FILES.map((f) => f.split('.').pop()).join(',')}} in ${io.cwd} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file`);
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
@@ -235,8 +243,8 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTable[] | undefined> {
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd);
+async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -253,7 +261,7 @@ function progress(io: CliIo, text: string): void {
 
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, inputs.cache);
   progress(io, '');
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
@@ -358,6 +366,21 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   return EXIT.ok;
 }
 
+async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+  try {
+    const checked = checkIamFormat(format);
+    const inputs = await resolveInputs(io, positionals, undefined, config);
+    const tables = await loadValid(io, inputs.files);
+    if (!tables) return EXIT.failed;
+    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag);
+    for (const note of notes) io.stderr(`ddbgen iam: ${note}\n`);
+    io.stdout(text);
+    return EXIT.ok;
+  } catch (error) {
+    throw error instanceof IamOptionError ? new UsageError(error.message, 'iam') : error;
+  }
+}
+
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(args);
@@ -421,6 +444,8 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       return await plan(io, rest, values.format, values.config);
     case 'table':
       return await table(io, rest, values.format, values.config);
+    case 'iam':
+      return await iam(io, rest, values.format, values.config, values['tenant-tag']);
     case 'report':
       return await writeReport(io, rest, values.out, values.config);
     case 'init':
