@@ -48,7 +48,8 @@ function show(io: CliIo, d: Diagnostic): void {
       source = undefined;
     }
   }
-  io.stderr(`${formatDiagnostic(d, { color: io.color === true, ...(source === undefined ? {} : { source }) })}\n`);
+  // on a terminal, the progress line (if any) is cleared first
+  io.stderr(`${io.interactive ? '\r\x1b[K' : ''}${formatDiagnostic(d, { color: io.color === true, ...(source === undefined ? {} : { source }) })}\n`);
 }
 
 /** With --quiet: ddbgen's own status lines ("ddbgen: …" on stdout; which config, watching, regenerating on stderr) are left out. */
