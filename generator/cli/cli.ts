@@ -1,6 +1,6 @@
 // The ddbgen command line. `main` is pure over its arguments and streams so tests run it in-process;
 // bin.ts wires it to the real process. Exit codes: 0 ok; 1 invalid schema, stale output or
-// generation failure; 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
+// generation failure (a filesystem failure is one line, see output.ts); 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
 
 import { parseArgs } from 'node:util';
 import path from 'node:path';
@@ -14,7 +14,8 @@ import { tableFolder } from '../emit/context.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
-import { existsSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { existsSync } from 'node:fs';
 import { renderReport } from '../report/render-report.js';
 import { reportView } from '../report/view-model.js';
 import { lintJson, lintSarif } from '../lint/output.js';
@@ -22,13 +23,15 @@ import { lintTable } from '../lint/run-lint.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
 import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
-import { compareOutput, writeOutput } from './output.js';
+import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from './output.js';
 import { initProject } from './init.js';
 
 export interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The filesystem output is written through (default node:fs); tests inject failures here. */
+  readonly fs?: OutputFs;
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -52,6 +55,7 @@ with -c) names them.
 Options:
   -c, --config FILE  the config file to use
   --out DIR     output root (default: the config's "out", else ./out); for report, the HTML file
+                (a folder: report.html in it)
   --emit E      ts (default): TypeScript sources; js: compiled .js + .d.ts
   --check       write nothing; exit 1 if the output on disk is stale
   --no-cache    render and check everything (the cache in node_modules/.cache/ddbgen makes a
@@ -60,7 +64,8 @@ Options:
   --format F    lint: text (default), json, sarif; plan: text, json;
                 table: create-table (default), cloudformation, cloudformation-yaml, cdk
 
-Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
+Exit codes: 0 ok; 1 invalid schema, lint error, stale output or a write the filesystem refused
+(nothing is written then); 2 usage error.`;
 
 class UsageError extends Error {}
 
@@ -146,7 +151,22 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   return generateOnce(io, inputs, values.check === true);
 }
 
+/** One line for a filesystem failure: what, where, why, and that nothing changed. */
+function outputFailed(io: CliIo, error: OutputError): number {
+  io.stderr(`ddbgen: cannot ${error.verb} ${path.relative(io.cwd, error.target) || '.'}: ${describeFailure(error.failure, io.cwd)}; ${error.verb === 'write' ? 'nothing was written, the previous output is unchanged' : 'nothing was written'}\n`);
+  return EXIT.failed;
+}
+
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
+  try {
+    return await generateChecked(io, inputs, check);
+  } catch (error) {
+    if (error instanceof OutputError) return outputFailed(io, error);
+    throw error;
+  }
+}
+
+async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
@@ -175,7 +195,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
   }
   const display = (p: string) => path.relative(io.cwd, p) || '.';
   if (check) {
-    const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
+    const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files, io.fs));
     if (stale.length) {
       for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
       io.stderr(`ddbgen: the output in ${display(inputs.out)} is stale; run ddbgen generate\n`);
@@ -184,12 +204,12 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
     io.stdout(`ddbgen: ${display(inputs.out)} is up to date (${outputs.length} table${outputs.length === 1 ? '' : 's'})\n`);
     return EXIT.ok;
   }
-  for (const { files, save } of outputs) {
-    const result = writeOutput(inputs.out, files);
+  const results = writeOutput(inputs.out, outputs.map((o) => o.files), io.fs);
+  outputs.forEach(({ files, save }, i) => {
     save();
     const folder = [...files.keys()][0]!.split('/')[0]!;
-    io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${result.written} written, ${result.removed} removed\n`);
-  }
+    io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${results[i]!.written} written, ${results[i]!.removed} removed\n`);
+  });
   return EXIT.ok;
 }
 
@@ -224,8 +244,10 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
   if (!tables) return EXIT.failed;
   const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
-  const file = path.resolve(io.cwd, out ?? 'report.html');
-  writeFileSync(file, html);
+  const named = path.resolve(io.cwd, out ?? 'report.html');
+  // --out naming a folder puts report.html in it
+  const file = isFolder(io.fs ?? nodeFs, named) ? path.join(named, 'report.html') : named;
+  writeFileAtomically(file, html, io.fs);
   io.stdout(`ddbgen: wrote ${path.relative(io.cwd, file) || file} (${tables.length} table${tables.length === 1 ? '' : 's'}, ${diagnostics.length} finding${diagnostics.length === 1 ? '' : 's'})\n`);
   return EXIT.ok;
 }
@@ -289,6 +311,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       io.stderr(`ddbgen: ${error.message}\n\n${HELP}\n`);
       return EXIT.usage;
     }
+    if (error instanceof OutputError) return outputFailed(io, error);
     if (error instanceof ConfigError) {
       io.stderr(`ddbgen: ${error.message}\n`);
       return EXIT.failed;
