@@ -121,7 +121,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
   if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
-  const config = await loadConfig(configFile);
+  const config = await loadConfig(configFile, io.cwd);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
   return {
@@ -188,7 +188,8 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
         return EXIT.failed;
       }
       if (!(error instanceof GeneratedCodeError)) throw error;
-      const { message, fix } = messages.DDB099(error.diagnostics.join('; '));
+      const shown = error.diagnostics.slice(0, 3).join('; ');
+      const { message, fix } = messages.DDB099(error.diagnostics.length > 3 ? `${shown}; and ${error.diagnostics.length - 3} more` : shown);
       report(io, [{ code: 'DDB099', severity: 'error', message, fix, target: table.table.name, file: path.relative(io.cwd, table.file) }]);
       return EXIT.failed;
     }
@@ -313,7 +314,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     if (error instanceof OutputError) return outputFailed(io, error);
     if (error instanceof ConfigError) {
-      io.stderr(`ddbgen: ${error.message}\n`);
+      if (error.diagnostics.length) report(io, error.diagnostics);
+      else io.stderr(`ddbgen: ${error.message}\n`);
       return EXIT.failed;
     }
     io.stderr(`ddbgen: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

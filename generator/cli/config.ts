@@ -1,6 +1,8 @@
 // ddbgen.config.ts: found by searching upward from the current folder, loaded without a build step.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { messages } from '../diagnostics/messages.js';
 import path from 'node:path';
 import type { DdbgenConfig } from '../../dsl/config.js';
 import { schemaImporter } from '../load/load-schema.js';
@@ -8,7 +10,25 @@ import { RULE_IDS } from '../lint/rules/index.js';
 
 export const CONFIG_FILE = 'ddbgen.config.ts';
 
-export class ConfigError extends Error {}
+/** A config that cannot be used; `diagnostics`, when given, place the problems at file:line:column. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const CONFIG_KEYS = ['schemas', 'out', 'emit', 'lint'];
+
+/** line:column of the first string literal `text` in `source` (the config's own text). */
+function literalLocation(source: string, text: string): { line: number; column: number } {
+  const found = [`'${text}'`, `"${text}"`, `\`${text}\``].map((quoted) => source.indexOf(quoted)).filter((i) => i >= 0);
+  const at = found.length ? Math.min(...found) : 0;
+  const before = source.slice(0, at).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
 
 export function findConfig(from: string): string | undefined {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
@@ -18,7 +38,7 @@ export function findConfig(from: string): string | undefined {
   }
 }
 
-export async function loadConfig(file: string): Promise<DdbgenConfig> {
+export async function loadConfig(file: string, cwd = process.cwd()): Promise<DdbgenConfig> {
   let config: unknown;
   try {
     config = await schemaImporter().import(file, { default: true });
@@ -28,6 +48,17 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
   const schemas = (config as { schemas?: unknown } | undefined)?.schemas;
   if (!Array.isArray(schemas) || schemas.length === 0 || !schemas.every((s) => typeof s === 'string')) {
     throw new ConfigError(`${file}: the default export needs schemas: ['path/to/schema.ts', …]`);
+  }
+  const unknown = Object.keys(config as object).filter((key) => !CONFIG_KEYS.includes(key));
+  if (unknown.length) throw new ConfigError(`${file}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}; a config has ${CONFIG_KEYS.join(', ')}`);
+  const missing = schemas.filter((schema) => !existsSync(path.resolve(path.dirname(file), schema)));
+  if (missing.length) {
+    const source = readFileSync(file, 'utf8');
+    const display = path.relative(cwd, file) || file;
+    throw new ConfigError(
+      `${file}: names schemas that do not exist`,
+      missing.map((schema) => ({ code: 'DDB001', severity: 'error', ...messages.DDB001(schema, `no such file (named in ${path.basename(file)}, relative to its folder)`), target: `${path.basename(file)}.schemas`, file: display, ...literalLocation(source, schema) })),
+    );
   }
   const out = (config as { out?: unknown }).out;
   if (out !== undefined && typeof out !== 'string') throw new ConfigError(`${file}: out must be a folder path string`);
