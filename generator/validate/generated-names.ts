@@ -5,7 +5,7 @@
 // entities `User` and `user`, or `User` and `UserKey`.
 
 import { getLibFiles } from '@ts-morph/common';
-import type { StatementStructures } from 'ts-morph';
+import { ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
@@ -29,10 +29,15 @@ let globalNames: Set<string> | undefined;
 export function javascriptGlobals(): ReadonlySet<string> {
   if (!globalNames) {
     globalNames = new Set();
-    const declaration = /^(?:declare\s+)?(?:var|let|const|function|interface|type|class|namespace)\s+([A-Za-z_$][\w$]*)/gm;
     for (const lib of getLibFiles()) {
       if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
-      for (const match of lib.text.matchAll(declaration)) globalNames.add(match[1]!);
+      for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
+        if (ts.isVariableStatement(statement)) {
+          for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) globalNames.add(declaration.name.text);
+        } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
+          globalNames.add(statement.name.text);
+        }
+      }
     }
   }
   return globalNames;
@@ -125,7 +130,7 @@ export function nameProblems(table: TableDef): NameProblem[] {
   // files (kebab-case) and members of the table class (camelCase) first: two names that differ
   // only in case, or in _ and -, come out the same
   const files = new Map<string, NameOwner>(['index', 'edges', 'table-definition', `${tableFolder(table)}-table`, 'runtime'].map((stem) => [stem, tableOwner]));
-  const members = new Map<string, NameOwner>(['tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
+  const members = new Map<string, NameOwner>(['constructor', 'tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
   for (const { owner, name } of owners) {
     const slots = [...(owner.path[0] === 'entities' ? [[files, kebabCase(name)] as const] : []), [members, camelCase(name)] as const];
     for (const [seen, key] of slots) {
