@@ -197,6 +197,13 @@ for (const [name, def, want] of limits) {
   });
 }
 
+test('an entity without a key (IR not made by entity()) is DDB103, and the other checks still run', (t) => {
+  const valid = named('NoKey', { entities: { Item: keyed('E#<id>'), Other: keyed('E#<id>') } });
+  const { key: _key, ...keyless } = valid.entities['Item']!;
+  const def = { ...valid, entities: { ...valid.entities, Item: keyless } } as unknown as TableDef;
+  t.deepEqual(withFix(def), ["DDB103 NoKey.entities.Item.key: an entity has no key | give it key: { pk: '…', sk: '…' }, e.g. key: { pk: 'User#<id>', sk: 'PROFILE' }"]);
+});
+
 test('edges: their items must not collide with entities, and their names and labels are checked', (a) => {
   const clash = table({
     entities: {
