@@ -60,6 +60,15 @@ export interface IndexMapping {
   shard?: Shard;
 }
 
+/** A declaration the DSL cannot turn into IR; the generator reports it by its code (messages.ts). */
+export class DeclarationError extends Error {
+  readonly ddbgenCode: string;
+  constructor(ddbgenCode: string, message: string) {
+    super(message);
+    this.ddbgenCode = ddbgenCode;
+  }
+}
+
 /** An entity declaration, consumed by `defineTable`. */
 export interface EntityDeclaration {
   readonly kind: 'entity-declaration';
@@ -105,6 +114,8 @@ export function entity<
   lint?: Record<string, Severity>;
 }): EntityDeclaration {
   const { key } = declaration;
+  // an untyped schema can leave the key out: a clear error at this call, not a crash later
+  if (typeof key !== 'object' || key === null || typeof key.pk !== 'string') throw new DeclarationError('DDB103', 'an entity has no key');
   return Object.freeze({
     kind: 'entity-declaration',
     attributes: Object.freeze(Object.fromEntries(Object.entries(declaration.attributes).map(([name, a]) => [name, a.def]))),
@@ -192,6 +203,8 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   lint?: Record<string, Severity>;
   /** Time series: one physical table per day or month; `<Table>Table.forTime(client, at)` picks it. */
   rotation?: 'day' | 'month';
+  /** The "Global secondary indexes per table" quota, when AWS has raised it for your account above the default 20. */
+  gsiQuota?: number;
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -270,5 +283,6 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     ) as Record<string, PatternDef>,
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
     ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
+    ...(declaration.gsiQuota === undefined ? {} : { gsiQuota: declaration.gsiQuota }),
   });
 }

@@ -165,4 +165,6 @@ export interface TableDef {
   readonly lint: Readonly<Record<string, Severity>>;
   /** One physical table per period (`<name>_<YYYY-MM>`), for time series. */
   readonly rotation?: 'day' | 'month';
+  /** The "Global secondary indexes per table" quota, when AWS has raised it above the default 20. */
+  readonly gsiQuota?: number;
 }

@@ -145,6 +145,12 @@ const broken: Array<[string, string, RegExp]> = [
   ['a syntax error', `export default {{;\n`, /^schema\.ts:1:\d+ - error DDB001: cannot load schema schema\.ts: ParseError: /],
   ['no table exported', `export default { name: 'x' };\n`, /^schema\.ts:1:1 - error DDB002: the default export is an object that was not made by defineTable\n/],
   ['a missing file', '', /^nope\.ts:1:1 - error DDB001: cannot load schema nope\.ts: no such file\n/],
+  ['no default export', `import { defineTable, entity, t } from 'ddbgen';\nexport const table = defineTable({ name: 'Abc', entities: { U: entity({ attributes: { id: t.string() }, key: { pk: 'U#<id>', sk: 'P' } }) } });\n`, /^schema\.ts:1:1 - error DDB002: the default export is missing \(the module has no default export\)\n/],
+  [
+    'an entity without a key',
+    `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({\n  name: 'Abc',\n  // @ts-expect-error: no key\n  entities: { U: entity({ attributes: { id: t.string() } }) },\n});\n`,
+    /^schema\.ts:5:\d+ - error DDB103: an entity has no key\n    at schema\.ts\n    fix: give it key: \{ pk: '…', sk: '…' \}, e\.g\. key: \{ pk: 'User#<id>', sk: 'PROFILE' \}\n/,
+  ],
   [
     'an entity declared twice',
     `import { defineTable, entity, t } from 'ddbgen';\nconst e = entity({ attributes: { id: t.string() }, key: { pk: 'A#<id>', sk: 'X' } });\nexport default defineTable({\n  name: 'T',\n  // @ts-ignore\n  entities: { A: e, A: e },\n});\n`,
@@ -320,4 +326,20 @@ test('the README\'s VS Code problem matcher picks up every diagnostic line as pr
   t.true(lines.length >= 3);
   t.deepEqual(regexp.exec(lines[0]!)?.slice(1), ['schema.ts', '4', '79', 'error', 'DDB030', 'placeholder <idd> names no attribute of this entity']);
   t.true(lines.every((l) => regexp.test(l)), lines.join('\n'));
+});
+
+test('a config naming a missing schema points at its own line; unknown config keys are named', async (t) => {
+  const dir = temp();
+  writeFileSync(path.join(dir, 'ddbgen.config.ts'), `import { defineConfig } from 'ddbgen';\nexport default defineConfig({\n  schemas: ['schema.ts',\n    'gone.ts'],\n});\n`);
+  writeFileSync(path.join(dir, 'schema.ts'), `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({ name: 'Abc', entities: { U: entity({ attributes: { id: t.string() }, key: { pk: 'U#<id>', sk: 'P' } }) } });\n`);
+  const missing = await run(['lint'], dir);
+  t.is(missing.code, 1);
+  t.is(
+    missing.stderr,
+    'ddbgen.config.ts:4:5 - error DDB001: cannot load schema gone.ts: no such file (named in ddbgen.config.ts, relative to its folder)\n    at ddbgen.config.ts.schemas\n    fix: fix the error above so the module runs; a schema module must import from "ddbgen" and default-export defineTable(…)\n\nddbgen: 1 error; nothing was written\n',
+  );
+  writeFileSync(path.join(dir, 'ddbgen.config.ts'), `export default { schemas: ['schema.ts'], outDir: 'x', format: 'json' };\n`);
+  const unknown = await run(['lint'], dir);
+  t.is(unknown.code, 1);
+  t.is(unknown.stderr, `ddbgen: ${path.join(dir, 'ddbgen.config.ts')}: unknown keys "outDir", "format"; a config has schemas, out, emit, lint\n`);
 });

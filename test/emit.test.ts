@@ -152,17 +152,17 @@ export class SettingRepository {
     return deleteItem<Setting>(this.context, settingModel, key, options);
   }
 
-  /** Reads many Setting items by key (100 per request, unprocessed keys retried); results follow the order of \`keys\`. */
+  /** Reads many Setting items by key (100 per request, unprocessed keys retried); results follow the order of \`keys\`. If it stops early, throws BatchError (UnprocessedItemsError when retries make no progress) whose \`items\` are the Setting items read and \`unprocessed\` the SettingKey values not read. */
   batchGet(keys: readonly SettingKey[], options?: ReadOptions): Promise<Array<Setting | undefined>> {
-    return batchGetItems<Setting>(this.context, settingModel, keys, options);
+    return batchGetItems<Setting, SettingKey>(this.context, settingModel, keys, options);
   }
 
-  /** Writes many Setting items (25 per request, unprocessed items retried); throws UnprocessedItemsError with what is left if retries run out. */
+  /** Writes many Setting items (25 per request, unprocessed items retried). If it stops early, throws BatchError (UnprocessedItemsError when retries make no progress) whose \`written\` and \`unprocessed\` are the Setting items written and not written. */
   batchPut(items: readonly Setting[]): Promise<void> {
     return batchPutItems(this.context, settingModel, items);
   }
 
-  /** Deletes many Setting items by key (25 per request, unprocessed items retried). */
+  /** Deletes many Setting items by key (25 per request, unprocessed items retried). If it stops early, throws BatchError (UnprocessedItemsError when retries make no progress) whose \`written\` and \`unprocessed\` are the SettingKey values deleted and not deleted. */
   batchDelete(keys: readonly SettingKey[]): Promise<void> {
     return batchDeleteItems(this.context, settingModel, keys);
   }

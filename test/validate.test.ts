@@ -142,6 +142,68 @@ for (const [name, def, want] of cases) {
   });
 }
 
+const keyed = (pk: string) => entity({ attributes: { id: t.string() }, key: { pk: pk as 'E#<id>', sk: 'P' } });
+const named = (name: string, extra: Partial<Parameters<typeof defineTable>[0]>): TableDef =>
+  defineTable({ name, entities: { Item: keyed('E#<id>') }, ...extra } as Parameters<typeof defineTable>[0]);
+const withFix = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message} | ${d.fix}`);
+
+const limits: Array<[string, TableDef, string[]]> = [
+  ['names that would not compile: a reserved word, a global, names differing only in case', named('Names', { entities: { class: keyed('C#<id>'), Promise: keyed('P#<id>'), user: keyed('U#<id>'), User: keyed('V#<id>') } }), [
+    'DDB102 Names.entities.User: entity "User" and entity "user" both produce "user.ts" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+    'DDB100 Names.entities.class: entity "class" is a reserved word of JavaScript or TypeScript, so the generated code would not compile | rename it, e.g. "ClassItem"',
+    'DDB101 Names.entities.Promise: entity "Promise" would declare "Promise" in the generated code, which is a JavaScript global the generated code uses | rename it so that it does not produce "Promise", e.g. "PromiseRecord"',
+  ]],
+  ['names taken by the runtime or the table class', named('Runtime', { entities: { Transaction: keyed('T#<id>'), KeyTemplate: keyed('K#<id>') } }), [
+    'DDB102 Runtime.entities.Transaction: entity "Transaction" and table "Runtime" both produce "transaction" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+    'DDB101 Runtime.entities.Transaction: entity "Transaction" would declare "Transaction" in the generated code, which is the name of a ddbgen runtime helper the generated code imports | rename it so that it does not produce "Transaction", e.g. "TransactionRecord"',
+    'DDB101 Runtime.entities.KeyTemplate: entity "KeyTemplate" would declare "KeyTemplate" in the generated code, which is the name of a ddbgen runtime helper the generated code imports | rename it so that it does not produce "KeyTemplate", e.g. "KeyTemplateRecord"',
+  ]],
+  ['a name that is another plus a generated suffix, an edge named like an entity', named('Shop', { entities: { Order: keyed('O#<id>'), OrderKey: keyed('K#<id>'), Fan: keyed('F#<id>') }, edges: { fan: edge({ types: ['Fan'], forward: 'LIKES' }) } }), [
+    'DDB102 Shop.edges.fan: edge "fan" and entity "Fan" both produce "fan" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+    'DDB102 Shop.entities.OrderKey: entity "OrderKey" and entity "Order" both produce "OrderKey" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+  ]],
+  ['more than 5 LSIs', named('Many', { indexes: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`lsi${i}`, lsi({ sk: `l${i}sk` })])) }), [
+    'DDB104 Many.indexes.lsi5: the table declares 6 local secondary indexes; DynamoDB allows at most 5 per table (a fixed limit, "Local secondary indexes" in the DynamoDB quotas) | keep at most 5 LSIs: turn the others into GSIs, or serve those queries from a sort-key prefix of the table',
+  ]],
+  ['more than 20 GSIs without a raised quota', named('Many', { indexes: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`gsi${i}`, gsi({ pk: `g${i}pk` })])) }), [
+    'DDB105 Many.indexes.gsi20: the table declares 21 global secondary indexes; DynamoDB allows 20 per table by default (the "Global secondary indexes per table" quota) | remove or merge indexes (overload one GSI with several entities\' keys), or request a higher quota from AWS Service Quotas and declare it with gsiQuota: <n> on the table',
+  ]],
+  ['21 GSIs under a declared quota of 25', named('Many', { gsiQuota: 25, indexes: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`gsi${i}`, gsi({ pk: `g${i}pk` })])) }), []],
+  ['26 GSIs above a declared quota of 25; a quota that is not a raised one', named('Many', { gsiQuota: 25, indexes: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`gsi${i}`, gsi({ pk: `g${i}pk` })])) }), [
+    'DDB105 Many.indexes.gsi25: the table declares 26 global secondary indexes; DynamoDB allows 25 per table (the declared gsiQuota) | remove or merge indexes, or raise gsiQuota after AWS Service Quotas has raised the quota',
+  ]],
+  ['gsiQuota that is not a raised quota', named('Many', { gsiQuota: 10.5 }), [
+    'DDB107 Many.gsiQuota: gsiQuota is 10.5; it declares a raised quota, so it is a whole number above 20 | gsiQuota is the "Global secondary indexes per table" quota AWS raised for your account: a whole number above 20 (leave it out for the default 20)',
+  ]],
+  ['literal key text alone above the key byte limits', named('Long', { entities: { Item: entity({ attributes: { id: t.string() }, key: { pk: `${'é'.repeat(1000)}#${'p'.repeat(50)}#<id>` as 'E#<id>', sk: 'x'.repeat(1100) as 'x' } }) } }), [
+    'DDB106 Long.entities.Item.key.pk: the literal text of this partition key template alone is 2052 bytes (UTF-8), above DynamoDB\'s 2048-byte limit for a partition key: every key built from it would be rejected | shorten the literal segments to well under 2048 bytes, leaving room for the values',
+    'DDB106 Long.entities.Item.key.sk: the literal text of this sort key template alone is 1100 bytes (UTF-8), above DynamoDB\'s 1024-byte limit for a sort key: every key built from it would be rejected | shorten the literal segments to well under 1024 bytes, leaving room for the values',
+  ]],
+  ['a string where a traffic number belongs', named('Traffic', { entities: { Item: entity({ attributes: { id: t.string() }, key: { pk: 'E#<id>', sk: 'P' }, traffic: { writesPerSecond: '100' as unknown as number } }) } }), [
+    'DDB080 Traffic.entities.Item.traffic.writesPerSecond: traffic writesPerSecond is "100", a string where a number belongs | traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
+  ]],
+  ['a rotation period ddbgen does not know', named('Rot', { rotation: 'fortnight' as 'day' }), [
+    "DDB108 Rot.rotation: rotation \"fortnight\" is not a period ddbgen rotates tables by | use rotation: 'day' or 'month', or leave it out for one table",
+  ]],
+  ['key collisions are checked on every entity, even when another has an error', named('Coll', { entities: { A: keyed('X#<id>'), B: keyed('X#<id>'), C: keyed('C#<idd>') } }), [
+    'DDB030 Coll.entities.C.key.pk: placeholder <idd> names no attribute of this entity | use one of "id", or declare "idd" in attributes',
+    'DDB040 Coll.entities.B.key: A and B can build the same key (A (X#<id> | P) vs B (X#<id> | P)): one would overwrite the other | give one of them a literal segment of its own, e.g. a sort key starting "B#"',
+  ]],
+];
+
+for (const [name, def, want] of limits) {
+  test(`validate: ${name}`, (t) => {
+    t.deepEqual(withFix(def), want);
+  });
+}
+
+test('an entity without a key (IR not made by entity()) is DDB103, and the other checks still run', (t) => {
+  const valid = named('NoKey', { entities: { Item: keyed('E#<id>'), Other: keyed('E#<id>') } });
+  const { key: _key, ...keyless } = valid.entities['Item']!;
+  const def = { ...valid, entities: { ...valid.entities, Item: keyless } } as unknown as TableDef;
+  t.deepEqual(withFix(def), ["DDB103 NoKey.entities.Item.key: an entity has no key | give it key: { pk: '…', sk: '…' }, e.g. key: { pk: 'User#<id>', sk: 'PROFILE' }"]);
+});
+
 test('edges: their items must not collide with entities, and their names and labels are checked', (a) => {
   const clash = table({
     entities: {
@@ -154,7 +216,9 @@ test('edges: their items must not collide with entities, and their names and lab
     'DDB020 T.edges.bad name: edge name "bad name" is not a valid identifier',
     'DDB075 T.edges.bad name.types: node type "x#y" of edge bad name is not letters, digits, _ or - starting with a letter',
     'DDB075 T.edges.bad name.forward: forward label "A#B" of edge bad name is not letters, digits, _ or - starting with a letter (and no "#")',
-  ]);
+    "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
+    "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
+  ], 'key collisions are checked even when other declarations failed');
   const overlap = table({
     entities: { User: user, Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }) },
     edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) },

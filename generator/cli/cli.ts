@@ -1,6 +1,6 @@
 // The ddbgen command line. `main` is pure over its arguments and streams so tests run it in-process;
 // bin.ts wires it to the real process. Exit codes: 0 ok; 1 invalid schema, stale output or
-// generation failure; 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
+// generation failure (a filesystem failure is one line, see output.ts); 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
 
 import { parseArgs } from 'node:util';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { tableFolder } from '../emit/context.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
+import * as nodeFs from 'node:fs';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { renderReport } from '../report/render-report.js';
 import { reportView } from '../report/view-model.js';
@@ -23,7 +24,7 @@ import { RULE_IDS } from '../lint/rules/index.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
 import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
-import { compareOutput, writeOutput } from './output.js';
+import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from './output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
 import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
@@ -36,6 +37,8 @@ export interface CliIo {
   readonly interactive?: boolean;
   /** ANSI colours (a terminal, and no NO_COLOR). */
   readonly color?: boolean;
+  /** The filesystem output is written through (default node:fs); tests inject failures here. */
+  readonly fs?: OutputFs;
 }
 
 /** One diagnostic on stderr; on a terminal with colour and the schema lines it points at. */
@@ -65,7 +68,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** Every option, with the commands that take it (an option given to any other command is a usage error). */
 const OPTIONS = {
-  out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file' },
+  out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file (a folder: report.html in it)' },
   config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
   check: { type: 'boolean', commands: ['generate'], help: '--check       write nothing; exit 1 if the output on disk is stale' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
@@ -113,7 +116,8 @@ ${Object.values(COMMANDS).map((c) => `  ${c.usage.split(' [')[0]!.padEnd(18)} ${
 Without schema arguments, ddbgen.config.{ts,mts,cts,js,mjs,cjs} (searched upward from the current
 folder, or given with -c) names them. "ddbgen help <command>" shows a command's options.
 
-Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
+Exit codes: 0 ok; 1 invalid schema, lint error, stale output or a write the filesystem refused
+(nothing is written then); 2 usage error.`;
 
 function commandHelp(name: string): string {
   const command = COMMANDS[name]!;
@@ -223,7 +227,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`, 'generate');
   if (!configFile) throw new NoSchemaError(`no schema given and no ddbgen.config.{${CONFIG_FILES.map((f) => f.split('.').pop()).join(',')}} in ${io.cwd} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file`);
-  const config = await loadConfig(configFile);
+  const config = await loadConfig(configFile, io.cwd);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
   return {
@@ -260,7 +264,22 @@ function progress(io: CliIo, text: string): void {
   if (io.interactive) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
 }
 
+/** One line for a filesystem failure: what, where, why, and that nothing changed. */
+function outputFailed(io: CliIo, error: OutputError): number {
+  io.stderr(`ddbgen: cannot ${error.verb} ${path.relative(io.cwd, error.target) || '.'}: ${describeFailure(error.failure, io.cwd)}; ${error.verb === 'write' ? 'nothing was written, the previous output is unchanged' : 'nothing was written'}\n`);
+  return EXIT.failed;
+}
+
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
+  try {
+    return await generateChecked(io, inputs, check);
+  } catch (error) {
+    if (error instanceof OutputError) return outputFailed(io, error);
+    throw error;
+  }
+}
+
+async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
   const tables = await loadValid(io, inputs.files, inputs.cache);
   progress(io, '');
@@ -287,7 +306,8 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
         return EXIT.failed;
       }
       if (!(error instanceof GeneratedCodeError)) throw error;
-      const { message, fix } = messages.DDB099(error.diagnostics.join('; '));
+      const shown = error.diagnostics.slice(0, 3).join('; ');
+      const { message, fix } = messages.DDB099(error.diagnostics.length > 3 ? `${shown}; and ${error.diagnostics.length - 3} more` : shown);
       report(io, [{ code: 'DDB099', severity: 'error', message, fix, target: table.table.name, file: path.relative(io.cwd, table.file) }]);
       return EXIT.failed;
     }
@@ -295,7 +315,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
   progress(io, '');
   const display = (p: string) => path.relative(io.cwd, p) || '.';
   if (check) {
-    const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
+    const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files, io.fs));
     if (stale.length) {
       for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
       io.stderr(`ddbgen: the output in ${display(inputs.out)} is stale; run ddbgen generate\n`);
@@ -304,12 +324,12 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
     io.stdout(`ddbgen: ${display(inputs.out)} is up to date (${outputs.length} table${outputs.length === 1 ? '' : 's'})\n`);
     return EXIT.ok;
   }
-  for (const { files, save } of outputs) {
-    const result = writeOutput(inputs.out, files);
+  const results = writeOutput(inputs.out, outputs.map((o) => o.files), io.fs);
+  outputs.forEach(({ files, save }, i) => {
     save();
     const folder = [...files.keys()][0]!.split('/')[0]!;
-    io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${result.written} written, ${result.removed} removed\n`);
-  }
+    io.stdout(`ddbgen: ${display(path.join(inputs.out, folder))}: ${files.size} files, ${results[i]!.written} written, ${results[i]!.removed} removed\n`);
+  });
   return EXIT.ok;
 }
 
@@ -344,8 +364,10 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
   if (!tables) return EXIT.failed;
   const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
-  const file = path.resolve(io.cwd, out ?? 'report.html');
-  writeFileSync(file, html);
+  const named = path.resolve(io.cwd, out ?? 'report.html');
+  // --out naming a folder puts report.html in it
+  const file = isFolder(io.fs ?? nodeFs, named) ? path.join(named, 'report.html') : named;
+  writeFileAtomically(file, html, io.fs);
   io.stdout(`ddbgen: wrote ${path.relative(io.cwd, file) || file} (${tables.length} table${tables.length === 1 ? '' : 's'}, ${diagnostics.length} finding${diagnostics.length === 1 ? '' : 's'})\n`);
   return EXIT.ok;
 }
@@ -421,8 +443,10 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       io.stderr(`ddbgen: ${error.message}${hint}\n  run ddbgen help${error.command && COMMANDS[error.command] ? ` ${error.command}` : ''} for the usage\n`);
       return EXIT.usage;
     }
+    if (error instanceof OutputError) return outputFailed(io, error);
     if (error instanceof ConfigError) {
-      io.stderr(`ddbgen: ${error.message}\n`);
+      if (error.diagnostics.length) report(io, error.diagnostics);
+      else io.stderr(`ddbgen: ${error.message}\n`);
       return EXIT.failed;
     }
     io.stderr(`ddbgen: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

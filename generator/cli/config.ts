@@ -2,7 +2,9 @@
 // project root (the nearest package.json or version-control root), loaded without a build step;
 // `schemas` entries may be globs (relative to the config's folder).
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { messages } from '../diagnostics/messages.js';
 import path from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import type { DdbgenConfig } from '../../dsl/config.js';
@@ -15,7 +17,24 @@ export const CONFIG_FILE = 'ddbgen.config.ts';
 /** The names a config may have, in the order they are looked for in each folder. */
 export const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `ddbgen.config.${ext}`);
 
-export class ConfigError extends Error {}
+/** A config that cannot be used; `diagnostics`, when given, place the problems at file:line:column. */
+export class ConfigError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(message: string, diagnostics: readonly Diagnostic[] = []) {
+    super(message);
+    this.diagnostics = diagnostics;
+  }
+}
+
+const CONFIG_KEYS = ['schemas', 'out', 'emit', 'lint'];
+
+/** line:column of the first string literal `text` in `source` (the config's own text). */
+function literalLocation(source: string, text: string): { line: number; column: number } {
+  const found = [`'${text}'`, `"${text}"`, `\`${text}\``].map((quoted) => source.indexOf(quoted)).filter((i) => i >= 0);
+  const at = found.length ? Math.min(...found) : 0;
+  const before = source.slice(0, at).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
 
 export function findConfig(from: string): string | undefined {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
@@ -25,7 +44,7 @@ export function findConfig(from: string): string | undefined {
   }
 }
 
-export async function loadConfig(file: string): Promise<DdbgenConfig> {
+export async function loadConfig(file: string, cwd = process.cwd()): Promise<DdbgenConfig> {
   let config: unknown;
   try {
     config = await schemaImporter(file).import(file, { default: true });
@@ -35,6 +54,17 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
   const schemas = (config as { schemas?: unknown } | undefined)?.schemas;
   if (!Array.isArray(schemas) || schemas.length === 0 || !schemas.every((s) => typeof s === 'string')) {
     throw new ConfigError(`${file}: the default export needs schemas: ['path/to/schema.ts', …]`);
+  }
+  const unknown = Object.keys(config as object).filter((key) => !CONFIG_KEYS.includes(key));
+  if (unknown.length) throw new ConfigError(`${file}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}; a config has ${CONFIG_KEYS.join(', ')}`);
+  const missing = schemas.filter((schema: string) => !isDynamicPattern(schema) && !existsSync(path.resolve(path.dirname(file), schema)));
+  if (missing.length) {
+    const source = readFileSync(file, 'utf8');
+    const display = path.relative(cwd, file) || file;
+    throw new ConfigError(
+      `${file}: names schemas that do not exist`,
+      missing.map((schema) => ({ code: 'DDB001', severity: 'error', ...messages.DDB001(schema, `no such file (named in ${path.basename(file)}, relative to its folder)`), target: `${path.basename(file)}.schemas`, file: display, ...literalLocation(source, schema) })),
+    );
   }
   const base = path.dirname(file);
   const expanded = schemas.flatMap((pattern: string) => {

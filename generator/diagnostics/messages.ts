@@ -131,6 +131,44 @@ export const messages = {
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
   }),
+  DDB100: (what: string, word: string) => ({
+    message: `${what} is a reserved word of JavaScript or TypeScript, so the generated code would not compile`,
+    fix: `rename it, e.g. "${word.charAt(0).toUpperCase()}${word.slice(1)}Item"`,
+  }),
+  DDB101: (what: string, name: string, source: 'global' | 'runtime') => ({
+    message: `${what} would declare "${name}" in the generated code, which is ${source === 'global' ? 'a JavaScript global the generated code uses' : 'the name of a ddbgen runtime helper the generated code imports'}`,
+    fix: `rename it so that it does not produce "${name}", e.g. "${name}Record"`,
+  }),
+  DDB102: (what: string, other: string, name: string) => ({
+    message: `${what} and ${other} both produce "${name}" in the generated code, so one would replace the other`,
+    fix: 'rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+  }),
+  DDB103: () => ({
+    message: 'an entity has no key',
+    fix: "give it key: { pk: '…', sk: '…' }, e.g. key: { pk: 'User#<id>', sk: 'PROFILE' }",
+  }),
+  DDB104: (count: number) => ({
+    message: `the table declares ${count} local secondary indexes; DynamoDB allows at most 5 per table (a fixed limit, "Local secondary indexes" in the DynamoDB quotas)`,
+    fix: 'keep at most 5 LSIs: turn the others into GSIs, or serve those queries from a sort-key prefix of the table',
+  }),
+  DDB105: (count: number, quota: number) => ({
+    message: `the table declares ${count} global secondary indexes; DynamoDB allows ${quota} per table${quota === 20 ? ' by default (the "Global secondary indexes per table" quota)' : ' (the declared gsiQuota)'}`,
+    fix: quota === 20
+      ? 'remove or merge indexes (overload one GSI with several entities\' keys), or request a higher quota from AWS Service Quotas and declare it with gsiQuota: <n> on the table'
+      : `remove or merge indexes, or raise gsiQuota after AWS Service Quotas has raised the quota`,
+  }),
+  DDB106: (which: string, bytes: number, limit: number) => ({
+    message: `the literal text of this ${which} template alone is ${bytes} bytes (UTF-8), above DynamoDB's ${limit}-byte limit for a ${which}: every key built from it would be rejected`,
+    fix: `shorten the literal segments to well under ${limit} bytes, leaving room for the values`,
+  }),
+  DDB107: (found: string) => ({
+    message: found,
+    fix: 'gsiQuota is the "Global secondary indexes per table" quota AWS raised for your account: a whole number above 20 (leave it out for the default 20)',
+  }),
+  DDB108: (found: string, allowed: readonly string[]) => ({
+    message: found,
+    fix: `use rotation: ${allowed.map((v) => `'${v}'`).join(' or ')}, or leave it out for one table`,
+  }),
   DDB170: (template: string, reason: string) => ({
     message: `key template ${JSON.stringify(template)} ${reason}`,
     fix: 'key text is printed into generated code and its comments: use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`"',

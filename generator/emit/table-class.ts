@@ -44,7 +44,8 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       properties: [
         { name: 'tableName', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }] },
         { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.' }] },
-        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items.' }] },
+        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items and throttled batch requests.' }] },
+        { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.' }] },
         { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
       ],
     },
@@ -204,7 +205,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
           ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),
         ],
@@ -226,7 +227,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         : []),
       ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),
       { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
-      { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }] },
+      { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
       {
         moduleSpecifier: './runtime/repository.js',
         namedImports: [

@@ -79,8 +79,13 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
     }
     let exported: unknown;
     try {
-      exported = await schemaImporter(file, options.cache).import(file, { default: true });
+      const module = (await schemaImporter(file, options.cache).import(file)) as Record<string, unknown> | undefined;
+      exported = module && 'default' in module ? module['default'] : undefined;
     } catch (error) {
+      if ((error as { ddbgenCode?: unknown }).ddbgenCode === 'DDB103') {
+        fail(messages.DDB103(), 'DDB103', errorLocation(error, file));
+        continue;
+      }
       const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       fail(messages.DDB001(display(file), reason), 'DDB001', errorLocation(error, file));
       continue;

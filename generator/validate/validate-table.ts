@@ -8,10 +8,17 @@ import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
+import { nameProblems } from './generated-names.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
+const ROTATIONS: readonly string[] = ['day', 'month'];
+/** DynamoDB's key limits in UTF-8 bytes: partition keys (table and GSI) 2048, sort keys 1024. */
+const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
+/** DynamoDB's fixed LSI limit and default GSI quota per table. */
+const MAX_LSIS = 5;
+const DEFAULT_GSI_QUOTA = 20;
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
 
@@ -29,7 +36,9 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     return found; // every template was split by it: their problems would only be echoes
   }
   validateKeyAttributes(table, report);
-  if (table.rotation !== undefined && table.rotation !== 'day' && table.rotation !== 'month') report('DDB075', ['rotation'], [`rotation "${String(table.rotation)}" is not 'day' or 'month'`]);
+  if (table.rotation !== undefined && !ROTATIONS.includes(table.rotation)) report('DDB108', ['rotation'], [`rotation ${JSON.stringify(table.rotation)} is not a period ddbgen rotates tables by`, ROTATIONS]);
+  validateIndexCounts(table, report);
+  validateNames(table, report);
   for (const index of Object.values(table.indexes)) {
     if (!/^[A-Za-z][A-Za-z0-9_]{2,254}$/.test(index.name)) report('DDB023', ['indexes', index.name], [index.name]);
   }
@@ -40,6 +49,10 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     if (!IDENTIFIER.test(entity.name)) report('DDB020', at, [entity.name, 'entity']);
     for (const name of Object.keys(entity.attributes)) {
       if (keyAttributeNames.has(name)) report('DDB022', [...at, 'attributes', name], [entity.name, name, name]);
+    }
+    if (!entity.key) {
+      report('DDB103', [...at, 'key'], []);
+      continue;
     }
     validateTemplate(table, entity, entity.key.pk, [...at, 'key', 'pk'], true, entity.key.shard !== undefined, report);
     if (entity.key.sk) validateTemplate(table, entity, entity.key.sk, [...at, 'key', 'sk'], true, false, report);
@@ -75,7 +88,9 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validatePatterns(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
-  if (!found.length) validateCollisions(table, report);
+  // key collisions between every entity whose primary key is sound, whatever else failed
+  const unsound = new Set(found.filter((d) => (d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges').map((d) => `${d.path[0]}.${d.path[1]}`));
+  validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
   return found;
 }
 
@@ -84,7 +99,8 @@ const SEVERITIES = ['off', 'info', 'warn', 'error'];
 function validateTraffic(table: TableDef, report: Report): void {
   const number = (path: readonly string[], field: string, value: number | undefined, max = Infinity) => {
     if (value === undefined) return;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) report('DDB080', path, [field, String(value)]);
+    if (typeof value !== 'number') report('DDB080', path, [field, `${JSON.stringify(value)}, a ${typeof value} where a number belongs`]);
+    else if (!Number.isFinite(value) || value < 0) report('DDB080', path, [field, String(value)]);
     else if (value > max) report('DDB080', path, [field, `${value}, above ${max}`]);
   };
   for (const entity of Object.values(table.entities)) {
@@ -295,6 +311,32 @@ function validateTemplate(
     }
     offset += (segment.kind === 'literal' ? segment.text : segment.source).length + d.length;
   }
+  const which = path[path.length - 1] === 'sk' ? 'sk' : 'pk';
+  const literalBytes = template.segments.reduce((sum, seg) => sum + (seg.kind === 'literal' ? utf8Bytes(seg.text) : 0), 0) + utf8Bytes(d) * (template.segments.length - 1);
+  if (literalBytes > KEY_BYTES[which]) report('DDB106', path, [which === 'pk' ? 'partition key' : 'sort key', literalBytes, KEY_BYTES[which]]);
+}
+
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+function validateIndexCounts(table: TableDef, report: Report): void {
+  const indexes = Object.values(table.indexes);
+  const lsis = indexes.filter((i) => i.kind === 'lsi');
+  const gsis = indexes.filter((i) => i.kind === 'gsi');
+  if (lsis.length > MAX_LSIS) report('DDB104', ['indexes', lsis[MAX_LSIS]!.name], [lsis.length]);
+  const quota = table.gsiQuota;
+  if (quota !== undefined && (typeof quota !== 'number' || !Number.isInteger(quota) || quota <= DEFAULT_GSI_QUOTA)) {
+    report('DDB107', ['gsiQuota'], [`gsiQuota is ${JSON.stringify(quota)}; it declares a raised quota, so it is a whole number above ${DEFAULT_GSI_QUOTA}`]);
+  }
+  const allowed = typeof quota === 'number' && Number.isInteger(quota) && quota > DEFAULT_GSI_QUOTA ? quota : DEFAULT_GSI_QUOTA;
+  if (gsis.length > allowed) report('DDB105', ['indexes', gsis[allowed]!.name], [gsis.length, allowed]);
+}
+
+function validateNames(table: TableDef, report: Report): void {
+  for (const problem of nameProblems(table)) {
+    if (problem.kind === 'reserved') report('DDB100', problem.owner.path, [problem.owner.what, problem.name]);
+    else if (problem.kind === 'clash') report('DDB102', problem.owner.path, [problem.owner.what, problem.other!.what, problem.name]);
+    else report('DDB101', problem.owner.path, [problem.owner.what, problem.name, problem.kind]);
+  }
 }
 
 const CODE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [
@@ -354,16 +396,20 @@ export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
   }));
 }
 
-function validateCollisions(table: TableDef, report: Report): void {
+function validateCollisions(table: TableDef, sound: (owner: { path: readonly string[] }) => boolean, report: Report): void {
   const owners: KeyOwner[] = [
-    ...Object.values(table.entities).map((entity) => ({
+    ...Object.values(table.entities).filter((entity) => entity.key !== undefined && sound({ path: ['entities', entity.name] })).flatMap((entity) => {
+      const pk = keySegments(entity, entity.key.pk, entity.key.shard);
+      const sk = entity.key.sk ? keySegments(entity, entity.key.sk) : undefined;
+      return pk && (sk || !entity.key.sk) ? [{ entity, pk, sk }] : [];
+    }).map(({ entity, pk, sk }) => ({
       name: entity.name,
       path: ['entities', entity.name],
       describe: `${entity.name} (${entity.key.pk.source}${entity.key.sk ? ` | ${entity.key.sk.source}` : ''})`,
-      pk: keySegments(entity, entity.key.pk, entity.key.shard)!,
-      sk: entity.key.sk ? keySegments(entity, entity.key.sk)! : undefined,
+      pk,
+      sk,
     })),
-    ...Object.values(table.edges).flatMap((edge) => edgeOwners(table, edge)),
+    ...Object.values(table.edges).flatMap((edge) => edgeOwners(table, edge)).filter(sound),
   ];
   for (let i = 0; i < owners.length; i++) {
     for (let j = 0; j < owners.length; j++) {

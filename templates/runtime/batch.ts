@@ -1,24 +1,26 @@
 // Batch reads and writes that lose nothing. Requests are deduplicated, chunked (100 keys per
-// BatchGetItem, 25 writes per BatchWriteItem), sent with bounded concurrency, and whatever DynamoDB
-// leaves unprocessed (UnprocessedKeys / UnprocessedItems, or a throttle with nothing processed) is
-// retried with capped exponential backoff and full jitter under an attempt and time budget. Results
-// accumulate across attempts; when the budget runs out, UnprocessedItemsError carries exactly what
-// is left.
+// BatchGetItem, 25 writes per BatchWriteItem) and sent with bounded concurrency. Whatever DynamoDB
+// leaves unprocessed (UnprocessedKeys / UnprocessedItems, or a throttle) is retried with capped
+// exponential backoff and full jitter; the attempt count starts again whenever a response makes
+// progress, so a slow but moving batch finishes, and one that stops moving gives up after
+// `maxAttempts` attempts or `budgetMs` without progress. An error that is not retried stops the
+// batch: nothing new is sent, requests in flight settle, and a BatchError lists the caller's own
+// items and keys that landed and that did not.
 
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { DdbgenError } from './errors.js';
+import { BatchError, UnprocessedItemsError, type BatchOperation } from './errors.js';
 import type { TableContext } from './repository.js';
 
 export interface RetryPolicy {
-  /** Attempts per chunk, the first included. Default 10. */
+  /** Attempts in a row that process nothing before a batch gives up; any progress starts the count again. Default 16. */
   readonly maxAttempts?: number;
   /** First backoff ceiling in ms. Default 25. */
   readonly baseDelayMs?: number;
   /** Largest backoff ceiling in ms. Default 2000. */
   readonly maxDelayMs?: number;
-  /** Total time a batch may spend, retries included, in ms. Default 30000. */
+  /** Longest time a batch may go without processing anything, in ms. Default 30000. */
   readonly budgetMs?: number;
-  /** Chunks in flight at once. Default 4. */
+  /** Requests in flight at once. Default 4. */
   readonly concurrency?: number;
   /** Injectable for tests: uniform in [0, 1). */
   readonly random?: () => number;
@@ -27,17 +29,24 @@ export interface RetryPolicy {
 }
 
 type Key = Record<string, unknown>;
-type WriteRequest = { readonly PutRequest: { readonly Item: Record<string, unknown> } } | { readonly DeleteRequest: { readonly Key: Key } };
+export type WriteRequest = { readonly PutRequest: { readonly Item: Record<string, unknown> } } | { readonly DeleteRequest: { readonly Key: Key } };
 
-/** A batch gave up with items left: `unprocessed` holds exactly those (keys for reads, requests for writes). */
-export class UnprocessedItemsError extends DdbgenError {
-  readonly unprocessed: readonly unknown[];
-  readonly attempts: number;
-  constructor(operation: string, unprocessed: readonly unknown[], attempts: number, cause?: unknown) {
-    super('UNPROCESSED_ITEMS', `${operation}: ${unprocessed.length} item(s) still unprocessed after ${attempts} attempt(s); they are in error.unprocessed`, { cause });
-    this.unprocessed = unprocessed;
-    this.attempts = attempts;
-  }
+/** One write of a batch and the caller's value it came from (an item for a put, a key for a delete). */
+export interface BatchWrite<S> {
+  readonly request: WriteRequest;
+  readonly source: S;
+}
+
+/** One key of a batch read and the caller's key it came from. */
+export interface BatchRead<S> {
+  readonly key: Key;
+  readonly source: S;
+}
+
+/** What a batch is, for its errors: `batchPut Article`. */
+export interface BatchLabel {
+  readonly operation: BatchOperation;
+  readonly entity: string;
 }
 
 const THROTTLES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
@@ -77,87 +86,120 @@ const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: n
 /** Waits `ms` milliseconds. */
 export const defaultSleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
 
-/** Sends `pending` until nothing is left, retrying what each response leaves unprocessed. */
-async function untilDone<T>(
-  operation: string,
-  first: T[],
-  send: (pending: T[]) => Promise<T[]>,
-  policy: RetryPolicy,
-  started: number,
-): Promise<void> {
+/** Why a batch stopped early. */
+type Stop = { readonly error: unknown; readonly gaveUp: false } | { readonly error: unknown; readonly gaveUp: true; readonly attempts: number; readonly reason: string };
+
+/**
+ * Sends `chunks` with bounded concurrency; `send` returns what a request left unprocessed (and
+ * records what it processed). Returns what is left when the batch stopped early, and why.
+ */
+async function runBatch<E>(chunks: readonly E[][], send: (pending: E[]) => Promise<E[]>, policy: RetryPolicy): Promise<{ left: E[]; stop?: Stop }> {
   const sleep = policy.sleep ?? defaultSleep;
   const now = policy.now ?? Date.now;
-  const maxAttempts = policy.maxAttempts ?? 10;
-  let pending = first;
-  for (let attempt = 0; ; attempt++) {
-    let failure: unknown;
-    try {
-      pending = await send(pending);
-    } catch (error) {
-      if (!isThrottle(error)) throw error;
-      failure = error;
+  const maxAttempts = policy.maxAttempts ?? 16;
+  const budgetMs = policy.budgetMs ?? 30_000;
+  const left: E[] = [];
+  let stop: Stop | undefined;
+  let lastProgress = now();
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length && !stop) {
+      let pending = chunks[next++]!;
+      for (let idle = 0; pending.length > 0 && !stop; ) {
+        let failure: unknown;
+        try {
+          const before = pending.length;
+          pending = await send(pending);
+          if (pending.length < before) {
+            idle = 0;
+            lastProgress = now();
+          } else idle++;
+        } catch (error) {
+          if (!isThrottle(error)) {
+            stop ??= { error, gaveUp: false };
+            break;
+          }
+          failure = error;
+          idle++;
+        }
+        if (pending.length === 0 || stop) break;
+        const delay = backoffDelay(idle, policy);
+        if (idle >= maxAttempts) {
+          stop = { error: failure, gaveUp: true, attempts: idle, reason: `${idle} attempt(s) in a row processed nothing` };
+        } else if (now() + delay - lastProgress > budgetMs) {
+          stop = { error: failure, gaveUp: true, attempts: idle, reason: `nothing was processed for ${budgetMs} ms` };
+        } else await sleep(delay);
+      }
+      left.push(...pending);
     }
-    if (pending.length === 0) return;
-    const delay = backoffDelay(attempt, policy);
-    if (attempt + 1 >= maxAttempts || now() + delay - started > (policy.budgetMs ?? 30_000)) {
-      throw new UnprocessedItemsError(operation, pending, attempt + 1, failure);
-    }
-    await sleep(delay);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(policy.concurrency ?? 4, chunks.length) }, worker));
+  left.push(...chunks.slice(next).flat());
+  return stop ? { left, stop } : { left };
+}
+
+function batchError<Done, Left>(label: BatchLabel, stop: Stop, done: readonly Done[], unprocessed: readonly Left[]): BatchError<Done, Left> {
+  const outcome = { done, unprocessed, ...(stop.error === undefined ? {} : { cause: stop.error }) };
+  return stop.gaveUp
+    ? new UnprocessedItemsError<Done, Left>(label.operation, label.entity, { ...outcome, reason: stop.reason }, stop.attempts)
+    : new BatchError<Done, Left>(label.operation, label.entity, outcome);
 }
 
 /**
- * Reads keys from one table. Returns the stored records found, by key id (see `keyId`); keys with
- * no item are absent from the map.
+ * Reads keys from one table, decoding each stored record with `decode`. Returns the items found, by
+ * key id (see `keyId`); keys with no item are absent from the map. Throws BatchError (or
+ * UnprocessedItemsError) with the items read and the caller's keys not read.
  */
-export async function batchGetRecords(ctx: TableContext, keys: readonly Key[], keyAttributes: readonly string[], options: { consistent?: boolean; policy?: RetryPolicy } = {}): Promise<Map<string, Record<string, unknown>>> {
-  const policy = options.policy ?? {};
-  const unique = [...new Map(keys.map((k) => [keyId(k, keyAttributes), k])).values()];
-  const found = new Map<string, Record<string, unknown>>();
-  const started = (policy.now ?? Date.now)();
-  const failures: UnprocessedItemsError[] = [];
-  await mapConcurrent(chunk(unique, 100), policy.concurrency ?? 4, async (part) => {
-    try {
-      await untilDone('batchGet', part, async (pending) => {
-        const result = await ctx.client.send(
-          new BatchGetCommand({ RequestItems: { [ctx.tableName]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
-        );
-        for (const item of result.Responses?.[ctx.tableName] ?? []) found.set(keyId(item, keyAttributes), item);
-        return (result.UnprocessedKeys?.[ctx.tableName]?.Keys ?? []) as Key[];
-      }, policy, started);
-    } catch (error) {
-      if (!(error instanceof UnprocessedItemsError)) throw error;
-      failures.push(error);
-    }
-  });
-  if (failures.length) throw new UnprocessedItemsError('batchGet', failures.flatMap((f) => f.unprocessed), Math.max(...failures.map((f) => f.attempts)), failures[0]!.cause);
+export async function batchGetRecords<S, T>(
+  ctx: TableContext,
+  label: BatchLabel,
+  reads: readonly BatchRead<S>[],
+  keyAttributes: readonly string[],
+  decode: (stored: Record<string, unknown>) => T,
+  options: { consistent?: boolean; policy?: RetryPolicy } = {},
+): Promise<Map<string, T>> {
+  const unique = new Map<string, BatchRead<S>>();
+  for (const read of reads) unique.set(keyId(read.key, keyAttributes), read);
+  const found = new Map<string, T>();
+  const { left, stop } = await runBatch(chunk([...unique.values()], 100), async (pending) => {
+    const result = await ctx.client.send(
+      new BatchGetCommand({ RequestItems: { [ctx.tableName]: { Keys: pending.map((read) => read.key), ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
+    );
+    for (const item of result.Responses?.[ctx.tableName] ?? []) found.set(keyId(item, keyAttributes), decode(item));
+    const unprocessed = new Set(((result.UnprocessedKeys?.[ctx.tableName]?.Keys ?? []) as Key[]).map((key) => keyId(key, keyAttributes)));
+    return pending.filter((read) => unprocessed.has(keyId(read.key, keyAttributes)));
+  }, options.policy ?? {});
+  if (stop) {
+    const leftIds = new Set(left.map((read) => keyId(read.key, keyAttributes)));
+    const items = [...unique.keys()].flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+    const unprocessed = [...unique.entries()].filter(([id]) => leftIds.has(id)).map(([, read]) => read.source);
+    throw batchError(label, stop, items, unprocessed);
+  }
   return found;
 }
 
 /**
  * Writes puts and deletes to one table. Two requests for the same key would be rejected by
- * DynamoDB, so the last request for each key wins, as if they were sent in order.
+ * DynamoDB, so the last request for each key wins, as if they were sent in order. Throws BatchError
+ * (or UnprocessedItemsError) with the caller's values written and not written.
  */
-export async function batchWriteRecords(ctx: TableContext, requests: readonly WriteRequest[], keyAttributes: readonly string[], policy: RetryPolicy = {}): Promise<void> {
-  const byKey = new Map<string, WriteRequest>();
-  for (const request of requests) {
-    const key = 'PutRequest' in request ? request.PutRequest.Item : request.DeleteRequest.Key;
-    const id = keyId(key, keyAttributes);
-    byKey.delete(id);
-    byKey.set(id, request);
+export async function batchWriteRecords<S>(ctx: TableContext, label: BatchLabel, writes: readonly BatchWrite<S>[], keyAttributes: readonly string[], policy: RetryPolicy = {}): Promise<void> {
+  const id = (request: WriteRequest) => keyId('PutRequest' in request ? request.PutRequest.Item : request.DeleteRequest.Key, keyAttributes);
+  const byKey = new Map<string, BatchWrite<S>>();
+  for (const write of writes) {
+    const key = id(write.request);
+    byKey.delete(key);
+    byKey.set(key, write);
   }
-  const started = (policy.now ?? Date.now)();
-  const failures: UnprocessedItemsError[] = [];
-  await mapConcurrent(chunk([...byKey.values()], 25), policy.concurrency ?? 4, async (part) => {
-    try {
-      await untilDone('batchWrite', part, async (pending) => {
-        const result = await ctx.client.send(new BatchWriteCommand({ RequestItems: { [ctx.tableName]: pending as WriteRequest[] } }));
-        return (result.UnprocessedItems?.[ctx.tableName] ?? []) as WriteRequest[];
-      }, policy, started);
-    } catch (error) {
-      if (!(error instanceof UnprocessedItemsError)) throw error;
-      failures.push(error);
-    }
-  });
-  if (failures.length) throw new UnprocessedItemsError('batchWrite', failures.flatMap((f) => f.unprocessed), Math.max(...failures.map((f) => f.attempts)), failures[0]!.cause);
+  const done = new Set<BatchWrite<S>>();
+  const { left, stop } = await runBatch(chunk([...byKey.values()], 25), async (pending) => {
+    const result = await ctx.client.send(new BatchWriteCommand({ RequestItems: { [ctx.tableName]: pending.map((write) => write.request) as WriteRequest[] } }));
+    const unprocessed = new Set(((result.UnprocessedItems?.[ctx.tableName] ?? []) as WriteRequest[]).map(id));
+    return pending.filter((write) => (unprocessed.has(id(write.request)) ? true : (done.add(write), false)));
+  }, policy);
+  if (stop) {
+    const order = [...byKey.values()];
+    const notDone = new Set(left);
+    throw batchError(label, stop, order.filter((write) => done.has(write)).map((write) => write.source), order.filter((write) => notDone.has(write)).map((write) => write.source));
+  }
 }

@@ -10,7 +10,8 @@
 //   │    └─ VersionConflictError
 //   ├─ TransactionError      a transaction was cancelled (reasons per item)
 //   ├─ AmbiguousWriteError   a non-idempotent write failed in a way that may or may not have applied
-//   ├─ UnprocessedItemsError (batch.ts) a batch ran out of retries
+//   ├─ BatchError            a batch stopped on an error it does not retry; what landed and what did not
+//   │    └─ UnprocessedItemsError  a batch made no progress within its retry budget
 //   └─ CursorError           a cursor is malformed, foreign, tampered with or expired
 //
 // Every output module reaches this one, so the reference below gives the user's program the ES2020
@@ -162,6 +163,56 @@ export class AmbiguousWriteError extends DdbgenError {
     this.entity = entity;
     this.key = key;
     this.original = original;
+  }
+}
+
+/** Which batch operation failed. */
+export type BatchOperation = 'batchGet' | 'batchPut' | 'batchDelete';
+
+/**
+ * A batch stopped before finishing: on an error it does not retry (`cause`), or (as the subclass
+ * UnprocessedItemsError) when its retries made no progress. It stopped sending, let the requests
+ * in flight settle, and lists the caller's own values:
+ * - `batchPut`: `written` holds the items written, `unprocessed` the items not written;
+ * - `batchDelete`: `written` holds the keys deleted, `unprocessed` the keys not deleted;
+ * - `batchGet`: `items` holds the items read (in the order of the keys), `unprocessed` the keys not read.
+ * Retrying `unprocessed` is safe: puts and deletes are idempotent. A request superseded by a later
+ * one for the same key in the same call is in neither list. These lists are not enumerable, so
+ * logging the error does not print the data.
+ */
+export class BatchError<Done = unknown, Left = unknown> extends DdbgenError {
+  readonly operation: BatchOperation;
+  readonly entity: string;
+  declare readonly written: readonly Done[];
+  declare readonly items: readonly Done[];
+  declare readonly unprocessed: readonly Left[];
+  constructor(
+    operation: BatchOperation,
+    entity: string,
+    outcome: { readonly done: readonly Done[]; readonly unprocessed: readonly Left[]; readonly cause?: unknown; readonly reason?: string },
+    code = 'BATCH_FAILED',
+  ) {
+    const verb = operation === 'batchGet' ? 'read' : operation === 'batchPut' ? 'written' : 'deleted';
+    const total = outcome.done.length + outcome.unprocessed.length;
+    const why = outcome.reason ?? `stopped by ${(outcome.cause as Error | undefined)?.name ?? 'an error'}, which is not retried`;
+    super(code, `${operation} ${entity}: ${why}; ${outcome.unprocessed.length} of ${total} not ${verb}, they are in error.unprocessed`, { cause: outcome.cause });
+    this.operation = operation;
+    this.entity = entity;
+    const hidden = (value: unknown) => ({ value, enumerable: false, writable: false, configurable: false });
+    Object.defineProperties(this, {
+      written: hidden(operation === 'batchGet' ? [] : outcome.done),
+      items: hidden(operation === 'batchGet' ? outcome.done : []),
+      unprocessed: hidden(outcome.unprocessed),
+    });
+  }
+}
+
+/** A batch gave up because its retries made no progress (unprocessed items, throttles); see BatchError. */
+export class UnprocessedItemsError<Done = unknown, Left = unknown> extends BatchError<Done, Left> {
+  readonly attempts: number;
+  constructor(operation: BatchOperation, entity: string, outcome: { readonly done: readonly Done[]; readonly unprocessed: readonly Left[]; readonly cause?: unknown; readonly reason: string }, attempts: number) {
+    super(operation, entity, outcome, 'UNPROCESSED_ITEMS');
+    this.attempts = attempts;
   }
 }
 

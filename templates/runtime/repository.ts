@@ -10,6 +10,7 @@ import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import type { TransactionRetryPolicy } from './transaction.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
 /** Where generated repositories send their commands, and how. */
@@ -17,7 +18,10 @@ export interface TableContext {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly cursor?: CursorOptions;
+  /** Retries of batch reads and writes. */
   readonly retry?: RetryPolicy;
+  /** Retries of transactions cancelled by conflicts. */
+  readonly transactionRetry?: TransactionRetryPolicy;
   /** Shard queries in flight at once when a query gathers over a sharded key. Default 8. */
   readonly gatherConcurrency?: number;
 }
@@ -150,27 +154,26 @@ export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string,
 }
 
 /** Reads many items by key; the result is in the order of `keys`, undefined where there is none. */
-export async function batchGetItems<T>(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
-  const tableKeys = keys.map((key) => primaryKey(model, key));
+export async function batchGetItems<T, K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
+  const reads = keys.map((source) => ({ key: primaryKey(model, source), source }));
   const attributes = tableKeyAttributes(model);
-  const found = await batchGetRecords(ctx, tableKeys, attributes, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
-  return tableKeys.map((key) => {
-    const stored = found.get(keyId(key, attributes));
-    return stored ? fromStored<T>(model.name, model.codecs, stored, model.keyAttributes) : undefined;
-  });
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  return reads.map((read) => found.get(keyId(read.key, attributes)));
 }
 
 /** Writes many items (the last of two with one key wins). Every key is built before anything is sent. */
 export async function batchPutItems<T>(ctx: TableContext, model: EntityModel, items: readonly T[]): Promise<void> {
-  const requests = items.map((item) => ({ PutRequest: { Item: storedItem(model, item as Record<string, unknown>) } }));
-  await batchWriteRecords(ctx, requests, tableKeyAttributes(model), ctx.retry);
+  const writes = items.map((source) => ({ request: { PutRequest: { Item: storedItem(model, source as Record<string, unknown>) } }, source }));
+  await batchWriteRecords(ctx, { operation: 'batchPut', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
 
 /** Deletes many items by key. */
-export async function batchDeleteItems(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[]): Promise<void> {
-  const requests = keys.map((key) => ({ DeleteRequest: { Key: primaryKey(model, key) } }));
-  await batchWriteRecords(ctx, requests, tableKeyAttributes(model), ctx.retry);
+export async function batchDeleteItems<K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[]): Promise<void> {
+  const writes = keys.map((source) => ({ request: { DeleteRequest: { Key: primaryKey(model, source) } }, source }));
+  await batchWriteRecords(ctx, { operation: 'batchDelete', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
+
+const decodeWith = <T>(model: EntityModel) => (stored: Record<string, unknown>) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
 
 export interface PageOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
@@ -319,13 +322,23 @@ export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: 
 /** Reads the full items behind a page of index records (by their table keys), in page order. */
 export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page: Page<Record<string, unknown>>, consistent = false): Promise<Page<T>> {
   const attributes = tableKeyAttributes(model);
-  const keys = page.items.map((stored) => Object.fromEntries(attributes.map((a) => [a, stored[a]])));
-  const found = await batchGetRecords(ctx, keys, attributes, { ...(consistent ? { consistent } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
-  const items = keys.flatMap((key) => {
-    const stored = found.get(keyId(key, attributes));
-    return stored ? [fromStored<T>(model.name, model.codecs, stored, model.keyAttributes)] : [];
+  const reads = page.items.map((stored) => {
+    const key = Object.fromEntries(attributes.map((a) => [a, stored[a]]));
+    return { key, source: primaryKeyParts(model, key) };
+  });
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(consistent ? { consistent } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  const items = reads.flatMap((read) => {
+    const item = found.get(keyId(read.key, attributes));
+    return item === undefined ? [] : [item];
   });
   return page.cursor === undefined ? { items } : { items, cursor: page.cursor };
+}
+
+/** The key parts (`{ userId, articleId }`) a stored table key encodes. */
+function primaryKeyParts(model: EntityModel, stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) Object.assign(parts, template.parseExact(String(stored[attribute])));
+  return parts;
 }
 
 /** One entity of a collection: a partition shared by several entities. */

@@ -5,7 +5,7 @@
 // naming each failing item, its reason and its typed error.
 
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { backoffDelay, defaultSleep, keyId, type RetryPolicy } from './batch.js';
+import { backoffDelay, defaultSleep, keyId } from './batch.js';
 import type { Condition } from './condition.js';
 import { TransactionError, ValidationError, type TransactionItemFailure } from './errors.js';
 import type { EntityModel, TableContext } from './repository.js';
@@ -23,11 +23,24 @@ export function newToken(): string {
 
 const SHAPE: Record<WritePlan['operation'], string> = { put: 'Put', update: 'Update', delete: 'Delete', check: 'ConditionCheck' };
 
+/** How a transaction cancelled only by TransactionConflict (or still in progress) is retried, with the same token. */
+export interface TransactionRetryPolicy {
+  /** Attempts, the first included. Default 5. */
+  readonly maxAttempts?: number;
+  /** First backoff ceiling in ms. Default 25. */
+  readonly baseDelayMs?: number;
+  /** Largest backoff ceiling in ms. Default 2000. */
+  readonly maxDelayMs?: number;
+  /** Injectable for tests: uniform in [0, 1). */
+  readonly random?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
 export interface CommitOptions {
   /** Idempotency token; by default a new one per commit, reused by its own retries. */
   readonly token?: string;
-  /** Retries of TransactionConflict; default 5 attempts with full-jitter backoff. */
-  readonly retry?: RetryPolicy;
+  /** Overrides the table's `transactionRetry` for this commit. */
+  readonly retry?: TransactionRetryPolicy;
 }
 
 /** Collects planned writes and sends them atomically. */
@@ -74,7 +87,7 @@ export class Transaction {
   /** Sends every write in one transaction; TransactionError (nothing written) if it is cancelled. */
   async commit(options: CommitOptions = {}): Promise<void> {
     const input = this.input(options.token ?? newToken());
-    const policy = { maxAttempts: 5, ...this.ctx.retry, ...options.retry };
+    const policy = { maxAttempts: 5, ...this.ctx.transactionRetry, ...options.retry };
     const sleep = policy.sleep ?? defaultSleep;
     for (let attempt = 0; ; attempt++) {
       try {

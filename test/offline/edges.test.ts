@@ -69,7 +69,7 @@ function fakeTable(fault: () => 'conflict' | 'network' | undefined) {
       return {};
     },
   } as unknown as DynamoDBDocumentClient;
-  return { items, db: new SocialTable(client, { tableName: 'T', retry: { sleep: async () => undefined, maxAttempts: 3 } }) };
+  return { items, db: new SocialTable(client, { tableName: 'T', transactionRetry: { sleep: async () => undefined, maxAttempts: 3 } }) };
 }
 
 test('model: whatever fails, a forward item exists if and only if its inverse does', async (t) => {

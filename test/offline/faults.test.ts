@@ -4,7 +4,7 @@
 import test from 'ava';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AmbiguousWriteError, ConditionFailedError, SocialTable, TransactionError, VersionConflictError } from '../../out/social/index.js';
+import { AmbiguousWriteError, ConditionFailedError, SocialTable, TransactionError, VersionConflictError, type SocialTableOptions } from '../../out/social/index.js';
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
 const key = { userId: 'u', updatedAt: day(1), articleId: 'a' };
@@ -50,7 +50,7 @@ test('a versioned counter update is guarded by its version, so it is retried nor
   t.is(attempts(), 3);
 });
 
-function fakeTransactions(responses: Array<Error | undefined>) {
+function fakeTransactions(responses: Array<Error | undefined>, options: SocialTableOptions = { transactionRetry: { sleep: async () => undefined } }) {
   const inputs: Array<{ ClientRequestToken: string; TransactItems: unknown[] }> = [];
   const client = {
     send: async (command: unknown) => {
@@ -61,7 +61,7 @@ function fakeTransactions(responses: Array<Error | undefined>) {
       return {};
     },
   } as unknown as DynamoDBDocumentClient;
-  return { db: new SocialTable(client, { tableName: 'T', retry: { sleep: async () => undefined } }), inputs };
+  return { db: new SocialTable(client, { tableName: 'T', ...options }), inputs };
 }
 
 const cancelled = (...reasons: Array<{ Code: string; Item?: unknown }>) => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: reasons });
@@ -93,6 +93,19 @@ test('conflicts past the attempt budget, and conditional failures, become Transa
   const checked = await t.throwsAsync(check.db.transaction().user.check({ id: 'a' }, { status: { eq: 'ACTIVE' } }).commit({ token: 'my-token' }), { instanceOf: TransactionError });
   t.true(checked.failures[0]!.error instanceof ConditionFailedError);
   t.is(check.inputs[0]!.ClientRequestToken, 'my-token');
+});
+
+test('transactions have their own retry policy: the table-level batch retry does not change it', async (t) => {
+  const conflicts = () => [cancelled({ Code: 'TransactionConflict' }), cancelled({ Code: 'TransactionConflict' }), undefined];
+  const batchOnly = fakeTransactions(conflicts(), { retry: { maxAttempts: 1, sleep: async () => undefined }, transactionRetry: { sleep: async () => undefined } });
+  await batchOnly.db.transaction().user.delete({ id: 'a' }).commit();
+  t.is(batchOnly.inputs.length, 3, 'retry.maxAttempts 1 leaves transactions at their default of 5');
+  const twice = fakeTransactions(conflicts(), { transactionRetry: { maxAttempts: 2, sleep: async () => undefined } });
+  await t.throwsAsync(twice.db.transaction().user.delete({ id: 'a' }).commit(), { instanceOf: TransactionError });
+  t.is(twice.inputs.length, 2);
+  const perCommit = fakeTransactions(conflicts(), { transactionRetry: { maxAttempts: 2, sleep: async () => undefined } });
+  await perCommit.db.transaction().user.delete({ id: 'a' }).commit({ retry: { maxAttempts: 3 } });
+  t.is(perCommit.inputs.length, 3, 'commit options override the table');
 });
 
 test('the exact TransactWriteItems input', async (t) => {
