@@ -168,6 +168,11 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   lint?: Record<string, Severity>;
   /** Time series: one physical table per day or month; `<Table>Table.forTime(client, at)` picks it. */
   rotation?: 'day' | 'month';
+  /**
+   * Acknowledged schema changes: each names a change `ddbgen diff` reports (its schema path, e.g.
+   * `entities.User.key.pk`), so `ddbgen diff --check` passes once the migration is planned or run.
+   */
+  migrations?: ReadonlyArray<{ change: string; reason?: string }>;
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -236,5 +241,8 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     ) as Record<string, PatternDef>,
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
     ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
+    ...(declaration.migrations === undefined
+      ? {}
+      : { migrations: Object.freeze(declaration.migrations.map((m) => Object.freeze({ kind: 'migration' as const, change: m.change, ...(m.reason === undefined ? {} : { reason: m.reason }) }))) }),
   });
 }

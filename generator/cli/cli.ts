@@ -24,6 +24,7 @@ import { packageVersion } from '../package-root.js';
 import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
+import { diffCommand } from '../diff/schema-diff.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -43,6 +44,8 @@ Usage:
   ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
   ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
                                                     print the table definition
+  ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR]
+                                                    classify schema changes by what they do to stored items
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
   ddbgen --help | --version
 
@@ -57,10 +60,12 @@ Options:
   --no-cache    render and check everything (the cache in node_modules/.cache/ddbgen makes a
                 one-entity change re-render one module and re-check what it can affect)
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
-  --format F    lint: text (default), json, sarif; plan: text, json;
+  --base REF    diff: the old schema is the same file at git ref REF
+  --emit-migration DIR  diff: write the migration program for changes that move stored keys
+  --format F    lint and diff: text (default), json, sarif; plan: text, json;
                 table: create-table (default), cloudformation, cloudformation-yaml, cdk
 
-Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
+Exit codes: 0 ok; 1 invalid schema, lint error, stale output or (diff --check) a change not safe and not acknowledged; 2 usage error.`;
 
 class UsageError extends Error {}
 
@@ -86,6 +91,8 @@ function parse(args: readonly string[]) {
         'no-cache': { type: 'boolean' },
         watch: { type: 'boolean' },
         format: { type: 'string' },
+        base: { type: 'string' },
+        'emit-migration': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -274,6 +281,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         return await table(io, rest, values.format, values.config);
       case 'report':
         return await writeReport(io, rest, values.out, values.config);
+      case 'diff':
+        return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
       case 'init':
         if (rest.length) throw new UsageError('init takes no arguments');
         return initProject(io);
