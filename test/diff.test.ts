@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { defineTable, edge, entity, gsi, lsi, t, type TableDeclaration, type EntityDeclaration } from '../dsl/index.js';
+import { defineTable, edge, entity, gsi, lsi, t, type Attribute, type EntityDeclaration, type TableDeclaration } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { main } from '../generator/cli/cli.js';
 import { compareTables } from '../generator/diff/compare-tables.js';
@@ -13,7 +13,7 @@ import { messages } from '../generator/diagnostics/messages.js';
 
 type Declaration = TableDeclaration<Record<string, EntityDeclaration>>;
 
-function user(overrides: { attributes?: Record<string, ReturnType<typeof t.string> | ReturnType<typeof t.number>>; key?: { pk: string; sk?: string }; indexes?: Record<string, { pk?: string; sk?: string }>; version?: string } = {}) {
+function user(overrides: { attributes?: Record<string, Attribute>; key?: { pk: string; sk?: string }; indexes?: Record<string, { pk?: string; sk?: string }>; version?: string } = {}) {
   return entity({
     attributes: { id: t.string(), name: t.string(), age: t.number({ min: 0, max: 200, integer: true }), status: t.enum(['ACTIVE', 'BANNED']), nick: t.string().optional(), rev: t.number({ integer: true }), ...overrides.attributes } as never,
     key: (overrides.key ?? { pk: 'User.<id>', sk: 'PROFILE' }) as never,
@@ -45,8 +45,8 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['new optional attribute', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { bio: t.string().optional() } }) } }), [['DDB212', 'safe', 'entities.User.attributes.bio']]],
   ['new required attribute', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { bio: t.string() } }) } }), [['DDB212', 'backfill', 'entities.User.attributes.bio']]],
   ['attribute removed', (d) => ({ ...d, entities: { ...d.entities, User: entity({ attributes: { id: t.string(), name: t.string(), age: t.number({ min: 0, max: 200, integer: true }), status: t.enum(['ACTIVE', 'BANNED']), rev: t.number({ integer: true }) }, key: { pk: 'User.<id>', sk: 'PROFILE' }, indexes: { byName: { pk: 'Name.<name>', sk: '<id>' } } }) } }), [['DDB213', 'destructive', 'entities.User.attributes.nick']]],
-  ['enum widened', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE', 'BANNED', 'GONE']) } as never }) } }), [['DDB214', 'safe', 'entities.User.attributes.status']]],
-  ['enum narrowed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE']) } as never }) } }), [['DDB214', 'destructive', 'entities.User.attributes.status']]],
+  ['enum widened', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE', 'BANNED', 'GONE']) } }) } }), [['DDB214', 'safe', 'entities.User.attributes.status']]],
+  ['enum narrowed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE']) } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.status']]],
   ['optional made required', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { nick: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.nick']]],
   ['type changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { rev: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.rev']]],
   ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk']]],

@@ -13,6 +13,7 @@ import { messages } from '../diagnostics/messages.js';
 import { lintSarif } from '../lint/output.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { packageVersion } from '../package-root.js';
+import { emitMigrations } from './emit-migration.js';
 import { acknowledges, CHANGE_CLASSES, CLASS_LABEL, compareTables, type ChangeClass, type SchemaChange } from './compare-tables.js';
 
 export interface DiffIo {
@@ -25,9 +26,6 @@ export interface DiffOptions {
   /** Schema files: [old, new], or with `base` the current files. */
   readonly files: readonly string[];
   readonly base?: string;
-  readonly format?: string;
-  readonly check?: boolean;
-  readonly emitMigration?: string;
 }
 
 /** One classified change, placed in the schema that has it. */
@@ -220,7 +218,7 @@ export async function diffSchemas(cwd: string, options: DiffOptions): Promise<Di
 }
 
 /** The `diff` command: exit 0 (no blocking change, or no --check), 1 (--check found one, or a schema is invalid), 2 (usage). */
-export async function diffCommand(io: DiffIo, files: readonly string[], values: { base?: string; format?: string; check?: boolean }): Promise<number> {
+export async function diffCommand(io: DiffIo, files: readonly string[], values: { base?: string; format?: string; check?: boolean; 'emit-migration'?: string }): Promise<number> {
   const usage = (message: string) => (io.stderr(`ddbgen: ${message}\n`), 2);
   if (values.format !== undefined && !['text', 'json', 'sarif'].includes(values.format)) return usage(`unknown --format "${values.format}": use text, json or sarif`);
   if (values.base === undefined && files.length !== 2) return usage('diff takes two schema files (old, then new), or --base REF and the current schema files');
@@ -242,6 +240,11 @@ export async function diffCommand(io: DiffIo, files: readonly string[], values: 
     const { report, summary } = diffText(changes, values.check === true);
     io.stderr(report);
     io.stdout(summary);
+  }
+  if (values['emit-migration'] !== undefined) {
+    const written = emitMigrations(result.pairs, changes, path.resolve(io.cwd, values['emit-migration']));
+    for (const file of written) io.stdout(`ddbgen: wrote ${path.relative(io.cwd, file) || file} (run it with npx tsx; see its header)\n`);
+    if (!written.length) io.stdout('ddbgen: no change rewrites keys or needs a backfill; no migration written\n');
   }
   return values.check && changes.some(blocking) ? 1 : 0;
 }
