@@ -82,6 +82,15 @@ for (const [name, edit, want] of cases) {
   });
 }
 
+const keyedByStatus = (values: readonly [string, ...string[]]) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(values) }, key: { pk: 'User.<id>', sk: 'S#<status>' } }) } }));
+
+test('classify: an enum value added to a key part is not a key change (the encoding is the value itself)', (t) => {
+  t.deepEqual(
+    compareTables(keyedByStatus(['ACTIVE', 'BANNED']), keyedByStatus(['ACTIVE', 'BANNED', 'GONE'])).map((c) => [c.code, c.class, c.change]),
+    [['DDB214', 'safe', 'entities.User.attributes.status']],
+  );
+});
+
 test('classify: a field this ddbgen does not know is reviewed, never safe, and named', (t) => {
   const before = base();
   const user = before.entities.User!;

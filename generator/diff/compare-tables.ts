@@ -123,10 +123,14 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
   return { phrase: phrases.join(', '), narrowed };
 }
 
-/** The codec's view of a key: its segments as encoded, and the delimiter between them. */
+/**
+ * The codec's view of a key: its segments as encoded (an enum's value list only validates, so a
+ * value added or dropped is an attribute change, not a key change) and its whole shard declaration.
+ */
 function encoded(entity: EntityDef, template: TemplateDef | undefined, shard: unknown): string {
   if (!template) return 'none';
-  return JSON.stringify({ segments: keySegments(entity, template, shard as never) ?? template.source, shard: shard ?? null });
+  const segments = keySegments(entity, template, shard as never)?.map((s) => (s.kind === 'enum' ? { kind: s.kind, attr: s.attr } : s));
+  return JSON.stringify({ segments: segments ?? template.source, shard: shard ?? null });
 }
 
 function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean): SchemaChange[] {

@@ -38,6 +38,7 @@ function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ na
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
   const imports = [
     `import { migrationMain, type MigrationPlan } from './new/${folder}/runtime/migration.js';`,
+    `import { fromStored } from './old/${folder}/runtime/item.js';`,
     ...entities.flatMap((e) => {
       const module = entityFile(after.entities[e.name]!).replace(/\.ts$/, '.js');
       return [`import { ${camelCase(e.name)}Model as old${e.name} } from './old/${folder}/${module}';`, `import { ${camelCase(e.name)}Model as new${e.name} } from './new/${folder}/${module}';`];
@@ -62,6 +63,7 @@ export const plan: MigrationPlan = {
 ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}
   ],
   unchanged: [${unchanged.map((e) => `old${e.name}`).join(', ')}],
+  decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},
 };
 

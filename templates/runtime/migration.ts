@@ -19,14 +19,29 @@ import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
-import { fromStored, type AttributeCodecs } from './item.js';
+import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
+
+/**
+ * What the migration reads of an old-schema entity model. The old schema's code carries its own
+ * copy of the runtime (its codec), so its models are typed by shape, not by this copy's classes.
+ */
+export interface OldEntityModel {
+  readonly name: string;
+  readonly pk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } };
+  readonly sk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } } | undefined;
+  readonly codecs: AttributeCodecs;
+  readonly keyAttributes: readonly string[];
+}
+
+/** The old runtime's `fromStored`: a stored record back to an item, by the old attribute codecs. */
+export type DecodeStored = (entity: string, codecs: AttributeCodecs, stored: Readonly<Record<string, unknown>>, keyAttributes: readonly string[]) => Record<string, unknown>;
 
 /** One entity whose stored items the migration moves: `rewrite` (primary key) or `backfill` (index attributes). */
 export interface MigratedEntity {
   readonly name: string;
   readonly kind: 'rewrite' | 'backfill';
-  readonly from: EntityModel;
+  readonly from: OldEntityModel;
   readonly to: EntityModel;
 }
 
@@ -37,7 +52,9 @@ export interface MigrationPlan {
   readonly tableName: string;
   readonly entities: readonly MigratedEntity[];
   /** The old schema's other entities: their items are recognised and left alone. */
-  readonly unchanged: readonly EntityModel[];
+  readonly unchanged: readonly OldEntityModel[];
+  /** Decodes an old item with the old schema's runtime. */
+  readonly decode: DecodeStored;
   /** Default write cap in consumed WCU/s, from the capacity plan. */
   readonly maxWcu: number;
 }
@@ -166,7 +183,7 @@ function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
 }
 
 /** Whether the model's table-key templates parse the stored item's keys. */
-function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+function owns(model: OldEntityModel, stored: Readonly<Record<string, unknown>>): boolean {
   try {
     if (typeof stored[model.pk.attribute] !== 'string') return false;
     model.pk.template.parse(stored[model.pk.attribute] as string);
@@ -180,7 +197,7 @@ function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): bo
   }
 }
 
-const tableKey = (model: EntityModel, record: Readonly<Record<string, unknown>>) =>
+const tableKey = (model: OldEntityModel, record: Readonly<Record<string, unknown>>) =>
   Object.fromEntries([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])].map((a) => [a, record[a]]));
 
 const units = (consumed: unknown): number =>
@@ -212,11 +229,11 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
   return { set, remove };
 }
 
-async function migrateItem(ctx: TableContext, meter: CapacityMeter, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
   const oldKey = tableKey(entity.from, stored);
   let next: Record<string, unknown>;
   try {
-    const item = fromStored<Record<string, unknown>>(entity.name, entity.from.codecs as AttributeCodecs, stored, entity.from.keyAttributes);
+    const item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
     next = storedItem(entity.to, item);
   } catch (error) {
     counts.skipped++;
@@ -306,7 +323,7 @@ async function runSegment(
   segment: number,
   meter: CapacityMeter,
   skipped: SkippedItem[],
-  progress: (segment: number, counts: SegmentCounts) => void,
+  progress: (segment: number, counts: SegmentCounts, finished: boolean) => void,
 ): Promise<SegmentCounts> {
   const ctx: TableContext = { client: options.client, tableName: options.tableName };
   const saved = readCheckpoint(options.checkpoints, plan.id, segment, options.segments);
@@ -329,7 +346,7 @@ async function runSegment(
     await mapConcurrent(page.Items ?? [], options.concurrency ?? 8, async (stored) => {
       counts.scanned++;
       const what = classify(plan, stored);
-      if ('entity' in what) await migrateItem(ctx, meter, what.entity, stored, counts, own);
+      if ('entity' in what) await migrateItem(ctx, meter, plan.decode, what.entity, stored, counts, own);
       else if ('leave' in what) counts[what.leave]++;
       else {
         counts.skipped++;
@@ -338,7 +355,7 @@ async function runSegment(
     });
     next = page.LastEvaluatedKey;
     writeCheckpoint(options.checkpoints, { migration: plan.id, segment, segments: options.segments, ...(next ? { next } : {}), done: next === undefined, counts, skipped: own });
-    progress(segment, counts);
+    progress(segment, counts, next === undefined);
   } while (next);
   report();
   return counts;
@@ -359,17 +376,17 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
   const expected = Math.max(1, Math.round((table.Table?.ItemCount ?? 0) / segments));
   let reported = 0;
   const all: Record<number, SegmentCounts> = {};
-  const progress = (segment: number, counts: SegmentCounts) => {
+  const progress = (segment: number, counts: SegmentCounts, finished: boolean) => {
     all[segment] = counts;
     const now = Date.now();
-    if (!options.log || now - reported < 1000) return;
+    if (!options.log || (now - reported < 1000 && !finished)) return;
     reported = now;
     const seconds = (now - started) / 1000;
     const scanned = Object.values(all).reduce((sum, c) => sum + c.scanned, 0);
     const total = expected * only.length;
     const eta = scanned ? Math.max(0, Math.round(((total - scanned) * seconds) / scanned)) : undefined;
     options.log(
-      `segment ${segment}/${segments}: ${counts.scanned} scanned, ${counts.rewritten} rewritten, ${counts.backfilled} backfilled, ${counts.current} already done, ${counts.skipped} skipped; ` +
+      `segment ${segment}/${segments}${finished ? ' done' : ''}: ${counts.scanned} scanned, ${counts.rewritten} rewritten, ${counts.backfilled} backfilled, ${counts.current} already done, ${counts.skipped} skipped; ` +
         `run: ${scanned} of ~${total} items, ${Math.round(meter.consumed / Math.max(seconds, 0.001))} WCU/s (cap ${options.maxWcu})${eta === undefined ? '' : `, ETA ${eta}s`}`,
     );
   };
