@@ -54,3 +54,16 @@ export const badShardBy = entity({
 
 // @ts-expect-error: an enum needs at least one value
 export const emptyEnum = t.enum([]);
+
+export const acknowledged = defineTable({
+  name: 'Acknowledged',
+  entities: { Event: entity({ attributes: { id: t.string() }, key: { pk: 'Event#<id>', sk: 'EVENT' } }) },
+  migrations: [{ change: 'entities.Event.key', reason: 'rewritten by migrations/acknowledged' }],
+});
+
+export const badMigration = defineTable({
+  name: 'BadMigration',
+  entities: { Event: entity({ attributes: { id: t.string() }, key: { pk: 'Event#<id>', sk: 'EVENT' } }) },
+  // @ts-expect-error: a migrations entry names the change it acknowledges
+  migrations: [{ reason: 'no change named' }],
+});
