@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TableDef } from '../../dsl/ir.js';
 import { writeOutput } from '../cli/output.js';
-import { BANNER, camelCase, entityFile, tableFolder } from '../emit/context.js';
+import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
 import { generateTable, runtimeDir } from '../emit/generate.js';
 import { planTable } from '../plan/capacity-plan.js';
 import type { LocatedChange, TablePair } from './schema-diff.js';
@@ -57,12 +57,13 @@ ${entities.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' 
 ${imports.join('\n')}
 
 export const plan: MigrationPlan = {
-  id: '${migrationId(before, after)}',
-  tableName: '${after.name}',
+  id: ${quote(migrationId(before, after))},
+  tableName: ${quote(after.name)},
   entities: [
 ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}
   ],
   unchanged: [${unchanged.map((e) => `old${e.name}`).join(', ')}],
+  edgePrefixes: [${Object.values(before.edges).flatMap((e) => [e.forward, ...(e.inverse === undefined ? [] : [e.inverse])]).map((label) => quote(label + before.delimiter)).join(', ')}],
   decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},
 };

@@ -231,7 +231,7 @@ export async function diffCommand(io: DiffIo, files: readonly string[], values: 
     io.stderr(`ddbgen: ${error.message}\n`);
     return error.exitCode;
   }
-  if (result.diagnostics.length) for (const d of result.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  for (const d of result.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
   if (result.diagnostics.some((d) => d.severity === 'error')) return 1;
   const { changes } = result;
   if (values.format === 'json') io.stdout(`${JSON.stringify(diffJson(changes), null, 2)}\n`);

@@ -42,7 +42,7 @@ export class MissingSdkError extends Error {}
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
 /** Runtime modules written only beside the programs that use them (ddbgen diff --emit-migration). */
-export const OPTIONAL_RUNTIME = ['migration.ts'];
+const OPTIONAL_RUNTIME = ['migration.ts'];
 
 /** The runtime helper sources copied into every output (tests and optional modules excluded), sorted by name. */
 export function runtimeSources(): Array<{ name: string; text: string }> {

@@ -5,7 +5,43 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import fc from 'fast-check';
-import { CapacityMeter, CheckpointError, readCheckpoint } from './migration.js';
+import { KeyTemplate, type SegmentDef } from './codec.js';
+import { CapacityMeter, CheckpointError, classify, readCheckpoint, type MigrationPlan } from './migration.js';
+import type { EntityModel } from './repository.js';
+
+/** A minimal entity model: table keys only (what classify reads). */
+function model(name: string, pk: SegmentDef[], sk: SegmentDef[]): EntityModel {
+  const template = (segments: SegmentDef[], target: string) => new KeyTemplate({ entity: name, target, delimiter: '#', maxBytes: 1024, segments });
+  return { name, pk: { attribute: 'pk', template: template(pk, `${name}.key.pk`) }, sk: { attribute: 'sk', template: template(sk, `${name}.key.sk`) }, indexes: [], codecs: {}, keyAttributes: ['pk', 'sk'], primaryParts: [] };
+}
+
+const oldUser = model('User', [{ kind: 'literal', text: 'User' }, { kind: 'string', attr: 'id' }], [{ kind: 'literal', text: 'PROFILE' }]);
+const newUser = model('User', [{ kind: 'literal', text: 'Customer' }, { kind: 'string', attr: 'id' }], [{ kind: 'literal', text: 'PROFILE' }]);
+const product = model('Product', [{ kind: 'literal', text: 'Product' }, { kind: 'string', attr: 'sku' }], [{ kind: 'literal', text: 'PRODUCT' }]);
+const plan: MigrationPlan = {
+  id: 'shop-1',
+  tableName: 'Shop',
+  entities: [{ name: 'User', kind: 'rewrite', from: oldUser, to: newUser }],
+  unchanged: [product],
+  edgePrefixes: ['FOLLOWS#', 'FOLLOWED_BY#'],
+  decode: (_entity, _codecs, stored) => ({ ...stored }),
+  maxWcu: 100,
+};
+
+const given: Array<[Record<string, unknown>, string]> = [
+  [{ pk: 'User#u1', sk: 'PROFILE' }, 'migrate User'],
+  [{ pk: 'Customer#u1', sk: 'PROFILE' }, 'current'],
+  [{ pk: 'Product#p1', sk: 'PRODUCT' }, 'unchanged'],
+  [{ pk: 'User#u1', sk: 'FOLLOWS#User#u2' }, 'unchanged'],
+  [{ pk: 'User#u1', sk: 'SETTINGS' }, 'skip: its keys match no entity of the old schema'],
+  [{ pk: 'Junk', sk: 7 }, 'skip: its keys match no entity of the old schema'],
+];
+for (const [stored, want] of given) {
+  test(`classify ${JSON.stringify(stored)}: ${want}`, (t) => {
+    const what = classify(plan, stored);
+    t.is('entity' in what ? `migrate ${what.entity.name}` : 'leave' in what ? what.leave : `skip: ${what.skip}`, want);
+  });
+}
 
 test('the meter never lets consumed units run ahead of the cap (plus one write in flight)', async (t) => {
   await fc.assert(

@@ -53,6 +53,8 @@ export interface MigrationPlan {
   readonly entities: readonly MigratedEntity[];
   /** The old schema's other entities: their items are recognised and left alone. */
   readonly unchanged: readonly OldEntityModel[];
+  /** Sort-key prefixes of the old schema's edge items (`FAN_OF#`): recognised and left alone. */
+  readonly edgePrefixes: readonly string[];
   /** Decodes an old item with the old schema's runtime. */
   readonly decode: DecodeStored;
   /** Default write cap in consumed WCU/s, from the capacity plan. */
@@ -209,10 +211,13 @@ const isConditionFailure = (error: unknown) => {
 };
 
 /** What one stored item needs: the migrated entity it belongs to (old form), or why it is left alone. */
-function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { leave: 'current' | 'unchanged' } | { skip: string } {
+export function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { leave: 'current' | 'unchanged' } | { skip: string } {
   for (const entity of plan.entities) if (owns(entity.from, stored)) return { entity };
   if (plan.entities.some((e) => owns(e.to, stored))) return { leave: 'current' };
   if (plan.unchanged.some((m) => owns(m, stored))) return { leave: 'unchanged' };
+  const skAttribute = plan.entities[0]?.from.sk?.attribute;
+  const sk = skAttribute === undefined ? undefined : stored[skAttribute];
+  if (typeof sk === 'string' && plan.edgePrefixes.some((prefix) => sk.startsWith(prefix))) return { leave: 'unchanged' };
   return { skip: 'its keys match no entity of the old schema' };
 }
 

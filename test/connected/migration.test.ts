@@ -88,7 +88,7 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
 }
 
 test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
-  t.timeout(300_000);
+  t.timeout(240_000 + ITEMS * 40);
   const local = await startDynamoDbLocal();
   const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
   t.teardown(async () => {
