@@ -186,6 +186,12 @@ test('CLI: --base reads the old schema from git; a missing ref or file is one cl
     'the old version was read through a temporary file that is gone',
   );
 
+  writeFileSync(path.join(dir, 'ddbgen.config.ts'), "import { defineConfig } from 'ddbgen';\nexport default defineConfig({ schemas: ['schema.ts'] });\n");
+  const configured = await run(['diff', '--base', 'HEAD', '--format', 'json'], dir);
+  t.is(configured.stderr, 'ddbgen: using ddbgen.config.ts\n');
+  t.deepEqual(JSON.parse(configured.stdout).changes.map((c: { change: string }) => c.change), ['entities.User.key.pk'], 'without schema arguments, the config names them');
+  rmSync(path.join(dir, 'ddbgen.config.ts'));
+
   const badRef = await run(['diff', '--base', 'no-such-branch', 'schema.ts'], dir);
   t.is(badRef.code, 2);
   t.is(badRef.stderr, 'ddbgen: git ref "no-such-branch" does not exist (git rev-parse found no commit by that name)\n');
