@@ -63,6 +63,11 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['GSI removed', (d) => ({ ...d, indexes: { byAge: d.indexes!.byAge! }, entities: { ...d.entities, User: user({ indexes: {} }) } }), [['DDB217', 'destructive', 'indexes.byName'], ['DDB216', 'destructive', 'entities.User.indexes.byName']]],
   ['GSI projection changed', (d) => ({ ...d, indexes: { ...d.indexes, byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'keys-only' }) } }), [['DDB217', 'split-deploy', 'indexes.byName'], ['DDB221', 'split-deploy', 'indexes']]],
   ['two GSIs created', (d) => ({ ...d, indexes: { ...d.indexes, byTag: gsi({ pk: 'gsi2pk' }), byDay: gsi({ pk: 'gsi3pk' }) } }), [['DDB217', 'safe', 'indexes.byTag'], ['DDB217', 'safe', 'indexes.byDay'], ['DDB221', 'split-deploy', 'indexes']]],
+  [
+    'GSI capacity changed (in place)',
+    (d) => ({ ...d, capacity: { mode: 'provisioned', read: 5, write: 5 }, indexes: { ...d.indexes, byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', capacity: { read: 10, write: 10 } }) } }),
+    [['DDB225', 'safe', 'capacity'], ['DDB225', 'safe', 'indexes.byName.capacity']],
+  ],
   ['LSI changed', (d) => ({ ...d, indexes: { ...d.indexes, byAge: lsi({ sk: 'lsi1sk', projection: 'keys-only' }) } }), [['DDB218', 'recreate-table', 'indexes.byAge']]],
   ['table key attribute renamed', (d) => ({ ...d, key: { pk: 'PK', sk: 'SK' } }), [['DDB219', 'recreate-table', 'key']]],
   ['rotation', (d) => ({ ...d, rotation: 'month' }), [['DDB219', 'recreate-table', 'rotation']]],
@@ -89,6 +94,13 @@ test('classify: an enum value added to a key part is not a key change (the encod
     compareTables(keyedByStatus(['ACTIVE', 'BANNED']), keyedByStatus(['ACTIVE', 'BANNED', 'GONE'])).map((c) => [c.code, c.class, c.change]),
     [['DDB214', 'safe', 'entities.User.attributes.status']],
   );
+});
+
+const withTags = (maxItems: number) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { tags: t.list(t.string(), { maxItems }) } }) } }));
+
+test('classify: a list bound raised fits every stored list; lowered, it may not', (t) => {
+  t.deepEqual(compareTables(withTags(10), withTags(20)).map((c) => [c.code, c.class, c.message]), [['DDB214', 'safe', 'attribute User.tags maxItems 10 → 20: every stored value still fits']]);
+  t.deepEqual(compareTables(withTags(20), withTags(10)).map((c) => [c.code, c.class]), [['DDB214', 'destructive']]);
 });
 
 test('classify: a field this ddbgen does not know is reviewed, never safe, and named', (t) => {

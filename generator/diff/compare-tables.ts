@@ -49,11 +49,14 @@ export function sameData(a: Plain, b: Plain): boolean {
   return ka.length === kb.length && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/** A field of an IR node by name. */
+const field = (node: object | undefined, name: string): unknown => (node as Record<string, unknown> | undefined)?.[name];
+
 /** Changed fields of two nodes outside `known`, as paths (for fields this module has no rule for). */
 function unknownChanges(a: object | undefined, b: object | undefined, known: readonly string[], at: string): SchemaChange[] {
   const fields = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})].filter((k) => !known.includes(k)));
   return [...fields]
-    .filter((f) => !sameData((a as Record<string, unknown> | undefined)?.[f], (b as Record<string, unknown> | undefined)?.[f]))
+    .filter((f) => !sameData(field(a, f), field(b, f)))
     .sort()
     .map((f) => change('DDB226', 'review', `${at}${at ? '.' : ''}${f}`, messages.DDB226(`${at}${at ? '.' : ''}${f}`)));
 }
@@ -83,7 +86,7 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
     phrases.push(dropped.length ? `no longer allows ${dropped.map((v) => JSON.stringify(v)).join(', ')}` : `allows ${after.values.filter((v) => !before.values.includes(v)).map((v) => JSON.stringify(v)).join(', ')}`);
     narrowed ||= dropped.length > 0;
   }
-  const bound = (field: 'min' | 'max' | 'maxBytes', tighter: (x: number, y: number) => boolean) => {
+  const bound = (field: 'min' | 'max' | 'maxBytes' | 'maxItems', tighter: (x: number, y: number) => boolean) => {
     if (b[field] === a[field]) return;
     phrases.push(`${field} ${String(b[field] ?? 'none')} → ${String(a[field] ?? 'none')}`);
     narrowed ||= a[field] !== undefined && (b[field] === undefined || tighter(a[field] as number, b[field] as number));
@@ -91,6 +94,7 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
   bound('min', (x, y) => x > y);
   bound('max', (x, y) => x < y);
   bound('maxBytes', (x, y) => x < y);
+  bound('maxItems', (x, y) => x < y);
   if (b.integer !== a.integer) {
     phrases.push(a.integer ? 'became integer' : 'is no longer integer-only');
     narrowed ||= a.integer === true;
@@ -116,7 +120,7 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
   }
   // declarations for the lint and the report only (cardinality, pii)
   for (const f of ['cardinality', 'pii']) if (!sameData(b[f], a[f])) phrases.push(`${f} ${String(b[f] ?? 'none')} → ${String(a[f] ?? 'none')}`);
-  const known = ['kind', 'optional', 'values', 'min', 'max', 'maxBytes', 'integer', 'of', 'fields', 'cardinality', 'pii'];
+  const known = ['kind', 'optional', 'values', 'min', 'max', 'maxBytes', 'maxItems', 'integer', 'of', 'fields', 'cardinality', 'pii'];
   for (const f of new Set([...Object.keys(b), ...Object.keys(a)])) {
     if (!known.includes(f) && !sameData(b[f], a[f])) phrases.push(`${f} changed`), (narrowed = true);
   }
@@ -233,10 +237,18 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
     } else if (!y) {
       deleted.push(name);
       out.push(change('DDB217', 'destructive', path, messages.DDB217(name, 'removed', ''), { removed: true }));
-    } else if (!sameData(x, y)) {
-      created.push(name);
-      deleted.push(name);
-      out.push(change('DDB217', 'split-deploy', path, messages.DDB217(name, 'replaced', `changed from ${describeIndex(x)} to ${describeIndex(y)}`)));
+    } else {
+      const structure = ['kind', 'name', 'pk', 'sk', 'projection'] as const;
+      if (structure.some((f) => !sameData(field(x, f), field(y, f)))) {
+        created.push(name);
+        deleted.push(name);
+        out.push(change('DDB217', 'split-deploy', path, messages.DDB217(name, 'replaced', `changed from ${describeIndex(x)} to ${describeIndex(y)}`)));
+      }
+      // capacity and warm throughput are updated in place
+      for (const setting of ['capacity', 'warmThroughput']) {
+        if (!sameData(field(x, setting), field(y, setting))) out.push(change('DDB225', 'safe', `${path}.${setting}`, messages.DDB225(`GSI "${name}"'s ${setting}`)));
+      }
+      out.push(...unknownChanges(x, y, [...structure, 'capacity', 'warmThroughput'], path));
     }
   }
   if (created.length + deleted.length > 1) {
@@ -268,7 +280,8 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
       const moved = keyed.filter((f) => !sameData(x[f], y[f]));
       if (moved.length || delimiterChanged) out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter', true)));
       if (!sameData(x.attributes, y.attributes)) out.push(change('DDB223', 'safe', `${path}.attributes`, messages.DDB223(name, 'changed its attributes', false)));
-      out.push(...unknownChanges(x, y, ['kind', 'name', 'attributes', ...keyed], path));
+      if (!sameData(x.traffic, y.traffic)) out.push(change('DDB225', 'safe', `${path}.traffic`, messages.DDB225(`edge "${name}"'s traffic`)));
+      out.push(...unknownChanges(x, y, ['kind', 'name', 'attributes', 'traffic', ...keyed], path));
     }
   }
 
