@@ -205,6 +205,11 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   rotation?: 'day' | 'month';
   /** The "Global secondary indexes per table" quota, when AWS has raised it for your account above the default 20. */
   gsiQuota?: number;
+  /**
+   * Acknowledged schema changes: each names a change `ddbgen diff` reports (its schema path, e.g.
+   * `entities.User.key.pk`), so `ddbgen diff --check` passes once the migration is planned or run.
+   */
+  migrations?: ReadonlyArray<{ change: string; reason?: string }>;
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -284,5 +289,8 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
     ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
     ...(declaration.gsiQuota === undefined ? {} : { gsiQuota: declaration.gsiQuota }),
+    ...(declaration.migrations === undefined
+      ? {}
+      : { migrations: Object.freeze(declaration.migrations.map((m) => Object.freeze({ kind: 'migration' as const, change: m.change, ...(m.reason === undefined ? {} : { reason: m.reason }) }))) }),
   });
 }

@@ -152,6 +152,17 @@ export type Capacity =
 
 export type Severity = 'off' | 'info' | 'warn' | 'error';
 
+/**
+ * An acknowledged schema change (`ddbgen diff`): `change` is the changed part's schema path
+ * (`entities.User.key.pk`), or a path above it that covers every change beneath.
+ */
+export interface MigrationDef {
+  readonly kind: 'migration';
+  readonly change: string;
+  /** Why the change is acceptable, e.g. which migration rewrote the items. */
+  readonly reason?: string;
+}
+
 export interface TableDef {
   readonly kind: 'table';
   readonly name: string;
@@ -167,4 +178,6 @@ export interface TableDef {
   readonly rotation?: 'day' | 'month';
   /** The "Global secondary indexes per table" quota, when AWS has raised it above the default 20. */
   readonly gsiQuota?: number;
+  /** Non-safe changes the schema acknowledges, so `ddbgen diff --check` passes. */
+  readonly migrations?: readonly MigrationDef[];
 }

@@ -28,6 +28,7 @@ import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomica
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
 import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
+import { diffCommand } from '../diff/schema-diff.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -69,14 +70,16 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 /** Every option, with the commands that take it (an option given to any other command is a usage error). */
 const OPTIONS = {
   out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file (a folder: report.html in it)' },
-  config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
-  check: { type: 'boolean', commands: ['generate'], help: '--check       write nothing; exit 1 if the output on disk is stale' },
+  config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
+  check: { type: 'boolean', commands: ['generate', 'diff'], help: '--check       generate: write nothing, exit 1 if the output on disk is stale; diff: exit 1 on a change not safe and not acknowledged' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
   'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
-  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam'], help: '--format F    the output format (see above)' },
+  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff'], help: '--format F    the output format (see above)' },
   'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
-  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
+  base: { type: 'string', commands: ['diff'], help: '--base REF    the old schema is the same file at git ref REF' },
+  'emit-migration': { type: 'string', commands: ['diff'], help: '--emit-migration DIR  write the migration program for changes that move stored keys' },
+  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
 } as const;
@@ -101,6 +104,11 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     usage: 'ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]',
     summary: 'least-privilege IAM policies per role, entity and pattern',
     detail: 'json (default), cloudformation or cdk.',
+  },
+  diff: {
+    usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR]',
+    summary: 'classify schema changes by what they do to stored items',
+    detail: 'Compares two schema files, or the current ones with the same files at git ref REF. Every change is classed safe, needs a backfill, rewrites keys, needs table recreation, destructive, needs a split deploy or needs review. With --check, exits 1 while a change that is not safe is not acknowledged in the schema\'s migrations.',
   },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
@@ -471,6 +479,8 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       return await table(io, rest, values.format, values.config);
     case 'iam':
       return await iam(io, rest, values.format, values.config, values['tenant-tag']);
+    case 'diff':
+      return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
     case 'report':
       return await writeReport(io, rest, values.out, values.config);
     case 'init':

@@ -41,10 +41,13 @@ export class MissingSdkError extends Error {}
 
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
-/** The runtime helper sources copied into every output (tests excluded), sorted by name. */
+/** Runtime modules written only beside the programs that use them (ddbgen diff --emit-migration). */
+const OPTIONAL_RUNTIME = ['migration.ts'];
+
+/** The runtime helper sources copied into every output (tests and optional modules excluded), sorted by name. */
 export function runtimeSources(): Array<{ name: string; text: string }> {
   return readdirSync(runtimeDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !OPTIONAL_RUNTIME.includes(f))
     .sort()
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }

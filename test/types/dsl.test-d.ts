@@ -80,3 +80,16 @@ export const badShare = entity({
 
 // @ts-expect-error: maxItems is a number
 export const badMaxItems = t.list(t.string(), { maxItems: 'many' });
+
+export const acknowledged = defineTable({
+  name: 'Acknowledged',
+  entities: { Event: entity({ attributes: { id: t.string() }, key: { pk: 'Event#<id>', sk: 'EVENT' } }) },
+  migrations: [{ change: 'entities.Event.key', reason: 'rewritten by migrations/acknowledged' }],
+});
+
+export const badMigration = defineTable({
+  name: 'BadMigration',
+  entities: { Event: entity({ attributes: { id: t.string() }, key: { pk: 'Event#<id>', sk: 'EVENT' } }) },
+  // @ts-expect-error: a migrations entry names the change it acknowledges
+  migrations: [{ reason: 'no change named' }],
+});

@@ -1,0 +1,301 @@
+// Compares two versions of a table's IR and classifies every change by what it means for the items
+// already stored: safe, needs a backfill, rewrites keys, needs table recreation, destructive, needs
+// a split deploy. Keys are compared as the codec encodes them (template, attribute types, ranges,
+// shard), so a change that moves stored keys is found even when the template text is the same.
+// Fields this module does not know (added to the IR later) are compared generically and reported
+// as "needs review", never as safe.
+
+import type { AttributeDef, EntityDef, IndexDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import { messages } from '../diagnostics/messages.js';
+import { keySegments } from '../model/key-segments.js';
+
+export const CHANGE_CLASSES = ['safe', 'backfill', 'rewrite-keys', 'recreate-table', 'destructive', 'split-deploy', 'review'] as const;
+export type ChangeClass = (typeof CHANGE_CLASSES)[number];
+
+/** How each class reads in text output. */
+export const CLASS_LABEL: Record<ChangeClass, string> = {
+  safe: 'safe',
+  backfill: 'needs a backfill',
+  'rewrite-keys': 'rewrites keys',
+  'recreate-table': 'needs table recreation',
+  destructive: 'destructive',
+  'split-deploy': 'needs a split deploy',
+  review: 'needs review',
+};
+
+export type DiffCode = keyof typeof messages;
+
+export interface SchemaChange {
+  readonly code: DiffCode;
+  readonly class: ChangeClass;
+  /** Schema path of the changed part inside the table (`entities.User.key.pk`): what `migrations` entries name. */
+  readonly change: string;
+  readonly message: string;
+  readonly fix: string;
+  /** The path exists only in the old schema (a removal): locate it there. */
+  readonly removed?: boolean;
+  /** Entities whose stored items a generated migration rewrites (keys) or backfills (index attributes). */
+  readonly migrate?: { readonly entity: string; readonly kind: 'rewrite' | 'backfill' };
+}
+
+type Plain = unknown;
+
+/** Deep equality of plain IR data (key order ignored). */
+export function sameData(a: Plain, b: Plain): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** A field of an IR node by name. */
+const field = (node: object | undefined, name: string): unknown => (node as Record<string, unknown> | undefined)?.[name];
+
+/** Changed fields of two nodes outside `known`, as paths (for fields this module has no rule for). */
+function unknownChanges(a: object | undefined, b: object | undefined, known: readonly string[], at: string): SchemaChange[] {
+  const fields = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})].filter((k) => !known.includes(k)));
+  return [...fields]
+    .filter((f) => !sameData(field(a, f), field(b, f)))
+    .sort()
+    .map((f) => change('DDB226', 'review', `${at}${at ? '.' : ''}${f}`, messages.DDB226(`${at}${at ? '.' : ''}${f}`)));
+}
+
+function change(code: DiffCode, cls: ChangeClass, path: string, text: { message: string; fix: string }, extra: Partial<SchemaChange> = {}): SchemaChange {
+  return { code, class: cls, change: path, ...text, ...extra };
+}
+
+const quoted = (t: TemplateDef | undefined) => (t ? JSON.stringify(t.source) : 'none');
+
+/** Whether every value `before` accepts, `after` accepts too; and a phrase for the change. */
+function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: string; narrowed: boolean } {
+  if (before.kind !== after.kind) {
+    const widened = before.kind === 'enum' && after.kind === 'string';
+    return { phrase: `changed type from ${before.kind} to ${after.kind}`, narrowed: !widened };
+  }
+  const phrases: string[] = [];
+  let narrowed = false;
+  if (before.optional !== after.optional) {
+    phrases.push(after.optional ? 'became optional' : 'became required');
+    narrowed ||= !after.optional;
+  }
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  if (before.kind === 'enum' && after.kind === 'enum' && !sameData(before.values, after.values)) {
+    const dropped = before.values.filter((v) => !after.values.includes(v));
+    phrases.push(dropped.length ? `no longer allows ${dropped.map((v) => JSON.stringify(v)).join(', ')}` : `allows ${after.values.filter((v) => !before.values.includes(v)).map((v) => JSON.stringify(v)).join(', ')}`);
+    narrowed ||= dropped.length > 0;
+  }
+  const bound = (field: 'min' | 'max' | 'maxBytes' | 'maxItems', tighter: (x: number, y: number) => boolean) => {
+    if (b[field] === a[field]) return;
+    phrases.push(`${field} ${String(b[field] ?? 'none')} → ${String(a[field] ?? 'none')}`);
+    narrowed ||= a[field] !== undefined && (b[field] === undefined || tighter(a[field] as number, b[field] as number));
+  };
+  bound('min', (x, y) => x > y);
+  bound('max', (x, y) => x < y);
+  bound('maxBytes', (x, y) => x < y);
+  bound('maxItems', (x, y) => x < y);
+  if (b.integer !== a.integer) {
+    phrases.push(a.integer ? 'became integer' : 'is no longer integer-only');
+    narrowed ||= a.integer === true;
+  }
+  if (before.kind === 'list' && after.kind === 'list') {
+    const inner = attributeChange(before.of, after.of);
+    if (!sameData(before.of, after.of)) phrases.push(`its elements ${inner.phrase}`);
+    narrowed ||= !sameData(before.of, after.of) && inner.narrowed;
+  }
+  if (before.kind === 'map' && after.kind === 'map') {
+    for (const field of new Set([...Object.keys(before.fields), ...Object.keys(after.fields)])) {
+      const x = before.fields[field];
+      const y = after.fields[field];
+      if (sameData(x, y)) continue;
+      if (!x) phrases.push(`gained field ${field}`), (narrowed ||= !y!.optional);
+      else if (!y) phrases.push(`lost field ${field}`), (narrowed = true);
+      else {
+        const inner = attributeChange(x, y);
+        phrases.push(`field ${field} ${inner.phrase}`);
+        narrowed ||= inner.narrowed;
+      }
+    }
+  }
+  // declarations for the lint and the report only (cardinality, pii)
+  for (const f of ['cardinality', 'pii']) if (!sameData(b[f], a[f])) phrases.push(`${f} ${String(b[f] ?? 'none')} → ${String(a[f] ?? 'none')}`);
+  const known = ['kind', 'optional', 'values', 'min', 'max', 'maxBytes', 'maxItems', 'integer', 'of', 'fields', 'cardinality', 'pii'];
+  for (const f of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (!known.includes(f) && !sameData(b[f], a[f])) phrases.push(`${f} changed`), (narrowed = true);
+  }
+  return { phrase: phrases.join(', '), narrowed };
+}
+
+/**
+ * The codec's view of a key: its segments as encoded (an enum's value list only validates, so a
+ * value added or dropped is an attribute change, not a key change) and its whole shard declaration.
+ */
+function encoded(entity: EntityDef, template: TemplateDef | undefined, shard: unknown): string {
+  if (!template) return 'none';
+  const segments = keySegments(entity, template, shard as never)?.map((s) => (s.kind === 'enum' ? { kind: s.kind, attr: s.attr } : s));
+  return JSON.stringify({ segments: segments ?? template.source, shard: shard ?? null });
+}
+
+function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean): SchemaChange[] {
+  const at = `entities.${after.name}`;
+  const out: SchemaChange[] = [];
+  const name = after.name;
+  for (const attribute of new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])) {
+    const x = before.attributes[attribute];
+    const y = after.attributes[attribute];
+    const path = `${at}.attributes.${attribute}`;
+    if (!x) out.push(change('DDB212', y!.optional ? 'safe' : 'backfill', path, messages.DDB212(name, attribute, !y!.optional)));
+    else if (!y) out.push(change('DDB213', 'destructive', path, messages.DDB213(name, attribute), { removed: true }));
+    else if (!sameData(x, y)) {
+      const { phrase, narrowed } = attributeChange(x, y);
+      out.push(change('DDB214', narrowed ? 'destructive' : 'safe', path, messages.DDB214(name, attribute, phrase, narrowed)));
+    }
+  }
+  const keyParts: Array<['pk' | 'sk', string]> = [['pk', 'partition key'], ['sk', 'sort key']];
+  let rewrite = false;
+  for (const [part, label] of keyParts) {
+    const x = encoded(before, before.key[part], before.key.shard);
+    const y = encoded(after, after.key[part], after.key.shard);
+    if (x === y) continue;
+    rewrite = true;
+    const source = before.key[part]?.source !== after.key[part]?.source;
+    const phrase = source ? `changed from ${quoted(before.key[part])} to ${quoted(after.key[part])}` : `${quoted(after.key[part])} encodes differently (attribute types, ranges or shard changed)`;
+    out.push(change('DDB215', 'rewrite-keys', `${at}.key.${part}`, messages.DDB215(name, label, phrase), { migrate: { entity: name, kind: 'rewrite' } }));
+  }
+  if (!rewrite && delimiterChanged) out.push(change('DDB215', 'rewrite-keys', `${at}.key`, messages.DDB215(name, 'keys', 'use the new delimiter'), { migrate: { entity: name, kind: 'rewrite' } }));
+  out.push(...unknownChanges(before.key, after.key, ['kind', 'pk', 'sk', 'shard'], `${at}.key`));
+  for (const index of new Set([...Object.keys(before.indexes), ...Object.keys(after.indexes)])) {
+    const x = before.indexes[index];
+    const y = after.indexes[index];
+    const path = `${at}.indexes.${index}`;
+    if (x && !y) {
+      out.push(change('DDB216', 'destructive', path, messages.DDB216(name, index, 'was removed', true), { removed: true }));
+      continue;
+    }
+    if (!y) continue;
+    const optional = [...(y.pk?.segments ?? []), ...(y.sk?.segments ?? [])].flatMap((s) => (s.kind === 'placeholder' && after.attributes[s.name]?.optional ? [s.name] : []));
+    const sparse = optional.length ? ` (sparse: only items with ${optional.join(', ')})` : '';
+    const migrate = { entity: name, kind: 'backfill' } as const;
+    if (!x) {
+      out.push(change('DDB216', 'backfill', path, messages.DDB216(name, index, `is new${sparse}`, false), { migrate }));
+      continue;
+    }
+    const moved = (['pk', 'sk'] as const).filter((part) => encoded(before, x[part], x.shard) !== encoded(after, y[part], y.shard));
+    if (moved.length || delimiterChanged) {
+      const what = moved.map((part) => `${part} changed from ${quoted(x[part])} to ${quoted(y[part])}`).join(', ') || 'uses the new delimiter';
+      out.push(change('DDB216', 'backfill', path, messages.DDB216(name, index, `${what}${sparse}`, false), { migrate }));
+    }
+    out.push(...unknownChanges(x, y, ['kind', 'index', 'pk', 'sk', 'shard'], path));
+  }
+  if (before.version !== after.version) {
+    const backfill = after.version !== undefined;
+    const phrase = before.version === undefined ? `"${after.version}" is new` : after.version === undefined ? `"${before.version}" was removed` : `changed from "${before.version}" to "${after.version}"`;
+    out.push(change('DDB224', backfill ? 'backfill' : 'safe', `${at}.version`, messages.DDB224(name, phrase, backfill)));
+  }
+  for (const setting of ['traffic', 'lint'] as const) {
+    if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', `${at}.${setting}`, messages.DDB225(`${name}'s ${setting}`)));
+  }
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'version', 'traffic', 'lint'], at));
+  return out;
+}
+
+function describeIndex(index: IndexDef): string {
+  const projection = Array.isArray(index.projection) ? `[${index.projection.join(', ')}]` : index.projection;
+  return index.kind === 'gsi' ? `pk ${index.pk}${index.sk ? `, sk ${index.sk}` : ''}, projection ${projection}` : `sk ${index.sk}, projection ${projection}`;
+}
+
+/** Every change from `before` to `after`, in schema order: table, indexes, entities, edges, patterns. */
+export function compareTables(before: TableDef, after: TableDef): SchemaChange[] {
+  const out: SchemaChange[] = [];
+  const delimiterChanged = before.delimiter !== after.delimiter;
+  if (delimiterChanged) out.push(change('DDB220', 'rewrite-keys', 'delimiter', messages.DDB220(before.delimiter, after.delimiter)));
+  const keyBefore = `pk ${before.key.pk}${before.key.sk ? `, sk ${before.key.sk}` : ', no sort key'}`;
+  const keyAfter = `pk ${after.key.pk}${after.key.sk ? `, sk ${after.key.sk}` : ', no sort key'}`;
+  if (keyBefore !== keyAfter) out.push(change('DDB219', 'recreate-table', 'key', messages.DDB219('key attributes', `changed from ${keyBefore} to ${keyAfter}`)));
+  if (before.rotation !== after.rotation) out.push(change('DDB219', 'recreate-table', 'rotation', messages.DDB219('rotation', `changed from ${before.rotation ?? 'none'} to ${after.rotation ?? 'none'} (the physical table names change)`)));
+  for (const setting of ['capacity', 'lint'] as const) {
+    if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', setting, messages.DDB225(`the table's ${setting}`)));
+  }
+
+  const created: string[] = [];
+  const deleted: string[] = [];
+  for (const name of new Set([...Object.keys(before.indexes), ...Object.keys(after.indexes)])) {
+    const x = before.indexes[name];
+    const y = after.indexes[name];
+    const path = `indexes.${name}`;
+    if (x?.kind === 'lsi' || y?.kind === 'lsi') {
+      if (!sameData(x, y)) {
+        const phrase = !x ? 'is new' : !y ? 'was removed' : x.kind !== y.kind ? `changed from ${x.kind} to ${y.kind}` : `changed from ${describeIndex(x)} to ${describeIndex(y)}`;
+        out.push(change('DDB218', 'recreate-table', path, messages.DDB218(name, phrase), y ? {} : { removed: true }));
+      }
+      continue;
+    }
+    if (!x) {
+      created.push(name);
+      out.push(change('DDB217', 'safe', path, messages.DDB217(name, 'added', '')));
+    } else if (!y) {
+      deleted.push(name);
+      out.push(change('DDB217', 'destructive', path, messages.DDB217(name, 'removed', ''), { removed: true }));
+    } else {
+      const structure = ['kind', 'name', 'pk', 'sk', 'projection'] as const;
+      if (structure.some((f) => !sameData(field(x, f), field(y, f)))) {
+        created.push(name);
+        deleted.push(name);
+        out.push(change('DDB217', 'split-deploy', path, messages.DDB217(name, 'replaced', `changed from ${describeIndex(x)} to ${describeIndex(y)}`)));
+      }
+      // capacity and warm throughput are updated in place
+      for (const setting of ['capacity', 'warmThroughput']) {
+        if (!sameData(field(x, setting), field(y, setting))) out.push(change('DDB225', 'safe', `${path}.${setting}`, messages.DDB225(`GSI "${name}"'s ${setting}`)));
+      }
+      out.push(...unknownChanges(x, y, [...structure, 'capacity', 'warmThroughput'], path));
+    }
+  }
+  if (created.length + deleted.length > 1) {
+    const backfills = [...new Set(Object.values(after.entities).flatMap((e) => Object.keys(e.indexes).filter((i) => created.includes(i)).map(() => e.name)))];
+    const steps = [
+      ...deleted.map((i) => `delete GSI ${i}`),
+      ...created.map((i) => `create GSI ${i}`),
+      ...(backfills.length ? [`run the backfill for ${backfills.join(', ')}`] : []),
+    ];
+    out.push(change('DDB221', 'split-deploy', 'indexes', messages.DDB221(created.length + deleted.length, steps)));
+  }
+
+  for (const name of new Set([...Object.keys(before.entities), ...Object.keys(after.entities)])) {
+    const x = before.entities[name];
+    const y = after.entities[name];
+    if (!x) out.push(change('DDB210', 'safe', `entities.${name}`, messages.DDB210(name)));
+    else if (!y) out.push(change('DDB211', 'destructive', `entities.${name}`, messages.DDB211(name), { removed: true }));
+    else out.push(...compareEntity(x, y, delimiterChanged));
+  }
+
+  for (const name of new Set([...Object.keys(before.edges), ...Object.keys(after.edges)])) {
+    const x = before.edges[name];
+    const y = after.edges[name];
+    const path = `edges.${name}`;
+    if (!x) out.push(change('DDB223', 'safe', path, messages.DDB223(name, 'is new', false)));
+    else if (!y) out.push(change('DDB223', 'destructive', path, messages.DDB223(name, 'was removed; its stored edge items stay in the table', false), { removed: true }));
+    else {
+      const keyed = ['types', 'forward', 'inverse', 'inverseIndex'] as const;
+      const moved = keyed.filter((f) => !sameData(x[f], y[f]));
+      if (moved.length || delimiterChanged) out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter', true)));
+      if (!sameData(x.attributes, y.attributes)) out.push(change('DDB223', 'safe', `${path}.attributes`, messages.DDB223(name, 'changed its attributes', false)));
+      if (!sameData(x.traffic, y.traffic)) out.push(change('DDB225', 'safe', `${path}.traffic`, messages.DDB225(`edge "${name}"'s traffic`)));
+      out.push(...unknownChanges(x, y, ['kind', 'name', 'attributes', 'traffic', ...keyed], path));
+    }
+  }
+
+  for (const name of new Set([...Object.keys(before.patterns), ...Object.keys(after.patterns)])) {
+    const x = before.patterns[name];
+    const y = after.patterns[name];
+    if (sameData(x, y)) continue;
+    out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
+  }
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations'], ''));
+  return out;
+}
+
+/** Whether a `migrations` entry covers a change: the same path, or a path above it. */
+export function acknowledges(entry: string, change: string): boolean {
+  return entry === change || change.startsWith(`${entry}.`);
+}

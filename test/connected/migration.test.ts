@@ -1,0 +1,206 @@
+// Connected: the migration `ddbgen diff --emit-migration` writes, run as a real process against
+// DynamoDB Local. Three entities: User's key template changes (keys rewritten), Order gains a GSI
+// mapping (backfill), Product is untouched. The run is killed by pid mid-way and resumed; a writer
+// using the new code runs before and during the resumed run; the table is then checked item by
+// item. The suite writes 1,500 items (DDBGEN_MIGRATION_ITEMS=50000 runs the issue's full size).
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { main } from '../../generator/cli/cli.js';
+import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 1500);
+const PER_ENTITY = Math.floor(ITEMS / 3);
+
+function schema(userPk: string, orderIndexes: string): string {
+  return `import { defineTable, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Shop',
+  indexes: { byEmail: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }), byStatus: gsi({ pk: 'gsi2pk', sk: 'gsi2sk' }) },
+  entities: {
+    User: entity({
+      attributes: { id: t.string(), email: t.string(), joinedAt: t.timestamp() },
+      key: { pk: '${userPk}', sk: 'PROFILE' },
+      indexes: { byEmail: { pk: 'Email#<email>', sk: 'USER' } },
+    }),
+    Order: entity({
+      attributes: { userId: t.string(), orderId: t.string(), status: t.enum(['OPEN', 'SHIPPED']), total: t.number({ min: 0, max: 1e6, integer: true }) },
+      key: { pk: 'Account#<userId>', sk: 'Order#<orderId>' },
+      indexes: { ${orderIndexes} },
+    }),
+    Product: entity({
+      attributes: { sku: t.string(), name: t.string() },
+      key: { pk: 'Product#<sku>', sk: 'PRODUCT' },
+    }),
+  },
+});
+`;
+}
+
+type Scanned = Record<string, unknown>;
+
+async function scanAll(local: LocalDynamo, tableName: string): Promise<Scanned[]> {
+  const items: Scanned[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await local.documents.send(new ScanCommand({ TableName: tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the emitted program; `kill` ends it by pid once it has checkpointed `killAfter` pages. */
+function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; pages: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
+      cwd: path.dirname(program),
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timer: NodeJS.Timeout | undefined;
+    if (kill) {
+      timer = setInterval(() => {
+        const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
+        if (pages >= kill.pages) process.kill(child.pid!, 'SIGKILL');
+      }, 20);
+    }
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
+  t.timeout(240_000 + ITEMS * 40);
+  const local = await startDynamoDbLocal();
+  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
+  t.teardown(async () => {
+    await local.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>', ''));
+  writeFileSync(path.join(dir, 'new.ts'), schema('Customer#<id>', "byStatus: { pk: 'Status#<status>', sk: '<orderId>' }"));
+  let out = '';
+  const code = await main(['diff', 'old.ts', 'new.ts', '--emit-migration', 'migrations'], { cwd: dir, stdout: (s) => (out += s), stderr: () => {} });
+  t.is(code, 0);
+  t.regex(out, /ddbgen: wrote migrations\/shop\/migrate-shop\.ts/);
+  const program = path.join(dir, 'migrations', 'shop', 'migrate-shop.ts');
+  // the emitted program type-checks as a user's strict compiler sees it (in the background meanwhile)
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+  );
+  const typeCheck = promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+
+  const before = await import(path.join(dir, 'migrations', 'shop', 'old', 'shop', 'index.js'));
+  const after = await import(path.join(dir, 'migrations', 'shop', 'new', 'shop', 'index.js'));
+  const tableName = `shop-${randomUUID()}`;
+  await local.createTable(after.shopTableDefinition(tableName));
+  const oldDb = new before.ShopTable(local.documents, { tableName });
+  const newDb = new after.ShopTable(local.documents, { tableName });
+
+  const joined = new Date(Date.UTC(2025, 0, 1));
+  const users = Array.from({ length: PER_ENTITY }, (_, i) => ({ id: `u${i}`, email: `u${i}@example.com`, joinedAt: new Date(joined.getTime() + i * 1000) }));
+  const orders = Array.from({ length: PER_ENTITY }, (_, i) => ({ userId: `u${i % 100}`, orderId: `o${i}`, status: i % 3 ? 'OPEN' : 'SHIPPED', total: i }));
+  const products = Array.from({ length: PER_ENTITY }, (_, i) => ({ sku: `p${i}`, name: `Product ${i}` }));
+  await oldDb.user.batchPut(users);
+  await oldDb.order.batchPut(orders);
+  await oldDb.product.batchPut(products);
+  // items the old schema cannot account for: reported by key and skipped, never rewritten
+  await local.documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'User#broken', sk: 'PROFILE', id: 'broken' } }));
+  await local.documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'Junk#1', sk: 'X' } }));
+
+  const checkpoints = path.join(dir, 'checkpoints');
+  const args = ['--table', tableName, '--segments', '4', '--checkpoints', checkpoints, '--page-size', '50'];
+
+  // a checkpoint of another migration: a clear error, nothing written
+  const foreign = path.join(dir, 'foreign');
+  mkdirSync(foreign);
+  writeFileSync(path.join(foreign, 'segment-0-of-4.json'), JSON.stringify({ migration: 'shop-000000000000', segment: 0, segments: 4, done: false, counts: {} }));
+  const refused = await runProgram(program, ['--table', tableName, '--segments', '4', '--checkpoints', foreign], local.endpoint);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /segment-0-of-4\.json belongs to migration shop-000000000000, not shop-[0-9a-f]{12}/);
+  t.is((await scanAll(local, tableName)).filter((i) => String(i.pk).startsWith('Customer#') || i.gsi2pk !== undefined).length, 0, 'nothing was written');
+
+  const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
+  t.is(killed.code, null, 'ended by the signal');
+  const midway = await scanAll(local, tableName);
+  const oldUsers = midway.filter((i) => /^User#u\d+$/.test(String(i.pk)));
+  t.true(oldUsers.length > 0 && oldUsers.length < PER_ENTITY, `stopped mid-way (${oldUsers.length} users left)`);
+
+  // the new code writes before and during the resumed run: its writes win
+  const early = oldUsers.slice(0, 20).map((i) => ({ id: String(i.id), email: `early-${String(i.id)}@example.com`, joinedAt: joined }));
+  await newDb.user.batchPut(early);
+  const resumed = runProgram(program, [...args, '--max-wcu', '600'], local.endpoint);
+  const during = oldUsers.slice(20, 60).map((i) => ({ id: String(i.id), email: `during-${String(i.id)}@example.com`, joinedAt: joined }));
+  for (const user of during) await newDb.user.put(user);
+  const run = await resumed;
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  t.true(report.segments[0].superseded + report.segments[1].superseded + report.segments[2].superseded + report.segments[3].superseded >= early.length);
+  t.deepEqual(
+    report.skipped.map((s: { key: object }) => s.key).sort((a: { pk: string }, b: { pk: string }) => (a.pk < b.pk ? -1 : 1)),
+    [
+      { pk: 'Junk#1', sk: 'X' },
+      { pk: 'User#broken', sk: 'PROFILE' },
+    ],
+  );
+  // the cap is measured in consumed capacity, as DynamoDB reports it
+  t.true(report.consumedWcu > 0);
+  t.true(report.consumedWcu / report.seconds <= 600 * 1.1 + 50, `${report.consumedWcu} WCU in ${report.seconds}s`);
+  t.regex(run.stderr, /WCU\/s \(cap 600\)/);
+
+  // item by item: nothing lost, nothing duplicated, old keys gone
+  const items = await scanAll(local, tableName);
+  const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
+  t.is(byKey.size, items.length);
+  t.is(items.length, 3 * PER_ENTITY + 2);
+  const latest = new Map([...early, ...during].map((u) => [u.id, u.email]));
+  for (const user of users) {
+    const item = byKey.get(`Customer#${user.id} PROFILE`);
+    t.truthy(item, user.id);
+    t.is(item!.email, latest.get(user.id) ?? user.email);
+    t.is(item!.gsi1pk, `Email#${String(item!.email)}`);
+    t.false(byKey.has(`User#${user.id} PROFILE`));
+  }
+  for (const order of orders) {
+    const item = byKey.get(`Account#${order.userId} Order#${order.orderId}`);
+    t.is(item?.gsi2pk, `Status#${order.status}`);
+    t.is(item?.total, order.total);
+  }
+  for (const product of products) t.is(byKey.get(`Product#${product.sku} PRODUCT`)?.name, product.name);
+  t.true(byKey.has('User#broken PROFILE') && byKey.has('Junk#1 X'));
+  const firstPage = await newDb.order.queryByStatus({ status: 'SHIPPED' }, { limit: 5 });
+  t.is(firstPage.items.length, 5);
+
+  // re-running changes nothing: finished segments stop at once; from scratch, every item is already current
+  const again = JSON.parse((await runProgram(program, args, local.endpoint)).stdout);
+  t.deepEqual(again.segments, report.segments, 'the counts are the checkpoints\' (cumulative), unchanged');
+  t.is(again.consumedWcu, 0);
+  const fresh = await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'fresh')], local.endpoint);
+  const counts = Object.values(JSON.parse(fresh.stdout).segments as Record<string, Record<string, number>>);
+  const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
+  t.is(await typeCheck, '');
+  t.deepEqual([sum('rewritten'), sum('backfilled'), sum('superseded'), sum('current'), sum('unchanged'), sum('skipped')], [0, 0, 0, 2 * PER_ENTITY, PER_ENTITY, 2]);
+});

@@ -1,0 +1,231 @@
+// `ddbgen diff`: every change kind classified (given a base design and one edit, want the code,
+// class and path of each change), acknowledgements, the output formats, --check, and bad input.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { defineTable, edge, entity, gsi, lsi, t, type Attribute, type EntityDeclaration, type TableDeclaration } from '../dsl/index.js';
+import type { TableDef } from '../dsl/ir.js';
+import { main } from '../generator/cli/cli.js';
+import { compareTables } from '../generator/diff/compare-tables.js';
+import { messages } from '../generator/diagnostics/messages.js';
+
+type Declaration = TableDeclaration<Record<string, EntityDeclaration>>;
+
+function user(overrides: { attributes?: Record<string, Attribute>; key?: { pk: string; sk?: string }; indexes?: Record<string, { pk?: string; sk?: string }>; version?: string } = {}) {
+  return entity({
+    attributes: { id: t.string(), name: t.string(), age: t.number({ min: 0, max: 200, integer: true }), status: t.enum(['ACTIVE', 'BANNED']), nick: t.string().optional(), rev: t.number({ integer: true }), ...overrides.attributes } as never,
+    key: (overrides.key ?? { pk: 'User.<id>', sk: 'PROFILE' }) as never,
+    indexes: (overrides.indexes ?? { byName: { pk: 'Name.<name>', sk: '<id>' } }) as never,
+    ...(overrides.version ? { version: overrides.version as never } : {}),
+  });
+}
+
+function base(edit: (d: Declaration) => Declaration = (d) => d): TableDef {
+  return defineTable(
+    edit({
+      name: 'App',
+      delimiter: '#',
+      indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }), byAge: lsi({ sk: 'lsi1sk' }) },
+      entities: {
+        User: user(),
+        Post: entity({ attributes: { userId: t.string(), postId: t.string() }, key: { pk: 'User.<userId>', sk: 'Post.<postId>' } }),
+      },
+      edges: { Follow: edge({ types: ['User'], forward: 'FOLLOWS', inverse: 'FOLLOWED_BY' }) },
+      patterns: { postsOf: { entity: 'Post' } },
+    }),
+  );
+}
+
+const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, string, string]>]> = [
+  ['nothing', (d) => d, []],
+  ['new entity', (d) => ({ ...d, entities: { ...d.entities, Tag: entity({ attributes: { tag: t.string() }, key: { pk: 'Tag.<tag>', sk: 'TAG' } }) } }), [['DDB210', 'safe', 'entities.Tag']]],
+  ['entity removed', (d) => ({ ...d, entities: { User: d.entities.User! }, patterns: {} }), [['DDB211', 'destructive', 'entities.Post'], ['DDB222', 'safe', 'patterns.postsOf']]],
+  ['new optional attribute', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { bio: t.string().optional() } }) } }), [['DDB212', 'safe', 'entities.User.attributes.bio']]],
+  ['new required attribute', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { bio: t.string() } }) } }), [['DDB212', 'backfill', 'entities.User.attributes.bio']]],
+  ['attribute removed', (d) => ({ ...d, entities: { ...d.entities, User: entity({ attributes: { id: t.string(), name: t.string(), age: t.number({ min: 0, max: 200, integer: true }), status: t.enum(['ACTIVE', 'BANNED']), rev: t.number({ integer: true }) }, key: { pk: 'User.<id>', sk: 'PROFILE' }, indexes: { byName: { pk: 'Name.<name>', sk: '<id>' } } }) } }), [['DDB213', 'destructive', 'entities.User.attributes.nick']]],
+  ['enum widened', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE', 'BANNED', 'GONE']) } }) } }), [['DDB214', 'safe', 'entities.User.attributes.status']]],
+  ['enum narrowed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE']) } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.status']]],
+  ['optional made required', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { nick: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.nick']]],
+  ['type changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { rev: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.rev']]],
+  ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk']]],
+  [
+    'integer range of a key part widened (fixed width moves)',
+    (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { age: t.number({ min: 0, max: 2000, integer: true }) }, key: { pk: 'User.<id>', sk: 'AGE#<age>' } }) } }),
+    [['DDB214', 'safe', 'entities.User.attributes.age'], ['DDB215', 'rewrite-keys', 'entities.User.key.sk']],
+  ],
+  ['delimiter', (d) => ({ ...d, delimiter: '|' }), [['DDB220', 'rewrite-keys', 'delimiter'], ['DDB215', 'rewrite-keys', 'entities.User.key'], ['DDB216', 'backfill', 'entities.User.indexes.byName'], ['DDB215', 'rewrite-keys', 'entities.Post.key'], ['DDB223', 'rewrite-keys', 'edges.Follow']]],
+  ['new GSI mapping (sparse)', (d) => ({ ...d, entities: { ...d.entities, User: user({ indexes: { byName: { pk: 'Name.<name>', sk: '<id>' }, byAge: { sk: 'Nick.<nick>' } } }) } }), [['DDB216', 'backfill', 'entities.User.indexes.byAge']]],
+  ['index template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ indexes: { byName: { pk: 'N.<name>', sk: '<id>' } } }) } }), [['DDB216', 'backfill', 'entities.User.indexes.byName']]],
+  ['index mapping removed', (d) => ({ ...d, entities: { ...d.entities, User: user({ indexes: {} }) } }), [['DDB216', 'destructive', 'entities.User.indexes.byName']]],
+  ['one GSI created', (d) => ({ ...d, indexes: { ...d.indexes, byTag: gsi({ pk: 'gsi2pk' }) } }), [['DDB217', 'safe', 'indexes.byTag']]],
+  ['GSI removed', (d) => ({ ...d, indexes: { byAge: d.indexes!.byAge! }, entities: { ...d.entities, User: user({ indexes: {} }) } }), [['DDB217', 'destructive', 'indexes.byName'], ['DDB216', 'destructive', 'entities.User.indexes.byName']]],
+  ['GSI projection changed', (d) => ({ ...d, indexes: { ...d.indexes, byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'keys-only' }) } }), [['DDB217', 'split-deploy', 'indexes.byName'], ['DDB221', 'split-deploy', 'indexes']]],
+  ['two GSIs created', (d) => ({ ...d, indexes: { ...d.indexes, byTag: gsi({ pk: 'gsi2pk' }), byDay: gsi({ pk: 'gsi3pk' }) } }), [['DDB217', 'safe', 'indexes.byTag'], ['DDB217', 'safe', 'indexes.byDay'], ['DDB221', 'split-deploy', 'indexes']]],
+  [
+    'GSI capacity changed (in place)',
+    (d) => ({ ...d, capacity: { mode: 'provisioned', read: 5, write: 5 }, indexes: { ...d.indexes, byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', capacity: { read: 10, write: 10 } }) } }),
+    [['DDB225', 'safe', 'capacity'], ['DDB225', 'safe', 'indexes.byName.capacity']],
+  ],
+  ['LSI changed', (d) => ({ ...d, indexes: { ...d.indexes, byAge: lsi({ sk: 'lsi1sk', projection: 'keys-only' }) } }), [['DDB218', 'recreate-table', 'indexes.byAge']]],
+  ['table key attribute renamed', (d) => ({ ...d, key: { pk: 'PK', sk: 'SK' } }), [['DDB219', 'recreate-table', 'key']]],
+  ['rotation', (d) => ({ ...d, rotation: 'month' }), [['DDB219', 'recreate-table', 'rotation']]],
+  ['pattern added', (d) => ({ ...d, patterns: { ...d.patterns, byUser: { entity: 'User' } } }), [['DDB222', 'safe', 'patterns.byUser']]],
+  ['edge labels changed', (d) => ({ ...d, edges: { Follow: edge({ types: ['User'], forward: 'FOLLOWING', inverse: 'FOLLOWED_BY' }) } }), [['DDB223', 'rewrite-keys', 'edges.Follow']]],
+  ['edge removed', (d) => ({ ...d, edges: {} }), [['DDB223', 'destructive', 'edges.Follow']]],
+  ['version added', (d) => ({ ...d, entities: { ...d.entities, User: user({ version: 'rev' }) } }), [['DDB224', 'backfill', 'entities.User.version']]],
+  ['capacity and lint', (d) => ({ ...d, capacity: { mode: 'provisioned', read: 5, write: 5 }, lint: { HK015: 'off' } }), [['DDB225', 'safe', 'capacity'], ['DDB225', 'safe', 'lint']]],
+];
+
+for (const [name, edit, want] of cases) {
+  test(`classify: ${name}`, (t) => {
+    t.deepEqual(
+      compareTables(base(), base(edit)).map((c) => [c.code, c.class, c.change]),
+      want,
+    );
+  });
+}
+
+const keyedByStatus = (values: readonly [string, ...string[]]) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(values) }, key: { pk: 'User.<id>', sk: 'S#<status>' } }) } }));
+
+test('classify: an enum value added to a key part is not a key change (the encoding is the value itself)', (t) => {
+  t.deepEqual(
+    compareTables(keyedByStatus(['ACTIVE', 'BANNED']), keyedByStatus(['ACTIVE', 'BANNED', 'GONE'])).map((c) => [c.code, c.class, c.change]),
+    [['DDB214', 'safe', 'entities.User.attributes.status']],
+  );
+});
+
+const withTags = (maxItems: number) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { tags: t.list(t.string(), { maxItems }) } }) } }));
+
+test('classify: a list bound raised fits every stored list; lowered, it may not', (t) => {
+  t.deepEqual(compareTables(withTags(10), withTags(20)).map((c) => [c.code, c.class, c.message]), [['DDB214', 'safe', 'attribute User.tags maxItems 10 → 20: every stored value still fits']]);
+  t.deepEqual(compareTables(withTags(20), withTags(10)).map((c) => [c.code, c.class]), [['DDB214', 'destructive']]);
+});
+
+test('classify: a field this ddbgen does not know is reviewed, never safe, and named', (t) => {
+  const before = base();
+  const user = before.entities.User!;
+  const after = { ...before, codecVersion: 2, entities: { ...before.entities, User: { ...user, key: { ...user.key, shard: { kind: 'shard', count: 4, start: 1 } } } } } as unknown as TableDef;
+  const changes = compareTables(before, after).map((c) => [c.code, c.class, c.change]);
+  t.deepEqual(changes, [
+    ['DDB215', 'rewrite-keys', 'entities.User.key.pk'],
+    ['DDB215', 'rewrite-keys', 'entities.User.key.sk'],
+    ['DDB226', 'review', 'codecVersion'],
+  ]);
+  t.is(messages.DDB226('codecVersion').message, 'codecVersion changed, and this ddbgen does not know what that change means for stored items');
+});
+
+const root = path.resolve(import.meta.dirname, '..');
+
+async function run(args: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { cwd, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+/** A schema file under the project (so "ddbgen" resolves as for a user), with User's key template. */
+function schema(userPk: string, extra = ''): string {
+  return `import { defineTable, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Shop',
+  indexes: { byEmail: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+  entities: {
+    User: entity({
+      attributes: { id: t.string(), email: t.string() },
+      key: { pk: '${userPk}', sk: 'PROFILE' },
+    }),
+  },${extra}
+});
+`;
+}
+
+test('CLI: text, JSON and SARIF; --check fails until the change is acknowledged', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>'));
+  writeFileSync(path.join(dir, 'new.ts'), schema('Customer#<id>'));
+  const text = await run(['diff', 'old.ts', 'new.ts'], dir);
+  t.is(text.code, 0);
+  t.is(text.stdout, 'ddbgen diff: 1 change (1 rewrites keys); 1 not safe and not acknowledged\n');
+  t.is(
+    text.stderr,
+    `new.ts:8:18 - warning DDB215: [rewrites keys] User's partition key changed from "User#<id>" to "Customer#<id>": every stored User item must be written under its new key and its old key deleted
+    at Shop.entities.User.key.pk
+    fix: generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.User.key' }]\n`,
+  );
+  const json = JSON.parse((await run(['diff', 'old.ts', 'new.ts', '--format', 'json'], dir)).stdout);
+  t.deepEqual(json.summary, { changes: 1, byClass: { safe: 0, backfill: 0, 'rewrite-keys': 1, 'recreate-table': 0, destructive: 0, 'split-deploy': 0, review: 0 }, unacknowledged: 1 });
+  t.like(json.changes[0], { code: 'DDB215', class: 'rewrite-keys', change: 'entities.User.key.pk', acknowledged: false, file: 'new.ts', line: 8, column: 18 });
+  const sarif = JSON.parse((await run(['diff', 'old.ts', 'new.ts', '--format', 'sarif', '--check'], dir)).stdout);
+  t.like(sarif.runs[0].results[0], { ruleId: 'DDB215', level: 'error' });
+
+  const check = await run(['diff', 'old.ts', 'new.ts', '--check'], dir);
+  t.is(check.code, 1);
+  t.regex(check.stderr, /^new\.ts:8:18 - error DDB215/);
+
+  writeFileSync(path.join(dir, 'new.ts'), schema('Customer#<id>', `\n  migrations: [{ change: 'entities.User.key', reason: 'rewritten by the 2026-11 migration' }],`));
+  const acknowledged = await run(['diff', 'old.ts', 'new.ts', '--check'], dir);
+  t.is(acknowledged.code, 0);
+  t.is(acknowledged.stdout, 'ddbgen diff: 1 change (1 rewrites keys); 0 not safe and not acknowledged\n');
+  t.regex(acknowledged.stderr, /info DDB215: \[rewrites keys, acknowledged\]/);
+
+  writeFileSync(path.join(dir, 'new.ts'), schema('User#<id>', `\n  migrations: [{ change: 'entities.User.key' }],`));
+  const stale = await run(['diff', 'old.ts', 'new.ts', '--check'], dir);
+  t.is(stale.code, 0);
+  t.is(stale.stderr.split('\n')[0], `new.ts:11:3 - warning DDB228: [needs review] ${messages.DDB228('entities.User.key').message}`);
+});
+
+test('CLI: --base reads the old schema from git; a missing ref or file is one clear line', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-git-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q');
+  git('config', 'user.email', 'dev@example.com');
+  git('config', 'user.name', 'dev');
+  writeFileSync(path.join(dir, 'schema.ts'), schema('User#<id>'));
+  git('add', 'schema.ts');
+  git('commit', '-qm', 'v1');
+  writeFileSync(path.join(dir, 'schema.ts'), schema('User#<id>#v2'));
+
+  const diff = await run(['diff', '--base', 'HEAD', 'schema.ts', '--format', 'json'], dir);
+  t.is(diff.code, 0, diff.stderr);
+  t.deepEqual(JSON.parse(diff.stdout).changes.map((c: { code: string; change: string }) => [c.code, c.change]), [['DDB215', 'entities.User.key.pk']]);
+  t.deepEqual(
+    execFileSync('git', ['status', '--porcelain', '--ignored'], { cwd: dir, encoding: 'utf8' }),
+    ' M schema.ts\n',
+    'the old version was read through a temporary file that is gone',
+  );
+
+  writeFileSync(path.join(dir, 'ddbgen.config.ts'), "import { defineConfig } from 'ddbgen';\nexport default defineConfig({ schemas: ['schema.ts'] });\n");
+  const configured = await run(['diff', '--base', 'HEAD', '--format', 'json'], dir);
+  t.is(configured.stderr, 'ddbgen: using ddbgen.config.ts\n');
+  t.deepEqual(JSON.parse(configured.stdout).changes.map((c: { change: string }) => c.change), ['entities.User.key.pk'], 'without schema arguments, the config names them');
+  rmSync(path.join(dir, 'ddbgen.config.ts'));
+
+  const badRef = await run(['diff', '--base', 'no-such-branch', 'schema.ts'], dir);
+  t.is(badRef.code, 2);
+  t.is(badRef.stderr, 'ddbgen: git ref "no-such-branch" does not exist (git rev-parse found no commit by that name)\n');
+
+  writeFileSync(path.join(dir, 'other.ts'), schema('User#<id>'));
+  const missing = await run(['diff', '--base', 'HEAD', 'other.ts'], dir);
+  t.is(missing.code, 1);
+  t.is(missing.stderr, `ddbgen: ${messages.DDB229('other.ts', 'HEAD', "path 'other.ts' exists on disk, but not in 'HEAD'").message}\n`);
+
+  writeFileSync(path.join(dir, 'broken.ts'), 'export default 42;\n');
+  git('add', 'broken.ts');
+  git('commit', '-qm', 'broken');
+  writeFileSync(path.join(dir, 'broken.ts'), schema('User#<id>'));
+  const unreadable = await run(['diff', '--base', 'HEAD', 'broken.ts'], dir);
+  t.is(unreadable.code, 1);
+  t.regex(unreadable.stderr, /^HEAD:broken\.ts:1:1 - error DDB002: the default export is a number, not a table/);
+  t.is(readFileSync(path.join(dir, 'broken.ts'), 'utf8'), schema('User#<id>'));
+});
+
+test('CLI: usage errors exit 2', async (t) => {
+  t.is((await run(['diff', 'a.ts'], root)).code, 2);
+  const format = await run(['diff', 'a.ts', 'b.ts', '--format', 'xml'], root);
+  t.is(format.code, 2);
+  t.is(format.stderr, 'ddbgen: unknown --format "xml": use text, json or sarif\n');
+});
