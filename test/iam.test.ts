@@ -29,6 +29,7 @@ test('literal key text is escaped for IAM string patterns; placeholders, shards 
     ['A*?$#<id>', '#', undefined, undefined, 'A${*}${?}${$}#*'],
     ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 10 }, undefined, 'Candidate.*.?'],
     ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 101 }, undefined, 'Candidate.*.???'],
+    ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 5, start: 8 }, undefined, 'Candidate.*.??'],
     ['Tenant|<tenantId>|User|<id>', '|', undefined, { attribute: 'tenantId', tag: 'tenant' }, 'Tenant|${aws:PrincipalTag/tenant}|User|*'],
     ['User|<id>', '|', undefined, { attribute: 'tenantId', tag: 'tenant' }, 'undefined'],
     ['X*<id>', '*', undefined, undefined, 'X${*}*'],
