@@ -121,6 +121,22 @@ test('given a tenant tag, want: every policy scoped to the caller\'s tenant; wha
   ]);
 });
 
+test('given fixtures/social.ts, want per pattern: one Query on its resource, its partition-key template, and its projection', (t) => {
+  const patterns = iamPolicies([social]).policies.filter((p) => p.role === 'pattern');
+  t.deepEqual(
+    patterns.map((p) => {
+      const [grant, ...more] = p.grants;
+      return [p.name, more.length, grant!.actions.join(' '), grant!.index ?? 'table', grant!.leadingKeys!.join(' '), grant!.attributes?.join(' ') ?? 'all', grant!.select?.join(' ') ?? 'any'];
+    }),
+    [
+      ['SocialArticleRecentArticles', 0, 'dynamodb:Query', 'table', 'User.*', 'all', 'any'],
+      ['SocialArticleArticlesByName', 0, 'dynamodb:Query', 'byName', 'ArticleName.*', 'all', 'any'],
+      ['SocialArticleArticlesByTitlePrefix', 0, 'dynamodb:Query', 'byTitle', 'User.*', 'lsi1sk pk sk', 'ALL_PROJECTED_ATTRIBUTES SPECIFIC_ATTRIBUTES COUNT'],
+      ['SocialScoreTopScores', 0, 'dynamodb:Query', 'table', 'Game.*.*', 'all', 'any'],
+    ],
+  );
+});
+
 test('formats: CloudFormation takes the table name as a parameter; CDK builds the ARNs from the stack', (t) => {
   const plan = iamPolicies([shop]);
   const template = iamCloudFormation(plan) as { Parameters: Record<string, unknown>; Resources: Record<string, { Type: string; Properties: { PolicyDocument: PolicyDocument } }> };
