@@ -29,6 +29,7 @@ test('literal key text is escaped for IAM string patterns; placeholders, shards 
     ['A*?$#<id>', '#', undefined, undefined, 'A${*}${?}${$}#*'],
     ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 10 }, undefined, 'Candidate.*.?'],
     ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 101 }, undefined, 'Candidate.*.???'],
+    ['Candidate.<candidateId>.<shard>', '.', { kind: 'shard', count: 5, start: 8 }, undefined, 'Candidate.*.??'],
     ['Tenant|<tenantId>|User|<id>', '|', undefined, { attribute: 'tenantId', tag: 'tenant' }, 'Tenant|${aws:PrincipalTag/tenant}|User|*'],
     ['User|<id>', '|', undefined, { attribute: 'tenantId', tag: 'tenant' }, 'undefined'],
     ['X*<id>', '*', undefined, undefined, 'X${*}*'],
@@ -118,6 +119,22 @@ test('given a tenant tag, want: every policy scoped to the caller\'s tenant; wha
     'Shop: tenant-scoped table roles leave Scan (scanSegments) out: a scan reads every partition',
     'Shop.Plan: its partition key Plan#<planId> does not name <tenantId>, so tenant-scoped policies leave its items out',
   ]);
+});
+
+test('given fixtures/social.ts, want per pattern: one Query on its resource, its partition-key template, and its projection', (t) => {
+  const patterns = iamPolicies([social]).policies.filter((p) => p.role === 'pattern');
+  t.deepEqual(
+    patterns.map((p) => {
+      const [grant, ...more] = p.grants;
+      return [p.name, more.length, grant!.actions.join(' '), grant!.index ?? 'table', grant!.leadingKeys!.join(' '), grant!.attributes?.join(' ') ?? 'all', grant!.select?.join(' ') ?? 'any'];
+    }),
+    [
+      ['SocialArticleRecentArticles', 0, 'dynamodb:Query', 'table', 'User.*', 'all', 'any'],
+      ['SocialArticleArticlesByName', 0, 'dynamodb:Query', 'byName', 'ArticleName.*', 'all', 'any'],
+      ['SocialArticleArticlesByTitlePrefix', 0, 'dynamodb:Query', 'byTitle', 'User.*', 'lsi1sk pk sk', 'ALL_PROJECTED_ATTRIBUTES SPECIFIC_ATTRIBUTES COUNT'],
+      ['SocialScoreTopScores', 0, 'dynamodb:Query', 'table', 'Game.*.*', 'all', 'any'],
+    ],
+  );
 });
 
 test('formats: CloudFormation takes the table name as a parameter; CDK builds the ARNs from the stack', (t) => {

@@ -69,7 +69,8 @@ export function leadingKeyPattern(template: TemplateDef, delimiter: string, shar
   return template.segments
     .map((segment) => {
       if (segment.kind === 'literal') return iamLiteral(segment.text);
-      if (segment.name === 'shard') return '?'.repeat(String((shard?.count ?? 10) - 1).length);
+      // one `?` per digit of the zero-padded suffix start..start+count-1
+      if (segment.name === 'shard') return '?'.repeat(String((shard?.start ?? 0) + (shard?.count ?? 10) - 1).length);
       if (tenant && segment.name === tenant.attribute) return `\${aws:PrincipalTag/${tenant.tag}}`;
       return '*';
     })

@@ -33,10 +33,10 @@ const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') :
 /**
  * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. The
  * transpile cache lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and
- * nowhere when there is no project or `cache` is false.
+ * nowhere when there is no project, no `file` is named or `cache` is false.
  */
-export function schemaImporter(file: string, cache = true) {
-  const fsCache = (cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
+export function schemaImporter(file?: string, cache = true) {
+  const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
   return createJiti(import.meta.url, { moduleCache: false, fsCache, alias: { ddbgen: dslEntry } });
 }
 
