@@ -116,7 +116,10 @@ export const settingModel: EntityModel = {
 
 /** Reads and writes Setting items. Every key is built and checked before a request is sent. */
 export class SettingRepository {
-  constructor(private readonly context: TableContext) {
+  private readonly context: TableContext;
+
+  constructor(context: TableContext) {
+    this.context = context;
   }
 
   /** Reads one Setting by its key; undefined when there is none. */

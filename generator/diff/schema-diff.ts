@@ -46,11 +46,10 @@ export interface TablePair {
 
 /** A problem with the inputs that is not the schema's: one line, then the exit code. */
 export class DiffInputError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
+  readonly exitCode: 1 | 2;
+  constructor(message: string, exitCode: 1 | 2) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 

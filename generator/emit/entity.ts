@@ -511,7 +511,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     name: `${name}Repository`,
     isExported: true,
     docs: doc(`Reads and writes ${name} items. Every key is built and checked before a request is sent.`),
-    ctors: [{ parameters: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }] }],
+    properties: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }],
+    ctors: [{ parameters: [{ name: 'context', type: 'TableContext' }], statements: 'this.context = context;' }],
     methods,
   });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
@@ -174,6 +174,8 @@ export interface GenerateOptions {
   readonly emit?: EmitKind;
   /** The previous run's cache (see generation-cache.ts); without it everything is rendered and checked. */
   readonly cache?: GenerationCache;
+  /** Named in each file's header (the CLI gives it). */
+  readonly origin?: Origin;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -257,6 +259,8 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   }
   stats.checked = result.checked;
   if (result.buildInfo !== undefined) next.buildInfo = result.buildInfo;
+  const header = fileHeader(options.origin);
+  for (const [file, text] of files) files.set(file, header + text.slice(BANNER.length));
   return { files, cache: next, stats };
 }
 

@@ -126,15 +126,16 @@ export class CheckpointError extends Error {
 
 /** Caps consumed write units per second: a bucket refilled continuously, starting empty, holding at most one second's units. */
 export class CapacityMeter {
-  private tokens: number;
+  private tokens = 0;
   private last: number;
   consumed = 0;
-  constructor(
-    readonly perSecond: number,
-    private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = defaultSleep,
-  ) {
-    this.tokens = 0;
+  readonly perSecond: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  constructor(perSecond: number, now: () => number = Date.now, sleep: (ms: number) => Promise<void> = defaultSleep) {
+    this.perSecond = perSecond;
+    this.now = now;
+    this.sleep = sleep;
     this.last = now();
   }
 
