@@ -479,10 +479,10 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       return await table(io, rest, values.format, values.config);
     case 'iam':
       return await iam(io, rest, values.format, values.config, values['tenant-tag']);
-    case 'diff':
-      return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
     case 'report':
       return await writeReport(io, rest, values.out, values.config);
+    case 'diff':
+      return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);
       return initProject(io);

@@ -126,7 +126,7 @@ export class CheckpointError extends Error {
 
 /** Caps consumed write units per second: a bucket refilled continuously, starting empty, holding at most one second's units. */
 export class CapacityMeter {
-  private tokens: number;
+  private tokens = 0;
   private last: number;
   consumed = 0;
   readonly perSecond: number;
@@ -136,7 +136,6 @@ export class CapacityMeter {
     this.perSecond = perSecond;
     this.now = now;
     this.sleep = sleep;
-    this.tokens = 0;
     this.last = now();
   }
 
