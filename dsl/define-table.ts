@@ -37,11 +37,16 @@ export interface Traffic {
   hotKeyShare?: number;
 }
 
-/** Write sharding: a suffix 0..count-1, random or calculated from the attribute `by`. */
-export interface Shard<A extends string = string> {
-  count: number;
-  by?: A;
-}
+/**
+ * Write sharding: a suffix `start..start+count-1` in the partition key. Calculated (the default)
+ * from the item's identity as its key encodes it, or from `by` (one attribute of the key or a
+ * list): the same key always gets the same suffix, so items stay addressable by key. `random: true`
+ * draws the suffix per write (counters, append-only logs): such items are read by gathering every
+ * shard (`getAll`, `sum`, queries), never by key.
+ */
+export type Shard<A extends string = string> =
+  | { count: number; by?: A | readonly A[]; random?: false; start?: number }
+  | { count: number; random: true; by?: never; start?: number };
 
 export interface IndexMapping {
   pk?: string;
@@ -166,8 +171,8 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   patterns?: Record<string, PatternDeclaration & { entity: keyof E & string }>;
   /** Per-rule severity override, e.g. `{ HK015: 'off' }`. */
   lint?: Record<string, Severity>;
-  /** Time series: one physical table per day or month; `<Table>Table.forTime(client, at)` picks it. */
-  rotation?: 'day' | 'month';
+  /** Time series: one physical table per day, ISO week, month or year; `<Table>Table.forTime(client, at)` picks it. */
+  rotation?: 'day' | 'week' | 'month' | 'year';
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -175,7 +180,15 @@ function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
 }
 
 function freezeShard(shard: Shard | undefined): ShardDef | undefined {
-  return shard === undefined ? undefined : Object.freeze({ kind: 'shard', count: shard.count, ...(shard.by === undefined ? {} : { by: shard.by }) });
+  if (shard === undefined) return undefined;
+  const by = shard.by === undefined ? undefined : Object.freeze(typeof shard.by === 'string' ? [shard.by] : [...(shard.by as readonly string[])]);
+  return Object.freeze({
+    kind: 'shard',
+    count: shard.count,
+    ...(by === undefined ? {} : { by }),
+    ...(shard.random === undefined ? {} : { random: shard.random }),
+    ...(shard.start === undefined ? {} : { start: shard.start }),
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
-import { keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
+import { identityTemplates, keySegments, shardInputs } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
 import { camelCase, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
@@ -23,6 +23,8 @@ export interface EmittedModule {
 }
 
 const WRITE_TYPES = ['Returned', 'UpdateReturnValues', 'WriteOptions', 'VersionedWriteOptions'];
+/** Methods that address one item by its key: not offered when the shard suffix is random. */
+const BY_KEY = ['get', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchDelete'];
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;
 
@@ -40,8 +42,8 @@ function member(name: string): string {
   return propertyKey(name) === name ? `.${name}` : `[${quote(name)}]`;
 }
 
-function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef): KeyTemplateDef {
-  const segments = keySegments(entity, template, shard);
+function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
+  const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
   return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
 }
@@ -124,7 +126,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     .map((p) => resolvePattern(table, p) as ResolvedPattern);
   const physical = `{ ${propertyKey(table.key.pk)}: string${table.key.sk === undefined ? '' : `; ${propertyKey(table.key.sk)}: string`} }`;
   const statements: StatementStructures[] = [];
-  const runtime = new Set<string>(['getItem', 'batchGetItems', 'batchPutItems', 'batchDeleteItems']);
+  // A random shard suffix is drawn per write: such items have no key to get, update or delete by.
+  const addressable = entity.key.shard?.random !== true;
+  const runtime = new Set<string>(['batchPutItems', ...(addressable ? ['getItem', 'batchGetItems', 'batchDeleteItems'] : [])]);
   const runtimeTypes = new Set<string>(['EntityModel', 'ReadOptions', 'TableContext']);
   let usesSortCondition = false;
 
@@ -204,7 +208,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       const mapping = entity.indexes[path.index!.name]!;
       const target = `${name}.indexes.${path.index!.name}`;
       const parts = [
-        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard), '      ')})`] : []),
+        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard, identityTemplates(entity, mapping)), '      ')})`] : []),
         ...(path.sk ? [`sk: new KeyTemplate(${printLiteral(templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx), '      ')})`] : []),
       ];
       return `${propertyKey(path.index!.name)}: {\n      ${parts.join(',\n      ')},\n    }`;
@@ -213,7 +217,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   }
   const keyBody = [`${propertyKey(table.key.pk)}: ${name}Keys.pk.build(values)`, ...(skDef && table.key.sk !== undefined ? [`${propertyKey(table.key.sk)}: ${name}Keys.sk.build(values)`] : [])];
   const parseBody = `{ ...${name}Keys.pk.parse(key${member(table.key.pk)})${skDef && table.key.sk !== undefined ? `, ...${name}Keys.sk.parse(key${member(table.key.sk)})` : ''} } as ${name}Key`;
-  keysObject.push(`/** The table key of ${an(name)}. Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
+  if (addressable) {
+    keysObject.push(`/** The table key of ${an(name)}. Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
+  }
   keysObject.push(`/** The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s. */\n  parse(key: ${physical}): ${name}Key {\n    return ${parseBody};\n  }`);
   statements.push({
     kind: StructureKind.VariableStatement,
@@ -285,7 +291,11 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
     {
       name: 'put',
-      docs: doc(`Writes ${an(name)}, replacing any item with the same key.${versionNote}`),
+      docs: doc(
+        addressable
+          ? `Writes ${an(name)}, replacing any item with the same key.${versionNote}`
+          : `Writes ${an(name)} under a shard drawn at random (${entity.key.shard!.count} shards of ${entity.key.pk.source}): it is read back by gathering every shard, never by key.`,
+      ),
       parameters: [{ name: 'item', type: inputType }, { name: 'options', type: writeOptions, hasQuestionToken: true }],
       returnType: `Promise<${name}>`,
       statements: `return putItem(this.context, ${modelName}, ${asItem}, 'put', options);`,
@@ -350,7 +360,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
   ];
 
-  const queryPaths = [primary, ...indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined);
+  // A sharded partition with a constant sort key holds one item per shard: it is read by gathering.
+  const gathersConstant = entity.key.shard !== undefined && primary.sort.length === 0;
+  const queryPaths = [primary, ...indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined || (p === primary && gathersConstant));
   for (const path of queryPaths) {
     const names = pathNames(entity, path);
     const gsi = path.index?.kind === 'gsi';
@@ -478,15 +490,36 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       name: 'increment',
       docs: doc(
         `Adds to ${counters.join(', ')} atomically (ADD), creating the ${name} if it is absent with the other counters at 0. ` +
-          'Not idempotent: an ambiguous failure throws AmbiguousWriteError instead of retrying.',
+          'Not idempotent: an ambiguous failure throws AmbiguousWriteError instead of retrying.' +
+          (addressable ? '' : ' Each call adds to one shard drawn at random; `sum` reads the total.'),
       ),
       parameters: [{ name: 'key', type: `${name}Key` }, { name: 'deltas', type: members(entity, counters, 'optional') }],
       returnType: `Promise<${name}>`,
       statements: `return incrementItem<${name}>(this.context, ${modelName}, key, deltas as Record<string, number>, ${printLiteral(counters)});`,
     });
   }
+  if (gathersConstant) {
+    runtime.add('getAllItems');
+    methods.push({
+      name: 'getAll',
+      docs: doc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`),
+      parameters: [{ name: 'partition', type: primaryNames.partitionType }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+      returnType: `Promise<${name}[]>`,
+      statements: `return getAllItems<${name}>(this.context, ${modelName}, partition, options);`,
+    });
+    if (countable) {
+      runtime.add('sumItems');
+      methods.push({
+        name: 'sum',
+        docs: doc(`${counters.join(', ')} summed over every shard of one partition (one batched read of ${entity.key.shard!.count} keys); 0 where nothing was written.`),
+        parameters: [{ name: 'partition', type: primaryNames.partitionType }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+        returnType: `Promise<{ ${counters.map((c) => `${propertyKey(c)}: number`).join('; ')} }>`,
+        statements: `return sumItems(this.context, ${modelName}, partition, ${printLiteral(counters)}, options);`,
+      });
+    }
+  }
 
-  for (const model of modelIndexes.filter((m) => m.optional.length > 0)) {
+  for (const model of modelIndexes.filter((m) => addressable && m.optional.length > 0)) {
     const suffix = pascalCase(model.name);
     methods.push(
       {
@@ -512,7 +545,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     isExported: true,
     docs: doc(`Reads and writes ${name} items. Every key is built and checked before a request is sent.`),
     ctors: [{ parameters: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }] }],
-    methods,
+    methods: addressable ? methods : methods.filter((m) => !BY_KEY.includes(m.name)),
   });
 
   return {
@@ -525,7 +558,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       },
       {
         moduleSpecifier: './runtime/write.js',
-        namedImports: ['deleteItem', ...(countable ? ['incrementItem'] : []), 'putItem', 'updateItem', ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
+        namedImports: [...(addressable ? ['deleteItem'] : []), ...(countable ? ['incrementItem'] : []), 'putItem', ...(addressable ? ['updateItem'] : []), ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
       },
     ],
     statements,

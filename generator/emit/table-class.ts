@@ -9,6 +9,8 @@ import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, ta
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 
+const ROTATION_SUFFIX = { day: 'YYYY-MM-DD', week: 'YYYY-Www (ISO week)', month: 'YYYY-MM', year: 'YYYY' } as const;
+
 export interface Collection {
   /** Method and type stem, from the first member: `user` → `userCollection`. */
   readonly name: string;
@@ -86,6 +88,8 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     };
   });
   const transactionClass = transactionClassName(table);
+  // Items under a random shard suffix have no key a transaction could address.
+  const transactional = entities.filter((e) => e.key.shard?.random !== true);
   statements.push({
     kind: StructureKind.Class,
     name: transactionClass,
@@ -95,12 +99,12 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         kind: StructureKind.JSDoc,
         description:
           `Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
-          (entities[0] ? `await db.transaction().${camelCase(entities[0].name)}.create(a).${camelCase(entities[0].name)}.delete(b).commit();` : ''),
+          (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : ''),
       },
     ],
     properties: [
       { name: 'writes', type: 'Transaction', isReadonly: true, scope: 'private' as never },
-      ...entities.map((e) => ({
+      ...transactional.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         isReadonly: true,
         type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${e.name}Update, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
@@ -109,7 +113,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     ctors: [
       {
         parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: ['this.writes = new Transaction(context);', ...entities.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
+        statements: ['this.writes = new Transaction(context);', ...transactional.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
       },
     ],
     methods: [
@@ -143,7 +147,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       {
         name: 'tableNameFor',
         isStatic: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${table.rotation === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}\`).` }],
+        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).` }],
         parameters: [{ name: 'at', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
         returnType: 'string',
         statements: `return rotatedTableName(base, at, ${every});`,

@@ -1,25 +1,26 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
-import type { SegmentDef } from '../../templates/runtime/codec.js';
+import type { EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { ScalarSegmentDef, SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
-import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
+import { KEYABLE_KINDS, identityTemplates, keySegments, shardSegment, templateAttributes } from '../model/key-segments.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
+const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
 
-type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
+type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
-  const report: Report = (code, path, args, offset) => {
+  const report: Report = (code, path, args, offset, severity = 'error') => {
     const { message, fix } = (messages[code] as (...a: typeof args) => { message: string; fix: string })(...args);
-    found.push({ code, severity: 'error', message, fix, target: [table.name, ...path].join('.'), path, ...(offset === undefined ? {} : { offset }) });
+    found.push({ code, severity, message, fix, target: [table.name, ...path].join('.'), path, ...(offset === undefined ? {} : { offset }) });
   };
 
   if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
@@ -29,7 +30,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     return found; // every template was split by it: their problems would only be echoes
   }
   validateKeyAttributes(table, report);
-  if (table.rotation !== undefined && table.rotation !== 'day' && table.rotation !== 'month') report('DDB075', ['rotation'], [`rotation "${String(table.rotation)}" is not 'day' or 'month'`]);
+  if (table.rotation !== undefined && !['day', 'week', 'month', 'year'].includes(table.rotation)) report('DDB075', ['rotation'], [`rotation "${String(table.rotation)}" is not 'day', 'week', 'month' or 'year'`]);
   for (const index of Object.values(table.indexes)) {
     if (!/^[A-Za-z][A-Za-z0-9_]{2,254}$/.test(index.name)) report('DDB023', ['indexes', index.name], [index.name]);
   }
@@ -46,6 +47,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     if (table.key.sk !== undefined && !entity.key.sk) report('DDB036', [...at, 'key'], [`${entity.name} has no sort-key template, but the table has a sort key "${table.key.sk}"`]);
     if (table.key.sk === undefined && entity.key.sk) report('DDB036', [...at, 'key', 'sk'], [`${entity.name} has a sort-key template, but the table has no sort key`]);
     validateShard(entity, entity.key.pk, entity.key.shard, [...at, 'key'], report);
+    validateUnits(entity, at, report);
     for (const mapping of Object.values(entity.indexes)) {
       const mat = [...at, 'indexes', mapping.index];
       const index = table.indexes[mapping.index];
@@ -60,7 +62,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       if (index.kind === 'lsi' && !mapping.sk) report('DDB051', mat, [`${entity.name}'s mapping for LSI "${index.name}" has no sk template`]);
       if (mapping.pk) validateTemplate(table, entity, mapping.pk, [...mat, 'pk'], false, mapping.shard !== undefined, report);
       if (mapping.sk) validateTemplate(table, entity, mapping.sk, [...mat, 'sk'], false, false, report);
-      if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report);
+      if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report, mapping);
     }
     if (entity.version !== undefined) {
       const attribute = entity.attributes[entity.version];
@@ -75,7 +77,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validatePatterns(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
-  if (!found.length) validateCollisions(table, report);
+  if (!found.some((d) => d.severity === 'error')) validateCollisions(table, report);
   return found;
 }
 
@@ -118,7 +120,7 @@ function validateLintConfig(config: Readonly<Record<string, string>> | undefined
 }
 
 /** Member names every generated repository has, which a pattern must not take. */
-const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'context', 'constructor'];
+const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'getAll', 'sum', 'increment', 'context', 'constructor'];
 
 function validatePatterns(table: TableDef, report: Report): void {
   const taken = new Map<string, Set<string>>();
@@ -242,15 +244,61 @@ function validateTemplate(
   }
 }
 
-function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key']['shard'], path: readonly string[], report: Report): void {
+function validateShard(entity: EntityDef, pk: TemplateDef, shard: ShardDef | undefined, path: readonly string[], report: Report, mapping?: IndexMappingDef): void {
   if (!shard) return;
+  const at = [...path, 'shard'];
   const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
-  if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
-  if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
-  const by = shard.by === undefined ? undefined : entity.attributes[shard.by];
-  if (shard.by !== undefined && !by) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
-  else if (by && (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind))) {
-    report('DDB037', [...path, 'shard'], [`shard.by "${shard.by}" must be a required scalar attribute (the shard is computed from it on every write)`]);
+  if (!hasShard) report('DDB037', at, [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
+  if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', at, [`shard count ${shard.count} is not an integer from 2 to 1000`]);
+  if (shard.start !== undefined && (!Number.isInteger(shard.start) || shard.start < 0 || shard.start > 1_000_000)) report('DDB123', [...at, 'start'], [String(shard.start)]);
+  if (shard.random === true && shard.by !== undefined) {
+    report('DDB122', [...at, 'by'], [shard.by.join(', ')]);
+    return;
+  }
+  if (shard.random !== undefined && typeof shard.random !== 'boolean') report('DDB037', [...at, 'random'], [`shard.random is ${JSON.stringify(shard.random)}, not true or false`]);
+  if (shard.random === true) return;
+  const identity = identityTemplates(entity, mapping);
+  const identityNames = new Set(identity.flatMap(templateAttributes));
+  let usable = true;
+  for (const name of shard.by ?? []) {
+    const by = entity.attributes[name];
+    if (!by) report('DDB037', [...at, 'by'], [`shard.by names "${name}", which is not an attribute of ${entity.name}`]);
+    else if (!identityNames.has(name)) report('DDB120', [...at, 'by'], [name, identity.map((t) => t.source).join(' / '), [...identityNames]]);
+    else continue;
+    usable = false;
+  }
+  if (!usable || !hasShard) return;
+  // A suffix computed only from values the partition key already holds (as it encodes them) is the
+  // same for every item of a partition: it spreads nothing.
+  const segment = shardSegment(entity, shard, identity);
+  const pkSegments = keySegments(entity, pk, shard, identity) ?? [];
+  const inPartition = (s: ScalarSegmentDef) => pkSegments.some((p) => p.kind === s.kind && 'attr' in p && p.attr === s.attr && (p.kind !== 'timestamp' || (s.kind === 'timestamp' && p.unit === s.unit)));
+  if (segment && segment.by.every(inPartition)) report('DDB121', at, [pk.source, segment.by.map((s) => s.attr)]);
+}
+
+/**
+ * `t.timestamp({ unit })`: a known unit, on timestamps only. A primary key that holds a timestamp
+ * only truncated (`<at:hour>`), with no finer sort-key part identifying the item, keeps one item per bucket:
+ * that item keeps one value of the attribute, so say so (info) unless a unit says it is meant.
+ */
+function validateUnits(entity: EntityDef, at: readonly string[], report: Report): void {
+  for (const [name, attribute] of Object.entries(entity.attributes)) {
+    const unit = (attribute as { unit?: unknown }).unit;
+    if (unit === undefined) continue;
+    if (attribute.kind !== 'timestamp') report('DDB124', [...at, 'attributes', name], [name, `is a ${attribute.kind}`]);
+    else if (!UNITS.includes(unit as string)) report('DDB124', [...at, 'attributes', name], [name, `has unit ${JSON.stringify(unit)}`]);
+  }
+  const primary = [entity.key.pk, ...(entity.key.sk ? [entity.key.sk] : [])];
+  const placeholders = primary.flatMap((t) => t.segments.filter((s) => s.kind === 'placeholder' && s.name !== 'shard')) as Array<Extract<TemplateDef['segments'][number], { kind: 'placeholder' }>>;
+  for (const segment of placeholders) {
+    const attribute = entity.attributes[segment.name];
+    if (attribute?.kind !== 'timestamp' || segment.truncate === undefined || attribute.unit !== undefined) continue;
+    if (placeholders.some((other) => other.name === segment.name && other.truncate === undefined)) continue;
+    // Something finer: a sort-key part other than a time bucket (an event id, a sequence) tells items of one bucket apart.
+    const finer = (entity.key.sk?.segments ?? []).some((other) => other.kind === 'placeholder' && other.name !== 'shard' && !(entity.attributes[other.name]?.kind === 'timestamp' && other.truncate !== undefined));
+    if (finer) continue;
+    const where = entity.key.pk.segments.includes(segment) ? 'pk' : 'sk';
+    report('DDB125', [...at, 'key', where], [segment.name, segment.truncate, primary.map((t) => t.source).join(' / ')], undefined, 'info');
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
-import { KeyTemplate, escapeSegment } from './codec.js';
+import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
@@ -97,6 +97,7 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   for (const name of model.keyAttributes) {
     if (name in item) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
+  if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
   const record = Object.assign(toStored(model.name, model.codecs, item), keys);
@@ -244,10 +245,33 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
-  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template.shards), page, map, ctx.gatherConcurrency);
+  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
   const items = (result.Items ?? []).map(map);
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+}
+
+/**
+ * Every shard's item of one partition of an entity whose partition key is sharded and whose sort
+ * key is constant (one item per shard): one batched read of all the shard keys, in shard order.
+ */
+export async function getAllItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T[]> {
+  const keys = shardPartitions(partition, model.pk.template).map((values) => primaryKey(model, values));
+  const attributes = tableKeyAttributes(model);
+  const found = await batchGetRecords(ctx, keys, attributes, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  return keys.flatMap((key) => {
+    const stored = found.get(keyId(key, attributes));
+    return stored ? [fromStored<T>(model.name, model.codecs, stored, model.keyAttributes)] : [];
+  });
+}
+
+/** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
+export async function sumItems<C extends string>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, counters: readonly C[], options: ReadOptions = {}): Promise<Record<C, number>> {
+  const totals = Object.fromEntries(counters.map((name) => [name, 0])) as Record<C, number>;
+  for (const item of await getAllItems<Record<string, unknown>>(ctx, model, partition, options)) {
+    for (const name of counters) if (typeof item[name] === 'number') totals[name] += item[name] as number;
+  }
+  return totals;
 }
 
 /** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
@@ -382,7 +406,7 @@ export async function queryTimeRange<T>(
     consistent: options.consistent === true,
   };
   const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
-  const partitions = pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, pk.template.shards!));
+  const partitions = pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, pk.template));
   if (order === 'desc') partitions.reverse();
   return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
 }
