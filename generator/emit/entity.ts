@@ -433,6 +433,25 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         isAsync: true,
       });
     }
+    const leading = path.sk?.segments.find((seg) => seg.kind === 'placeholder');
+    if (table.rotation && !path.index && leading?.kind === 'placeholder' && leading.truncate === undefined && entity.attributes[leading.name]?.kind === 'timestamp') {
+      runtime.add('queryRotated').add('mapItem');
+      methods.push({
+        name: `${names.method}AcrossTables`,
+        docs: doc(
+          `${name} items of one partition with ${leading.name} from \`range.from\` to \`range.to\` (inclusive), read from every ${table.rotation}'s table the range touches` +
+            ' (one per period, from the base name), merged in order under one cursor.',
+        ),
+        parameters: [
+          { name: 'partition', type: names.partitionType },
+          { name: 'range', type: '{ readonly from: Date; readonly to: Date }' },
+          { name: 'options', type: 'QueryOptions<never>', initializer: '{}' },
+        ],
+        returnType: `Promise<Page<${name}>>`,
+        statements: `return queryRotated(this.context, ${modelName}, ${quote(`${names.method}AcrossTables`)}, ${quote(leading.name)}, partition, range, options, mapItem<${name}>(${modelName}));`,
+        isAsync: true,
+      });
+    }
     methods.push({
       name: `${names.method}All`,
       docs: doc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),

@@ -48,6 +48,9 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.' }] },
         { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items.' }] },
         { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
+        ...(table.rotation
+          ? [{ name: 'rotationBase', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc as const, description: `The base name of the rotated tables, for reads across them. Default \`tableName\` (forTime sets it).` }] }]
+          : []),
       ],
     },
   ];
@@ -166,7 +169,10 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         docs: [{ kind: StructureKind.JSDoc, description: `The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).` }],
         parameters: [{ name: 'client', type: 'DynamoDBDocumentClient' }, { name: 'at', type: 'Date' }, { name: 'options', type: `${className}Options`, initializer: '{}' }],
         returnType: className,
-        statements: `return new ${className}(client, { ...options, tableName: rotatedTableName(options.tableName ?? ${quote(table.name)}, at, ${every}) });`,
+        statements: [
+          `const base = options.rotationBase ?? options.tableName ?? ${quote(table.name)};`,
+          `return new ${className}(client, { ...options, rotationBase: base, tableName: rotatedTableName(base, at, ${every}) });`,
+        ],
       },
     );
   }
@@ -208,7 +214,9 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
+            (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
+            ' };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
           ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),
         ],

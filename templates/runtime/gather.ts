@@ -116,8 +116,19 @@ export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day
   return out;
 }
 
-/** One page of a query over several partitions (every shard, every time bucket), merged in DynamoDB's order. */
-export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[], page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
+/**
+ * One page of a query over several partitions (every shard, every time bucket), merged in
+ * DynamoDB's order. `tables`, when given, names the physical table of each partition (rotated tables).
+ */
+export async function gatherPage<T>(
+  ctx: TableContext,
+  request: QueryRequest,
+  partitions: readonly KeyValues[],
+  page: PageOptions,
+  map: (stored: Stored) => T,
+  concurrency = 8,
+  tables?: readonly string[],
+): Promise<Page<T>> {
   const shards = partitions.length;
   const start: GatherPosition =
     page.cursor === undefined ? { shards: Array.from({ length: shards }, () => ({})) } : decodeCursor<GatherPosition>(page.cursor, request.scope, request.params, ctx.cursor, isPosition);
@@ -135,7 +146,8 @@ export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, pa
   // before the page is full is asked again, for what the page still needs.
   const firstWave = limit === undefined ? undefined : Math.min(limit, Math.ceil(limit / shards) + 2);
   const fetch = async (state: ShardState, size = limit === undefined ? undefined : Math.max(1, limit - items.length)) => {
-    const input = queryInput(ctx, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
+    const source = tables === undefined ? ctx : { ...ctx, tableName: tables[state.shard]! };
+    const input = queryInput(source, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
     state.buffer.push(...((result.Items ?? []) as Stored[]).filter(ahead));
     state.next = result.LastEvaluatedKey;

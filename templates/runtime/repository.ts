@@ -11,6 +11,7 @@ import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
 
 /** Where generated repositories send their commands, and how. */
 export interface TableContext {
@@ -20,6 +21,8 @@ export interface TableContext {
   readonly retry?: RetryPolicy;
   /** Shard queries in flight at once when a query gathers over a sharded key. Default 8. */
   readonly gatherConcurrency?: number;
+  /** For a rotated table: the base name and period, so a time range can be read across its tables. */
+  readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
 }
 
 export interface KeyAttributeModel {
@@ -390,23 +393,60 @@ export async function queryTimeRange<T>(
   options: QueryOptions<never>,
   map: (stored: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
+  const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
+  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
+  const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
+  if (request.order === 'desc') partitions.reverse();
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
+}
+
+/** A query whose sort key starts with `attribute`, bounded to `range` (inclusive). */
+function timeRangeRequest(
+  model: EntityModel,
+  method: string,
+  indexName: string | undefined,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+): QueryRequest {
   const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
   const pk = index ? index.pk : model.pk;
   const sk = index ? index.sk : model.sk;
   const order = options.order ?? 'asc';
-  const request: QueryRequest = {
+  return {
     scope: `${model.name}.${method}`,
     ...(indexName !== undefined ? { indexName } : {}),
     pk,
     partition,
-    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [bucket.attribute]: range.from }, { [bucket.attribute]: range.to }] }) } } : {}),
+    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [attribute]: range.from }, { [attribute]: range.to }] }) } } : {}),
     params: { partition, from: range.from, to: range.to, order },
     keyAttributes: keyAttributesOf(model, index),
     order,
     consistent: options.consistent === true,
   };
-  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
-  const partitions = pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, pk.template));
-  if (order === 'desc') partitions.reverse();
-  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
+}
+
+/**
+ * One page of a time-range query over a rotated table: the same partition in every physical table
+ * the range touches (one per day, week, month or year), the sort key (which starts with the time)
+ * bounded to the range, merged in order under one cursor.
+ */
+export async function queryRotated<T>(
+  ctx: TableContext,
+  model: EntityModel,
+  method: string,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+  map: (stored: Record<string, unknown>) => T,
+): Promise<Page<T>> {
+  if (!ctx.rotation) throw new ValidationError(model.name, method, 'this table is not rotated');
+  const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
+  const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);
+  if (request.order === 'desc') tables.reverse();
+  const partitions = request.pk.template.shards === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
+  const perPartition = request.pk.template.shards === undefined ? tables : tables.flatMap((name) => Array.from({ length: request.pk.template.shards! }, () => name));
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency, perPartition);
 }
