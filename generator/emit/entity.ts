@@ -434,7 +434,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       });
     }
     const leading = path.sk?.segments.find((seg) => seg.kind === 'placeholder');
-    if (table.rotation && !path.index && leading?.kind === 'placeholder' && leading.truncate === undefined && entity.attributes[leading.name]?.kind === 'timestamp') {
+    if (table.rotation && !path.index && leading?.kind === 'placeholder' && leading.truncate === undefined && entity.attributes[leading.name]?.kind === 'timestamp' && !path.partition.includes(leading.name)) {
       runtime.add('queryRotated').add('mapItem');
       methods.push({
         name: `${names.method}AcrossTables`,
@@ -477,7 +477,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         : `sk: { attribute: ${sortTemplate}!.attribute, condition: patternCondition(${sortTemplate}!.template, ${pattern.sk === undefined ? 'params' : `{ ...params, ${propertyKey(pattern.sk)}: undefined }`}, ${pattern.sk === undefined ? 'undefined' : quote(pattern.sk)}, ${quote(op)}, ${pattern.sk === undefined ? 'undefined' : `params${member(pattern.sk)}`}) }, `;
     const request =
       `{ scope: ${quote(`${name}.${pattern.name}`)}, ${path.index ? `indexName: ${quote(path.index.name)}, ` : ''}pk: ${modelPath}.pk, partition: params, ${condition}` +
-      `params, keyAttributes: keyAttributesOf(${modelName}, ${path.index ? modelPath : 'undefined'}), order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'} }`;
+      `params, keyAttributes: keyAttributesOf(${modelName}, ${path.index ? modelPath : 'undefined'}), order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'}${path.index ? '' : `, owner: ${modelName}`} }`;
     const map = path.projection === 'all' ? `mapItem<${name}>(${modelName})` : `(stored) => projectRecord<${names.itemType}>(${modelName}, ${modelPath}, stored)`;
     runtime.add(path.projection === 'all' ? 'mapItem' : 'projectRecord');
     const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', path.index ? `on index ${path.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');
@@ -515,6 +515,24 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       parameters: [{ name: 'key', type: `${name}Key` }, { name: 'deltas', type: members(entity, counters, 'optional') }],
       returnType: `Promise<${name}>`,
       statements: `return incrementItem<${name}>(this.context, ${modelName}, key, deltas as Record<string, number>, ${printLiteral(counters)});`,
+    });
+  }
+  // A sequence (seed 000): items at non-negative integer positions leading the sort key, read as a run in one batched call.
+  const leadingSort = entity.key.sk?.segments.find((seg) => seg.kind === 'placeholder');
+  const positionDef = leadingSort?.kind === 'placeholder' ? entity.attributes[leadingSort.name] : undefined;
+  const position = positionDef?.kind === 'number' && positionDef.integer && (positionDef.min ?? -1) >= 0 ? leadingSort : undefined;
+  if (addressable && position?.kind === 'placeholder') {
+    const rest = primaryParts.filter((a) => a !== position.name);
+    methods.push({
+      name: `get${pascalCase(position.name)}Range`,
+      docs: doc(`Reads the ${name} items at ${position.name} \`from\` to \`to\` (inclusive) in one batched call (100 keys per request); results follow ${position.name} order, undefined where there is none.`),
+      parameters: [{ name: 'key', type: members(entity, rest, 'required') }, { name: 'from', type: 'number' }, { name: 'to', type: 'number' }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+      returnType: `Promise<Array<${name} | undefined>>`,
+      statements: [
+        `const keys: ${name}Key[] = [];`,
+        `for (let at = from; at <= to; at++) keys.push({ ...key, ${propertyKey(position.name)}: at });`,
+        `return batchGetItems<${name}>(this.context, ${modelName}, keys, options);`,
+      ],
     });
   }
   if (gathersConstant) {

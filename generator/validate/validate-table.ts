@@ -309,6 +309,7 @@ interface KeyOwner {
   readonly describe: string;
   readonly pk: readonly SegmentDef[];
   readonly sk: readonly SegmentDef[] | undefined;
+  readonly edge?: true;
 }
 
 /** An edge's two item shapes: pk `<type>.<id>`, sk `<label>.<type>.<id>`, for each label. */
@@ -323,6 +324,7 @@ export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
     describe: `edge ${edge.name} (<type>${d}<id> | ${label}${d}<type>${d}<id>)`,
     pk: [type, id],
     sk: [{ kind: 'literal', text: label }, type, id],
+    edge: true as const,
   }));
 }
 
@@ -345,7 +347,9 @@ function validateCollisions(table: TableDef, report: Report): void {
       if (!templatesCanCollide(a.pk, b.pk)) continue;
       if (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk) {
         if (i < j) report('DDB040', [...b.path, ...(b.path[0] === 'entities' ? ['key'] : [])], [a.name, b.name, `${a.describe} vs ${b.describe}`, table.delimiter]);
-      } else if (a.sk && b.sk && sortKeyCanOverlap(a.sk, b.sk)) {
+      } else if (a.sk && b.sk && (a.edge || b.edge) && sortKeyCanOverlap(a.sk, b.sk)) {
+        // Entities that share a partition are told apart by their sort keys (queries skip the
+        // other's items, as collections do); edge reads do not, so an overlap with an edge is an error.
         report('DDB041', [...b.path, ...(b.path[0] === 'entities' ? ['key', 'sk'] : [])], [a.name, b.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
       }
     }

@@ -11,7 +11,7 @@ import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js
 import { CursorError, ValidationError } from './errors.js';
 import { decodeCursor, encodeCursor, isKey } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { queryInput } from './repository.js';
+import { ownsRecord, queryInput } from './repository.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
@@ -149,7 +149,7 @@ export async function gatherPage<T>(
     const source = tables === undefined ? ctx : { ...ctx, tableName: tables[state.shard]! };
     const input = queryInput(source, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
-    state.buffer.push(...((result.Items ?? []) as Stored[]).filter(ahead));
+    state.buffer.push(...((result.Items ?? []) as Stored[]).filter((record) => ahead(record) && ownsRecord(request, record)));
     state.next = result.LastEvaluatedKey;
     if (!state.next) state.exhausted = true;
   };

@@ -216,6 +216,26 @@ export interface QueryRequest {
   readonly keyAttributes: readonly string[];
   readonly order?: 'asc' | 'desc';
   readonly consistent?: boolean;
+  /**
+   * On the table: the entity asked for. Entities sharing a partition are told apart by their sort
+   * keys (as collections do), so records another entity owns are skipped (a sequence's metadata
+   * item beside its items, an order beside its lines).
+   */
+  readonly owner?: EntityModel;
+}
+
+/** Whether a stored record belongs to the request's entity (its sort key parses by the entity's template). */
+export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string, unknown>>): boolean {
+  const sk = request.owner?.sk;
+  if (!sk) return true;
+  const value = stored[sk.attribute];
+  if (typeof value !== 'string') return false;
+  try {
+    sk.template.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The Query input for a request, without sending it. */
@@ -250,7 +270,7 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
   if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
-  const items = (result.Items ?? []).map(map);
+  const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored)).map(map);
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
@@ -307,6 +327,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
     params: { partition, where: options.where, order: options.order ?? 'asc' },
     order: options.order ?? 'asc',
     consistent: options.consistent === true,
+    ...(index ? {} : { owner: model }),
   };
 }
 
@@ -424,6 +445,7 @@ function timeRangeRequest(
     keyAttributes: keyAttributesOf(model, index),
     order,
     consistent: options.consistent === true,
+    ...(index ? {} : { owner: model }),
   };
 }
 

@@ -1,8 +1,9 @@
 // Connected: the seed articles' sharding and time designs behave as the seeds describe, on
 // DynamoDB Local — seed 004's election totals under random suffixes (summed on read), its day-keyed
 // orders over suffixes 1..200 calculated from the order, events keyed by day whose suffix hashes
-// the key's own identity, per-minute and per-hour click rollups that keep their bucket's start, and
-// seed 001's weekly tables read across with one cursor and swept by independent scan segments.
+// the key's own identity, seed 000's sequence (metadata at position 0, articles 1..n), per-minute
+// and per-hour click rollups that keep their bucket's start, and seed 001's weekly tables read
+// across with one cursor and swept by independent scan segments.
 import { randomUUID } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -103,6 +104,31 @@ test('$shard is not an input: create with it is refused before any request, and 
   const raw = await rawTable(tableName);
   t.is(raw.length, 1);
   t.false('$shard' in raw[0]!);
+});
+
+test('seed 000\'s sequence: the metadata item at position 0 and articles 1..n share a partition; each query returns only its entity; one batched read gets the run', async (t) => {
+  const { db, tableName } = t.context;
+  const sequences = [
+    { sequenceId: 'c-travel', name: 'Travel', titles: ['Lisbon', 'Kyoto', 'Oaxaca'] },
+    { sequenceId: 'c-food', name: 'Food', titles: ['Bread', 'Miso'] },
+  ];
+  for (const { sequenceId, name, titles } of sequences) {
+    await db.article.batchPut(titles.map((title, i) => ({ userId: 'u1', position: i + 1, sequenceId, title })));
+    // The metadata item last, with the count: once it exists the sequence is complete.
+    await db.category.put({ userId: 'u1', sequenceId, name, count: titles.length });
+  }
+  const raw = await rawTable(tableName);
+  t.deepEqual(raw.map((r) => String(r['sk'])), ['0#c-food', '0#c-travel', '0001#c-food', '0001#c-travel', '0002#c-food', '0002#c-travel', '0003#c-travel']);
+  const categories = (await db.category.query({ userId: 'u1' })).items;
+  t.deepEqual(categories.map((c) => `${c.name}:${c.count}`), ['Food:2', 'Travel:3'], 'categories by their own prefix 0#');
+  const articles: string[] = [];
+  for await (const article of db.article.queryAll({ userId: 'u1' }, { limit: 2 })) articles.push(article.title);
+  t.deepEqual(articles, ['Bread', 'Lisbon', 'Miso', 'Kyoto', 'Oaxaca'], 'article queries read the partition and skip the metadata items');
+  const travel = categories.find((c) => c.sequenceId === 'c-travel')!;
+  const run = await db.article.getPositionRange({ userId: 'u1', sequenceId: travel.sequenceId }, 1, travel.count);
+  t.deepEqual(run.map((a) => a?.title), ['Lisbon', 'Kyoto', 'Oaxaca'], 'positions 1..n in one batched call');
+  const collection = (await db.categoryCollection({ userId: 'u1' })).items.map((entry) => entry.type);
+  t.deepEqual(collection, ['Category', 'Category', 'Article', 'Article', 'Article', 'Article', 'Article'], 'the collection read tags both');
 });
 
 test('rollups: per-minute and per-hour click counters keep their bucket\'s start, not the first event\'s time', async (t) => {
