@@ -49,7 +49,8 @@ export const t = {
    * so a rollup keyed by a bucket stores the bucket's start, and reads return it truncated.
    */
   timestamp: (options: { unit?: TimestampUnit } = {}) => attribute<Date>({ kind: 'timestamp', optional: false, ...defined(options) }),
-  list: <T>(of: Attribute<T>) => attribute<T[]>({ kind: 'list', optional: false, of: of.def }),
+  /** A list. `maxItems`: the most elements it holds, so the lint can check the item against 400 KB. */
+  list: <T>(of: Attribute<T>, options: { maxItems?: number } = {}) => attribute<T[]>({ kind: 'list', optional: false, of: of.def, ...defined(options) }),
   map: <const F extends Record<string, Attribute>>(fields: F) =>
     attribute<{ [K in keyof F]: F[K] extends Attribute<infer T> ? T : never }>({
       kind: 'map',

@@ -41,6 +41,22 @@ function identitySegment(entity: EntityDef, attribute: string, identity: readonl
   return best;
 }
 
+/**
+ * Attributes one value of `pk` fixes as a calculated shard sees them: those the item's identity
+ * encodes no finer than `pk` does (`<at:day>` in the pk and nowhere finer: the day is all there is).
+ * A suffix hashed only from these is the same for every item of a partition.
+ */
+export function fixedByPartition(entity: EntityDef, pk: TemplateDef, identity: readonly TemplateDef[] = identityTemplates(entity)): Set<string> {
+  const fixed = new Set<string>();
+  for (const segment of pk.segments) {
+    if (segment.kind !== 'placeholder' || segment.name === 'shard') continue;
+    const inKey = keySegment(entity, segment);
+    const finest = identitySegment(entity, segment.name, [...identity, pk]);
+    if (inKey && finest && (inKey.kind !== 'timestamp' || (finest.kind === 'timestamp' && finest.unit === inKey.unit))) fixed.add(segment.name);
+  }
+  return fixed;
+}
+
 /** The runtime shard segment: count, start, and the identity segments it hashes (none when random). */
 export function shardSegment(entity: EntityDef, shard: ShardDef, identity: readonly TemplateDef[]): ShardSegmentDef | undefined {
   const by: ScalarSegmentDef[] = [];

@@ -1,13 +1,13 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
-import type { ScalarSegmentDef, SegmentDef } from '../../templates/runtime/codec.js';
+import type { AttributeDef, EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
+import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
-import { KEYABLE_KINDS, identityTemplates, keySegments, shardSegment, templateAttributes } from '../model/key-segments.js';
+import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -94,22 +94,75 @@ function validateTraffic(table: TableDef, report: Report): void {
     const at = ['entities', entity.name, 'traffic'];
     if (traffic) {
       for (const field of ['items', 'itemBytes', 'itemsPerKey', 'writesPerSecond', 'readsPerSecond'] as const) number([...at, field], field, traffic[field]);
-      number([...at, 'hotKeyShare'], 'hotKeyShare', traffic.hotKeyShare, 1);
+      const gsis = Object.keys(entity.indexes).filter((name) => table.indexes[name]?.kind === 'gsi');
+      validateShares(traffic.hotKeyShare, at, entity.name, ['table', ...gsis], number, report);
+      validateSwitches(traffic, at, report);
       if (traffic.items !== undefined && traffic.itemsPerKey !== undefined && traffic.itemsPerKey > traffic.items) {
         report('DDB080', [...at, 'itemsPerKey'], ['itemsPerKey', `${traffic.itemsPerKey}, more than items (${traffic.items})`]);
       }
     }
+    for (const [name, attribute] of Object.entries(entity.attributes)) validateMaxItems(name, attribute, ['entities', entity.name, 'attributes', name], report);
     validateLintConfig(entity.lint, ['entities', entity.name, 'lint'], report);
+  }
+  for (const edge of Object.values(table.edges)) {
+    if (edge.traffic) validateShares(edge.traffic.hotKeyShare, ['edges', edge.name, 'traffic'], `edge ${edge.name}`, ['forward', 'inverse'], number, report);
+    if (edge.traffic) validateSwitches(edge.traffic, ['edges', edge.name, 'traffic'], report);
   }
   for (const pattern of Object.values(table.patterns)) {
     number(['patterns', pattern.name, 'readsPerSecond'], 'readsPerSecond', pattern.readsPerSecond);
     number(['patterns', pattern.name, 'writesPerSecond'], 'writesPerSecond', pattern.writesPerSecond);
+    validateSwitches(pattern, ['patterns', pattern.name], report);
+    const index = pattern.index === undefined ? undefined : table.indexes[pattern.index];
+    if (pattern.consistent === true && index?.kind === 'gsi') report('DDB192', ['patterns', pattern.name, 'consistent'], [pattern.name, index.name]);
   }
+  const throughput = (path: readonly string[], value: Throughput | undefined) => {
+    if (value === undefined) return;
+    number([...path, 'read'], `${path.join('.')}.read`, value.read);
+    number([...path, 'write'], `${path.join('.')}.write`, value.write);
+  };
   if (table.capacity.mode === 'provisioned') {
     number(['capacity', 'read'], 'capacity.read', table.capacity.read);
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
+  throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
+  for (const index of Object.values(table.indexes)) {
+    if (index.kind !== 'gsi') continue;
+    if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
+    throughput(['indexes', index.name, 'capacity'], index.capacity);
+    throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
+  }
   validateLintConfig(table.lint, ['lint'], report);
+}
+
+type NumberCheck = (path: readonly string[], field: string, value: number | undefined, max?: number) => void;
+
+/** hotKeyShare: a fraction, or a record of fractions naming the owner's key spaces. */
+function validateShares(share: TrafficDef['hotKeyShare'], at: readonly string[], owner: string, spaces: readonly string[], number: NumberCheck, report: Report): void {
+  if (share === undefined) return;
+  if (typeof share !== 'object' || share === null) return number([...at, 'hotKeyShare'], 'hotKeyShare', share as number, 1);
+  for (const [space, value] of Object.entries(share)) {
+    if (!spaces.includes(space)) report('DDB190', [...at, 'hotKeyShare', space], [owner, space, spaces]);
+    else number([...at, 'hotKeyShare', space], `hotKeyShare.${space}`, value, 1);
+  }
+}
+
+/** consistent and transactional are true or false. */
+function validateSwitches(owner: { readonly consistent?: boolean; readonly transactional?: boolean }, at: readonly string[], report: Report): void {
+  for (const field of ['consistent', 'transactional'] as const) {
+    const value: unknown = owner[field];
+    if (value !== undefined && typeof value !== 'boolean') report('DDB191', [...at, field], [field, JSON.stringify(value)]);
+  }
+}
+
+/** A list's maxItems (also inside lists and maps) is a positive integer. */
+function validateMaxItems(name: string, attribute: AttributeDef, path: readonly string[], report: Report): void {
+  if (attribute.kind === 'list') {
+    const max: unknown = attribute.maxItems;
+    if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max > 0)) report('DDB193', [...path, 'maxItems'], [name, JSON.stringify(max)]);
+    validateMaxItems(name, attribute.of, path, report);
+  } else if (attribute.kind === 'map') {
+    for (const [field, def] of Object.entries(attribute.fields)) validateMaxItems(`${name}.${field}`, def, path, report);
+  }
 }
 
 function validateLintConfig(config: Readonly<Record<string, string>> | undefined, path: readonly string[], report: Report): void {
@@ -215,6 +268,8 @@ function validateTemplate(
     report('DDB031', path, ['', 'is empty']);
     return;
   }
+  const unprintable = unprintableText(template.source);
+  if (unprintable) report('DDB170', path, [template.source, unprintable.reason], unprintable.at);
   let offset = 0;
   for (const segment of template.segments) {
     if (segment.kind === 'literal') {
@@ -244,6 +299,25 @@ function validateTemplate(
   }
 }
 
+const CODE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [
+  ['*/', 'closes a comment'],
+  ['/*', 'opens a comment'],
+  ['${', 'opens a template substitution'],
+  ['`', 'delimits a template literal'],
+];
+
+/** The first thing in key text that is not printable or that delimits a comment or template in code, if any. */
+export function unprintableText(text: string): { at: number; reason: string } | undefined {
+  const found: Array<{ at: number; reason: string }> = [];
+  for (const [delimiter, what] of CODE_DELIMITERS) {
+    const at = text.indexOf(delimiter);
+    if (at >= 0) found.push({ at, reason: `contains "${delimiter}", which ${what}` });
+  }
+  const character = /[^\P{C}]|[^\P{Z} ]/u.exec(text);
+  if (character) found.push({ at: character.index, reason: `contains U+${character[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which is not a printable character` });
+  return found.sort((a, b) => a.at - b.at)[0];
+}
+
 function validateShard(entity: EntityDef, pk: TemplateDef, shard: ShardDef | undefined, path: readonly string[], report: Report, mapping?: IndexMappingDef): void {
   if (!shard) return;
   const at = [...path, 'shard'];
@@ -270,10 +344,9 @@ function validateShard(entity: EntityDef, pk: TemplateDef, shard: ShardDef | und
   if (!usable || !hasShard) return;
   // A suffix computed only from values the partition key already holds (as it encodes them) is the
   // same for every item of a partition: it spreads nothing.
-  const segment = shardSegment(entity, shard, identity);
-  const pkSegments = keySegments(entity, pk, shard, identity) ?? [];
-  const inPartition = (s: ScalarSegmentDef) => pkSegments.some((p) => p.kind === s.kind && 'attr' in p && p.attr === s.attr && (p.kind !== 'timestamp' || (s.kind === 'timestamp' && p.unit === s.unit)));
-  if (segment && segment.by.every(inPartition)) report('DDB121', at, [pk.source, segment.by.map((s) => s.attr)]);
+  const inputs = shardInputs(entity, shard);
+  const fixed = fixedByPartition(entity, pk, identity);
+  if (inputs.every((name) => fixed.has(name))) report('DDB121', at, [pk.source, inputs]);
 }
 
 /**
