@@ -1,7 +1,7 @@
 // Attribute types: `t.string()`, `t.number({ min, max })`, … Each factory returns a small immutable
 // builder whose `def` is the attribute's IR; `.optional()` returns a new builder.
 
-import type { AttributeDef } from './ir.js';
+import type { AttributeDef, TimestampUnit } from './ir.js';
 
 /** An attribute declaration. `T` is its TypeScript type in generated items. */
 export interface Attribute<T = unknown, Optional extends boolean = boolean> {
@@ -43,8 +43,12 @@ export const t = {
   /** One of a fixed set of strings. Emits a string-literal union. */
   enum: <const V extends readonly [string, ...string[]]>(values: V) =>
     attribute<V[number]>({ kind: 'enum', optional: false, values: Object.freeze([...values]) }),
-  /** An instant: `Date` in items, fixed-width UTC ISO-8601 text in the table and in keys. */
-  timestamp: () => attribute<Date>({ kind: 'timestamp', optional: false }),
+  /**
+   * An instant: `Date` in items, fixed-width UTC ISO-8601 text in the table and in keys. With
+   * `unit`, every write truncates it to the start of its second, minute, hour, day or month (UTC),
+   * so a rollup keyed by a bucket stores the bucket's start, and reads return it truncated.
+   */
+  timestamp: (options: { unit?: TimestampUnit } = {}) => attribute<Date>({ kind: 'timestamp', optional: false, ...defined(options) }),
   /** A list. `maxItems`: the most elements it holds, so the lint can check the item against 400 KB. */
   list: <T>(of: Attribute<T>, options: { maxItems?: number } = {}) => attribute<T[]>({ kind: 'list', optional: false, of: of.def, ...defined(options) }),
   map: <const F extends Record<string, Attribute>>(fields: F) =>

@@ -46,7 +46,13 @@ export interface Traffic {
   transactional?: boolean;
 }
 
-/** Write sharding: a suffix 0..count-1, random or calculated from the attributes `by`. */
+/**
+ * Write sharding: a suffix `start..start+count-1` in the partition key. Calculated (the default)
+ * from the item's identity as its key encodes it, or from `by` (one attribute of the key or a
+ * list): the same key always gets the same suffix, so items stay addressable by key. `random: true`
+ * draws the suffix per write (counters, append-only logs): such items are read by gathering every
+ * shard (`getAll`, `sum`, queries), never by key; it takes no `by` (validation: DDB122).
+ */
 export interface Shard<A extends string = string> {
   count: number;
   by?: A | readonly A[];
@@ -201,8 +207,8 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   patterns?: Record<string, PatternDeclaration & { entity: keyof E & string }>;
   /** Per-rule severity override, e.g. `{ HK015: 'off' }`. */
   lint?: Record<string, Severity>;
-  /** Time series: one physical table per day or month; `<Table>Table.forTime(client, at)` picks it. */
-  rotation?: 'day' | 'month';
+  /** Time series: one physical table per day, ISO week, month or year; `<Table>Table.forTime(client, at)` picks it. */
+  rotation?: 'day' | 'week' | 'month' | 'year';
   /** The "Global secondary indexes per table" quota, when AWS has raised it for your account above the default 20. */
   gsiQuota?: number;
   /**
@@ -220,7 +226,7 @@ function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
 
 function freezeShard(shard: Shard | undefined): ShardDef | undefined {
   if (shard === undefined) return undefined;
-  const by = shard.by === undefined ? undefined : Object.freeze(typeof shard.by === 'string' ? [shard.by] : [...shard.by]);
+  const by = shard.by === undefined ? undefined : Object.freeze(typeof shard.by === 'string' ? [shard.by] : [...(shard.by as readonly string[])]);
   return Object.freeze({
     kind: 'shard',
     count: shard.count,

@@ -3,12 +3,15 @@
 
 export type TimestampTruncation = 'minute' | 'hour' | 'day' | 'month';
 
+/** The precision a timestamp attribute is stored at (`t.timestamp({ unit })`). */
+export type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
+
 export type AttributeDef =
   | { readonly kind: 'string'; readonly optional: boolean; readonly cardinality?: number; readonly pii?: boolean; readonly maxBytes?: number }
   | { readonly kind: 'number'; readonly optional: boolean; readonly min?: number; readonly max?: number; readonly integer?: boolean }
   | { readonly kind: 'boolean'; readonly optional: boolean }
   | { readonly kind: 'enum'; readonly optional: boolean; readonly values: readonly string[] }
-  | { readonly kind: 'timestamp'; readonly optional: boolean }
+  | { readonly kind: 'timestamp'; readonly optional: boolean; readonly unit?: TimestampUnit }
   | { readonly kind: 'list'; readonly optional: boolean; readonly of: AttributeDef; readonly maxItems?: number }
   | { readonly kind: 'map'; readonly optional: boolean; readonly fields: Readonly<Record<string, AttributeDef>> }
   | { readonly kind: 'stringSet'; readonly optional: boolean }
@@ -174,8 +177,8 @@ export interface TableDef {
   readonly edges: Readonly<Record<string, EdgeDef>>;
   readonly patterns: Readonly<Record<string, PatternDef>>;
   readonly lint: Readonly<Record<string, Severity>>;
-  /** One physical table per period (`<name>_<YYYY-MM>`), for time series. */
-  readonly rotation?: 'day' | 'month';
+  /** One physical table per period (`<name>_<YYYY-MM-DD | YYYY-Www | YYYY-MM | YYYY>`), for time series. */
+  readonly rotation?: 'day' | 'week' | 'month' | 'year';
   /** The "Global secondary indexes per table" quota, when AWS has raised it above the default 20. */
   readonly gsiQuota?: number;
   /** Non-safe changes the schema acknowledges, so `ddbgen diff --check` passes. */

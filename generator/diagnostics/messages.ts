@@ -74,7 +74,7 @@ export const messages = {
   }),
   DDB037: (found: string) => ({
     message: found,
-    fix: 'a key with <shard> needs shard: { count, by? } on that key, and shard needs <shard> in the partition-key template',
+    fix: 'a key with <shard> needs shard: { count, by?, random?, start? } on that key, and shard needs <shard> in the partition-key template',
   }),
   DDB040: (a: string, b: string, example: string, delimiter: string) => ({
     message: `${a} and ${b} can build the same key (${example}): one would overwrite the other`,
@@ -168,6 +168,32 @@ export const messages = {
   DDB108: (found: string, allowed: readonly string[]) => ({
     message: found,
     fix: `use rotation: ${allowed.map((v) => `'${v}'`).join(' or ')}, or leave it out for one table`,
+  }),
+  DDB120: (attribute: string, key: string, identity: readonly string[]) => ({
+    message: `shard.by names "${attribute}", which is not part of the key ${key}: a suffix hashed from it would change while the key stays the same, so one item could be written twice and read back from the wrong shard`,
+    fix: identity.length ? `hash attributes the key holds: by one of ${list(identity)}, or leave by out to hash the whole key` : 'leave by out, or use random: true',
+  }),
+  DDB121: (pk: string, inputs: readonly string[]) => ({
+    message: inputs.length
+      ? `the shard suffix of ${pk} is calculated from ${list(inputs)}, which the partition key already holds: every item of a partition gets the same suffix, so it spreads nothing`
+      : `the shard suffix of ${pk} is calculated from nothing that varies (the key has no other parts): every item gets the same suffix, so it spreads nothing`,
+    fix: 'calculate it from a finer attribute of the key (shard: { count, by: \'<attribute in the sort key>\' }), or draw it per write with shard: { count, random: true } (read back by getAll, sum or a gathered query)',
+  }),
+  DDB122: (by: string) => ({
+    message: `shard is random and also names by (${by}): a random suffix is drawn per write, a calculated one is hashed from by; it cannot be both`,
+    fix: 'remove by for a random suffix (items read back by gathering every shard), or remove random: true to calculate the suffix from by',
+  }),
+  DDB123: (start: string) => ({
+    message: `shard start ${start} is not a whole number from 0 to 1,000,000`,
+    fix: 'leave start out for suffixes 0..count-1, or give start: 1 for suffixes 1..count',
+  }),
+  DDB124: (attribute: string, found: string) => ({
+    message: `attribute "${attribute}" declares a unit but ${found}`,
+    fix: 'a unit belongs on t.timestamp({ unit }) and is one of "second", "minute", "hour", "day", "month"',
+  }),
+  DDB125: (attribute: string, truncation: string, key: string) => ({
+    message: `the primary key ${key} holds "${attribute}" only truncated to the ${truncation}, and no finer sort-key part tells items apart: one item per ${truncation} keeps one value of "${attribute}" (the first or last write's exact time)`,
+    fix: `declare the precision you mean: ${attribute}: t.timestamp({ unit: '${truncation}' }) stores the ${truncation}'s start; or add a finer part (an id, <${attribute}>) to the sort key to keep one item per event`,
   }),
   DDB170: (template: string, reason: string) => ({
     message: `key template ${JSON.stringify(template)} ${reason}`,

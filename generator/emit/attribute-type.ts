@@ -36,7 +36,7 @@ export function attributeType(def: AttributeDef): string {
 export function attributeCodec(def: AttributeDef): AttributeCodec | undefined {
   switch (def.kind) {
     case 'timestamp':
-      return 'timestamp';
+      return def.unit === undefined ? 'timestamp' : { timestamp: def.unit };
     case 'stringSet':
     case 'numberSet':
       return 'set';

@@ -13,7 +13,7 @@ import {
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
-import { keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
+import { identityTemplates, keySegments, shardInputs } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
 import { camelCase, commentText, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
@@ -23,6 +23,8 @@ export interface EmittedModule {
 }
 
 const WRITE_TYPES = ['Returned', 'UpdateReturnValues', 'WriteOptions', 'VersionedWriteOptions'];
+/** Methods that address one item by its key: not offered when the shard suffix is random. */
+const BY_KEY = ['get', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchDelete'];
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;
 
@@ -40,8 +42,8 @@ function member(name: string): string {
   return propertyKey(name) === name ? `.${name}` : `[${quote(name)}]`;
 }
 
-function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef): KeyTemplateDef {
-  const segments = keySegments(entity, template, shard);
+function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
+  const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
   return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
 }
@@ -124,7 +126,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     .map((p) => resolvePattern(table, p) as ResolvedPattern);
   const physical = `{ ${propertyKey(table.key.pk)}: string${table.key.sk === undefined ? '' : `; ${propertyKey(table.key.sk)}: string`} }`;
   const statements: StatementStructures[] = [];
-  const runtime = new Set<string>(['getItem', 'batchGetItems', 'batchPutItems', 'batchDeleteItems']);
+  // A random shard suffix is drawn per write: such items have no key to get, update or delete by.
+  const addressable = entity.key.shard?.random !== true;
+  const runtime = new Set<string>(['batchPutItems', ...(addressable ? ['getItem', 'batchGetItems', 'batchDeleteItems'] : [])]);
   const runtimeTypes = new Set<string>(['EntityModel', 'ReadOptions', 'TableContext']);
   let usesSortCondition = false;
 
@@ -204,7 +208,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       const mapping = entity.indexes[path.index!.name]!;
       const target = `${name}.indexes.${path.index!.name}`;
       const parts = [
-        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard), '      ')})`] : []),
+        ...(path.index!.kind === 'gsi' ? [`pk: new KeyTemplate(${printLiteral(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard, identityTemplates(entity, mapping)), '      ')})`] : []),
         ...(path.sk ? [`sk: new KeyTemplate(${printLiteral(templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx), '      ')})`] : []),
       ];
       return `${propertyKey(path.index!.name)}: {\n      ${parts.join(',\n      ')},\n    }`;
@@ -213,7 +217,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   }
   const keyBody = [`${propertyKey(table.key.pk)}: ${name}Keys.pk.build(values)`, ...(skDef && table.key.sk !== undefined ? [`${propertyKey(table.key.sk)}: ${name}Keys.sk.build(values)`] : [])];
   const parseBody = `{ ...${name}Keys.pk.parse(key${member(table.key.pk)})${skDef && table.key.sk !== undefined ? `, ...${name}Keys.sk.parse(key${member(table.key.sk)})` : ''} } as ${name}Key`;
-  keysObject.push(`/** ${commentText(`The table key of ${an(name)}.`)} Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
+  if (addressable) {
+    keysObject.push(`/** ${commentText(`The table key of ${an(name)}.`)} Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
+  }
   keysObject.push(`/** ${commentText(`The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s.`)} */\n  parse(key: ${physical}): ${name}Key {\n    return ${parseBody};\n  }`);
   statements.push({
     kind: StructureKind.VariableStatement,
@@ -285,7 +291,11 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
     {
       name: 'put',
-      docs: doc(`Writes ${an(name)}, replacing any item with the same key.${versionNote}`),
+      docs: doc(
+        addressable
+          ? `Writes ${an(name)}, replacing any item with the same key.${versionNote}`
+          : `Writes ${an(name)} under a shard drawn at random (${entity.key.shard!.count} shards of ${entity.key.pk.source}): it is read back by gathering every shard, never by key.`,
+      ),
       parameters: [{ name: 'item', type: inputType }, { name: 'options', type: writeOptions, hasQuestionToken: true }],
       returnType: `Promise<${name}>`,
       statements: `return putItem(this.context, ${modelName}, ${asItem}, 'put', options);`,
@@ -350,7 +360,9 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     },
   ];
 
-  const queryPaths = [primary, ...indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined);
+  // A sharded partition with a constant sort key holds one item per shard: it is read by gathering.
+  const gathersConstant = entity.key.shard !== undefined && primary.sort.length === 0;
+  const queryPaths = [primary, ...indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined || (p === primary && gathersConstant));
   for (const path of queryPaths) {
     const names = pathNames(entity, path);
     const gsi = path.index?.kind === 'gsi';
@@ -421,6 +433,25 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         isAsync: true,
       });
     }
+    const leading = path.sk?.segments.find((seg) => seg.kind === 'placeholder');
+    if (table.rotation && !path.index && leading?.kind === 'placeholder' && leading.truncate === undefined && entity.attributes[leading.name]?.kind === 'timestamp' && !path.partition.includes(leading.name)) {
+      runtime.add('queryRotated').add('mapItem');
+      methods.push({
+        name: `${names.method}AcrossTables`,
+        docs: doc(
+          `${name} items of one partition with ${leading.name} from \`range.from\` to \`range.to\` (inclusive), read from every ${table.rotation}'s table the range touches` +
+            ' (one per period, from the base name), merged in order under one cursor.',
+        ),
+        parameters: [
+          { name: 'partition', type: names.partitionType },
+          { name: 'range', type: '{ readonly from: Date; readonly to: Date }' },
+          { name: 'options', type: 'QueryOptions<never>', initializer: '{}' },
+        ],
+        returnType: `Promise<Page<${name}>>`,
+        statements: `return queryRotated(this.context, ${modelName}, ${quote(`${names.method}AcrossTables`)}, ${quote(leading.name)}, partition, range, options, mapItem<${name}>(${modelName}));`,
+        isAsync: true,
+      });
+    }
     methods.push({
       name: `${names.method}All`,
       docs: doc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
@@ -446,7 +477,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         : `sk: { attribute: ${sortTemplate}!.attribute, condition: patternCondition(${sortTemplate}!.template, ${pattern.sk === undefined ? 'params' : `{ ...params, ${propertyKey(pattern.sk)}: undefined }`}, ${pattern.sk === undefined ? 'undefined' : quote(pattern.sk)}, ${quote(op)}, ${pattern.sk === undefined ? 'undefined' : `params${member(pattern.sk)}`}) }, `;
     const request =
       `{ scope: ${quote(`${name}.${pattern.name}`)}, ${path.index ? `indexName: ${quote(path.index.name)}, ` : ''}pk: ${modelPath}.pk, partition: params, ${condition}` +
-      `params, keyAttributes: keyAttributesOf(${modelName}, ${path.index ? modelPath : 'undefined'}), order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'} }`;
+      `params, keyAttributes: keyAttributesOf(${modelName}, ${path.index ? modelPath : 'undefined'}), order: ${quote(pattern.order ?? 'asc')}, consistent: ${gsi ? 'false' : 'options.consistent === true'}${path.index ? '' : `, owner: ${modelName}`} }`;
     const map = path.projection === 'all' ? `mapItem<${name}>(${modelName})` : `(stored) => projectRecord<${names.itemType}>(${modelName}, ${modelPath}, stored)`;
     runtime.add(path.projection === 'all' ? 'mapItem' : 'projectRecord');
     const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', path.index ? `on index ${path.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');
@@ -478,15 +509,54 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       name: 'increment',
       docs: doc(
         `Adds to ${counters.join(', ')} atomically (ADD), creating the ${name} if it is absent with the other counters at 0. ` +
-          'Not idempotent: an ambiguous failure throws AmbiguousWriteError instead of retrying.',
+          'Not idempotent: an ambiguous failure throws AmbiguousWriteError instead of retrying.' +
+          (addressable ? '' : ' Each call adds to one shard drawn at random; `sum` reads the total.'),
       ),
       parameters: [{ name: 'key', type: `${name}Key` }, { name: 'deltas', type: members(entity, counters, 'optional') }],
       returnType: `Promise<${name}>`,
       statements: `return incrementItem<${name}>(this.context, ${modelName}, key, deltas as Record<string, number>, ${printLiteral(counters)});`,
     });
   }
+  // A sequence (seed 000): items at non-negative integer positions leading the sort key, read as a run in one batched call.
+  const leadingSort = entity.key.sk?.segments.find((seg) => seg.kind === 'placeholder');
+  const positionDef = leadingSort?.kind === 'placeholder' ? entity.attributes[leadingSort.name] : undefined;
+  const position = positionDef?.kind === 'number' && positionDef.integer && (positionDef.min ?? -1) >= 0 ? leadingSort : undefined;
+  if (addressable && position?.kind === 'placeholder') {
+    const rest = primaryParts.filter((a) => a !== position.name);
+    methods.push({
+      name: `get${pascalCase(position.name)}Range`,
+      docs: doc(`Reads the ${name} items at ${position.name} \`from\` to \`to\` (inclusive) in one batched call (100 keys per request); results follow ${position.name} order, undefined where there is none.`),
+      parameters: [{ name: 'key', type: members(entity, rest, 'required') }, { name: 'from', type: 'number' }, { name: 'to', type: 'number' }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+      returnType: `Promise<Array<${name} | undefined>>`,
+      statements: [
+        `const keys: ${name}Key[] = [];`,
+        `for (let at = from; at <= to; at++) keys.push({ ...key, ${propertyKey(position.name)}: at });`,
+        `return batchGetItems<${name}, ${name}Key>(this.context, ${modelName}, keys, options);`,
+      ],
+    });
+  }
+  if (gathersConstant) {
+    runtime.add('getAllItems');
+    methods.push({
+      name: 'getAll',
+      docs: doc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`),
+      parameters: [{ name: 'partition', type: primaryNames.partitionType }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+      returnType: `Promise<${name}[]>`,
+      statements: `return getAllItems<${name}>(this.context, ${modelName}, partition, options);`,
+    });
+    if (countable) {
+      runtime.add('sumItems');
+      methods.push({
+        name: 'sum',
+        docs: doc(`${counters.join(', ')} summed over every shard of one partition (one batched read of ${entity.key.shard!.count} keys); 0 where nothing was written.`),
+        parameters: [{ name: 'partition', type: primaryNames.partitionType }, { name: 'options', type: 'ReadOptions', hasQuestionToken: true }],
+        returnType: `Promise<{ ${counters.map((c) => `${propertyKey(c)}: number`).join('; ')} }>`,
+        statements: `return sumItems(this.context, ${modelName}, partition, ${printLiteral(counters)}, options);`,
+      });
+    }
+  }
 
-  for (const model of modelIndexes.filter((m) => m.optional.length > 0)) {
+  for (const model of modelIndexes.filter((m) => addressable && m.optional.length > 0)) {
     const suffix = pascalCase(model.name);
     methods.push(
       {
@@ -513,7 +583,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     docs: doc(`Reads and writes ${name} items. Every key is built and checked before a request is sent.`),
     properties: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }],
     ctors: [{ parameters: [{ name: 'context', type: 'TableContext' }], statements: 'this.context = context;' }],
-    methods,
+    methods: addressable ? methods : methods.filter((m) => !BY_KEY.includes(m.name)),
   });
 
   return {
@@ -526,7 +596,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
       },
       {
         moduleSpecifier: './runtime/write.js',
-        namedImports: ['deleteItem', ...(countable ? ['incrementItem'] : []), 'putItem', 'updateItem', ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
+        namedImports: [...(addressable ? ['deleteItem'] : []), ...(countable ? ['incrementItem'] : []), 'putItem', ...(addressable ? ['updateItem'] : []), ...[...runtimeTypes].filter((n) => WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],
       },
     ],
     statements,

@@ -9,6 +9,8 @@ import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, ta
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 
+const ROTATION_SUFFIX = { day: 'YYYY-MM-DD', week: 'YYYY-Www (ISO week)', month: 'YYYY-MM', year: 'YYYY' } as const;
+
 export interface Collection {
   /** Method and type stem, from the first member: `user` → `userCollection`. */
   readonly name: string;
@@ -47,6 +49,9 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items and throttled batch requests.' }] },
         { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.' }] },
         { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
+        ...(table.rotation
+          ? [{ name: 'rotationBase', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc as const, description: `The base name of the rotated tables, for reads across them. Default \`tableName\` (forTime sets it).` }] }]
+          : []),
       ],
     },
   ];
@@ -87,6 +92,8 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     };
   });
   const transactionClass = transactionClassName(table);
+  // Items under a random shard suffix have no key a transaction could address.
+  const transactional = entities.filter((e) => e.key.shard?.random !== true);
   statements.push({
     kind: StructureKind.Class,
     name: transactionClass,
@@ -96,12 +103,12 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         kind: StructureKind.JSDoc,
         description:
           `Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
-          (entities[0] ? `await db.transaction().${camelCase(entities[0].name)}.create(a).${camelCase(entities[0].name)}.delete(b).commit();` : ''),
+          (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : ''),
       },
     ],
     properties: [
       { name: 'writes', type: 'Transaction', isReadonly: true, scope: 'private' as never },
-      ...entities.map((e) => ({
+      ...transactional.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         isReadonly: true,
         type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${e.name}Update, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
@@ -110,7 +117,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     ctors: [
       {
         parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: ['this.writes = new Transaction(context);', ...entities.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
+        statements: ['this.writes = new Transaction(context);', ...transactional.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
       },
     ],
     methods: [
@@ -144,7 +151,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       {
         name: 'tableNameFor',
         isStatic: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${table.rotation === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}\`).` }],
+        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).` }],
         parameters: [{ name: 'at', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
         returnType: 'string',
         statements: `return rotatedTableName(base, at, ${every});`,
@@ -163,7 +170,10 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         docs: [{ kind: StructureKind.JSDoc, description: `The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).` }],
         parameters: [{ name: 'client', type: 'DynamoDBDocumentClient' }, { name: 'at', type: 'Date' }, { name: 'options', type: `${className}Options`, initializer: '{}' }],
         returnType: className,
-        statements: `return new ${className}(client, { ...options, tableName: rotatedTableName(options.tableName ?? ${quote(table.name)}, at, ${every}) });`,
+        statements: [
+          `const base = options.rotationBase ?? options.tableName ?? ${quote(table.name)};`,
+          `return new ${className}(client, { ...options, rotationBase: base, tableName: rotatedTableName(base, at, ${every}) });`,
+        ],
       },
     );
   }
@@ -205,7 +215,9 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}) };',
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
+            (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
+            ' };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
           ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),
         ],

@@ -1,25 +1,80 @@
 // Resolves an IR key template against its entity's attributes into the runtime codec's segment
 // definitions: the one place that decides how each attribute type is encoded in a key.
 
-import type { AttributeDef, EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import { SHARD, type SegmentDef } from '../../templates/runtime/codec.js';
+import type { AttributeDef, EntityDef, IndexMappingDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
+import { SHARD_SEGMENT, type ScalarSegmentDef, type SegmentDef, type ShardSegmentDef, type TimestampUnit } from '../../templates/runtime/codec.js';
 
 /** Attribute kinds that may appear in a key, and how. */
 export const KEYABLE_KINDS = ['string', 'enum', 'number', 'timestamp', 'boolean'] as const;
 
-/** The attributes a shard is calculated from: `shard.by`, else the item's primary-key parts. */
+/** The templates that identify an item for a shard: its primary key, plus the index key for an index mapping's shard. */
+export function identityTemplates(entity: EntityDef, mapping?: IndexMappingDef): TemplateDef[] {
+  return [entity.key.pk, entity.key.sk, mapping?.pk, mapping?.sk].filter((t): t is TemplateDef => t !== undefined);
+}
+
+/**
+ * The attributes a shard is calculated from: none for a random suffix, `shard.by` if given, else
+ * the item's primary-key parts (its identity as the key encodes it).
+ */
 export function shardInputs(entity: EntityDef, shard: ShardDef): string[] {
+  if (shard.random) return [];
   if (shard.by !== undefined) return [...shard.by];
   return [...new Set([...templateAttributes(entity.key.pk), ...(entity.key.sk ? templateAttributes(entity.key.sk) : [])])];
+}
+
+const FINENESS: readonly TimestampUnit[] = ['millisecond', 'second', 'minute', 'hour', 'day', 'month'];
+
+/**
+ * The segment a shard hashes for `attribute`: how the identity templates encode it, the finest
+ * occurrence when it appears more than once (`<at:day>` in the pk and `<at>` in the sk: `<at>`).
+ */
+function identitySegment(entity: EntityDef, attribute: string, identity: readonly TemplateDef[]): ScalarSegmentDef | undefined {
+  let best: ScalarSegmentDef | undefined;
+  for (const template of identity) {
+    for (const segment of template.segments) {
+      if (segment.kind !== 'placeholder' || segment.name !== attribute) continue;
+      const resolved = keySegment(entity, segment) as ScalarSegmentDef | undefined;
+      if (!resolved) continue;
+      if (!best || (resolved.kind === 'timestamp' && best.kind === 'timestamp' && FINENESS.indexOf(resolved.unit) < FINENESS.indexOf(best.unit))) best = resolved;
+    }
+  }
+  return best;
+}
+
+/**
+ * Attributes one value of `pk` fixes as a calculated shard sees them: those the item's identity
+ * encodes no finer than `pk` does (`<at:day>` in the pk and nowhere finer: the day is all there is).
+ * A suffix hashed only from these is the same for every item of a partition.
+ */
+export function fixedByPartition(entity: EntityDef, pk: TemplateDef, identity: readonly TemplateDef[] = identityTemplates(entity)): Set<string> {
+  const fixed = new Set<string>();
+  for (const segment of pk.segments) {
+    if (segment.kind !== 'placeholder' || segment.name === 'shard') continue;
+    const inKey = keySegment(entity, segment);
+    const finest = identitySegment(entity, segment.name, [...identity, pk]);
+    if (inKey && finest && (inKey.kind !== 'timestamp' || (finest.kind === 'timestamp' && finest.unit === inKey.unit))) fixed.add(segment.name);
+  }
+  return fixed;
+}
+
+/** The runtime shard segment: count, start, and the identity segments it hashes (none when random). */
+export function shardSegment(entity: EntityDef, shard: ShardDef, identity: readonly TemplateDef[]): ShardSegmentDef | undefined {
+  const by: ScalarSegmentDef[] = [];
+  for (const name of shardInputs(entity, shard)) {
+    const segment = identitySegment(entity, name, identity);
+    if (!segment) return undefined;
+    by.push(segment);
+  }
+  return { kind: 'shard', attr: SHARD_SEGMENT, count: shard.count, ...(shard.start ? { start: shard.start } : {}), by, ...(shard.random ? { random: true as const } : {}) };
 }
 
 /**
  * The runtime segment for one template segment, or undefined for one that cannot be encoded
  * (validation reports why). `<shard>` needs the key's shard declaration.
  */
-export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][number], shard?: ShardDef): SegmentDef | undefined {
+export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][number], shard?: ShardDef, identity: readonly TemplateDef[] = identityTemplates(entity)): SegmentDef | undefined {
   if (segment.kind === 'literal') return { kind: 'literal', text: segment.text };
-  if (segment.name === 'shard') return shard ? { kind: 'shard', attr: SHARD, count: shard.count, by: shardInputs(entity, shard) } : undefined;
+  if (segment.name === 'shard') return shard ? shardSegment(entity, shard, identity) : undefined;
   const attribute: AttributeDef | undefined = entity.attributes[segment.name];
   if (!attribute) return undefined;
   const attr = segment.name;
@@ -34,8 +89,9 @@ export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][n
       if (segment.truncate !== undefined || attribute.min === undefined || attribute.max === undefined) return undefined;
       return attribute.integer ? { kind: 'integer', attr, min: attribute.min, max: attribute.max } : { kind: 'float', attr, min: attribute.min, max: attribute.max };
     case 'timestamp': {
-      const unit = segment.truncate ?? 'millisecond';
-      return ['millisecond', 'minute', 'hour', 'day', 'month'].includes(unit) ? { kind: 'timestamp', attr, unit: unit as 'millisecond' } : undefined;
+      // Untruncated, a placeholder holds the value as stored: at the attribute's declared unit.
+      const unit = segment.truncate ?? attribute.unit ?? 'millisecond';
+      return FINENESS.includes(unit as TimestampUnit) ? { kind: 'timestamp', attr, unit: unit as TimestampUnit } : undefined;
     }
     default:
       return undefined;
@@ -43,10 +99,10 @@ export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][n
 }
 
 /** All segments of a template, or undefined if any cannot be encoded. */
-export function keySegments(entity: EntityDef, template: TemplateDef, shard?: ShardDef): SegmentDef[] | undefined {
+export function keySegments(entity: EntityDef, template: TemplateDef, shard?: ShardDef, identity?: readonly TemplateDef[]): SegmentDef[] | undefined {
   const out: SegmentDef[] = [];
   for (const segment of template.segments) {
-    const resolved = keySegment(entity, segment, shard);
+    const resolved = keySegment(entity, segment, shard, identity);
     if (!resolved) return undefined;
     out.push(resolved);
   }

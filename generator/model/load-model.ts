@@ -6,7 +6,7 @@
 
 import type { EdgeDef, EntityDef, GsiDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { DiagnosticSeverity } from '../diagnostics/diagnostic.js';
-import { shardInputs } from './key-segments.js';
+import { fixedByPartition, shardInputs } from './key-segments.js';
 
 /** DynamoDB's per-partition (and per-item) ceilings, in units per second. */
 export const PARTITION_WRITE_UNITS = 1000;
@@ -170,7 +170,7 @@ function fixedBy(pk: TemplateDef): Set<string> {
 
 /** Whether the item's identity (its primary-key parts) varies under one value of `pk`: then a suffix calculated from it spreads the key. */
 export function identityVaries(entity: EntityDef, pk: TemplateDef): boolean {
-  const fixed = fixedBy(pk);
+  const fixed = fixedByPartition(entity, pk);
   return shardInputs(entity, { kind: 'shard', count: 2 }).some((a) => !fixed.has(a));
 }
 
@@ -179,7 +179,7 @@ export function shardSpread(entity: EntityDef, pk: TemplateDef, shard: ShardDef)
   const count = shard.count;
   if (shard.random) return { def: shard, count, kind: 'random', spread: count, targetable: false, explain: `${count} random shards` };
   const inputs = shardInputs(entity, shard);
-  const fixed = fixedBy(pk);
+  const fixed = fixedByPartition(entity, pk);
   const varying = inputs.filter((a) => !fixed.has(a));
   if (!varying.length) {
     return { def: shard, count, kind: 'fixed', spread: 1, targetable: true, explain: `${count} shards calculated from ${inputs.join(', ')}, which the key fixes, so each key's items share one shard` };

@@ -3,7 +3,7 @@
 // same number of segments and, at every position, segments whose encodings can coincide.
 
 import type { SegmentDef } from '../../templates/runtime/codec.js';
-import { TIMESTAMP_PATTERN, escapeSegment, integerWidth } from '../../templates/runtime/codec.js';
+import { TIMESTAMP_PATTERN, escapeSegment, integerWidth, shardWidth } from '../../templates/runtime/codec.js';
 
 /** Whether a value segment can encode to exactly `text` (the unescaped segment text). */
 function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: string): boolean {
@@ -21,7 +21,7 @@ function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: str
     case 'boolean':
       return text === 'true' || text === 'false';
     case 'shard':
-      return text.length === String(segment.count - 1).length && /^\d+$/.test(text) && Number(text) < segment.count;
+      return text.length === shardWidth(segment) && /^\d+$/.test(text) && Number(text) >= (segment.start ?? 0) && Number(text) < (segment.start ?? 0) + segment.count;
   }
 }
 
@@ -35,8 +35,8 @@ export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
   if (b.kind === 'enum') return b.values.some((v) => canProduce(a, v));
   if (a.kind === 'shard' || b.kind === 'shard') {
     const [shard, other] = a.kind === 'shard' ? [a, b] : [b as Extract<SegmentDef, { kind: 'shard' }>, a];
-    const width = String(shard.count - 1).length;
-    if (other.kind === 'shard') return String(other.count - 1).length === width;
+    const width = shardWidth(shard);
+    if (other.kind === 'shard') return shardWidth(other) === width;
     return other.kind === 'integer' ? integerWidth(other.min, other.max) === width : other.kind === 'float' ? width === 16 : false;
   }
   if (a.kind === b.kind) {

@@ -1,32 +1,33 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { AttributeDef, EdgeDef, EntityDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
+import type { AttributeDef, EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
-import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
+import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
-const ROTATIONS: readonly string[] = ['day', 'month'];
+const ROTATIONS: readonly string[] = ['day', 'week', 'month', 'year'];
 /** DynamoDB's key limits in UTF-8 bytes: partition keys (table and GSI) 2048, sort keys 1024. */
 const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
 /** DynamoDB's fixed LSI limit and default GSI quota per table. */
 const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
+const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
 
-type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
+type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
-  const report: Report = (code, path, args, offset) => {
+  const report: Report = (code, path, args, offset, severity = 'error') => {
     const { message, fix } = (messages[code] as (...a: typeof args) => { message: string; fix: string })(...args);
-    found.push({ code, severity: 'error', message, fix, target: [table.name, ...path].join('.'), path, ...(offset === undefined ? {} : { offset }) });
+    found.push({ code, severity, message, fix, target: [table.name, ...path].join('.'), path, ...(offset === undefined ? {} : { offset }) });
   };
 
   if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
@@ -59,6 +60,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     if (table.key.sk !== undefined && !entity.key.sk) report('DDB036', [...at, 'key'], [`${entity.name} has no sort-key template, but the table has a sort key "${table.key.sk}"`]);
     if (table.key.sk === undefined && entity.key.sk) report('DDB036', [...at, 'key', 'sk'], [`${entity.name} has a sort-key template, but the table has no sort key`]);
     validateShard(entity, entity.key.pk, entity.key.shard, [...at, 'key'], report);
+    validateUnits(entity, at, report);
     for (const mapping of Object.values(entity.indexes)) {
       const mat = [...at, 'indexes', mapping.index];
       const index = table.indexes[mapping.index];
@@ -73,7 +75,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       if (index.kind === 'lsi' && !mapping.sk) report('DDB051', mat, [`${entity.name}'s mapping for LSI "${index.name}" has no sk template`]);
       if (mapping.pk) validateTemplate(table, entity, mapping.pk, [...mat, 'pk'], false, mapping.shard !== undefined, report);
       if (mapping.sk) validateTemplate(table, entity, mapping.sk, [...mat, 'sk'], false, false, report);
-      if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report);
+      if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report, mapping);
     }
     if (entity.version !== undefined) {
       const attribute = entity.attributes[entity.version];
@@ -89,7 +91,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validateTraffic(table, report);
   validateEdges(table, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
-  const unsound = new Set(found.filter((d) => (d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges').map((d) => `${d.path[0]}.${d.path[1]}`));
+  const unsound = new Set(found.filter((d) => d.severity !== 'info' && ((d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges')).map((d) => `${d.path[0]}.${d.path[1]}`));
   validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
   return found;
 }
@@ -187,7 +189,7 @@ function validateLintConfig(config: Readonly<Record<string, string>> | undefined
 }
 
 /** Member names every generated repository has, which a pattern must not take. */
-const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'context', 'constructor'];
+const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'getAll', 'sum', 'increment', 'context', 'constructor'];
 
 function validatePatterns(table: TableDef, report: Report): void {
   const taken = new Map<string, Set<string>>();
@@ -358,17 +360,60 @@ export function unprintableText(text: string): { at: number; reason: string } | 
   return found.sort((a, b) => a.at - b.at)[0];
 }
 
-function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key']['shard'], path: readonly string[], report: Report): void {
+function validateShard(entity: EntityDef, pk: TemplateDef, shard: ShardDef | undefined, path: readonly string[], report: Report, mapping?: IndexMappingDef): void {
   if (!shard) return;
+  const at = [...path, 'shard'];
   const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
-  if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
-  if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
+  if (!hasShard) report('DDB037', at, [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
+  if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', at, [`shard count ${shard.count} is not an integer from 2 to 1000`]);
+  if (shard.start !== undefined && (!Number.isInteger(shard.start) || shard.start < 0 || shard.start > 1_000_000)) report('DDB123', [...at, 'start'], [String(shard.start)]);
+  if (shard.random === true && shard.by !== undefined) {
+    report('DDB122', [...at, 'by'], [shard.by.join(', ')]);
+    return;
+  }
+  if (shard.random !== undefined && typeof shard.random !== 'boolean') report('DDB037', [...at, 'random'], [`shard.random is ${JSON.stringify(shard.random)}, not true or false`]);
+  if (shard.random === true) return;
+  const identity = identityTemplates(entity, mapping);
+  const identityNames = new Set(identity.flatMap(templateAttributes));
+  let usable = true;
   for (const name of shard.by ?? []) {
     const by = entity.attributes[name];
-    if (!by) report('DDB037', [...path, 'shard'], [`shard.by names "${name}", which is not an attribute of ${entity.name}`]);
-    else if (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind)) {
-      report('DDB037', [...path, 'shard'], [`shard.by "${name}" must be a required scalar attribute (the shard is computed from it on every write)`]);
-    }
+    if (!by) report('DDB037', [...at, 'by'], [`shard.by names "${name}", which is not an attribute of ${entity.name}`]);
+    else if (!identityNames.has(name)) report('DDB120', [...at, 'by'], [name, identity.map((t) => t.source).join(' / '), [...identityNames]]);
+    else continue;
+    usable = false;
+  }
+  if (!usable || !hasShard) return;
+  // A suffix computed only from values the partition key already holds (as it encodes them) is the
+  // same for every item of a partition: it spreads nothing.
+  const inputs = shardInputs(entity, shard);
+  const fixed = fixedByPartition(entity, pk, identity);
+  if (inputs.every((name) => fixed.has(name))) report('DDB121', at, [pk.source, inputs]);
+}
+
+/**
+ * `t.timestamp({ unit })`: a known unit, on timestamps only. A primary key that holds a timestamp
+ * only truncated (`<at:hour>`), with no finer sort-key part identifying the item, keeps one item per bucket:
+ * that item keeps one value of the attribute, so say so (info) unless a unit says it is meant.
+ */
+function validateUnits(entity: EntityDef, at: readonly string[], report: Report): void {
+  for (const [name, attribute] of Object.entries(entity.attributes)) {
+    const unit = (attribute as { unit?: unknown }).unit;
+    if (unit === undefined) continue;
+    if (attribute.kind !== 'timestamp') report('DDB124', [...at, 'attributes', name], [name, `is a ${attribute.kind}`]);
+    else if (!UNITS.includes(unit as string)) report('DDB124', [...at, 'attributes', name], [name, `has unit ${JSON.stringify(unit)}`]);
+  }
+  const primary = [entity.key.pk, ...(entity.key.sk ? [entity.key.sk] : [])];
+  const placeholders = primary.flatMap((t) => t.segments.filter((s) => s.kind === 'placeholder' && s.name !== 'shard')) as Array<Extract<TemplateDef['segments'][number], { kind: 'placeholder' }>>;
+  for (const segment of placeholders) {
+    const attribute = entity.attributes[segment.name];
+    if (attribute?.kind !== 'timestamp' || segment.truncate === undefined || attribute.unit !== undefined) continue;
+    if (placeholders.some((other) => other.name === segment.name && other.truncate === undefined)) continue;
+    // Something finer: a sort-key part other than a time bucket (an event id, a sequence) tells items of one bucket apart.
+    const finer = (entity.key.sk?.segments ?? []).some((other) => other.kind === 'placeholder' && other.name !== 'shard' && !(entity.attributes[other.name]?.kind === 'timestamp' && other.truncate !== undefined));
+    if (finer) continue;
+    const where = entity.key.pk.segments.includes(segment) ? 'pk' : 'sk';
+    report('DDB125', [...at, 'key', where], [segment.name, segment.truncate, primary.map((t) => t.source).join(' / ')], undefined, 'info');
   }
 }
 
@@ -379,6 +424,7 @@ interface KeyOwner {
   readonly describe: string;
   readonly pk: readonly SegmentDef[];
   readonly sk: readonly SegmentDef[] | undefined;
+  readonly edge?: true;
 }
 
 /** An edge's two item shapes: pk `<type>.<id>`, sk `<label>.<type>.<id>`, for each label. */
@@ -393,6 +439,7 @@ export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
     describe: `edge ${edge.name} (<type>${d}<id> | ${label}${d}<type>${d}<id>)`,
     pk: [type, id],
     sk: [{ kind: 'literal', text: label }, type, id],
+    edge: true as const,
   }));
 }
 
@@ -419,7 +466,9 @@ function validateCollisions(table: TableDef, sound: (owner: { path: readonly str
       if (!templatesCanCollide(a.pk, b.pk)) continue;
       if (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk) {
         if (i < j) report('DDB040', [...b.path, ...(b.path[0] === 'entities' ? ['key'] : [])], [a.name, b.name, `${a.describe} vs ${b.describe}`, table.delimiter]);
-      } else if (a.sk && b.sk && sortKeyCanOverlap(a.sk, b.sk)) {
+      } else if (a.sk && b.sk && (a.edge || b.edge) && sortKeyCanOverlap(a.sk, b.sk)) {
+        // Entities that share a partition are told apart by their sort keys (queries skip the
+        // other's items, as collections do); edge reads do not, so an overlap with an edge is an error.
         report('DDB041', [...b.path, ...(b.path[0] === 'entities' ? ['key', 'sk'] : [])], [a.name, b.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
       }
     }

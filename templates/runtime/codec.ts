@@ -7,28 +7,49 @@
 import { KeyParseError, KeyValueError } from './errors.js';
 import { utf8Bytes } from './hmac.js';
 
-/** The name under which a shard number travels in key values. */
-export const SHARD = '$shard';
+/** How a shard segment is named in messages and segment definitions (never a key of user values). */
+export const SHARD_SEGMENT = '$shard';
+
+/**
+ * The private channel for an explicit shard number: gathered reads set `values[SHARD]` to address
+ * one shard. A symbol, so no user value (a plain object, JSON, a form) can carry it by accident.
+ */
+export const SHARD: unique symbol = Symbol('ddbgen.shard');
+
+/** Key values, possibly addressing one shard explicitly. */
+export type KeyValues = Readonly<Record<string, unknown>> & { readonly [SHARD]?: number };
 
 /** The escape character. A value's `\` is written `\\`, its delimiter `\<delimiter>`. */
 export const ESCAPE = '\\';
 
-export type TimestampUnit = 'millisecond' | 'minute' | 'hour' | 'day' | 'month';
+export type TimestampUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'month';
 
-/** One segment of a key template: fixed text, or one attribute's encoded value. */
-export type SegmentDef =
-  | { readonly kind: 'literal'; readonly text: string }
+/** A segment that encodes one attribute's value. */
+export type ScalarSegmentDef =
   | { readonly kind: 'string'; readonly attr: string }
   | { readonly kind: 'enum'; readonly attr: string; readonly values: readonly string[] }
   | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number }
   | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
   | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit }
-  | { readonly kind: 'boolean'; readonly attr: string }
-  /**
-   * A write-shard suffix 0..count-1, calculated from the attributes `by` (a stable hash; see
-   * `shardOf`). Queries that fan out over all shards give it explicitly as `values[SHARD]`.
-   */
-  | { readonly kind: 'shard'; readonly attr: typeof SHARD; readonly count: number; readonly by: readonly string[] };
+  | { readonly kind: 'boolean'; readonly attr: string };
+
+/**
+ * A write-shard suffix `start..start+count-1` (start defaults to 0). Calculated: a stable hash
+ * (`shardOf`) of the `by` segments as the key encodes them (after truncation), so two writes that
+ * build the same key always pick the same shard. `random`: drawn per write. Gathered reads give it
+ * explicitly as `values[SHARD]`.
+ */
+export interface ShardSegmentDef {
+  readonly kind: 'shard';
+  readonly attr: typeof SHARD_SEGMENT;
+  readonly count: number;
+  readonly start?: number;
+  readonly by: readonly ScalarSegmentDef[];
+  readonly random?: true;
+}
+
+/** One segment of a key template: fixed text, or one attribute's encoded value, or the shard suffix. */
+export type SegmentDef = { readonly kind: 'literal'; readonly text: string } | ScalarSegmentDef | ShardSegmentDef;
 
 export type ValueSegmentDef = Exclude<SegmentDef, { kind: 'literal' }>;
 
@@ -124,10 +145,11 @@ export function splitKey(key: string, delimiter: string): string[] | undefined {
   return parts;
 }
 
-const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, minute: 16, hour: 13, day: 10, month: 7 };
+const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, second: 19, minute: 16, hour: 13, day: 10, month: 7 };
 /** The text of a timestamp segment per unit (before escaping). */
 export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = {
   millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+  second: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/,
   minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
   hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,
   day: /^\d{4}-\d{2}-\d{2}$/,
@@ -135,6 +157,7 @@ export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = {
 };
 const TIMESTAMP_SUFFIX: Record<TimestampUnit, string> = {
   millisecond: '',
+  second: '.000Z',
   minute: ':00.000Z',
   hour: ':00:00.000Z',
   day: 'T00:00:00.000Z',
@@ -152,6 +175,11 @@ export function integerWidth(min: number, max: number): number {
 /** Encodes a timestamp as fixed-width UTC ISO-8601 text, truncated to `unit`. */
 export function encodeTimestamp(value: Date, unit: TimestampUnit): string {
   return value.toISOString().slice(0, TIMESTAMP_WIDTH[unit]);
+}
+
+/** The start of the UTC second, minute, hour, day or month holding `value`. */
+export function truncateTimestamp(value: Date, unit: TimestampUnit): Date {
+  return unit === 'millisecond' ? value : new Date(encodeTimestamp(value, unit) + TIMESTAMP_SUFFIX[unit]);
 }
 
 /** Decodes a timestamp segment; truncated units give the start of their bucket. */
@@ -214,6 +242,11 @@ export function shardOf(values: readonly unknown[], count: number): number {
   return hash % count;
 }
 
+/** Digits of a shard suffix: the width of its largest value. */
+export function shardWidth(segment: ShardSegmentDef): number {
+  return String((segment.start ?? 0) + segment.count - 1).length;
+}
+
 export class KeyTemplate {
   readonly def: KeyTemplateDef;
   /** Attributes of the value segments, in template order. */
@@ -224,27 +257,35 @@ export class KeyTemplate {
     this.def = def;
     this.valueSegments = def.segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
     this.attributes = this.valueSegments.filter((s) => s.kind !== 'shard').map((s) => s.attr);
-    this.shards = (def.segments.find((s) => s.kind === 'shard') as { count: number } | undefined)?.count;
+    const shard = def.segments.find((s): s is ShardSegmentDef => s.kind === 'shard');
+    this.shards = shard?.count;
+    this.shardStart = shard?.start ?? 0;
+    this.random = shard?.random === true;
   }
 
   /** The shard count when the key has a `<shard>` segment. */
   readonly shards: number | undefined;
 
-  /** The value of a segment: a shard is given (`values[SHARD]`) or calculated from its `by` attributes. */
-  private valueOf(segment: ValueSegmentDef, values: Readonly<Record<string, unknown>>): unknown {
-    if (segment.kind !== 'shard' || values[SHARD] !== undefined) return values[segment.attr];
-    return shardOf(
-      segment.by.map((name) => {
-        const value = values[name];
-        if (value === undefined || value === null) throw this.error('KEY_PART_MISSING', name, `"${name}" is required to compute the shard of this key`);
-        return value;
-      }),
-      segment.count,
-    );
+  /** The first shard suffix when the key has a `<shard>` segment. */
+  readonly shardStart: number;
+
+  /** Whether the shard suffix is drawn per write (the key cannot be rebuilt from an item). */
+  readonly random: boolean;
+
+  /**
+   * The value of a segment. A shard is given explicitly (`values[SHARD]`, gathered reads), drawn
+   * (random), or hashed from its `by` segments as this key encodes them.
+   */
+  private valueOf(segment: ValueSegmentDef, values: KeyValues): unknown {
+    if (segment.kind !== 'shard') return values[segment.attr];
+    if (values[SHARD] !== undefined) return values[SHARD];
+    const start = segment.start ?? 0;
+    if (segment.random) return start + Math.floor(Math.random() * segment.count);
+    return start + shardOf(segment.by.map((by) => this.encode(by, values[by.attr])), segment.count);
   }
 
   /** Builds the full key. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
-  build(values: Readonly<Record<string, unknown>>): string {
+  build(values: KeyValues): string {
     const { segments, delimiter } = this.def;
     let key = '';
     for (let i = 0; i < segments.length; i++) {
@@ -261,7 +302,7 @@ export class KeyTemplate {
    * partial key is returned with a trailing delimiter so `begins_with` never over-matches
    * (`User.1.` cannot match `User.12.`). A value given after a missing one is an error.
    */
-  prefix(values: Readonly<Record<string, unknown>>): { readonly key: string; readonly complete: boolean; readonly given: number } {
+  prefix(values: KeyValues): { readonly key: string; readonly complete: boolean; readonly given: number } {
     const { segments, delimiter } = this.def;
     let key = '';
     let given = 0;
@@ -372,11 +413,14 @@ export class KeyTemplate {
       case 'boolean':
         if (typeof value !== 'boolean') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
         return value ? 'true' : 'false';
-      case 'shard':
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= segment.count) {
-          throw this.error('KEY_PART_RANGE', attr, `the shard must be an integer 0..${segment.count - 1}, got ${String(value)}`, `0..${segment.count - 1}`);
+      case 'shard': {
+        const start = segment.start ?? 0;
+        const last = start + segment.count - 1;
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < start || value > last) {
+          throw this.error('KEY_PART_RANGE', attr, `the shard must be an integer ${start}..${last}, got ${String(value)}`, `${start}..${last}`);
         }
-        return String(value).padStart(String(segment.count - 1).length, '0');
+        return String(value).padStart(shardWidth(segment), '0');
+      }
     }
   }
 
@@ -400,8 +444,8 @@ export class KeyTemplate {
       case 'boolean':
         return part === 'true' ? true : part === 'false' ? false : undefined;
       case 'shard': {
-        const width = String(segment.count - 1).length;
-        return part.length === width && /^\d+$/.test(part) && Number(part) < segment.count ? Number(part) : undefined;
+        const start = segment.start ?? 0;
+        return part.length === shardWidth(segment) && /^\d+$/.test(part) && Number(part) >= start && Number(part) < start + segment.count ? Number(part) : undefined;
       }
     }
   }

@@ -1,15 +1,17 @@
 // Scatter-gather over write-sharded partitions: one Query per shard key (bounded concurrency), a
 // k-way merge in DynamoDB's order (UTF-8 bytes of the sort key, ties broken by the full key), the
 // page limit honoured across shards with an early exit, and one cursor that holds every shard's
-// position — taken from the last item *returned* from it, so no item is skipped or repeated.
+// position — taken from the last item *returned* from it, so no item is skipped or repeated — and
+// the last item the gather returned: each shard resumes strictly after the later of the two, so a
+// walk stays monotonic like a single-partition query even when writes land behind it.
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
-import { SHARD, compareUtf8 } from './codec.js';
+import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js';
 import { CursorError, ValidationError } from './errors.js';
 import { decodeCursor, encodeCursor, isKey } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { queryInput } from './repository.js';
+import { ownsRecord, queryInput } from './repository.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
@@ -25,8 +27,18 @@ interface ShardState {
   returned: boolean;
 }
 
-const isPositions = (value: unknown): value is ShardPosition[] =>
-  Array.isArray(value) && value.every((p) => typeof p === 'object' && p !== null && (p.done === true || p.after === undefined || isKey(p.after)));
+/** A gather cursor: every partition's position, and the last record returned (its key attributes). */
+interface GatherPosition {
+  readonly shards: ShardPosition[];
+  readonly last?: Record<string, unknown>;
+}
+
+const isPosition = (value: unknown): value is GatherPosition =>
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as GatherPosition).shards) &&
+  (value as GatherPosition).shards.every((p) => typeof p === 'object' && p !== null && (p.done === true || p.after === undefined || isKey(p.after))) &&
+  ((value as GatherPosition).last === undefined || isKey((value as GatherPosition).last));
 
 /** A min-heap over shard states by their buffered head. */
 class Heap {
@@ -82,9 +94,9 @@ export function recordOrder(request: QueryRequest): (a: Stored, b: Stored) => nu
   };
 }
 
-/** The partitions of every shard of a sharded partition key. */
-export function shardPartitions(partition: Readonly<Record<string, unknown>>, shards: number): Array<Record<string, unknown>> {
-  return Array.from({ length: shards }, (_, shard) => ({ ...partition, [SHARD]: shard }));
+/** The partitions of every shard of a sharded partition key, each addressing its shard by the private channel. */
+export function shardPartitions(partition: Readonly<Record<string, unknown>>, template: KeyTemplate): KeyValues[] {
+  return Array.from({ length: template.shards ?? 1 }, (_, i) => ({ ...partition, [SHARD]: template.shardStart + i }));
 }
 
 const BUCKET_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -107,28 +119,48 @@ export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day
   return out;
 }
 
-/** One page of a query over several partitions (every shard, every time bucket), merged in DynamoDB's order. */
-export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[], page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
+/**
+ * One page of a query over several partitions (every shard, every time bucket), merged in
+ * DynamoDB's order. `tables`, when given, names the physical table of each partition (rotated tables).
+ */
+export async function gatherPage<T>(
+  ctx: TableContext,
+  request: QueryRequest,
+  partitions: readonly KeyValues[],
+  page: PageOptions,
+  map: (stored: Stored) => T,
+  concurrency = 8,
+  tables?: readonly string[],
+): Promise<Page<T>> {
   const shards = partitions.length;
-  const positions: ShardPosition[] =
-    page.cursor === undefined ? Array.from({ length: shards }, () => ({})) : decodeCursor<ShardPosition[]>(page.cursor, request.scope, request.params, ctx.cursor, isPositions);
+  const start: GatherPosition =
+    page.cursor === undefined ? { shards: Array.from({ length: shards }, () => ({})) } : decodeCursor<GatherPosition>(page.cursor, request.scope, request.params, ctx.cursor, isPosition);
+  const positions = start.shards;
   if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} partition positions, this query has ${shards}`);
   const limit = page.limit;
   const order = recordOrder(request);
+  // Records at or before the last one returned were passed already (written behind the walk, into
+  // a shard whose own position is earlier): a single-partition cursor would not return them either.
+  let last = start.last;
+  const ahead = (record: Stored) => last === undefined || order(record, last) > 0;
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
   const items: T[] = [];
   // The first wave asks each shard for its share of the page (plus a little); a shard that runs dry
   // before the page is full is asked again, for what the page still needs.
   const firstWave = limit === undefined ? undefined : Math.min(limit, Math.ceil(limit / shards) + 2);
   const fetch = async (state: ShardState, size = limit === undefined ? undefined : Math.max(1, limit - items.length)) => {
-    const input = queryInput(ctx, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
+    const source = tables === undefined ? ctx : { ...ctx, tableName: tables[state.shard]! };
+    const input = queryInput(source, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
-    state.buffer.push(...((result.Items ?? []) as Stored[]));
+    state.buffer.push(...((result.Items ?? []) as Stored[]).filter((record) => ahead(record) && ownsRecord(request, record)));
     state.next = result.LastEvaluatedKey;
     if (!state.next) state.exhausted = true;
   };
   const live = states.filter((s) => !s.exhausted);
-  await mapConcurrent(live, concurrency, (state) => fetch(state, firstWave));
+  await mapConcurrent(live, concurrency, async (state) => {
+    await fetch(state, firstWave);
+    while (!state.buffer.length && !state.exhausted) await fetch(state);
+  });
   const heap = new Heap((a, b) => order(a.buffer[0]!, b.buffer[0]!) < 0);
   for (const state of live) if (state.buffer.length) heap.push(state);
   while (heap.size && (limit === undefined || items.length < limit)) {
@@ -136,11 +168,13 @@ export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, pa
     const record = state.buffer.shift()!;
     items.push(map(record));
     state.after = Object.fromEntries(request.keyAttributes.map((a) => [a, record[a]]));
+    last = state.after;
     state.returned = true;
     while (!state.buffer.length && !state.exhausted) await fetch(state);
     if (state.buffer.length) heap.push(state);
   }
   const remaining = states.map((s): ShardPosition => (s.exhausted && s.buffer.length === 0 ? { done: true } : s.after ? { after: s.after } : {}));
   const more = remaining.some((p) => !p.done);
-  return more ? { items, cursor: encodeCursor(request.scope, request.params, remaining, ctx.cursor) } : { items };
+  const position: GatherPosition = { shards: remaining, ...(last === undefined ? {} : { last }) };
+  return more ? { items, cursor: encodeCursor(request.scope, request.params, position, ctx.cursor) } : { items };
 }

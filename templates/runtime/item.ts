@@ -1,20 +1,26 @@
 // Conversion between an entity's item type and its stored form. Timestamps are `Date` in the API
-// and fixed-width UTC ISO-8601 strings in the table; an empty set is stored as no attribute (DynamoDB
+// and fixed-width UTC ISO-8601 strings in the table (truncated to a declared unit on every write); an empty set is stored as no attribute (DynamoDB
 // has no empty sets); everything else is stored as the DocumentClient marshals it. Key attributes
 // are added on write and removed on read.
 
+import { truncateTimestamp } from './codec.js';
 import { ValidationError } from './errors.js';
 
-/** How an attribute is converted; attributes stored as-is are not listed. */
-export type AttributeCodec = 'timestamp' | 'set' | { readonly list: AttributeCodec } | { readonly map: Readonly<Record<string, AttributeCodec>> };
+/** How an attribute is converted; attributes stored as-is are not listed. `{ timestamp: unit }` truncates on write. */
+export type AttributeCodec =
+  | 'timestamp'
+  | { readonly timestamp: 'second' | 'minute' | 'hour' | 'day' | 'month' }
+  | 'set'
+  | { readonly list: AttributeCodec }
+  | { readonly map: Readonly<Record<string, AttributeCodec>> };
 
 export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
 
 function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (codec === 'timestamp') {
+  if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) {
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
-    return value.toISOString();
+    return (codec === 'timestamp' ? value : truncateTimestamp(value, codec.timestamp)).toISOString();
   }
   if (codec === 'set') return (value as Set<unknown>).size === 0 ? undefined : value;
   if ('list' in codec) {
@@ -29,7 +35,7 @@ function toStoredValue(entity: string, path: string, codec: AttributeCodec, valu
 
 function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (codec === 'timestamp') return new Date(value as string);
+  if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return new Date(value as string);
   if (codec === 'set') return value;
   if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
   return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);

@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
-import { KeyTemplate, escapeSegment } from './codec.js';
+import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
@@ -12,6 +12,7 @@ import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
 
 /** Where generated repositories send their commands, and how. */
 export interface TableContext {
@@ -24,6 +25,8 @@ export interface TableContext {
   readonly transactionRetry?: TransactionRetryPolicy;
   /** Shard queries in flight at once when a query gathers over a sharded key. Default 8. */
   readonly gatherConcurrency?: number;
+  /** For a rotated table: the base name and period, so a time range can be read across its tables. */
+  readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
 }
 
 export interface KeyAttributeModel {
@@ -101,6 +104,7 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   for (const name of model.keyAttributes) {
     if (name in item) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
+  if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
   const record = Object.assign(toStored(model.name, model.codecs, item), keys);
@@ -215,6 +219,26 @@ export interface QueryRequest {
   readonly keyAttributes: readonly string[];
   readonly order?: 'asc' | 'desc';
   readonly consistent?: boolean;
+  /**
+   * On the table: the entity asked for. Entities sharing a partition are told apart by their sort
+   * keys (as collections do), so records another entity owns are skipped (a sequence's metadata
+   * item beside its items, an order beside its lines).
+   */
+  readonly owner?: EntityModel;
+}
+
+/** Whether a stored record belongs to the request's entity (its sort key parses by the entity's template). */
+export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string, unknown>>): boolean {
+  const sk = request.owner?.sk;
+  if (!sk) return true;
+  const value = stored[sk.attribute];
+  if (typeof value !== 'string') return false;
+  try {
+    sk.template.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The Query input for a request, without sending it. */
@@ -247,10 +271,33 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
-  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template.shards), page, map, ctx.gatherConcurrency);
+  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
-  const items = (result.Items ?? []).map(map);
+  const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored)).map(map);
   return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+}
+
+/**
+ * Every shard's item of one partition of an entity whose partition key is sharded and whose sort
+ * key is constant (one item per shard): one batched read of all the shard keys, in shard order.
+ */
+export async function getAllItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T[]> {
+  const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
+  const attributes = tableKeyAttributes(model);
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  return reads.flatMap((read) => {
+    const item = found.get(keyId(read.key, attributes));
+    return item === undefined ? [] : [item];
+  });
+}
+
+/** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
+export async function sumItems<C extends string>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, counters: readonly C[], options: ReadOptions = {}): Promise<Record<C, number>> {
+  const totals = Object.fromEntries(counters.map((name) => [name, 0])) as Record<C, number>;
+  for (const item of await getAllItems<Record<string, unknown>>(ctx, model, partition, options)) {
+    for (const name of counters) if (typeof item[name] === 'number') totals[name] += item[name] as number;
+  }
+  return totals;
 }
 
 /** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
@@ -283,6 +330,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
     params: { partition, where: options.where, order: options.order ?? 'asc' },
     order: options.order ?? 'asc',
     consistent: options.consistent === true,
+    ...(index ? {} : { owner: model }),
   };
 }
 
@@ -379,23 +427,61 @@ export async function queryTimeRange<T>(
   options: QueryOptions<never>,
   map: (stored: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
+  const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
+  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
+  const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
+  if (request.order === 'desc') partitions.reverse();
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
+}
+
+/** A query whose sort key starts with `attribute`, bounded to `range` (inclusive). */
+function timeRangeRequest(
+  model: EntityModel,
+  method: string,
+  indexName: string | undefined,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+): QueryRequest {
   const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
   const pk = index ? index.pk : model.pk;
   const sk = index ? index.sk : model.sk;
   const order = options.order ?? 'asc';
-  const request: QueryRequest = {
+  return {
     scope: `${model.name}.${method}`,
     ...(indexName !== undefined ? { indexName } : {}),
     pk,
     partition,
-    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [bucket.attribute]: range.from }, { [bucket.attribute]: range.to }] }) } } : {}),
+    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [attribute]: range.from }, { [attribute]: range.to }] }) } } : {}),
     params: { partition, from: range.from, to: range.to, order },
     keyAttributes: keyAttributesOf(model, index),
     order,
     consistent: options.consistent === true,
+    ...(index ? {} : { owner: model }),
   };
-  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
-  const partitions = pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, pk.template.shards!));
-  if (order === 'desc') partitions.reverse();
-  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
+}
+
+/**
+ * One page of a time-range query over a rotated table: the same partition in every physical table
+ * the range touches (one per day, week, month or year), the sort key (which starts with the time)
+ * bounded to the range, merged in order under one cursor.
+ */
+export async function queryRotated<T>(
+  ctx: TableContext,
+  model: EntityModel,
+  method: string,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+  map: (stored: Record<string, unknown>) => T,
+): Promise<Page<T>> {
+  if (!ctx.rotation) throw new ValidationError(model.name, method, 'this table is not rotated');
+  const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
+  const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);
+  if (request.order === 'desc') tables.reverse();
+  const partitions = request.pk.template.shards === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
+  const perPartition = request.pk.template.shards === undefined ? tables : tables.flatMap((name) => Array.from({ length: request.pk.template.shards! }, () => name));
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency, perPartition);
 }

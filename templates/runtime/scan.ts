@@ -1,5 +1,7 @@
 // Parallel scan for background sweeps: `segments` Scan streams (Segment/TotalSegments) read with
-// bounded concurrency and a page size limit, each record tagged with the entity that owns it.
+// bounded concurrency and a page size limit, each record tagged with the entity that owns it. With
+// `segment`, only that one of the `segments` is read: N workers (processes or machines) each run
+// segment k of N on their own, as the seed's sweepers do.
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { CollectionMember, TableContext } from './repository.js';
@@ -8,6 +10,8 @@ import { tagRecord } from './repository.js';
 export interface ScanOptions {
   /** Parallel segments (DynamoDB's TotalSegments). Default 4. */
   readonly segments?: number;
+  /** Read only this segment (0..segments-1), for one worker of a scan split across processes. Default: every segment. */
+  readonly segment?: number;
   /** Segments read at once. Default: all of them. */
   readonly concurrency?: number;
   /** Items per Scan request (DynamoDB's Limit). Default 100. */
@@ -19,15 +23,18 @@ export interface ScanOptions {
 export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly CollectionMember[], options: ScanOptions = {}): AsyncGenerator<Tagged, void, undefined> {
   const segments = options.segments ?? 4;
   if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new RangeError(`segments must be an integer from 1 to 1,000,000, got ${segments}`);
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? segments, segments));
+  const only = options.segment;
+  if (only !== undefined && (!Number.isInteger(only) || only < 0 || only >= segments)) throw new RangeError(`segment must be an integer from 0 to ${segments - 1} (segments - 1), got ${only}`);
+  const last = only === undefined ? segments : only + 1;
+  const concurrency = only === undefined ? Math.max(1, Math.min(options.concurrency ?? segments, segments)) : 1;
   const queue: Tagged[] = [];
   const waiters: Array<() => void> = [];
   const wake = () => waiters.splice(0).forEach((w) => w());
   let failure: unknown;
   let active = 0;
-  let nextSegment = 0;
+  let nextSegment = only ?? 0;
   const run = async (): Promise<void> => {
-    while (nextSegment < segments && failure === undefined) {
+    while (nextSegment < last && failure === undefined) {
       const segment = nextSegment++;
       let start: Record<string, unknown> | undefined;
       do {

@@ -3,7 +3,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { KeyTemplate, SHARD, compareUtf8, shardOf } from '../../out/social/runtime/codec.js';
+import { KeyTemplate, SHARD, SHARD_SEGMENT, compareUtf8, shardOf } from '../../out/social/runtime/codec.js';
 import { gatherPage, shardPartitions, timeBuckets } from '../../out/social/runtime/gather.js';
 import type { QueryRequest } from '../../out/social/runtime/repository.js';
 
@@ -28,7 +28,7 @@ test('shard hash: 100,000 ids spread evenly over 10 and 100 shards', (t) => {
   }
 });
 
-const pk = new KeyTemplate({ entity: 'E', target: 'E.key.pk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD, count: 1, by: [] }] });
+const pk = new KeyTemplate({ entity: 'E', target: 'E.key.pk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD_SEGMENT, count: 1, by: [] }] });
 
 /** A fake DynamoDB: items per partition, sorted by sk in UTF-8 order; honours Limit, order and ExclusiveStartKey. */
 function fakeShards(items: Array<{ pk: string; sk: string }>) {
@@ -59,7 +59,7 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
       fc.integer({ min: 1, max: 9 }),
       fc.boolean(),
       async (shards, raw, limit, desc) => {
-        const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD, count: shards, by: [] }] });
+        const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD_SEGMENT, count: shards, by: [] }] });
         const unique = new Map(raw.map(([s, sk]) => [`${s % shards}|${sk}`, { pk: template.build({ [SHARD]: s % shards }), sk }]));
         const items = [...unique.values()];
         const { ctx } = fakeShards(items);
@@ -69,7 +69,7 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
         const cursors: Array<string | undefined> = [undefined];
         let cursor: string | undefined;
         do {
-          const page = await gatherPage(ctx, request, shardPartitions({}, shards), { limit, ...(cursor ? { cursor } : {}) }, (r) => `${r['pk']}|${r['sk']}`);
+          const page = await gatherPage(ctx, request, shardPartitions({}, template), { limit, ...(cursor ? { cursor } : {}) }, (r) => `${r['pk']}|${r['sk']}`);
           if (page.items.length > limit) return false;
           seen.push(...page.items);
           cursor = page.cursor;
@@ -81,7 +81,7 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
           const rest: string[] = [];
           let c: string | undefined = cursors[i];
           while (c) {
-            const page = await gatherPage(ctx, request, shardPartitions({}, shards), { limit, cursor: c }, (r) => `${r['pk']}|${r['sk']}`);
+            const page = await gatherPage(ctx, request, shardPartitions({}, template), { limit, cursor: c }, (r) => `${r['pk']}|${r['sk']}`);
             rest.push(...page.items);
             c = page.cursor;
           }
@@ -95,12 +95,65 @@ test('model: gathered pages concatenate to the globally sorted result, with no d
   t.pass();
 });
 
+test('model: a gathered walk stays monotonic while writes land behind it, and returns everything written before it began', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 2, max: 8 }),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 999 })), { maxLength: 40 }),
+      // Between pages: writes (shard, sk) landing anywhere, before or after the walk's position.
+      fc.array(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 999 })), { maxLength: 4 }), { maxLength: 20 }),
+      fc.integer({ min: 1, max: 6 }),
+      async (shards, initial, writes, limit) => {
+        const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD_SEGMENT, count: shards, by: [] }] });
+        const items: Array<{ pk: string; sk: string }> = [];
+        const write = ([s, n]: [number, number]) => {
+          const item = { pk: template.build({ [SHARD]: s % shards }), sk: String(n).padStart(3, '0') };
+          if (!items.some((i) => i.pk === item.pk && i.sk === item.sk)) items.push(item);
+        };
+        initial.forEach(write);
+        const before = new Set(items.map((i) => `${i.pk}|${i.sk}`));
+        const { ctx } = fakeShards(items);
+        const request: QueryRequest = { scope: 'E.query', pk: { attribute: 'pk', template }, partition: {}, sk: { attribute: 'sk', condition: undefined }, params: {}, keyAttributes: ['pk', 'sk'], order: 'asc' };
+        const seen: Array<{ pk: string; sk: string }> = [];
+        let cursor: string | undefined;
+        let round = 0;
+        do {
+          const page = await gatherPage(ctx, request, shardPartitions({}, template), { limit, ...(cursor ? { cursor } : {}) }, (r) => ({ pk: r['pk'] as string, sk: r['sk'] as string }));
+          seen.push(...page.items);
+          cursor = page.cursor;
+          (writes[round++] ?? []).forEach(write);
+        } while (cursor);
+        const order = (a: { pk: string; sk: string }, b: { pk: string; sk: string }) => compareUtf8(a.sk, b.sk) || compareUtf8(a.pk, b.pk);
+        for (let i = 1; i < seen.length; i++) if (order(seen[i - 1]!, seen[i]!) >= 0) return false;
+        const returned = new Set(seen.map((i) => `${i.pk}|${i.sk}`));
+        return [...before].every((id) => returned.has(id));
+      },
+    ),
+    { numRuns: 300 },
+  );
+  t.pass();
+});
+
+test('a gathered walk never goes back: an event written at 00:25 into a shard page 1 took nothing from is not returned after 00:30', async (t) => {
+  const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD_SEGMENT, count: 8, by: [] }] });
+  const at = (seconds: number) => `00:${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+  // 16 events 10 s apart over 8 shards: page 1 takes 00:00..00:30 from shards 0..3 and nothing from 4..7.
+  const items = Array.from({ length: 16 }, (_, i) => ({ pk: template.build({ [SHARD]: i % 8 }), sk: at(i * 10) }));
+  const { ctx } = fakeShards(items);
+  const request: QueryRequest = { scope: 'E.query', pk: { attribute: 'pk', template }, partition: {}, sk: { attribute: 'sk', condition: undefined }, params: {}, keyAttributes: ['pk', 'sk'], order: 'asc' };
+  const first = await gatherPage(ctx, request, shardPartitions({}, template), { limit: 4 }, (r) => r['sk'] as string);
+  t.deepEqual(first.items, ['00:00:00', '00:00:10', '00:00:20', '00:00:30']);
+  items.push({ pk: template.build({ [SHARD]: 5 }), sk: '00:00:25' });
+  const second = await gatherPage(ctx, request, shardPartitions({}, template), { limit: 4, cursor: first.cursor! }, (r) => r['sk'] as string);
+  t.deepEqual(second.items, ['00:00:40', '00:00:50', '00:01:00', '00:01:10']);
+});
+
 test('a page stops early: shards are not read past what the page needs', async (t) => {
-  const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD, count: 4, by: [] }] });
+  const template = new KeyTemplate({ ...pk.def, segments: [{ kind: 'literal', text: 'P' }, { kind: 'shard', attr: SHARD_SEGMENT, count: 4, by: [] }] });
   const items = Array.from({ length: 400 }, (_, i) => ({ pk: template.build({ [SHARD]: i % 4 }), sk: String(i).padStart(3, '0') }));
   const fake = fakeShards(items);
   const request: QueryRequest = { scope: 'E.query', pk: { attribute: 'pk', template }, partition: {}, sk: { attribute: 'sk', condition: undefined }, params: {}, keyAttributes: ['pk', 'sk'], order: 'asc' };
-  const page = await gatherPage(fake.ctx, request, shardPartitions({}, 4), { limit: 5 }, (r) => r['sk']);
+  const page = await gatherPage(fake.ctx, request, shardPartitions({}, template), { limit: 5 }, (r) => r['sk']);
   t.deepEqual(page.items, ['000', '001', '002', '003', '004']);
   t.is(fake.queries(), 4, 'one query per shard, each asking for its share of the page');
 });

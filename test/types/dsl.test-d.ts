@@ -52,6 +52,22 @@ export const badShardBy = entity({
   key: { pk: 'User#<id>#<shard>', shard: { count: 4, by: 'nope' } },
 });
 
+export const shardByList = entity({
+  attributes: { id: t.string(), at: t.timestamp({ unit: 'minute' }) },
+  key: { pk: 'User#<id>#<shard>', sk: '<at>', shard: { count: 4, by: ['id', 'at'], start: 1 } },
+});
+
+export const randomShard = entity({
+  attributes: { id: t.string(), n: t.number({ integer: true }) },
+  key: { pk: 'Total#<id>#<shard>', sk: 'TOTAL', shard: { count: 20, random: true } },
+});
+
+// @ts-expect-error: only the units second, minute, hour, day and month
+export const badUnit = t.timestamp({ unit: 'week' });
+
+// @ts-expect-error: a unit belongs on a timestamp
+export const unitOnString = t.string({ unit: 'day' });
+
 // @ts-expect-error: an enum needs at least one value
 export const emptyEnum = t.enum([]);
 
