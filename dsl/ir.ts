@@ -100,6 +100,7 @@ export interface EdgeDef {
   /** A GSI that holds the inverse direction instead of a second item (one write; incoming reads are eventually consistent). */
   readonly inverseIndex?: string;
   readonly attributes: Readonly<Record<string, AttributeDef>>;
+  readonly traffic?: TrafficDef;
 }
 
 export type PatternOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';

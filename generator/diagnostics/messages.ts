@@ -131,6 +131,20 @@ export const messages = {
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
   }),
+  DDB140: (edge: string, type: string, entities: readonly string[], delimiter: string) => ({
+    message: `node type "${type}" of edge ${edge} is not an entity of this table`,
+    fix: entities.length
+      ? `declare entity ${type}, keyed by its own id (e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' }), or connect declared entities: ${list(entities)}`
+      : `declare entity ${type}, keyed by its own id (e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' })`,
+  }),
+  DDB141: (edge: string, type: string, pk: string, reason: string, delimiter: string) => ({
+    message: `entity ${type}'s partition key "${pk}" cannot be a node key of edge ${edge}: ${reason}`,
+    fix: `key ${type} by its own id, e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' }, so a node's key is the one partition that holds that ${type} and its edges`,
+  }),
+  DDB142: (edge: string, a: string, b: string, shapes: string, delimiter: string) => ({
+    message: `node types ${a} and ${b} of edge ${edge} can have the same node key (${shapes}), so their edges would mix`,
+    fix: `give ${b} a partition key of its own, e.g. pk '${b}${delimiter}<id>', or connect only one of them`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
