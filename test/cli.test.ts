@@ -106,6 +106,22 @@ test('an invalid schema reports every problem at file:line:column and writes not
   t.false(existsSync(path.join(dir, 'out')));
 });
 
+test('bad edges: a type that is not an entity, one that cannot be a node, and bad traffic, each at file:line:column', async (t) => {
+  const dir = temp();
+  const result = await run(['generate', fixture('invalid/bad-edges.ts'), '--out', path.join(dir, 'out')], root);
+  t.is(result.code, 1);
+  t.deepEqual(
+    result.stderr.split('\n').filter((line) => line.startsWith('fixtures/')),
+    [
+      'fixtures/invalid/bad-edges.ts:13:19 - error DDB140: node type "Movie" of edge Likes is not an entity of this table',
+      'fixtures/invalid/bad-edges.ts:14:20 - error DDB141: entity Post\'s partition key "User.<userId>" cannot be a node key of edge Shares: its sort key "Post.<postId>" has placeholders, so the partition holds many Post items, not one node',
+      'fixtures/invalid/bad-edges.ts:14:75 - error DDB080: traffic writesPerSecond is -5',
+      'fixtures/invalid/bad-edges.ts:14:96 - error DDB080: traffic hotKeyShare is 2, above 1',
+    ],
+  );
+  t.false(existsSync(path.join(dir, 'out')));
+});
+
 const broken: Array<[string, string, RegExp]> = [
   ['a module that throws', `import { t } from 'ddbgen';\nconst x = t.string();\nthrow new Error('boom');\n`, /^schema\.ts:3:7 - error DDB001: cannot load schema schema\.ts: boom\n/],
   ['a syntax error', `export default {{;\n`, /^schema\.ts:1:\d+ - error DDB001: cannot load schema schema\.ts: ParseError: /],
