@@ -8,7 +8,7 @@
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
-import { ConditionFailedError, TransactionError, ValidationError } from './errors.js';
+import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
@@ -118,9 +118,10 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   /** The node a stored sort key names (its type is the segment after the label). */
   private nodeOf(side: 'forward' | 'inverse', sk: string): N {
     const type = splitKey(sk, this.model.delimiter)?.[1] ?? '';
-    const template = this.typeOf(type)[side]!;
-    const values = template.parse(sk);
-    const parts = this.typeOf(type).key.attributes;
+    const found = this.types.get(type);
+    if (!found) throw new KeyParseError(`${this.model.name}.${side}`, sk, `"${type}" is not a node type of this edge (${[...this.types.keys()].join(', ')})`);
+    const values = found[side]!.parse(sk);
+    const parts = found.key.attributes;
     return { type, id: parts.length === 1 ? values[parts[0]!] : values } as unknown as N;
   }
 
