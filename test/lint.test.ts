@@ -171,6 +171,25 @@ test('traffic and lint settings are validated with locations', async (t) => {
   ]);
 });
 
+test('plan: an edge\'s writes (both halves), link reads and hottest node are in the plan and its totals', async (t) => {
+  const { tables } = await loadSchemas([path.join(root, 'fixtures/fans.ts')], root);
+  const plan = planTable(tables[0]!.table);
+  t.deepEqual(plan.edges, [{ edge: 'Fan', writesPerSecond: 200, writeUnits: 800, readsPerSecond: 1000, readUnits: 500, hottestNode: { writeUnits: 8, readUnits: 10, share: 0.02 } }]);
+  t.like(plan.totals, { writeUnits: 20 + 800, readUnits: 250 + 500 });
+  const text = await run(['plan', 'fixtures/fans.ts']);
+  t.regex(text.stdout, /\nedges:\n {2}Fan: 200 relationships\/s, 800 WCU\/s \(both halves\); 1,000 link reads\/s, 500 RCU\/s; hottest node \(hotKeyShare 0\.02\): 8 WCU\/s, 10 RCU\/s\n/);
+  const follow = planTable(defineTable({
+    name: 'F',
+    indexes: { followers: { kind: 'gsi', pk: 'g1pk', sk: 'g1sk', projection: 'keys-only' } },
+    entities: { User: entity({ attributes: { id: types.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }) },
+    edges: {
+      Follow: { kind: 'edge', types: ['User'], forward: 'FOLLOWS', inverse: 'FOLLOWED_BY', inverseIndex: 'followers', attributes: {}, traffic: { kind: 'traffic', writesPerSecond: 10 } },
+      Likes: { kind: 'edge', types: ['User'], forward: 'LIKES', attributes: {}, traffic: { kind: 'traffic', writesPerSecond: 10 } },
+    },
+  }));
+  t.deepEqual(follow.edges.map((e) => [e.edge, e.writeUnits, e.readUnits, e.hottestNode.writeUnits]), [['Follow', 20, null, null], ['Likes', 10, null, null]], 'an inverse in a GSI: one put and its index entry; no inverse: one put');
+});
+
 test('plan: units, hottest key, partitions and shard counts from declared traffic', async (t) => {
   const { tables } = await loadSchemas([path.join(lintDir, 'seeds/election-votes.ts')], root);
   const [bad, fixed] = tables.map((x) => planTable(x.table));

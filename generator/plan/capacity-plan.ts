@@ -1,8 +1,8 @@
-// `ddbgen plan`: capacity per key space (table and each GSI, per entity) and per pattern, from the
-// declared traffic: units per second, the hottest key's load, minimum partitions, suggested shard
-// counts, and the on-demand ramp. A pure view model, printed as text or JSON.
+// `ddbgen plan`: capacity per key space (table and each GSI, per entity), per pattern and per edge,
+// from the declared traffic: units per second, the hottest key's load, minimum partitions,
+// suggested shard counts, and the on-demand ramp. A pure view model, printed as text or JSON.
 
-import type { TableDef } from '../../dsl/ir.js';
+import type { EdgeDef, TableDef } from '../../dsl/ir.js';
 import { HEADROOM, hottestReadUnits, hottestWriteUnits, keySpaces, shardsNeeded } from '../lint/analysis.js';
 import { declaredPeak } from '../lint/rules/table-capacity.js';
 
@@ -28,15 +28,57 @@ export interface PatternPlan {
   readonly readUnits: number | null;
 }
 
+/**
+ * An edge's declared load. Edge items hold two keys and a few attributes (under 1 KB): a
+ * relationship with both halves is a transaction writing 2 items at 2 units each; with the inverse
+ * in a GSI it is one put and its index entry; without an inverse, one put. A link read is one
+ * eventually consistent Query page (0.5 units per 4 KB).
+ */
+export interface EdgePlan {
+  readonly edge: string;
+  /** Relationships added or removed per second. */
+  readonly writesPerSecond: number | null;
+  /** Both halves. */
+  readonly writeUnits: number | null;
+  /** `outgoing` / `incoming` reads per second. */
+  readonly readsPerSecond: number | null;
+  readonly readUnits: number | null;
+  /** The hottest node's partition (`hotKeyShare` of the edge's traffic): the half it holds of each write, and its reads. */
+  readonly hottestNode: { readonly writeUnits: number | null; readonly readUnits: number | null; readonly share: number | null };
+}
+
 export interface TablePlan {
   readonly table: string;
   readonly capacity: string;
   readonly spaces: readonly SpacePlan[];
   readonly patterns: readonly PatternPlan[];
+  readonly edges: readonly EdgePlan[];
   readonly totals: { readonly writeUnits: number; readonly readUnits: number; readonly minPartitions: number; readonly onDemandRampMinutes: number | null };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+const EDGE_LINK_READ_UNITS = 0.5;
+
+function planEdge(edge: EdgeDef): EdgePlan {
+  const { writesPerSecond, readsPerSecond, hotKeyShare } = edge.traffic ?? {};
+  const transactional = edge.inverse !== undefined && edge.inverseIndex === undefined;
+  // Units per relationship written, and the part of them that lands in one node's partition.
+  const [perWrite, perNode] = transactional ? [4, 2] : edge.inverseIndex !== undefined ? [2, 1] : [1, 1];
+  const times = (rate: number | undefined, units: number) => (rate === undefined ? null : round(rate * units));
+  return {
+    edge: edge.name,
+    writesPerSecond: writesPerSecond ?? null,
+    writeUnits: times(writesPerSecond, perWrite),
+    readsPerSecond: readsPerSecond ?? null,
+    readUnits: times(readsPerSecond, EDGE_LINK_READ_UNITS),
+    hottestNode: {
+      writeUnits: hotKeyShare === undefined ? null : times(writesPerSecond, perNode * hotKeyShare),
+      readUnits: hotKeyShare === undefined ? null : times(readsPerSecond, EDGE_LINK_READ_UNITS * hotKeyShare),
+      share: hotKeyShare ?? null,
+    },
+  };
+}
 
 export function planTable(table: TableDef): TablePlan {
   const spaces = keySpaces(table);
@@ -69,13 +111,16 @@ export function planTable(table: TableDef): TablePlan {
       readUnits: p.readsPerSecond === undefined || !space ? null : round(p.readsPerSecond * space.readUnits),
     };
   });
-  const peak = declaredPeak(spaces);
+  const edges = Object.values(table.edges).map(planEdge);
+  const entities = declaredPeak(spaces);
+  const peak = { writes: entities.writes + edges.reduce((sum, e) => sum + (e.writeUnits ?? 0), 0), reads: entities.reads + edges.reduce((sum, e) => sum + (e.readUnits ?? 0), 0) };
   const doublings = Math.max(peak.writes > 4000 ? Math.ceil(Math.log2(peak.writes / 4000)) : 0, peak.reads > 12000 ? Math.ceil(Math.log2(peak.reads / 12000)) : 0);
   return {
     table: table.name,
     capacity: table.capacity.mode === 'provisioned' ? `provisioned ${table.capacity.read} RCU / ${table.capacity.write} WCU` : 'on-demand',
     spaces: spacePlans,
     patterns,
+    edges,
     totals: {
       writeUnits: round(peak.writes),
       readUnits: round(peak.reads),
@@ -110,6 +155,13 @@ export function planText(plan: TablePlan): string {
   if (plan.patterns.length) {
     out.push('', 'patterns:');
     for (const p of plan.patterns) out.push(`  ${p.pattern} (${p.entity} on ${p.index}): ${show(p.readsPerSecond)} reads/s, ${show(p.readUnits)} RCU/s`);
+  }
+  if (plan.edges.length) {
+    out.push('', 'edges:');
+    for (const e of plan.edges) {
+      const hottest = e.hottestNode.share === null ? '' : `; hottest node (hotKeyShare ${e.hottestNode.share}): ${show(e.hottestNode.writeUnits)} WCU/s, ${show(e.hottestNode.readUnits)} RCU/s`;
+      out.push(`  ${e.edge}: ${show(e.writesPerSecond)} relationships/s, ${show(e.writeUnits)} WCU/s (both halves); ${show(e.readsPerSecond)} link reads/s, ${show(e.readUnits)} RCU/s${hottest}`);
+    }
   }
   out.push(
     '',
