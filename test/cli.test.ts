@@ -43,7 +43,7 @@ test('--help, --version, and usage errors exit 2', async (t) => {
   t.regex((await run(['table', fixture('social.ts'), '--format', 'yaml'])).stderr, /^ddbgen: unknown --format "yaml": use create-table, cloudformation, cloudformation-yaml, cdk\n/);
   const dir = temp();
   const noConfig = await run(['generate'], dir);
-  t.deepEqual(noConfig, { code: 2, stdout: '', stderr: `ddbgen: no schema given and no ddbgen.config.ts in ${dir} or any folder above it; run ddbgen init to create one, or pass a schema file\n` });
+  t.deepEqual(noConfig, { code: 2, stdout: '', stderr: `ddbgen: no schema given and no ddbgen.config.ts in ${dir} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file\n` });
   t.regex((await run(['lint', '-c', 'nope.config.ts'], dir)).stderr, /config file nope.config.ts does not exist/);
 });
 
@@ -113,10 +113,10 @@ test('bad edges: a type that is not an entity, one that cannot be a node, and ba
   t.deepEqual(
     result.stderr.split('\n').filter((line) => line.startsWith('fixtures/')),
     [
-      'fixtures/invalid/bad-edges.ts:13:19 - error DDB140: node type "Movie" of edge Likes is not an entity of this table',
-      'fixtures/invalid/bad-edges.ts:14:20 - error DDB141: entity Post\'s partition key "User.<userId>" cannot be a node key of edge Shares: its sort key "Post.<postId>" has placeholders, so the partition holds many Post items, not one node',
       'fixtures/invalid/bad-edges.ts:14:75 - error DDB080: traffic writesPerSecond is -5',
       'fixtures/invalid/bad-edges.ts:14:96 - error DDB080: traffic hotKeyShare is 2, above 1',
+      'fixtures/invalid/bad-edges.ts:13:19 - error DDB140: node type "Movie" of edge Likes is not an entity of this table',
+      'fixtures/invalid/bad-edges.ts:14:20 - error DDB141: entity Post\'s partition key "User.<userId>" cannot be a node key of edge Shares: its sort key "Post.<postId>" has placeholders, so the partition holds many Post items, not one node',
     ],
   );
   t.false(existsSync(path.join(dir, 'out')));
@@ -204,5 +204,5 @@ test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear c
   config("{ HK999: 'off' }");
   const bad = await run(['lint'], dir);
   t.is(bad.code, 1);
-  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK016\)\n$/);
+  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK018\)\n$/);
 });

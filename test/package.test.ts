@@ -38,7 +38,7 @@ export async function demo(): Promise<number> {
 `;
 
 for (const [kind, typescript] of [['module', '6'], ['commonjs', '5.4']] as const) {
-  test.serial(`a fresh ${kind} project on TypeScript ${typescript}: install, init, generate, lint, plan, table, compile`, async (t) => {
+  test.serial(`a fresh ${kind} project on TypeScript ${typescript}: install, init, generate, lint, plan, table, iam, compile`, async (t) => {
     t.timeout(300_000);
     const dir = mkdtempSync(path.join(tmpdir(), `ddbgen-user-${kind}-`));
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'user-app', private: true, type: kind }, null, 2));
@@ -54,6 +54,7 @@ for (const [kind, typescript] of [['module', '6'], ['commonjs', '5.4']] as const
     t.regex((await npx(['ddbgen', 'lint'], dir)).stdout, /^ddbgen lint: 0 errors/);
     t.regex((await npx(['ddbgen', 'plan'], dir)).stdout, /^App \(on-demand\)/);
     t.is(JSON.parse((await npx(['ddbgen', 'table', '--format', 'cloudformation'], dir)).stdout).Resources.AppTable.Type, 'AWS::DynamoDB::Table');
+    t.is(JSON.parse((await npx(['ddbgen', 'iam'], dir)).stdout).policies[0].name, 'AppReadOnly');
     t.is((await npx(['ddbgen', 'generate', '--check'], dir)).stdout, 'ddbgen: out is up to date (1 table)\n');
 
     writeFileSync(path.join(dir, 'app.ts'), app);

@@ -189,15 +189,15 @@ test('edges connect entities whose partition key is one node, distinct per type,
     },
   });
   a.deepEqual(brief(nodes), [
+    'DDB080 T.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
+    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is 9',
+    'DDB080 T.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
     'DDB141 T.edges.Likes.types: entity Post\'s partition key "User#<userId>" cannot be a node key of edge Likes: its sort key "Post#<postId>" has placeholders, so the partition holds many Post items, not one node',
     'DDB141 T.edges.Likes.types: entity Global\'s partition key "GLOBAL" cannot be a node key of edge Likes: it has no placeholder, so every node would share one partition',
     'DDB141 T.edges.Likes.types: entity Vote\'s partition key "Vote#<id>#<shard>" cannot be a node key of edge Likes: it is write-sharded, so one node would be spread over several partitions',
     'DDB141 T.edges.Likes.types: entity Day\'s partition key "Day#<at:day>" cannot be a node key of edge Likes: "<at:day>" truncates a timestamp, so an id would not come back exactly',
     'DDB140 T.edges.Likes.types: node type "Movie" of edge Likes is not an entity of this table',
     'DDB142 T.edges.Likes.types: node types User and Settings of edge Likes can have the same node key (User "User#<id>" vs Settings "User#<userId>"), so their edges would mix',
-    'DDB080 T.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
-    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is 9',
-    'DDB080 T.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
   ]);
   const [notEntity] = validateTable(nodes).filter((d) => d.code === 'DDB140');
   a.is(notEntity!.fix, 'declare entity Movie, keyed by its own id (e.g. key: { pk: \'Movie#<id>\', sk: \'PROFILE\' }), or connect declared entities: "User", "Post", "Settings", "Global", "Vote", "Day"');

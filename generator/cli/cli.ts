@@ -24,6 +24,7 @@ import { packageVersion } from '../package-root.js';
 import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
+import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -38,16 +39,18 @@ const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
 Usage:
   ddbgen generate [schema…] [--out DIR] [--emit ts|js] [--check]
                                                     validate, lint and emit out/<table>/*.ts
-  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
+  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK018)
   ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
   ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
   ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
                                                     print the table definition
+  ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]
+                                                    least-privilege IAM policies per role, entity and pattern
   ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
   ddbgen --help | --version
 
-Without schema arguments, ddbgen.config.ts (searched upward from the current folder, or given
-with -c) names them.
+Without schema arguments, ddbgen.config.ts (searched upward from the current folder to the
+project root, or given with -c) names them.
 
 Options:
   -c, --config FILE  the config file to use
@@ -58,7 +61,10 @@ Options:
                 one-entity change re-render one module and re-check what it can affect)
   --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
   --format F    lint: text (default), json, sarif; plan: text, json;
-                table: create-table (default), cloudformation, cloudformation-yaml, cdk
+                table: create-table (default), cloudformation, cloudformation-yaml, cdk;
+                iam: json (default), cloudformation, cdk
+  --tenant-tag A[=TAG]  iam: scope every policy to partitions whose key holds <A> equal to the
+                caller's principal tag TAG (default: A)
 
 Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
 
@@ -86,6 +92,7 @@ function parse(args: readonly string[]) {
         'no-cache': { type: 'boolean' },
         watch: { type: 'boolean' },
         format: { type: 'string' },
+        'tenant-tag': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -115,7 +122,7 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache };
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
-  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
+  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file`);
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
@@ -135,8 +142,8 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTable[] | undefined> {
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd);
+async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -147,7 +154,7 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
 }
 
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, inputs.cache);
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
@@ -247,6 +254,21 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   return EXIT.ok;
 }
 
+async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+  try {
+    const checked = checkIamFormat(format);
+    const inputs = await resolveInputs(io, positionals, undefined, config);
+    const tables = await loadValid(io, inputs.files);
+    if (!tables) return EXIT.failed;
+    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag);
+    for (const note of notes) io.stderr(`ddbgen iam: ${note}\n`);
+    io.stdout(text);
+    return EXIT.ok;
+  } catch (error) {
+    throw error instanceof IamOptionError ? new UsageError(error.message) : error;
+  }
+}
+
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(args);
@@ -272,6 +294,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         return await plan(io, rest, values.format, values.config);
       case 'table':
         return await table(io, rest, values.format, values.config);
+      case 'iam':
+        return await iam(io, rest, values.format, values.config, values['tenant-tag']);
       case 'report':
         return await writeReport(io, rest, values.out, values.config);
       case 'init':

@@ -1,9 +1,11 @@
-// ddbgen.config.ts: found by searching upward from the current folder, loaded without a build step.
+// ddbgen.config.ts: found by searching upward from the current folder to the project root (the
+// nearest package.json or version-control root), loaded without a build step.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DdbgenConfig } from '../../dsl/config.js';
 import { schemaImporter } from '../load/load-schema.js';
+import { isProjectBoundary } from '../project-root.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 
 export const CONFIG_FILE = 'ddbgen.config.ts';
@@ -14,14 +16,14 @@ export function findConfig(from: string): string | undefined {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, CONFIG_FILE);
     if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
+    if (isProjectBoundary(dir) || path.dirname(dir) === dir) return undefined;
   }
 }
 
 export async function loadConfig(file: string): Promise<DdbgenConfig> {
   let config: unknown;
   try {
-    config = await schemaImporter().import(file, { default: true });
+    config = await schemaImporter(file).import(file, { default: true });
   } catch (error) {
     throw new ConfigError(`cannot load ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }

@@ -145,36 +145,60 @@ export const messages = {
     message: `node types ${a} and ${b} of edge ${edge} can have the same node key (${shapes}), so their edges would mix`,
     fix: `give ${b} a partition key of its own, e.g. pk '${b}${delimiter}<id>', or connect only one of them`,
   }),
+  DDB170: (template: string, reason: string) => ({
+    message: `key template ${JSON.stringify(template)} ${reason}`,
+    fix: 'key text is printed into generated code and its comments: use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`"',
+  }),
+  DDB190: (owner: string, space: string, spaces: readonly string[]) => ({
+    message: `traffic.hotKeyShare names "${space}", which is not a key space of ${owner}`,
+    fix: `name one of ${list(spaces)} (the table key and each GSI the entity maps into; an edge's forward and inverse sides), or give one number for ${spaces[0] === 'forward' ? 'both sides' : 'the table key'}`,
+  }),
+  DDB191: (field: string, found: string) => ({
+    message: `${field} is ${found}, not true or false`,
+    fix: `write ${field}: true, or leave it out (false): consistent reads and transactional writes cost twice the units`,
+  }),
+  DDB192: (pattern: string, index: string) => ({
+    message: `pattern "${pattern}" asks for strongly consistent reads on GSI "${index}", which serves only eventually consistent reads`,
+    fix: 'remove consistent: true, or read through the table key or an LSI, which can read strongly consistent',
+  }),
+  DDB193: (attribute: string, found: string) => ({
+    message: `list "${attribute}" has maxItems ${found}`,
+    fix: 'maxItems is a positive integer: the most elements the list holds, used to check the item against 400 KB',
+  }),
+  DDB194: (index: string) => ({
+    message: `GSI "${index}" declares capacity, but the table is on-demand`,
+    fix: "give the table capacity: { mode: 'provisioned', read, write }, or remove the GSI's capacity (warmThroughput sets what an on-demand index serves at once)",
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
 export const lintMessages = {
-  HK001: (where: string, pk: string, load: string | undefined, fix: string) => ({
-    message: `${where}: partition key "${pk}" has no placeholder, so every write goes to one key${load ? `; declared ${load} WCU/s, above the 1,000 one partition takes` : ''}`,
+  HK001: (where: string, pk: string, load: string, fix: string) => ({
+    message: `${where}: partition key "${pk}" has no placeholder, so every write goes to one key; ${load}`,
     fix,
   }),
-  HK002: (where: string, pk: string, count: string, explain: string, load: string | undefined, fix: string) => ({
-    message: `${where}: partition key "${pk}" takes only ${count} distinct value${count === '1' ? '' : 's'} (${explain})${load ? `; the hottest takes ${load}` : ''}`,
+  HK002: (where: string, pk: string, count: string, explain: string, load: string, fix: string) => ({
+    message: `${where}: partition key "${pk}" takes only ${count} distinct value${count === '1' ? '' : 's'} (${explain}); ${load}`,
     fix,
   }),
-  HK003: (where: string, pk: string, bucket: string, load: string | undefined, fix: string) => ({
-    message: `${where}: partition key "${pk}" is a time bucket (${bucket}) without a shard: every write in a period goes to one key${load ? `; declared ${load}` : ''}`,
+  HK003: (where: string, pk: string, bucket: string, load: string, fix: string) => ({
+    message: `${where}: partition key "${pk}" is a time bucket (${bucket}) without a shard: every write in a period goes to one key; ${load}`,
     fix,
   }),
-  HK004: (where: string, load: string, assumed: string) => ({
-    message: `${where}: one item takes ${load} WCU/s (${assumed}); a single item cannot exceed 1,000 WCU/s, even after adaptive capacity isolates it`,
-    fix: 'split the item: N counter items (key suffix 0..N-1) summed on read, or buffer writes through a queue or stream and apply them in batches',
+  HK004: (where: string, load: string, fix: string) => ({
+    message: `${where}: one item takes ${load}; a single item cannot exceed 1,000 WCU/s, even after adaptive capacity isolates it`,
+    fix: `${fix}; or buffer writes through a queue or stream and apply them in batches`,
   }),
-  HK005: (where: string, load: string, assumed: string) => ({
-    message: `${where}: one item takes ${load} RCU/s (${assumed}); a single item cannot exceed 3,000 RCU/s`,
-    fix: 'cache it (DAX or an application cache), read it eventually consistent, keep read replicas of it under N keys, or read a smaller projection',
+  HK005: (where: string, load: string, fix: string) => ({
+    message: `${where}: one item takes ${load}; a single item cannot exceed 3,000 RCU/s`,
+    fix,
   }),
   HK006: (where: string, why: string, load: string, fix: string) => ({
-    message: `${where}: ${why}, and its hottest collection takes ${load}: split-for-heat cannot spread it`,
+    message: `${where}: ${why}, so split-for-heat cannot spread its hottest collection: ${load}`,
     fix,
   }),
-  HK007: (where: string, share: string, load: string, fix: string) => ({
-    message: `${where}: declared hotKeyShare ${share} puts ${load} on one partition-key value, above what a partition takes`,
+  HK007: (where: string, load: string, fix: string) => ({
+    message: `${where}: the declared skew puts ${load}`,
     fix,
   }),
   HK008: (where: string, problem: string, fix: string) => ({
@@ -183,13 +207,13 @@ export const lintMessages = {
   }),
   HK009: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
   HK010: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
-  HK011: (where: string, size: string, limit: string, source: string) => ({
+  HK011: (where: string, size: string, limit: string, source: string, fix: string) => ({
     message: `${where}: items are ${size} (${source}), ${limit}`,
-    fix: 'split large items into an item collection (a sort key per part), or keep blobs in S3 and store their keys',
+    fix,
   }),
-  HK012: (peak: string, base: string, doublings: number) => ({
-    message: `declared peak ${peak} is above the ${base} a new on-demand table serves at once; reaching it takes ${doublings} doubling${doublings === 1 ? '' : 's'} of 30 minutes (${doublings * 30} min) of throttling risk`,
-    fix: 'pre-warm the table and its indexes (WarmThroughput) to the peak before launch, or ramp traffic up over that time',
+  HK012: (where: string, peak: string, warm: string, doublings: number, minutes: number) => ({
+    message: `${where}: declared peak ${peak} is above the ${warm} it serves at once (its warm throughput); reaching it takes ${doublings} doubling${doublings === 1 ? '' : 's'} of 30 minutes (${minutes} min) of throttling risk`,
+    fix: `pre-warm it to the peak before launch (warmThroughput: { read, write } on the ${where.startsWith('GSI') ? 'gsi' : 'table capacity'}, WarmThroughput in CreateTable), or ramp traffic up over ${minutes} min`,
   }),
   HK013: (total: string) => ({
     message: `declared ${total} for the table and its GSIs is above the default quota of 40,000 per table`,
@@ -199,13 +223,21 @@ export const lintMessages = {
     message: `${where}: ${rate} conditional (versioned) writes per second on one item will conflict; each loser retries and pays again`,
     fix: 'take the shared item out of the hot path: keep per-writer items and aggregate them, or update it with an unconditional ADD',
   }),
-  HK015: (where: string, shards: number, queries: string | undefined) => ({
-    message: `${where}: ${shards} shards means each logical read issues ${shards} queries${queries ? ` (${queries} queries/s at the declared reads)` : ''}`,
-    fix: 'use fewer shards (N = ceil(peak WCU per key / 800) is enough), a calculated suffix (shard.by) so single-item reads need one GetItem, or keep an aggregate item for the common read',
+  HK015: (where: string, shards: number, how: string, queries: string | undefined) => ({
+    message: `${where}: ${shards} shards, and ${how}: each gathered read issues ${shards} queries${queries ? ` (${queries})` : ''}`,
+    fix: 'use fewer shards (N = ceil(peak WCU on one key / (1,000 × 0.8)) is enough), a calculated suffix (shard.by) so reads that know the item target one shard, or keep an aggregate item for the common read',
   }),
   HK016: (where: string, attribute: string) => ({
     message: `${where}: key template contains "${attribute}", which is marked pii; keys appear in metrics (Contributor Insights), logs and cursors`,
     fix: `key on a surrogate id, or on a keyed hash of "${attribute}", and keep the value itself in a non-key attribute`,
+  }),
+  HK017: (where: string, pk: string, load: string, fix: string) => ({
+    message: `${where}: sharded key "${pk}" is still too hot: ${load}`,
+    fix,
+  }),
+  HK018: (where: string, found: string, fix: string) => ({
+    message: `${where}: ${found}`,
+    fix,
   }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 

@@ -53,9 +53,21 @@ export function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : quote(name);
 }
 
-/** A single-quoted TypeScript string literal. */
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Characters a literal prints as escapes: quote, backslash, and what is not printable (controls, format characters, line and paragraph separators, spaces other than U+0020, lone surrogates, private and unassigned code points). */
+const UNSAFE = /[\\']|[^\P{C}]|[^\P{Z} ]/gu;
+
+/** A single-quoted TypeScript string literal that shows printable text as it is: any text from a schema stays one string token. */
 export function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
+  return `'${text.replace(UNSAFE, (c) => ESCAPES[c] ?? unicodeEscape(c.codePointAt(0)!))}'`;
+}
+
+const unicodeEscape = (code: number) => (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`);
+
+/** Text for a generated comment: a comment terminator in schema text (a key literal, a name) cannot end the comment. */
+export function commentText(text: string): string {
+  return text.replace(/\*\//g, '*\\/');
 }
 
 /** Source code embedded as-is in a printed literal (an identifier or expression). */

@@ -5,7 +5,8 @@
 import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { hottestReadUnits, hottestWriteUnits, keySpaces, shardsNeeded, units, type KeySpace } from '../lint/analysis.js';
+import { ASSUMED_ITEM_BYTES, HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, readUnitsPerItem, shardCount, units } from '../model/load-model.js';
+import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
@@ -154,9 +155,10 @@ function patternRows(table: TableDef): PatternRow[] {
     const { path, op, before, entity } = resolved;
     const pk = `pk = ${path.pk.source}`;
     const sk = pattern.sk === undefined ? (path.sk ? ` AND begins_with(sk, collection of ${path.sk.source})` : '') : ` AND sk (${path.sk!.source}): ${[...before, pattern.sk].join(', ')} ${op}`;
-    const itemBytes = entity.traffic?.itemBytes ?? 1024;
+    const itemBytes = entity.traffic?.itemBytes ?? ASSUMED_ITEM_BYTES;
     const items = Math.min(entity.traffic?.itemsPerKey ?? 1, 100);
-    const perCall = Math.max(1, Math.ceil((itemBytes * items) / 4096)) / 2;
+    const consistent = path.index?.kind !== 'gsi' && (pattern.consistent ?? entity.traffic?.consistent ?? false);
+    const perCall = readUnitsPerItem(itemBytes * items, consistent);
     return [
       {
         name: pattern.name,
@@ -164,7 +166,7 @@ function patternRows(table: TableDef): PatternRow[] {
         index: pattern.index ?? 'table',
         condition: pk + sk,
         returns: path.projection === 'all' ? entity.name : `${entity.name} (${path.projection === 'keys-only' ? 'keys only' : path.projection.join(', ')})`,
-        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, eventually consistent)`,
+        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, ${consistent ? 'strongly' : 'eventually'} consistent)`,
         rcuPerSecond: pattern.readsPerSecond === undefined ? '–' : units(perCall * pattern.readsPerSecond),
       },
     ];
@@ -194,18 +196,22 @@ export const BAR_X = 240;
 const LIMIT_X = 520;
 const CHART_WIDTH = 900;
 
-function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
+/** Bars from the plan's numbers: the hottest shard (or key) now, and after the plan's fix (the total shard count for writes, replicas for reads). */
+function heatBars(spaces: readonly SpacePlan[]): TableView['heat'] {
   const bars: HeatBar[] = [];
   for (const space of spaces) {
-    const w = hottestWriteUnits(space);
-    const r = hottestReadUnits(space);
-    const shards = shardsNeeded(w, r);
-    for (const [load, unit, limit] of [[w, 'WCU/s', 1000], [r, 'RCU/s', 3000]] as const) {
-      if (load === undefined) continue;
-      const after = load / shards;
+    for (const [unit, limit] of [['WCU/s', PARTITION_WRITE_UNITS], ['RCU/s', PARTITION_READ_UNITS]] as const) {
+      const key = unit === 'WCU/s' ? space.hottestKey.writeUnits : space.hottestKey.readUnits;
+      if (key === null) continue;
+      const load = (unit === 'WCU/s' ? space.hottestShard?.writeUnits : space.hottestShard?.readUnits) ?? key;
+      const current = space.shards ?? 1;
+      const hot = load > limit * HEADROOM;
+      const shards = unit === 'WCU/s' ? (space.suggestedShards ?? current) : hot ? shardCount(key, limit) : current;
+      const after = hot ? key / shards : load;
+      const noun = unit === 'WCU/s' ? 'shard' : hot ? 'replica' : 'shard';
       const scale = (value: number) => Math.min(CHART_WIDTH - BAR_X, (value / limit) * (LIMIT_X - BAR_X));
       bars.push({
-        label: `${space.entity.name} · ${space.index}`,
+        label: `${space.entity} · ${space.index}`,
         unit,
         limit,
         before: load,
@@ -216,7 +222,7 @@ function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
         beforeWidth: Math.max(1, Math.round(scale(load))),
         afterWidth: Math.max(1, Math.round(scale(after))),
         beforeText: `${units(load)} ${unit}`,
-        afterText: `${units(after)} ${unit} with ${shards} shard${shards === 1 ? '' : 's'}`,
+        afterText: `${units(after)} ${unit} with ${shards} ${noun}${shards === 1 ? '' : 's'}`,
       });
     }
   }
@@ -240,7 +246,6 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
     title: `ddbgen report: ${tables.map((t) => t.name).join(', ')}`,
     version,
     tables: tables.map((table) => {
-      const spaces = keySpaces(table);
       const keys = keyRows(table);
       const findings = findingGroups(table, diagnostics, new Set(keys.map((k) => k.anchor)));
       return {
@@ -251,7 +256,7 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         patterns: patternRows(table),
         findings,
         findingCount: findings.reduce((sum, g) => sum + g.findings.length, 0),
-        heat: heatBars(spaces),
+        heat: heatBars(planTable(table).spaces),
         edges: edgeGraphs(table),
       };
     }),
