@@ -158,17 +158,47 @@ export function lsi(options: { sk: string; projection?: Projection }): Omit<LsiD
   return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all' });
 }
 
+/** Declared load of an edge: relationships added per second, link reads per second, the hottest node's share. */
+export interface EdgeTraffic {
+  /** Relationships added or removed per second (each writes both halves). */
+  writesPerSecond?: number;
+  /** `outgoing` / `incoming` reads per second. */
+  readsPerSecond?: number;
+  /**
+   * Fraction (0..1) of the edge's traffic on its single hottest node (a celebrity's FANNED_BY): one
+   * number for both sides, or `{ forward, inverse }`.
+   */
+  hotKeyShare?: number | { forward?: number; inverse?: number };
+  /** Link reads are strongly consistent: twice the read units. */
+  consistent?: boolean;
+}
+
+/** An edge declaration, consumed by `defineTable`: `types` name the entities it connects. */
+export type EdgeDeclaration<Type extends string = string> = Omit<EdgeDef, 'name' | 'types'> & { readonly types: readonly Type[] };
+
 /**
- * A many-to-many relationship stored as an adjacency list: two items per relationship,
- * pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>` and the inverse, written in one transaction.
- * With `inverseIndex` (a GSI of the table), the inverse lives in that index instead: one write per
- * relationship, and `incoming` reads are eventually consistent.
+ * A many-to-many relationship between declared entities, stored as an adjacency list: two items
+ * per relationship, written in one transaction — under the source entity's own partition key
+ * (`User.<id>`: the partition that holds the user's profile) sk `FAN_OF.<toType>.<toId>`, and
+ * under the target's sk `FANNED_BY.<fromType>.<fromId>`, ids encoded as the entities' keys encode
+ * them. With `inverseIndex` (a GSI of the table), the inverse lives in that index instead: one
+ * write per relationship, and `incoming` reads are eventually consistent.
  *
  * @example
- * edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { since: t.timestamp() } }) }
+ * edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { since: t.timestamp() },
+ *                      traffic: { writesPerSecond: 200, readsPerSecond: 2000, hotKeyShare: 0.01 } }) }
  * // emits db.fan: add, remove, exists, outgoing, incoming, count, addMany, removeMany
  */
-export function edge(options: { types: readonly string[]; forward: string; inverse?: string; inverseIndex?: string; attributes?: Attributes }): Omit<EdgeDef, 'name'> {
+export function edge<const Type extends string>(options: {
+  /** The entities this edge connects; each one's partition key identifies one item of it (e.g. `User.<id>` with sk `PROFILE`). */
+  types: readonly Type[];
+  forward: string;
+  inverse?: string;
+  inverseIndex?: string;
+  attributes?: Attributes;
+  traffic?: EdgeTraffic;
+}): EdgeDeclaration<Type> {
+  const traffic = freezeTraffic(options.traffic);
   return Object.freeze({
     kind: 'edge',
     types: Object.freeze([...options.types]),
@@ -176,6 +206,7 @@ export function edge(options: { types: readonly string[]; forward: string; inver
     ...(options.inverse === undefined ? {} : { inverse: options.inverse }),
     ...(options.inverseIndex === undefined ? {} : { inverseIndex: options.inverseIndex }),
     attributes: Object.freeze(Object.fromEntries(Object.entries(options.attributes ?? {}).map(([name, a]) => [name, a.def]))),
+    ...(traffic ? { traffic } : {}),
   });
 }
 
@@ -203,7 +234,8 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   capacity?: Capacity;
   indexes?: Record<string, Omit<GsiDef, 'name'> | Omit<LsiDef, 'name'>>;
   entities: E;
-  edges?: Record<string, Omit<EdgeDef, 'name'>>;
+  /** Relationships between the entities (a type naming no entity is a compile error here). */
+  edges?: Record<string, EdgeDeclaration<keyof E & string>>;
   patterns?: Record<string, PatternDeclaration & { entity: keyof E & string }>;
   /** Per-rule severity override, e.g. `{ HK015: 'off' }`. */
   lint?: Record<string, Severity>;

@@ -1,7 +1,9 @@
-// The example app behind `npm start`: uses the repositories generated from fixtures/social.ts
-// against an embedded DynamoDB Local, printing what it writes and reads.
+// The example app behind `npm start`: uses the repositories generated from fixtures/social.ts and
+// fixtures/fans.ts (seed 002's fan graph) against an embedded DynamoDB Local, printing what it
+// writes and reads.
 
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { FansTable, UserKeys as FanUserKeys, fansTableDefinition } from '../out/fans/index.js';
 import { ItemExistsError, KeyValueError, SocialTable, UserKeys, socialTableDefinition } from '../out/social/index.js';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 
@@ -79,6 +81,22 @@ try {
   }
   log('delete user 12', await db.user.delete({ id: '12' }));
   log('get user 12', (await db.user.get({ id: '12' })) ?? null);
+
+  log('\n— seed 002: a fan graph with integer ids (fixtures/fans.ts) —');
+  await local.createTable(fansTableDefinition('Fans'));
+  const fans = new FansTable(local.documents, { tableName: 'Fans' });
+  const since = new Date('2013-07-11T00:00:00Z');
+  await fans.user.put({ id: 1, name: 'Ada' });
+  await fans.actor.put({ id: 2, name: 'Lee Min-ho' });
+  for (const to of [{ type: 'User', id: 12 }, { type: 'Actor', id: 2 }, { type: 'User', id: 2 }, { type: 'User', id: 7 }] as const) {
+    await fans.fan.add({ type: 'User', id: 1 }, to, { since });
+  }
+  log('users user 1 is a fan of (numeric order)', (await fans.fan.outgoing({ type: 'User', id: 1 }, { type: 'User' })).items.map((l) => l.id));
+  log('fans of actor 2', (await fans.fan.incoming({ type: 'Actor', id: 2 })).items.map((l) => `${l.type} ${l.id}`));
+  const userPk = FanUserKeys.key({ id: 1 }).pk;
+  const rawUser = await local.documents.send(new QueryCommand({ TableName: 'Fans', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userPk } }));
+  log(`raw items of user 1 (pk ${userPk}): profile and FAN_OF in one partition`);
+  for (const item of rawUser.Items ?? []) log(`  ${String(item['sk'])}`, Object.fromEntries(Object.entries(item).filter(([name]) => name !== 'pk' && name !== 'sk')));
 } finally {
   await local.stop();
   console.log('\nDynamoDB Local stopped.');

@@ -200,28 +200,68 @@ test('an entity without a key (IR not made by entity()) is DDB103, and the other
 });
 
 test('edges: their items must not collide with entities, and their names and labels are checked', (a) => {
+  const actor = entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }) }, key: { pk: 'Actor#<id>', sk: 'PROFILE' } });
   const clash = table({
     entities: {
       User: user,
+      Actor: actor,
       Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }),
     },
-    edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }), 'bad name': edge({ types: ['x#y'], forward: 'A#B' }) },
+    edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }), 'bad name': edge({ types: ['x#y'] as never[], forward: 'A#B' }) },
   });
   a.deepEqual(brief(clash), [
     'DDB020 T.edges.bad name: edge name "bad name" is not a valid identifier',
     'DDB075 T.edges.bad name.types: node type "x#y" of edge bad name is not letters, digits, _ or - starting with a letter',
+    'DDB140 T.edges.bad name.types: node type "x#y" of edge bad name is not an entity of this table',
     'DDB075 T.edges.bad name.forward: forward label "A#B" of edge bad name is not letters, digits, _ or - starting with a letter (and no "#")',
     "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
     "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
   ], 'key collisions are checked even when other declarations failed');
   const overlap = table({
-    entities: { User: user, Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }) },
+    entities: { User: user, Actor: actor, Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }) },
     edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) },
   });
   a.deepEqual(brief(overlap), [
     "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
     "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
   ]);
+});
+
+test('edges connect entities whose partition key is one node, distinct per type, with valid traffic', (a) => {
+  const id = () => t.number({ integer: true, min: 1, max: 1e9 });
+  const nodes = table({
+    entities: {
+      User: entity({ attributes: { id: id() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+      Post: entity({ attributes: { userId: id(), postId: t.string() }, key: { pk: 'User#<userId>', sk: 'Post#<postId>' } }),
+      Settings: entity({ attributes: { userId: id() }, key: { pk: 'User#<userId>', sk: 'SETTINGS' } }),
+      Global: entity({ attributes: { name: t.string() }, key: { pk: 'GLOBAL', sk: '<name>' } }),
+      Vote: entity({ attributes: { id: t.string() }, key: { pk: 'Vote#<id>#<shard>', sk: 'V', shard: { count: 4 } } }),
+      Day: entity({ attributes: { at: t.timestamp() }, key: { pk: 'Day#<at:day>', sk: 'D' } }),
+    },
+    edges: {
+      Likes: edge({
+        types: ['User', 'Post', 'Global', 'Vote', 'Day', 'Movie' as 'User', 'Settings'],
+        forward: 'LIKES',
+        inverse: 'LIKED_BY',
+        traffic: { writesPerSecond: -1, readsPerSecond: '9' as never, hotKeyShare: 1.5 },
+      }),
+    },
+  });
+  a.deepEqual(brief(nodes), [
+    'DDB080 T.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
+    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is 9',
+    'DDB080 T.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
+    'DDB141 T.edges.Likes.types: entity Post\'s partition key "User#<userId>" cannot be a node key of edge Likes: its sort key "Post#<postId>" has placeholders, so the partition holds many Post items, not one node',
+    'DDB141 T.edges.Likes.types: entity Global\'s partition key "GLOBAL" cannot be a node key of edge Likes: it has no placeholder, so every node would share one partition',
+    'DDB141 T.edges.Likes.types: entity Vote\'s partition key "Vote#<id>#<shard>" cannot be a node key of edge Likes: it is write-sharded, so one node would be spread over several partitions',
+    'DDB141 T.edges.Likes.types: entity Day\'s partition key "Day#<at:day>" cannot be a node key of edge Likes: "<at:day>" truncates a timestamp, so an id would not come back exactly',
+    'DDB140 T.edges.Likes.types: node type "Movie" of edge Likes is not an entity of this table',
+    'DDB142 T.edges.Likes.types: node types User and Settings of edge Likes can have the same node key (User "User#<id>" vs Settings "User#<userId>"), so their edges would mix',
+  ]);
+  const [notEntity] = validateTable(nodes).filter((d) => d.code === 'DDB140');
+  a.is(notEntity!.fix, 'declare entity Movie, keyed by its own id (e.g. key: { pk: \'Movie#<id>\', sk: \'PROFILE\' }), or connect declared entities: "User", "Post", "Settings", "Global", "Vote", "Day"');
+  const [collide] = validateTable(nodes).filter((d) => d.code === 'DDB142');
+  a.is(collide!.fix, "give Settings a partition key of its own, e.g. pk 'Settings#<id>', or connect only one of them");
 });
 
 test('every diagnostic carries a fix and a path inside the table', (t) => {

@@ -195,6 +195,20 @@ export const messages = {
     message: `the primary key ${key} holds "${attribute}" only truncated to the ${truncation}, and no finer sort-key part tells items apart: one item per ${truncation} keeps one value of "${attribute}" (the first or last write's exact time)`,
     fix: `declare the precision you mean: ${attribute}: t.timestamp({ unit: '${truncation}' }) stores the ${truncation}'s start; or add a finer part (an id, <${attribute}>) to the sort key to keep one item per event`,
   }),
+  DDB140: (edge: string, type: string, entities: readonly string[], delimiter: string) => ({
+    message: `node type "${type}" of edge ${edge} is not an entity of this table`,
+    fix: entities.length
+      ? `declare entity ${type}, keyed by its own id (e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' }), or connect declared entities: ${list(entities)}`
+      : `declare entity ${type}, keyed by its own id (e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' })`,
+  }),
+  DDB141: (edge: string, type: string, pk: string, reason: string, delimiter: string) => ({
+    message: `entity ${type}'s partition key "${pk}" cannot be a node key of edge ${edge}: ${reason}`,
+    fix: `key ${type} by its own id, e.g. key: { pk: '${type}${delimiter}<id>', sk: 'PROFILE' }, so a node's key is the one partition that holds that ${type} and its edges`,
+  }),
+  DDB142: (edge: string, a: string, b: string, shapes: string, delimiter: string) => ({
+    message: `node types ${a} and ${b} of edge ${edge} can have the same node key (${shapes}), so their edges would mix`,
+    fix: `give ${b} a partition key of its own, e.g. pk '${b}${delimiter}<id>', or connect only one of them`,
+  }),
   DDB170: (template: string, reason: string) => ({
     message: `key template ${JSON.stringify(template)} ${reason}`,
     fix: 'key text is printed into generated code and its comments: use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`"',

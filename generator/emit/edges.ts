@@ -1,22 +1,40 @@
 // Emits edges.ts: for each declared edge, its node and attribute types and the runtime model that
-// EdgeRepository works from. The table class exposes one EdgeRepository per edge.
+// EdgeRepository works from — each node type's key is its entity's own partition-key template
+// (`UserKeys.pk`, imported from the entity's module). The table class exposes one EdgeRepository per edge.
 
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import type { EdgeDef, TableDef } from '../../dsl/ir.js';
+import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
+import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
-import { camelCase, printLiteral, propertyKey, quote, type EmitContext } from './context.js';
+import { camelCase, entityFile, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });
 
+/** A node's id type: its entity's one partition-key part, or an object of the parts. */
+function idType(entity: EntityDef): string {
+  const parts = templateAttributes(entity.key.pk);
+  if (parts.length === 1) return attributeType(entity.attributes[parts[0]!]!);
+  return `{ ${parts.map((name) => `readonly ${propertyKey(name)}: ${attributeType(entity.attributes[name]!)}`).join('; ')} }`;
+}
+
 export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
   const statements: StatementStructures[] = [];
+  const used = new Set<string>();
   for (const edge of Object.values(table.edges)) {
     const names = edgeTypeNames(edge);
     const d = table.delimiter;
+    const entities = edge.types.map((type) => table.entities[type]!);
+    for (const type of edge.types) used.add(type);
     statements.push(
-      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: [{ kind: StructureKind.JSDoc, description: `The node types edge ${edge.name} connects.` }], type: edge.types.map(quote).join(' | ') },
-      { kind: StructureKind.TypeAlias, name: names.node, isExported: true, docs: [{ kind: StructureKind.JSDoc, description: `One end of edge ${edge.name}: stored as \`<type>${d}<id>\`.` }], type: `Node<${names.type}>` },
+      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: [{ kind: StructureKind.JSDoc, description: `The entities edge ${edge.name} connects.` }], type: edge.types.map(quote).join(' | ') },
+      {
+        kind: StructureKind.TypeAlias,
+        name: names.node,
+        isExported: true,
+        docs: [{ kind: StructureKind.JSDoc, description: `One end of edge ${edge.name}: an entity and its id, whose key is that entity's partition (${entities.map((e) => `\`${e.key.pk.source}\``).join(', ')}).` }],
+        type: entities.map((entity) => `{ readonly type: ${quote(entity.name)}; readonly id: ${idType(entity)} }`).join(' | '),
+      },
       {
         kind: StructureKind.TypeAlias,
         name: names.attributes,
@@ -34,11 +52,11 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
           {
             kind: StructureKind.JSDoc,
             description:
-              `Edge ${edge.name}: pk \`<from type>${d}<from id>\` sk \`${edge.forward}${d}<to type>${d}<to id>\`` +
+              `Edge ${edge.name}: pk the from-entity's partition key, sk \`${edge.forward}${d}<to type>${d}<to id>\`` +
               (edge.inverse && edge.inverseIndex
-                ? `; the inverse is kept in GSI ${edge.inverseIndex} (pk \`<to type>${d}<to id>\` sk \`${edge.inverse}${d}<from type>${d}<from id>\`): one write, eventually consistent incoming reads.`
+                ? `; the inverse is kept in GSI ${edge.inverseIndex} (pk the to-entity's partition key, sk \`${edge.inverse}${d}<from type>${d}<from id>\`): one write, eventually consistent incoming reads.`
                 : edge.inverse
-                  ? `, mirrored by pk \`<to type>${d}<to id>\` sk \`${edge.inverse}${d}<from type>${d}<from id>\`, written together in one transaction.`
+                  ? `, mirrored by pk the to-entity's partition key, sk \`${edge.inverse}${d}<from type>${d}<from id>\`, written together in one transaction.`
                   : ' (no inverse items).'),
           },
         ],
@@ -48,7 +66,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
             type: 'EdgeModel',
             initializer: printLiteral({
               name: edge.name,
-              types: [...edge.types],
+              nodes: Object.fromEntries(edge.types.map((type) => [type, raw(`${type}Keys.pk`)])),
               forward: edge.forward,
               ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }),
               ...(edge.inverseIndex === undefined
@@ -68,5 +86,11 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
       },
     );
   }
-  return { imports: [{ moduleSpecifier: './runtime/edge.js', isTypeOnly: true, namedImports: ['EdgeModel', 'Node'] }], statements };
+  return {
+    imports: [
+      { moduleSpecifier: './runtime/edge.js', isTypeOnly: true, namedImports: ['EdgeModel'] },
+      ...[...used].map((type) => ({ moduleSpecifier: `./${entityFile(table.entities[type]!).replace(/\.ts$/, '.js')}`, namedImports: [`${type}Keys`] })),
+    ],
+    statements,
+  };
 }

@@ -63,6 +63,12 @@ function prefixUnion(entity: EntityDef, names: readonly string[]): string {
   return names.map((_, i) => members(entity, names.slice(0, i + 1), 'required')).join(' | ');
 }
 
+/** The left-to-right prefixes that end on a string part (what `beginsWith` takes), or undefined when there are none. */
+function textPrefixUnion(entity: EntityDef, names: readonly string[]): string | undefined {
+  const prefixes = names.flatMap((name, i) => (entity.attributes[name]?.kind === 'string' ? [members(entity, names.slice(0, i + 1), 'required')] : []));
+  return prefixes.length ? prefixes.join(' | ') : undefined;
+}
+
 interface PathNames {
   /** Suffix for types and methods: '' for the table, 'ByName' for index byName. */
   readonly suffix: string;
@@ -70,6 +76,7 @@ interface PathNames {
   readonly partitionType: string;
   readonly sortKeyType: string;
   readonly sortPrefixType: string;
+  readonly sortTextPrefixType: string;
   /** The item type its results have. */
   readonly itemType: string;
 }
@@ -83,6 +90,7 @@ function pathNames(entity: EntityDef, path: AccessPath): PathNames {
     partitionType: `${base}Partition`,
     sortKeyType: `${base}SortKey`,
     sortPrefixType: `${base}SortPrefix`,
+    sortTextPrefixType: `${base}SortTextPrefix`,
     itemType: path.projection === 'all' ? entity.name : `${base}Item`,
   };
 }
@@ -95,8 +103,12 @@ function pathTypes(entity: EntityDef, path: AccessPath, names: PathNames, ctx: E
   if (path.sort.length) {
     out.push(
       { kind: StructureKind.TypeAlias, name: names.sortKeyType, isExported: true, docs: doc(`All sort-key parts of ${entity.name} in ${where}.`), type: members(entity, path.sort, 'required') },
-      { kind: StructureKind.TypeAlias, name: names.sortPrefixType, isExported: true, docs: doc(`A left-to-right prefix of ${entity.name}'s sort-key parts in ${where}, for conditions.`), type: prefixUnion(entity, path.sort) },
+      { kind: StructureKind.TypeAlias, name: names.sortPrefixType, isExported: true, docs: doc(`A left-to-right prefix of ${entity.name}'s sort-key parts in ${where}, for conditions; \`eq\` matches these parts whole.`), type: prefixUnion(entity, path.sort) },
     );
+    const text = textPrefixUnion(entity, path.sort);
+    if (text) {
+      out.push({ kind: StructureKind.TypeAlias, name: names.sortTextPrefixType, isExported: true, docs: doc(`A prefix of ${entity.name}'s sort-key parts in ${where} ending on a string part, for \`beginsWith\`: that last part matches as text (\`{ name: 'z' }\` matches "zoo").`), type: text });
+    }
   }
   if (path.projection !== 'all') {
     const projected = projectedAttributes(ctx.table, entity, path);
@@ -367,7 +379,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     const names = pathNames(entity, path);
     const gsi = path.index?.kind === 'gsi';
     const projected = path.projection !== 'all';
-    const condition = path.sort.length ? `SortCondition<${names.sortKeyType}, ${names.sortPrefixType}>` : 'never';
+    const condition = path.sort.length ? `SortCondition<${names.sortPrefixType}${textPrefixUnion(entity, path.sort) ? `, ${names.sortTextPrefixType}` : ''}>` : 'never';
     if (path.sort.length) usesSortCondition = true;
     const optionsType = `${gsi ? 'IndexQueryOptions' : 'QueryOptions'}<${condition}>`;
     runtimeTypes.add(gsi ? 'IndexQueryOptions' : 'QueryOptions').add('Page');
@@ -381,7 +393,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         name: names.method,
         docs: doc(
           `Lists ${name} items of one partition of ${where} in sort-key order` +
-            (path.sort.length ? ', optionally narrowed by `where` on a left-to-right prefix of the sort-key parts' : '') +
+            (path.sort.length ? ', optionally narrowed by `where` on a left-to-right prefix of the sort-key parts (`eq` matches whole parts, `beginsWith` text at the start of a string part)' : '') +
             '. Pass `cursor` from the previous page to continue.',
         ),
         parameters: [{ name: 'partition', type: names.partitionType }, { name: 'options', type: optionsType, initializer: '{}' }],

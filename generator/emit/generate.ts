@@ -117,7 +117,7 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
-    ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['LinkOptions', 'ManyResult', 'Node'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
+    ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['AddOptions', 'EdgeNode', 'EdgePair', 'LinkOptions', 'ManyResult'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: [{ name: 'RetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },

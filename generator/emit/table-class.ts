@@ -202,7 +202,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
       ...edges.map((e) => ({
         name: propertyKey(camelCase(e.name)),
-        type: `EdgeRepository<${edgeTypeNames(e).type}, ${edgeTypeNames(e).attributes}>`,
+        type: `EdgeRepository<${edgeTypeNames(e).node}, ${edgeTypeNames(e).attributes}>`,
         isReadonly: true,
         docs: [{ kind: StructureKind.JSDoc as const, description: `Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.` }],
       })),
@@ -234,7 +234,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       ...(edges.length
         ? [
             { moduleSpecifier: './runtime/edge.js', namedImports: ['EdgeRepository'] },
-            { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).type, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
+            { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).node, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
           ]
         : []),
       ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),

@@ -3,7 +3,13 @@
 // same number of segments and, at every position, segments whose encodings can coincide.
 
 import type { SegmentDef } from '../../templates/runtime/codec.js';
-import { TIMESTAMP_PATTERN, escapeSegment, integerWidth, shardWidth } from '../../templates/runtime/codec.js';
+import { TIMESTAMP_PATTERN, decodeInteger, escapeSegment, integerForm, shardWidth } from '../../templates/runtime/codec.js';
+
+/** The widths of an integer range's digit runs: non-negative values, and negative ones after the sign. */
+function integerShapes(min: number, max: number): string[] {
+  const form = integerForm(min, max);
+  return [...(max >= 0 ? [`+${form.width}`] : []), ...(min < 0 ? [`-${form.negativeWidth}`] : [])];
+}
 
 /** Whether a value segment can encode to exactly `text` (the unescaped segment text). */
 function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: string): boolean {
@@ -13,7 +19,8 @@ function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: str
     case 'enum':
       return segment.values.includes(text);
     case 'integer':
-      return text.length === integerWidth(segment.min, segment.max) && /^\d+$/.test(text) && Number(text) + segment.min <= segment.max;
+      // The negative sign depends on the table's delimiter ('-', or '!' when the delimiter is '-'): either may be meant.
+      return decodeInteger(text, segment.min, segment.max, '.') !== undefined || decodeInteger(text, segment.min, segment.max, '-') !== undefined;
     case 'float':
       return /^[0-9a-f]{16}$/.test(text);
     case 'timestamp':
@@ -37,16 +44,16 @@ export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
     const [shard, other] = a.kind === 'shard' ? [a, b] : [b as Extract<SegmentDef, { kind: 'shard' }>, a];
     const width = shardWidth(shard);
     if (other.kind === 'shard') return shardWidth(other) === width;
-    return other.kind === 'integer' ? integerWidth(other.min, other.max) === width : other.kind === 'float' ? width === 16 : false;
+    return other.kind === 'integer' ? integerShapes(other.min, other.max).includes(`+${width}`) : other.kind === 'float' ? width === 16 : false;
   }
   if (a.kind === b.kind) {
-    if (a.kind === 'integer' && b.kind === 'integer') return integerWidth(a.min, a.max) === integerWidth(b.min, b.max);
+    if (a.kind === 'integer' && b.kind === 'integer') return integerShapes(a.min, a.max).some((shape) => integerShapes(b.min, b.max).includes(shape));
     if (a.kind === 'timestamp' && b.kind === 'timestamp') return a.unit === b.unit;
     return true;
   }
   const [x, y] = a.kind < b.kind ? [a, b] : [b, a];
   // Only integers of width 16 written in decimal digits can look like a float's hex digits.
-  return x.kind === 'float' && y.kind === 'integer' && integerWidth(y.min, y.max) === 16;
+  return x.kind === 'float' && y.kind === 'integer' && integerShapes(y.min, y.max).includes('+16');
 }
 
 /** Whether two templates can build the same key. */

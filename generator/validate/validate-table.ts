@@ -98,6 +98,22 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
 
 const SEVERITIES = ['off', 'info', 'warn', 'error'];
 
+/**
+ * Why an entity's partition key cannot be a node key (undefined when it can): a node key must be
+ * one partition per node, identify one item of the entity, and give its id back exactly.
+ */
+function nodeKeyProblem(entity: EntityDef): string | undefined {
+  const placeholders = entity.key.pk.segments.filter((s) => s.kind === 'placeholder');
+  if (!placeholders.length) return 'it has no placeholder, so every node would share one partition';
+  if (entity.key.shard || placeholders.some((s) => s.name === 'shard')) return 'it is write-sharded, so one node would be spread over several partitions';
+  const truncated = placeholders.find((s) => s.truncate !== undefined);
+  if (truncated) return `"${truncated.source}" truncates a timestamp, so an id would not come back exactly`;
+  if (entity.key.sk?.segments.some((s) => s.kind === 'placeholder')) {
+    return `its sort key "${entity.key.sk.source}" has placeholders, so the partition holds many ${entity.name} items, not one node`;
+  }
+  return undefined;
+}
+
 function validateTraffic(table: TableDef, report: Report): void {
   const number = (path: readonly string[], field: string, value: number | undefined, max = Infinity) => {
     if (value === undefined) return;
@@ -121,8 +137,11 @@ function validateTraffic(table: TableDef, report: Report): void {
     validateLintConfig(entity.lint, ['entities', entity.name, 'lint'], report);
   }
   for (const edge of Object.values(table.edges)) {
-    if (edge.traffic) validateShares(edge.traffic.hotKeyShare, ['edges', edge.name, 'traffic'], `edge ${edge.name}`, ['forward', 'inverse'], number, report);
-    if (edge.traffic) validateSwitches(edge.traffic, ['edges', edge.name, 'traffic'], report);
+    if (!edge.traffic) continue;
+    const at = ['edges', edge.name, 'traffic'];
+    for (const field of ['writesPerSecond', 'readsPerSecond'] as const) number([...at, field], field, edge.traffic[field]);
+    validateShares(edge.traffic.hotKeyShare, at, `edge ${edge.name}`, ['forward', 'inverse'], number, report);
+    validateSwitches(edge.traffic, at, report);
   }
   for (const pattern of Object.values(table.patterns)) {
     number(['patterns', pattern.name, 'readsPerSecond'], 'readsPerSecond', pattern.readsPerSecond);
@@ -427,20 +446,27 @@ interface KeyOwner {
   readonly edge?: true;
 }
 
-/** An edge's two item shapes: pk `<type>.<id>`, sk `<label>.<type>.<id>`, for each label. */
+/**
+ * An edge's item shapes: for each label, each node type's partition key with sk
+ * `<label>.<other type>.<other id parts>`. (Validated node types only: collisions are checked last.)
+ */
 export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
-  const type: SegmentDef = { kind: 'enum', attr: 'type', values: edge.types };
-  const id: SegmentDef = { kind: 'string', attr: 'id' };
   const d = table.delimiter;
   const labels = [edge.forward, ...(edge.inverse === undefined || edge.inverseIndex !== undefined ? [] : [edge.inverse])];
-  return [...new Set(labels)].map((label) => ({
-    name: `edge ${edge.name} (${label})`,
-    path: ['edges', edge.name],
-    describe: `edge ${edge.name} (<type>${d}<id> | ${label}${d}<type>${d}<id>)`,
-    pk: [type, id],
-    sk: [{ kind: 'literal', text: label }, type, id],
-    edge: true as const,
-  }));
+  const nodes = edge.types.map((type) => ({ type, pk: keySegments(table.entities[type]!, table.entities[type]!.key.pk)! }));
+  return [...new Set(labels)].flatMap((label) =>
+    nodes.flatMap((from) =>
+      nodes.map((to) => ({
+        name: `edge ${edge.name} (${label})`,
+        path: ['edges', edge.name],
+        describe: `edge ${edge.name} (${table.entities[from.type]!.key.pk.source} | ${label}${d}${to.type}${d}<id>)`,
+        pk: from.pk,
+        // The type is a segment of any node type: `outgoing` without a type filter reads all of `<label>.`.
+        sk: [{ kind: 'literal' as const, text: label }, { kind: 'enum' as const, attr: 'type', values: edge.types }, ...to.pk.filter((s) => s.kind !== 'literal')],
+        edge: true as const,
+      })),
+    ),
+  );
 }
 
 function validateCollisions(table: TableDef, sound: (owner: { path: readonly string[] }) => boolean, report: Report): void {
@@ -458,18 +484,27 @@ function validateCollisions(table: TableDef, sound: (owner: { path: readonly str
     })),
     ...Object.values(table.edges).flatMap((edge) => edgeOwners(table, edge)).filter(sound),
   ];
+  // An edge has one owner per pair of node types, which may find the same problem: report it once.
+  const reported = new Set<string>();
+  const once: Report = (code, path, args) => {
+    const id = JSON.stringify([code, path, args]);
+    if (!reported.has(id)) report(code, path, args);
+    reported.add(id);
+  };
   for (let i = 0; i < owners.length; i++) {
     for (let j = 0; j < owners.length; j++) {
       if (i === j) continue;
       const a = owners[i]!;
       const b = owners[j]!;
+      // One edge's item shapes differ by the node type written in the sort key: they never collide.
+      if (a.path[0] === 'edges' && a.path.join('.') === b.path.join('.')) continue;
       if (!templatesCanCollide(a.pk, b.pk)) continue;
       if (a.sk && b.sk ? templatesCanCollide(a.sk, b.sk) : !a.sk && !b.sk) {
-        if (i < j) report('DDB040', [...b.path, ...(b.path[0] === 'entities' ? ['key'] : [])], [a.name, b.name, `${a.describe} vs ${b.describe}`, table.delimiter]);
+        if (i < j) once('DDB040', [...b.path, ...(b.path[0] === 'entities' ? ['key'] : [])], [a.name, b.name, `${a.describe} vs ${b.describe}`, table.delimiter]);
       } else if (a.sk && b.sk && (a.edge || b.edge) && sortKeyCanOverlap(a.sk, b.sk)) {
         // Entities that share a partition are told apart by their sort keys (queries skip the
         // other's items, as collections do); edge reads do not, so an overlap with an edge is an error.
-        report('DDB041', [...b.path, ...(b.path[0] === 'entities' ? ['key', 'sk'] : [])], [a.name, b.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
+        once('DDB041', [...b.path, ...(b.path[0] === 'entities' ? ['key', 'sk'] : [])], [a.name, b.name, collectionText(leadingLiterals(a.sk), table.delimiter)]);
       }
     }
   }
@@ -484,7 +519,27 @@ function validateEdges(table: TableDef, report: Report): void {
     if (!IDENTIFIER.test(edge.name)) report('DDB020', at, [edge.name, 'edge']);
     if (table.key.sk === undefined) report('DDB075', at, [`edge ${edge.name} needs a table with a sort key: its items are <type>${table.delimiter}<id> / <label>${table.delimiter}<type>${table.delimiter}<id>`]);
     if (edge.types.length === 0) report('DDB075', [...at, 'types'], [`edge ${edge.name} lists no node types`]);
-    for (const type of edge.types) if (!LABEL.test(type) || type.includes(table.delimiter)) report('DDB075', [...at, 'types'], [`node type "${type}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter`]);
+    for (const type of edge.types) {
+      if (!LABEL.test(type) || type.includes(table.delimiter)) report('DDB075', [...at, 'types'], [`node type "${type}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter`]);
+      const entity = table.entities[type];
+      if (!entity) report('DDB140', [...at, 'types'], [edge.name, type, Object.keys(table.entities), table.delimiter]);
+      else {
+        const reason = nodeKeyProblem(entity);
+        if (reason) report('DDB141', [...at, 'types'], [edge.name, type, entity.key.pk.source, reason, table.delimiter]);
+      }
+    }
+    const nodes = edge.types.flatMap((type) => {
+      const entity = table.entities[type];
+      const pk = entity && !nodeKeyProblem(entity) ? keySegments(entity, entity.key.pk) : undefined;
+      return entity && pk ? [{ entity, pk }] : [];
+    });
+    nodes.forEach((a, i) =>
+      nodes.slice(i + 1).forEach((b) => {
+        if (templatesCanCollide(a.pk, b.pk)) {
+          report('DDB142', [...at, 'types'], [edge.name, a.entity.name, b.entity.name, `${a.entity.name} "${a.entity.key.pk.source}" vs ${b.entity.name} "${b.entity.key.pk.source}"`, table.delimiter]);
+        }
+      }),
+    );
     for (const [field, label] of [['forward', edge.forward], ['inverse', edge.inverse]] as const) {
       if (label !== undefined && (!LABEL.test(label) || label.includes(table.delimiter))) report('DDB075', [...at, field], [`${field} label "${label}" of edge ${edge.name} is not letters, digits, _ or - starting with a letter (and no "${table.delimiter}")`]);
     }

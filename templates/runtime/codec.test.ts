@@ -121,25 +121,78 @@ test('missing part message names the target and the attribute', (t) => {
   t.is(error.message, 'E.key.pk: "x" is required to build this key');
 });
 
-test('integers: fixed width, sign-aware, order-preserving over the declared range', (t) => {
+test('integers: a range from 0 up is the value itself, zero-padded to the width of max', (t) => {
+  const ids = template([{ kind: 'literal', text: 'User' }, { kind: 'integer', attr: 'id', min: 1, max: 1e9 }]);
+  t.is(ids.build({ id: 1 }), 'User.0000000001');
+  t.is(ids.build({ id: 1e9 }), 'User.1000000000');
+  t.deepEqual(ids.parse('User.0000000042'), { id: 42 });
+  const counts = template([{ kind: 'integer', attr: 'n', min: 0, max: 999 }]);
+  t.deepEqual([0, 7, 999].map((n) => counts.build({ n })), ['000', '007', '999']);
+});
+
+test('integers: a range below zero keeps non-negatives as themselves and orders negatives by a complement', (t) => {
   const min = -1_000_000;
   const max = 5_000_000_000;
   const tpl = template([{ kind: 'integer', attr: 'n', min, max }]);
-  t.is(tpl.build({ n: min }), '0000000000');
-  t.is(tpl.build({ n: -5 }), '0000999995');
-  fc.assert(
-    fc.property(fc.integer({ min, max: 2_147_483_647 }), fc.integer({ min, max: 2_147_483_647 }), (a, b) => {
-      const ka = tpl.build({ n: a });
-      const kb = tpl.build({ n: b });
-      return ka.length === 10 && Math.sign(compareUtf8(ka, kb)) === Math.sign(a - b) && tpl.parse(ka)['n'] === a;
-    }),
-  );
+  // v1 wrote this range as 10 digits (value - min); v2's non-negatives take 11, so the two never share a shape.
+  t.deepEqual([min, -5, -1, 0, 42, max].map((n) => tpl.build({ n })), ['-9000000', '-9999995', '-9999999', '00000000000', '00000000042', '05000000000']);
   for (const [value, code] of [[min - 1, 'KEY_PART_RANGE'], [max + 1, 'KEY_PART_RANGE'], [1.5, 'KEY_PART_TYPE'], [Number.NaN, 'KEY_PART_TYPE'], ['1', 'KEY_PART_TYPE']] as const) {
     const error = t.throws(() => tpl.build({ n: value }), { instanceOf: KeyValueError });
     t.is(error.code, code, String(value));
   }
   t.is(t.throws(() => tpl.build({ n: max + 1 }), { instanceOf: KeyValueError }).limit, `${min}..${max}`);
-  t.is(tpl.build({ n: 0 }), '0001000000', '0 is a value, not a missing part');
+  const dashed = template([{ kind: 'literal', text: 'S' }, { kind: 'integer', attr: 'n', min: -10, max: 10 }], '-');
+  t.is(dashed.build({ n: -3 }), 'S-!97', 'with "-" as the delimiter, negatives start with "!" (also below every digit)');
+  t.deepEqual(dashed.parse('S-!97'), { n: -3 });
+});
+
+/** A declared integer range anywhere in the safe integers, and values inside it. */
+const integerRange = fc
+  .tuple(fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.maxSafeInteger().map((n) => Math.trunc(n / 2)), fc.integer()), fc.oneof(fc.nat({ max: 1e6 }), fc.nat()))
+  .map(([min, span]) => ({ min, max: Math.min(min + span, Number.MAX_SAFE_INTEGER) }));
+const inRange = (r: { min: number; max: number }) => fc.integer({ min: r.min, max: r.max });
+
+test('integers (property): order, round trip and readable non-negatives over any declared range', (t) => {
+  fc.assert(
+    fc.property(
+      integerRange.chain((r) => fc.tuple(fc.constant(r), inRange(r), inRange(r), fc.constantFrom('.', '#', '-'))),
+      ([{ min, max }, a, b, delimiter]) => {
+        const tpl = template([{ kind: 'literal', text: 'N' }, { kind: 'integer', attr: 'n', min, max }, { kind: 'string', attr: 's' }], delimiter);
+        const ka = tpl.build({ n: a, s: 'x' });
+        const kb = tpl.build({ n: b, s: 'x' });
+        const text = splitKey(ka, delimiter)![1]!;
+        const readable = a < 0 || (/^\d+$/.test(text) && Number(text) === a);
+        return readable && Math.sign(compareUtf8(ka, kb)) === Math.sign(a - b) && tpl.parse(ka)['n'] === a;
+      },
+    ),
+  );
+  t.pass();
+});
+
+test('integers (property): a key written by codec v1 (offset from min) is a KeyParseError naming v1, never a value', (t) => {
+  fc.assert(
+    fc.property(
+      integerRange.filter((r) => r.min !== 0).chain((r) => fc.tuple(fc.constant(r), inRange(r))),
+      ([{ min, max }, value]) => {
+        const tpl = template([{ kind: 'literal', text: 'N' }, { kind: 'integer', attr: 'n', min, max }]);
+        const v1 = `N.${String(value - min).padStart(String(max - min).length, '0')}`;
+        try {
+          tpl.parse(v1);
+          return false;
+        } catch (error) {
+          return error instanceof KeyParseError && error.codecVersion === 1 && /written by key codec v1/.test(error.message);
+        }
+      },
+    ),
+  );
+  const ids = template([{ kind: 'literal', text: 'User' }, { kind: 'integer', attr: 'id', min: 1, max: 1e9 }]);
+  const error = t.throws(() => ids.parse('User.000000000'), { instanceOf: KeyParseError });
+  t.is(
+    error.message,
+    'E.key.pk: cannot parse "User.000000000": segment 2 ("000000000") is an integer written by key codec v1 (the offset from min 1); this code reads codec v2, which stores "id" as the value itself: rewrite the item with its v2 key',
+  );
+  t.is(error.codecVersion, 1);
+  t.is(template([{ kind: 'integer', attr: 'n', min: 0, max: 99 }]).parse('07')['n'], 7, 'with min 0, v1 and v2 write the same text');
 });
 
 test('floats: 16 hex digits whose order is numeric order, -0 equals 0', (t) => {

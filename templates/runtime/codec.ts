@@ -167,9 +167,71 @@ const TIMESTAMP_SUFFIX: Record<TimestampUnit, string> = {
 const EARLIEST = new Date('0000-01-01T00:00:00.000Z').getTime();
 const LATEST = new Date('9999-12-31T23:59:59.999Z').getTime();
 
-/** Width in digits of an integer segment with the given range. */
-export function integerWidth(min: number, max: number): number {
-  return String(max - min).length;
+/**
+ * The codec's version. v1 stored an integer as its offset from `min` (id 1 of 1..1e9 was
+ * `000000000`); v2 stores the value itself. Floats, timestamps and every other kind are the same
+ * in both. A v2 parser recognises a v1 integer by its shape (see `integerForm`) and throws a
+ * `KeyParseError` whose `codecVersion` is 1 instead of returning a wrong value.
+ */
+export const KEY_CODEC_VERSION = 2;
+
+/** The character that starts a negative integer: below every digit, and never the delimiter. */
+export function negativeSign(delimiter: string): string {
+  return delimiter === '-' ? '!' : '-';
+}
+
+/**
+ * How integers of a declared range are written (v2). A value `>= 0` is its decimal digits
+ * zero-padded to `width`, the width of `max` (`1` → `0000000001` for 1..1e9), so it reads as
+ * itself. A negative value is the sign (`-`) and `10^negativeWidth + value` in `negativeWidth`
+ * digits (`-5` → `-9999995` for -1e6..1e6): the sign sorts below every digit and the complement
+ * keeps negatives in numeric order. v1 wrote every value as `legacyWidth` digits (`value - min`);
+ * when a range with `min ≠ 0` would give v2 that same width, v2 writes one digit more, so no v2
+ * key ever has the shape of a v1 key and a parser can tell them apart. (With `min = 0` the two
+ * versions write the same text for the same value.)
+ */
+export interface IntegerForm {
+  readonly width: number;
+  readonly negativeWidth: number;
+  readonly legacyWidth: number;
+}
+
+export function integerForm(min: number, max: number): IntegerForm {
+  const legacyWidth = String(max - min).length;
+  const natural = String(Math.max(max, 0)).length;
+  const width = min !== 0 && natural === legacyWidth ? natural + 1 : natural;
+  return { width, negativeWidth: min < 0 ? String(-min).length : 0, legacyWidth };
+}
+
+/** Encodes an integer of the range `min..max` (already checked to be in it) in its v2 form. */
+export function encodeInteger(value: number, min: number, max: number, delimiter: string): string {
+  const form = integerForm(min, max);
+  if (value >= 0) return String(value).padStart(form.width, '0');
+  const complement = 10n ** BigInt(form.negativeWidth) + BigInt(value);
+  return negativeSign(delimiter) + complement.toString().padStart(form.negativeWidth, '0');
+}
+
+/** Decodes an integer segment's (unescaped) v2 text, or undefined when it is not one. */
+export function decodeInteger(text: string, min: number, max: number, delimiter: string): number | undefined {
+  const form = integerForm(min, max);
+  const sign = negativeSign(delimiter);
+  let value: number;
+  if (text.startsWith(sign)) {
+    const digits = text.slice(sign.length);
+    if (form.negativeWidth === 0 || digits.length !== form.negativeWidth || !/^\d+$/.test(digits)) return undefined;
+    value = Number(BigInt(digits) - 10n ** BigInt(form.negativeWidth));
+    if (value >= 0) return undefined;
+  } else {
+    if (text.length !== form.width || !/^\d+$/.test(text)) return undefined;
+    value = Number(text);
+  }
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** Whether `text` has the shape the v1 codec gave integers of this range (and v2 never does). */
+export function isLegacyInteger(text: string, min: number, max: number): boolean {
+  const form = integerForm(min, max);
+  return min !== 0 && text.length === form.legacyWidth && /^\d+$/.test(text);
 }
 
 /** Encodes a timestamp as fixed-width UTC ISO-8601 text, truncated to `unit`. */
@@ -340,6 +402,14 @@ export class KeyTemplate {
         continue;
       }
       const value = this.decode(segment, part);
+      if (value === undefined && segment.kind === 'integer' && isLegacyInteger(part, segment.min, segment.max)) {
+        throw new KeyParseError(
+          target,
+          key,
+          `segment ${i + 1} ("${part}") is an integer written by key codec v1 (the offset from min ${segment.min}); this code reads codec v${KEY_CODEC_VERSION}, which stores "${segment.attr}" as the value itself: rewrite the item with its v${KEY_CODEC_VERSION} key`,
+          { codecVersion: 1 },
+        );
+      }
       if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
       if (segment.kind !== 'shard') out[segment.attr] = value;
     }
@@ -392,7 +462,7 @@ export class KeyTemplate {
         if (value < segment.min || value > segment.max) {
           throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
         }
-        return String(value - segment.min).padStart(integerWidth(segment.min, segment.max), '0');
+        return encodeInteger(value, segment.min, segment.max, this.def.delimiter);
       }
       case 'float': {
         if (typeof value !== 'number' || !Number.isFinite(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a finite number, got ${String(value)}`);
@@ -430,11 +500,8 @@ export class KeyTemplate {
         return part === '' ? undefined : part;
       case 'enum':
         return segment.values.includes(part) ? part : undefined;
-      case 'integer': {
-        if (part.length !== integerWidth(segment.min, segment.max) || !/^\d+$/.test(part)) return undefined;
-        const value = Number(part) + segment.min;
-        return value <= segment.max ? value : undefined;
-      }
+      case 'integer':
+        return decodeInteger(part, segment.min, segment.max, this.def.delimiter);
       case 'float': {
         const value = decodeFloat(part);
         return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;

@@ -1,12 +1,14 @@
-// Adjacency-list edges: each relationship is two items, written and removed together in one
-// transaction — pk `<fromType>.<fromId>` sk `FAN_OF.<toType>.<toId>`, and the mirror pk
-// `<toType>.<toId>` sk `FANNED_BY.<fromType>.<fromId>`. "Which actors is this user a fan of" is one
-// Query with begins_with `FAN_OF.Actor.` on the user's partition; the reverse question is one
-// Query on the other side. Type filters are key prefixes ending with the delimiter, never filters.
+// Adjacency-list edges between declared entities: each relationship is two items, written and
+// removed together in one transaction — under the source entity's own partition key (`User.<id>`,
+// built by `UserKeys.pk`) sk `FAN_OF.<toType>.<toId>`, and under the target's sk
+// `FANNED_BY.<fromType>.<fromId>`, ids encoded by the same codec as the entities' keys (so integer
+// ids sort as numbers). "Which actors is this user a fan of" is one Query with begins_with
+// `FAN_OF.Actor.` on the user's partition — the partition that also holds the user's profile; the
+// reverse question is one Query on the other side. Type filters are key prefixes, never filters.
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { KeyTemplate } from './codec.js';
-import { ConditionFailedError, TransactionError, ValidationError } from './errors.js';
+import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
+import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
@@ -18,7 +20,8 @@ import { sendWrite, type WritePlan } from './write.js';
 /** An edge's declaration, emitted as a constant per edge. */
 export interface EdgeModel {
   readonly name: string;
-  readonly types: readonly string[];
+  /** Each node type's own partition-key template (`UserKeys.pk`): a node's key is its entity's partition. */
+  readonly nodes: Readonly<Record<string, KeyTemplate>>;
   readonly forward: string;
   /** Absent for an edge without inverse items (incoming links cannot be read then). */
   readonly inverse?: string;
@@ -32,8 +35,23 @@ export interface EdgeModel {
   readonly keyAttributes: readonly string[];
 }
 
-/** One end of an edge: a node type and its id. */
-export type Node<Type extends string = string> = { readonly type: Type; readonly id: string };
+/**
+ * One end of an edge: an entity name and the id its partition key holds, typed as the entity
+ * declares it (`{ type: 'User', id: 1 }`; an object of the parts when the key has several).
+ */
+export interface EdgeNode {
+  readonly type: string;
+  readonly id: unknown;
+}
+
+/** The options of `add`: a transaction's options, and whether an existing edge is an error. */
+export type AddOptions = CommitOptions & { readonly failIfExists?: boolean };
+
+/** `add`'s arguments after the two nodes: the edge's attributes, required when any attribute is. */
+export type AddArguments<Attributes> = {} extends Attributes ? [attributes?: Attributes, options?: AddOptions] : [attributes: Attributes, options?: AddOptions];
+
+/** One relationship for `addMany`: its attributes are required when any attribute is. */
+export type EdgePair<N, Attributes> = { readonly from: N; readonly to: N } & ({} extends Attributes ? { readonly attributes?: Attributes } : { readonly attributes: Attributes });
 
 export interface LinkOptions<Type extends string> extends PageOptions {
   /** Only links to (or from) nodes of this type: a key prefix, not a filter. */
@@ -42,50 +60,89 @@ export interface LinkOptions<Type extends string> extends PageOptions {
   readonly consistent?: boolean;
 }
 
-export interface ManyResult<Type extends string> {
+export interface ManyResult<N> {
   /** Pairs written (or removed) now. */
   readonly done: number;
   /** Pairs that were already there (add) — re-adding is not an error. */
   readonly unchanged: number;
   /** Pairs that could not be written, each with its typed error. */
-  readonly failed: ReadonlyArray<{ readonly from: Node<Type>; readonly to: Node<Type>; readonly error: unknown }>;
+  readonly failed: ReadonlyArray<{ readonly from: N; readonly to: N; readonly error: unknown }>;
 }
 
-export class EdgeRepository<Type extends string, Attributes extends object> {
-  private readonly node: KeyTemplate;
-  private readonly forwardSk: KeyTemplate;
-  private readonly inverseSk: KeyTemplate | undefined;
+/** A node type's keys: its entity's partition key, and the sort keys that name it on the other side. */
+interface NodeType {
+  readonly key: KeyTemplate;
+  /** `FAN_OF.<type>.<id parts>` */
+  readonly forward: KeyTemplate;
+  /** `FANNED_BY.<type>.<id parts>` */
+  readonly inverse: KeyTemplate | undefined;
+}
+
+export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
+  private readonly types = new Map<string, NodeType>();
   private readonly context: TableContext;
   private readonly model: EdgeModel;
 
   constructor(context: TableContext, model: EdgeModel) {
     this.context = context;
     this.model = model;
-    const type = { kind: 'enum' as const, attr: 'type', values: model.types };
-    const common = { entity: model.name, delimiter: model.delimiter };
-    this.node = new KeyTemplate({ ...common, target: `${model.name}.node`, maxBytes: 2048, segments: [type, { kind: 'string', attr: 'id' }] });
-    const sk = (label: string, target: string) => new KeyTemplate({ ...common, target, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, type, { kind: 'string', attr: 'id' }] });
-    this.forwardSk = sk(model.forward, `${model.name}.forward`);
-    this.inverseSk = model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`);
+    for (const [type, key] of Object.entries(model.nodes)) {
+      const id = key.def.segments.filter((segment) => segment.kind !== 'literal');
+      const sk = (label: string, target: string) =>
+        new KeyTemplate({ entity: model.name, target, delimiter: model.delimiter, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, { kind: 'literal', text: type }, ...id] });
+      this.types.set(type, { key, forward: sk(model.forward, `${model.name}.forward`), inverse: model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`) });
+    }
   }
 
-  private forwardKey(from: Node<Type>, to: Node<Type>): Record<string, string> {
-    return { [this.model.pk]: this.node.build(from), [this.model.sk]: this.forwardSk.build(to) };
+  private typeOf(type: string): NodeType {
+    const found = this.types.get(type);
+    if (!found) throw new ValidationError(this.model.name, 'type', `"${type}" is not a node type of this edge (${[...this.types.keys()].join(', ')})`);
+    return found;
   }
 
-  private inverseKey(from: Node<Type>, to: Node<Type>): Record<string, string> | undefined {
-    return this.inverseSk && !this.model.inverseIndex ? { [this.model.pk]: this.node.build(to), [this.model.sk]: this.inverseSk.build(from) } : undefined;
+  /** The key values a node's id stands for: the one partition-key part, or the object of them. */
+  private values(node: EdgeNode): Record<string, unknown> {
+    const parts = this.typeOf(node.type).key.attributes;
+    return parts.length === 1 ? { [parts[0]!]: node.id } : { ...(node.id as Record<string, unknown>) };
+  }
+
+  /** The node's partition: its entity's own partition key. */
+  private nodeKey(node: EdgeNode): string {
+    return this.typeOf(node.type).key.build(this.values(node));
+  }
+
+  /** The sort key naming `node` under the `side` label. */
+  private linkKey(side: 'forward' | 'inverse', node: EdgeNode): string {
+    return this.typeOf(node.type)[side]!.build(this.values(node));
+  }
+
+  /** The node a stored sort key names (its type is the segment after the label). */
+  private nodeOf(side: 'forward' | 'inverse', sk: string): N {
+    const type = splitKey(sk, this.model.delimiter)?.[1] ?? '';
+    const found = this.types.get(type);
+    if (!found) throw new KeyParseError(`${this.model.name}.${side}`, sk, `"${type}" is not a node type of this edge (${[...this.types.keys()].join(', ')})`);
+    const values = found[side]!.parse(sk);
+    const parts = found.key.attributes;
+    return { type, id: parts.length === 1 ? values[parts[0]!] : values } as unknown as N;
+  }
+
+  private forwardKey(from: N, to: N): Record<string, string> {
+    return { [this.model.pk]: this.nodeKey(from), [this.model.sk]: this.linkKey('forward', to) };
+  }
+
+  private inverseKey(from: N, to: N): Record<string, string> | undefined {
+    return this.model.inverse !== undefined && !this.model.inverseIndex ? { [this.model.pk]: this.nodeKey(to), [this.model.sk]: this.linkKey('inverse', from) } : undefined;
   }
 
   /** The index keys the forward item carries when the inverse lives in a GSI. */
-  private inverseIndexKeys(from: Node<Type>, to: Node<Type>): Record<string, string> {
+  private inverseIndexKeys(from: N, to: N): Record<string, string> {
     const index = this.model.inverseIndex;
-    return index && this.inverseSk ? { [index.pk]: this.node.build(to), [index.sk]: this.inverseSk.build(from) } : {};
+    return index && this.model.inverse !== undefined ? { [index.pk]: this.nodeKey(to), [index.sk]: this.linkKey('inverse', from) } : {};
   }
 
   /** Both halves are one item when the edge is symmetric (forward = inverse) and a node points to itself. */
-  private sameItem(from: Node<Type>, to: Node<Type>): boolean {
-    return this.model.inverse === this.model.forward && from.type === to.type && from.id === to.id;
+  private sameItem(from: N, to: N): boolean {
+    return this.model.inverse === this.model.forward && this.nodeKey(from) === this.nodeKey(to);
   }
 
   private putPlan(key: Record<string, string>, half: 'forward' | 'inverse', attributes: Record<string, unknown>, failIfExists: boolean): WritePlan {
@@ -124,7 +181,8 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
    * Adds the relationship: both items in one transaction, each conditioned on not existing. Adding
    * an edge that is already there is a no-op (`{ created: false }`) unless `failIfExists`.
    */
-  async add(from: Node<Type>, to: Node<Type>, attributes?: Attributes, options: CommitOptions & { failIfExists?: boolean } = {}): Promise<{ created: boolean }> {
+  async add(from: N, to: N, ...args: AddArguments<Attributes>): Promise<{ created: boolean }> {
+    const [attributes, options = {}] = args as [Attributes | undefined, AddOptions | undefined];
     const plans = this.addPlans(from, to, this.stored(attributes), options.failIfExists === true);
     if (plans.length === 1) {
       // One item (inverse in a GSI, or a symmetric self-edge): a conditional put, no transaction needed.
@@ -149,20 +207,20 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
     }
   }
 
-  private addPlans(from: Node<Type>, to: Node<Type>, attributes: Record<string, unknown>, failIfExists: boolean): WritePlan[] {
+  private addPlans(from: N, to: N, attributes: Record<string, unknown>, failIfExists: boolean): WritePlan[] {
     const forward = this.putPlan(this.forwardKey(from, to), 'forward', { ...attributes, ...this.inverseIndexKeys(from, to) }, failIfExists);
     const inverse = this.inverseKey(from, to);
     return inverse && !this.sameItem(from, to) ? [forward, this.putPlan(inverse, 'inverse', attributes, failIfExists)] : [forward];
   }
 
-  private removePlans(from: Node<Type>, to: Node<Type>): WritePlan[] {
+  private removePlans(from: N, to: N): WritePlan[] {
     const inverse = this.inverseKey(from, to);
     const forward = this.deletePlan(this.forwardKey(from, to), 'forward');
     return inverse && !this.sameItem(from, to) ? [forward, this.deletePlan(inverse, 'inverse')] : [forward];
   }
 
   /** Removes the relationship: both items in one transaction (removing a missing edge is a no-op). */
-  async remove(from: Node<Type>, to: Node<Type>, options: CommitOptions = {}): Promise<void> {
+  async remove(from: N, to: N, options: CommitOptions = {}): Promise<void> {
     const plans = this.removePlans(from, to);
     if (plans.length === 1) {
       await sendWrite(this.context, plans[0]!);
@@ -174,27 +232,28 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   }
 
   /** The edge's attributes, or undefined when there is no such edge. */
-  async get(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
+  async get(from: N, to: N, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
     return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes) : undefined;
   }
 
-  async exists(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<boolean> {
+  async exists(from: N, to: N, options: { consistent?: boolean } = {}): Promise<boolean> {
     return (await this.get(from, to, options)) !== undefined;
   }
 
-  private links(side: 'outgoing' | 'incoming', node: Node<Type>, options: LinkOptions<Type>): QueryRequest {
-    const sk = side === 'outgoing' ? this.forwardSk : this.inverseSk;
-    if (!sk) throw new ValidationError(this.model.name, 'incoming', 'this edge stores no inverse items: declare inverse to read incoming links');
-    const prefix = sk.prefix(options.type === undefined ? {} : { type: options.type }).key;
+  private links(side: 'outgoing' | 'incoming', node: N, options: LinkOptions<N['type']>): QueryRequest {
+    const label = side === 'outgoing' ? this.model.forward : this.model.inverse;
+    if (label === undefined) throw new ValidationError(this.model.name, 'incoming', 'this edge stores no inverse items: declare inverse to read incoming links');
+    const d = this.model.delimiter;
+    const prefix = options.type === undefined ? escapeSegment(label, d) + d : this.typeOf(options.type)[side === 'outgoing' ? 'forward' : 'inverse']!.prefix({}).key;
     const order = options.order ?? 'asc';
     const index = side === 'incoming' ? this.model.inverseIndex : undefined;
     if (index && options.consistent) throw new ValidationError(this.model.name, 'incoming', `incoming links are read from GSI ${index.name}, which has no consistent reads`);
     return {
       scope: `${this.model.name}.${side}`,
       ...(index ? { indexName: index.name } : {}),
-      pk: { attribute: index ? index.pk : this.model.pk, template: this.node },
-      partition: node,
+      pk: { attribute: index ? index.pk : this.model.pk, template: this.typeOf(node.type).key },
+      partition: this.values(node),
       sk: { attribute: index ? index.sk : this.model.sk, condition: { op: 'begins_with', value: prefix } },
       params: { node, type: options.type, order },
       keyAttributes: [this.model.pk, this.model.sk, ...(index ? [index.pk, index.sk] : [])],
@@ -203,30 +262,30 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
     };
   }
 
-  private link(sk: KeyTemplate, attribute = this.model.sk) {
+  private link(side: 'forward' | 'inverse', attribute = this.model.sk) {
     return (stored: Record<string, unknown>) => ({
-      ...(sk.parse(stored[attribute] as string) as unknown as Node<Type>),
+      ...this.nodeOf(side, stored[attribute] as string),
       ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes),
     });
   }
 
   /** The nodes `from` points to (optionally of one type), with the edge's attributes. */
-  async outgoing(from: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
-    return queryPage(this.context, this.links('outgoing', from, options), options, this.link(this.forwardSk));
+  async outgoing(from: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
+    return queryPage(this.context, this.links('outgoing', from, options), options, this.link('forward'));
   }
 
   /** The nodes that point to `to` (optionally of one type), with the edge's attributes. */
-  async incoming(to: Node<Type>, options: LinkOptions<Type> = {}): Promise<Page<Node<Type> & Attributes>> {
-    return queryPage(this.context, this.links('incoming', to, options), options, this.link(this.inverseSk ?? this.forwardSk, this.model.inverseIndex?.sk));
+  async incoming(to: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
+    return queryPage(this.context, this.links('incoming', to, options), options, this.link('inverse', this.model.inverseIndex?.sk));
   }
 
   /** How many links a node has on one side (a COUNT query: reads the keys, returns no items). */
-  async count(side: 'outgoing' | 'incoming', node: Node<Type>, options: { type?: Type } = {}): Promise<number> {
+  async count(side: 'outgoing' | 'incoming', node: N, options: { type?: N['type'] } = {}): Promise<number> {
     let total = 0;
     let start: Record<string, unknown> | undefined;
     const request = this.links(side, node, options);
     const aliases = new ExpressionAliases();
-    const condition = `${aliases.name(request.pk.attribute)} = ${aliases.value(this.node.build(node))} AND begins_with(${aliases.name(request.sk!.attribute)}, ${aliases.value((request.sk!.condition as { value: string }).value)})`;
+    const condition = `${aliases.name(request.pk.attribute)} = ${aliases.value(this.nodeKey(node))} AND begins_with(${aliases.name(request.sk!.attribute)}, ${aliases.value((request.sk!.condition as { value: string }).value)})`;
     do {
       const result = await this.context.client.send(
         new QueryCommand({
@@ -248,19 +307,24 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
    * Adds many edges in transactions of up to 100 items; a transaction that fails is retried pair by
    * pair, so the result says exactly which pairs failed and why.
    */
-  async addMany(pairs: ReadonlyArray<{ from: Node<Type>; to: Node<Type>; attributes?: Attributes }>): Promise<ManyResult<Type>> {
-    return this.many(pairs, (p) => this.addPlans(p.from, p.to, this.stored(p.attributes), false), async (p) => (await this.add(p.from, p.to, p.attributes)).created);
+  async addMany(pairs: ReadonlyArray<EdgePair<N, Attributes>>): Promise<ManyResult<N>> {
+    const attributesOf = (pair: EdgePair<N, Attributes>) => (pair as { attributes?: Attributes }).attributes;
+    return this.many(
+      pairs,
+      (p) => this.addPlans(p.from, p.to, this.stored(attributesOf(p)), false),
+      async (p) => (await this.add(p.from, p.to, ...([attributesOf(p)] as AddArguments<Attributes>))).created,
+    );
   }
 
   /** Removes many edges in transactions of up to 100 items. */
-  async removeMany(pairs: ReadonlyArray<{ from: Node<Type>; to: Node<Type> }>): Promise<ManyResult<Type>> {
+  async removeMany(pairs: ReadonlyArray<{ from: N; to: N }>): Promise<ManyResult<N>> {
     return this.many(pairs, (p) => this.removePlans(p.from, p.to), async (p) => (await this.remove(p.from, p.to), true));
   }
 
-  private async many<P extends { from: Node<Type>; to: Node<Type> }>(pairs: readonly P[], plans: (pair: P) => WritePlan[], one: (pair: P) => Promise<boolean>): Promise<ManyResult<Type>> {
+  private async many<P extends { from: N; to: N }>(pairs: readonly P[], plans: (pair: P) => WritePlan[], one: (pair: P) => Promise<boolean>): Promise<ManyResult<N>> {
     let done = 0;
     let unchanged = 0;
-    const failed: Array<{ from: Node<Type>; to: Node<Type>; error: unknown }> = [];
+    const failed: Array<{ from: N; to: N; error: unknown }> = [];
     const chunks: P[][] = [];
     let current: P[] = [];
     let items = 0;

@@ -65,9 +65,12 @@ export class KeyValueError extends KeyError {
 /** A stored key does not match the entity's key template. */
 export class KeyParseError extends KeyError {
   readonly key: string;
-  constructor(target: string, key: string, reason: string) {
+  /** The key codec version that wrote the key, when it is an older one than this code reads. */
+  readonly codecVersion?: number;
+  constructor(target: string, key: string, reason: string, options: { codecVersion?: number } = {}) {
     super('KEY_PARSE', target, `${target}: cannot parse ${JSON.stringify(key)}: ${reason}`);
     this.key = key;
+    if (options.codecVersion !== undefined) this.codecVersion = options.codecVersion;
   }
 }
 

@@ -22,14 +22,13 @@ function compareTuples(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-type Op = 'eq' | 'beginsWith' | 'gt' | 'gte' | 'lt' | 'lte' | 'between';
+type Op = 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'between';
 
 /** The meaning of a condition on tuples: compare the leading parts the condition gives. */
 function expected(op: Op, tuple: readonly number[], a: readonly number[], b: readonly number[]): boolean {
   const cmp = (p: readonly number[]) => compareTuples(tuple.slice(0, p.length), p);
   switch (op) {
     case 'eq': return cmp(a) === 0;
-    case 'beginsWith': return cmp(a) === 0;
     case 'gt': return cmp(a) > 0;
     case 'gte': return cmp(a) >= 0;
     case 'lt': return cmp(a) < 0;
@@ -52,8 +51,7 @@ for (const [name, segments, foreign] of shapes) {
     const prefix = fc.oneof(fc.tuple(values).map((v) => [...v]), tuple.map((v) => [...v]));
     const toValues = (p: readonly number[]) => Object.fromEntries(p.map((v, i) => [['a', 'b'][i]!, v]));
     fc.assert(
-      fc.property(fc.constantFrom<Op>('eq', 'beginsWith', 'gt', 'gte', 'lt', 'lte', 'between'), prefix, prefix, fc.array(tuple, { maxLength: 30 }), (op, a, b, stored) => {
-        if (op === 'eq') a = [a[0]!, a[1] ?? 0];
+      fc.property(fc.constantFrom<Op>('eq', 'gt', 'gte', 'lt', 'lte', 'between'), prefix, prefix, fc.array(tuple, { maxLength: 30 }), (op, a, b, stored) => {
         const condition = op === 'between' ? { between: [toValues(a), toValues(b)] } : { [op]: toValues(a) };
         const planned = planSortCondition(tpl, condition);
         for (const item of stored) {
@@ -67,6 +65,31 @@ for (const [name, segments, foreign] of shapes) {
     t.pass();
   });
 }
+
+/** `Article.<a>.<name>.<b>`: a string part between two integers. */
+const named = sortKey([{ kind: 'literal', text: 'Article' }, int('a'), { kind: 'string', attr: 'name' }, int('b')]);
+
+test('beginsWith is a text prefix of a string part, delimiters and escapes included; eq matches the part whole', (t) => {
+  const text = fc.string({ unit: fc.constantFrom('.', '\\', '\u0000', 'a', 'b', 'é'), maxLength: 4 });
+  const item = fc.record({ a: fc.integer({ min: -50, max: 50 }), name: text.filter((s) => s.trim() !== ''), b: fc.integer({ min: -50, max: 50 }) });
+  fc.assert(
+    fc.property(fc.integer({ min: -50, max: 50 }), text, fc.array(item, { maxLength: 30 }), (a, prefix, stored) => {
+      const starts = planSortCondition(named, { beginsWith: { a, name: prefix } });
+      const whole = prefix.trim() === '' ? undefined : planSortCondition(named, { eq: { a, name: prefix } });
+      return stored.every((i) => {
+        const key = named.build(i);
+        const textMatch = selects(starts, key) === (i.a === a && i.name.startsWith(prefix));
+        return textMatch && (whole === undefined || selects(whole, key) === (i.a === a && i.name === prefix));
+      });
+    }),
+    { numRuns: 3000 },
+  );
+  t.deepEqual(planSortCondition(named, { beginsWith: { a: 1, name: 'z.\\' } }), { op: 'begins_with', value: 'Article.01.z\\.\\\\' });
+  t.deepEqual(planSortCondition(named, { eq: { a: 1, name: 'z' } }), { op: 'begins_with', value: 'Article.01.z.' });
+  const leading = sortKey([{ kind: 'string', attr: 'name' }]);
+  t.deepEqual(planSortCondition(leading, { beginsWith: { name: 'Hel' } }), { op: 'begins_with', value: 'Hel' });
+  t.is(planSortCondition(leading, { beginsWith: { name: '' } }), undefined, 'an empty text prefix on the first part reads everything');
+});
 
 test('no condition: the whole collection, or the whole partition when the key starts with a value', (t) => {
   t.deepEqual(planSortCondition(sortKey(shapes[0]![1]), undefined), { op: 'begins_with', value: 'Article.' });
@@ -82,19 +105,24 @@ test('group end is the greatest valid string within the byte limit', (t) => {
   t.is(groupEnd('ab', 3), 'ab\u007F');
 });
 
-test('range operators need the first part; eq needs them all', (t) => {
+test('every operator needs the first part; beginsWith only ends on a string part', (t) => {
   const tpl = sortKey(shapes[0]![1]);
   t.is(t.throws(() => planSortCondition(tpl, { gt: {} }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
-  t.is(t.throws(() => planSortCondition(tpl, { eq: { a: 1 } }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+  t.is(t.throws(() => planSortCondition(tpl, { eq: {} }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+  t.is(t.throws(() => planSortCondition(tpl, { beginsWith: {} }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+  const notText = t.throws(() => planSortCondition(tpl, { beginsWith: { a: 1 } }), { instanceOf: KeyValueError });
+  t.is(notText.message, 'E.key.sk: beginsWith matches text at the start of a string part, and "a" is an integer: use eq to match whole parts');
+  t.is(t.throws(() => planSortCondition(named, { beginsWith: { a: 1, name: 5 } }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
+  t.is(t.throws(() => planSortCondition(named, { beginsWith: { name: 'x' } }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
   t.throws(() => planSortCondition(tpl, { gt: { a: 1 }, lt: { a: 2 } }), { instanceOf: TypeError });
   t.throws(() => planSortCondition(tpl, { near: { a: 1 } }), { instanceOf: TypeError });
 });
 
 const rendered: Array<[string, object, string, Record<string, unknown>]> = [
-  ['eq', { eq: { a: 1, b: 2 } }, '#n0 = :v0', { ':v0': 'Article.051.052' }],
-  ['beginsWith partial', { beginsWith: { a: 1 } }, 'begins_with(#n0, :v0)', { ':v0': 'Article.051.' }],
-  ['gt complete starts just after the key and stays in the collection', { gt: { a: 1, b: 2 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.051.052\u0001', ':v1': groupEnd('Article.', 1024) }],
-  ['lt partial', { lt: { a: 1 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.', ':v1': 'Article.051.' }],
+  ['eq', { eq: { a: 1, b: 2 } }, '#n0 = :v0', { ':v0': 'Article.01.02' }],
+  ['eq on a prefix matches whole parts (the trailing delimiter)', { eq: { a: 1 } }, 'begins_with(#n0, :v0)', { ':v0': 'Article.01.' }],
+  ['gt complete starts just after the key and stays in the collection', { gt: { a: 1, b: 2 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.01.02\u0001', ':v1': groupEnd('Article.', 1024) }],
+  ['lt partial', { lt: { a: -1 } }, '#n0 BETWEEN :v0 AND :v1', { ':v0': 'Article.', ':v1': 'Article.-99.' }],
 ];
 for (const [name, condition, want, values] of rendered) {
   test(`render: ${name}`, (t) => {

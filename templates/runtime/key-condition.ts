@@ -7,19 +7,23 @@
 // become inclusive bounds just beside the key (keys never contain U+0000, see escapeSegment), since
 // DynamoDB allows one key condition per attribute and no key attribute in a filter.
 
-import { KeyTemplate, utf8ByteLength } from './codec.js';
+import { KeyTemplate, escapeSegment, isWellFormed, utf8ByteLength } from './codec.js';
 import { ExpressionAliases } from './expression.js';
 import { KeyValueError } from './errors.js';
 
 export type SortOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
 
 /**
- * A sort-key condition as generated methods accept it: exactly one operator, on a sort-key prefix.
- * Spelled out member by member (rather than mapped) so the type checker instantiates little per call.
+ * A sort-key condition as generated methods accept it: exactly one operator, on a left-to-right
+ * prefix of the sort key's parts. `eq` matches whole parts: a prefix stands for every key with
+ * exactly those leading parts (`{ userId: '1' }` never matches `'12'`). `beginsWith` is a text
+ * prefix on its last part, which must be a string part (`{ name: 'z' }` matches `'zoo'`): exactly
+ * DynamoDB's `begins_with` on the encoded text. Spelled out member by member (rather than mapped)
+ * so the type checker instantiates little per call.
  */
-export type SortCondition<Full, Prefix> =
-  | { readonly eq: Full; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith: Prefix; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+export type SortCondition<Prefix, TextPrefix = never> =
+  | { readonly eq: Prefix; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
+  | { readonly eq?: never; readonly beginsWith: TextPrefix; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
   | { readonly eq?: never; readonly beginsWith?: never; readonly between: readonly [Prefix, Prefix]; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
   | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt: Prefix; readonly gte?: never; readonly lt?: never; readonly lte?: never }
   | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte: Prefix; readonly lt?: never; readonly lte?: never }
@@ -108,25 +112,15 @@ export function planSortCondition(template: KeyTemplate, condition: object | und
     if (lo !== undefined) return { op: '>=', value: lo };
     return hi !== undefined ? { op: '<=', value: hi } : undefined;
   };
-  if (op === 'beginsWith') {
-    const p = template.prefix((arg ?? {}) as Record<string, unknown>);
-    if (p.complete) return { op: '=', value: p.key };
-    return p.key === '' || p.key === collection ? whole : { op: 'begins_with', value: p.key };
-  }
+  if (op === 'beginsWith') return textPrefix(template, (arg ?? {}) as Record<string, unknown>) ?? whole;
   if (op === 'between') {
     if (!Array.isArray(arg) || arg.length !== 2) throw new TypeError('between takes [low, high]');
     const low = givenPrefix(template, op, arg[0]);
     const high = givenPrefix(template, op, arg[1]);
     return { op: 'between', low: low.key, high: high.complete ? high.key : groupEnd(high.key, maxBytes) };
   }
-  if (op === 'eq') {
-    const p = template.prefix((arg ?? {}) as Record<string, unknown>);
-    if (!p.complete) {
-      throw new KeyValueError('KEY_PART_MISSING', { entity: template.def.entity, target: template.def.target, message: `eq needs every sort-key part: ${template.attributes.join(', ')}` });
-    }
-    return { op: '=', value: p.key };
-  }
   const p = givenPrefix(template, op, arg);
+  if (op === 'eq') return p.complete ? { op: '=', value: p.key } : { op: 'begins_with', value: p.key };
   switch (op) {
     case 'gte':
       return range(p.key, undefined);
@@ -142,7 +136,35 @@ export function planSortCondition(template: KeyTemplate, condition: object | und
   }
 }
 
-/** The prefix for a range operator, which needs at least the first sort-key value. */
+/**
+ * `beginsWith`: the leading parts before the last one given match whole, the last one given must
+ * be a string part and matches as text — its escaped value with no delimiter after it, so
+ * `{ name: 'z' }` matches `z`, `zoo` and `z.a` (stored `z\\.a`). Undefined when that selects the
+ * whole sort key (an empty text on its first part).
+ */
+function textPrefix(template: KeyTemplate, values: Readonly<Record<string, unknown>>): PlannedSortCondition {
+  const { entity, target, delimiter } = template.def;
+  const attributes = template.attributes;
+  const given = attributes.findIndex((name) => values[name] === undefined);
+  const count = given === -1 ? attributes.length : given;
+  if (count === 0) {
+    throw new KeyValueError('KEY_PART_MISSING', { entity, target, ...(attributes[0] ? { attribute: attributes[0] } : {}), message: `beginsWith needs at least "${attributes[0]}", the first sort-key part` });
+  }
+  const last = attributes[count - 1]!;
+  const segment = template.def.segments.find((s) => s.kind !== 'literal' && s.attr === last)!;
+  const text = values[last];
+  if (segment.kind !== 'string') {
+    throw new KeyValueError('KEY_PART_TYPE', { entity, target, attribute: last, message: `beginsWith matches text at the start of a string part, and "${last}" is ${segment.kind === 'integer' ? 'an integer' : `a ${segment.kind}`}: use eq to match whole parts` });
+  }
+  if (typeof text !== 'string' || !isWellFormed(text)) {
+    throw new KeyValueError('KEY_PART_TYPE', { entity, target, attribute: last, message: `beginsWith on "${last}" takes a well-formed string, got ${typeof text}` });
+  }
+  const { [last]: _, ...before } = values;
+  const value = template.prefix(before).key + escapeSegment(text, delimiter);
+  return value === '' ? undefined : { op: 'begins_with', value };
+}
+
+/** The prefix for a range operator or eq, which need at least the first sort-key value. */
 function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
   const p = template.prefix((values ?? {}) as Record<string, unknown>);
   if (p.given === 0 && template.attributes.length > 0) {

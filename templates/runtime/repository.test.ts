@@ -2,7 +2,8 @@
 // projections and collection tagging.
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
-import { ValidationError } from './errors.js';
+import { KeyValueError, ValidationError } from './errors.js';
+import { planSortCondition } from './key-condition.js';
 import { indexKeyChanges, indexKeys, patternCondition, projectRecord, tagRecord, type EntityModel, type IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
@@ -78,7 +79,8 @@ test('pattern conditions: beginsWith is a text prefix of one value, escaped; oth
   t.deepEqual(patternCondition(sk, {}, 'orderId', 'eq', 'x'), { op: '=', value: 'ORDER#x' });
   t.deepEqual(patternCondition(sk, {}, 'orderId', 'between', ['a', 'c']), { op: 'between', low: 'ORDER#a', high: 'ORDER#c' });
   t.deepEqual(patternCondition(sk, {}, undefined, 'eq', undefined), { op: 'begins_with', value: 'ORDER#' });
-  t.throws(() => patternCondition(sk, {}, 'orderId', 'beginsWith', 5), { instanceOf: ValidationError });
+  t.is(t.throws(() => patternCondition(sk, {}, 'orderId', 'beginsWith', 5), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE', 'a key part of the wrong type, as in where');
+  t.deepEqual(patternCondition(sk, {}, 'orderId', 'eq', 'x'), planSortCondition(sk, { eq: { orderId: 'x' } }), 'a pattern means what where means');
 });
 
 test('projection: exact key parts are recovered from the keys, truncated ones are not', (t) => {

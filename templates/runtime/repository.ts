@@ -336,23 +336,16 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
 
 /**
  * The sort condition of a declared pattern: `values` fixes the sort-key parts before `attribute`,
- * and `operand` is compared with `attribute` by `op`. `beginsWith` on a string attribute matches
- * values that start with the given text.
+ * and `operand` is compared with `attribute` by `op` — with the meanings of `SortCondition`
+ * (`beginsWith` on a string attribute is a text prefix, `eq` a whole-part match).
  */
 export function patternCondition(template: KeyTemplate, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
   if (attribute === undefined) return planSortCondition(template, undefined);
-  if (op === 'beginsWith') {
-    const prefix = template.prefix(values);
-    if (typeof operand !== 'string') throw new ValidationError(template.def.entity, attribute, 'beginsWith takes a string prefix');
-    const value = prefix.key + escapeSegment(operand, template.def.delimiter);
-    return value === '' ? undefined : { op: 'begins_with', value };
-  }
   if (op === 'between') {
     const [low, high] = operand as readonly [unknown, unknown];
     return planSortCondition(template, { between: [{ ...values, [attribute]: low }, { ...values, [attribute]: high }] });
   }
-  const condition = planSortCondition(template, { [op === 'eq' ? 'beginsWith' : op]: { ...values, [attribute]: operand } });
-  return condition;
+  return planSortCondition(template, { [op]: { ...values, [attribute]: operand } });
 }
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */

@@ -128,7 +128,7 @@ test('model-based: random articles and random queries return what an in-memory m
   const alphabet = fc.constantFrom('a', 'b', '.', '\\', 'é', '😀', 'Z', '\uFFFF');
   const articleId = fc.string({ unit: alphabet, minLength: 1, maxLength: 4 });
   const stored = fc.uniqueArray(fc.record({ d: fc.integer({ min: 1, max: 6 }), articleId }), { selector: (a) => `${a.d}|${a.articleId}`, maxLength: 25 });
-  const op = fc.constantFrom('none', 'eq', 'beginsWith', 'gt', 'gte', 'lt', 'lte', 'between');
+  const op = fc.constantFrom('none', 'eq', 'eqDay', 'beginsWith', 'gt', 'gte', 'lt', 'lte', 'between');
   let round = 0;
   await fc.assert(
     fc.asyncProperty(stored, op, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), articleId, fc.integer({ min: 1, max: 7 }), fc.boolean(), async (items, operator, d1, d2, id, limit, desc) => {
@@ -139,7 +139,8 @@ test('model-based: random articles and random queries return what an in-memory m
         operator === 'none' ? undefined
         : operator === 'eq' ? { eq: { updatedAt: day(d1), articleId: id } }
         : operator === 'between' ? { between: [{ updatedAt: day(Math.min(d1, d2)) }, { updatedAt: day(Math.max(d1, d2)) }] as const }
-        : operator === 'beginsWith' ? { beginsWith: { updatedAt: day(d1) } }
+        : operator === 'eqDay' ? { eq: { updatedAt: day(d1) } }
+        : operator === 'beginsWith' ? { beginsWith: { updatedAt: day(d1), articleId: [...id].slice(0, 2).join('') } }
         : { [operator]: { updatedAt: day(d1) } };
       const lo = Math.min(d1, d2);
       const hi = Math.max(d1, d2);
@@ -148,7 +149,8 @@ test('model-based: random articles and random queries return what an in-memory m
           switch (operator) {
             case 'none': return true;
             case 'eq': return i.d === d1 && i.articleId === id;
-            case 'beginsWith': return i.d === d1;
+            case 'eqDay': return i.d === d1;
+            case 'beginsWith': return i.d === d1 && i.articleId.startsWith([...id].slice(0, 2).join(''));
             case 'gt': return i.d > d1;
             case 'gte': return i.d >= d1;
             case 'lt': return i.d < d1;

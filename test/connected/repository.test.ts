@@ -86,9 +86,11 @@ test('User.1 never reads User.12: partitions and prefixes are exact', async (t) 
   t.deepEqual(items.map((a) => a.articleId), ['one']);
   await db.article.put(article('1', 'a', 2));
   await db.article.put(article('1', 'ab', 2));
-  const exact = await db.article.query({ userId: '1' }, { where: { beginsWith: { updatedAt: day(2), articleId: 'a' } } });
-  t.deepEqual(exact.items.map((a) => a.articleId), ['a'], 'a full sort key is an exact match, not a string prefix');
-  const sameDay = await db.article.query({ userId: '1' }, { where: { beginsWith: { updatedAt: day(2) } } });
+  const exact = await db.article.query({ userId: '1' }, { where: { eq: { updatedAt: day(2), articleId: 'a' } } });
+  t.deepEqual(exact.items.map((a) => a.articleId), ['a'], 'eq on every part is an exact match');
+  const text = await db.article.query({ userId: '1' }, { where: { beginsWith: { updatedAt: day(2), articleId: 'a' } } });
+  t.deepEqual(text.items.map((a) => a.articleId), ['a', 'ab'], 'beginsWith on a string part is a text prefix');
+  const sameDay = await db.article.query({ userId: '1' }, { where: { eq: { updatedAt: day(2) } } });
   t.deepEqual(sameDay.items.map((a) => a.articleId), ['a', 'ab']);
 });
 

@@ -23,8 +23,14 @@ const cases: Array<[string, (db: SocialTable) => Promise<unknown>, Record<string
   ['eq', (db) => db.article.query({ userId: 'u' }, { where: { eq: { updatedAt: day(1), articleId: 'a' } } }), {
     KeyConditionExpression: '#n0 = :v0 AND #n1 = :v1', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' }, ExpressionAttributeValues: { ':v0': 'User.u', ':v1': `Article.${D1}.a` },
   }],
-  ['beginsWith', (db) => db.article.query({ userId: 'u' }, { where: { beginsWith: { updatedAt: day(1) } } }), {
+  ['eq on a prefix: whole parts (ends with the delimiter)', (db) => db.article.query({ userId: 'u' }, { where: { eq: { updatedAt: day(1) } } }), {
     KeyConditionExpression: '#n0 = :v0 AND begins_with(#n1, :v1)', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' }, ExpressionAttributeValues: { ':v0': 'User.u', ':v1': `Article.${D1}.` },
+  }],
+  ['beginsWith: a text prefix of the last (string) part, escaped', (db) => db.article.query({ userId: 'u' }, { where: { beginsWith: { updatedAt: day(1), articleId: 'a.b\\' } } }), {
+    KeyConditionExpression: '#n0 = :v0 AND begins_with(#n1, :v1)', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' }, ExpressionAttributeValues: { ':v0': 'User.u', ':v1': `Article.${D1}.a\\.b\\\\` },
+  }],
+  ['beginsWith on an LSI: a text prefix, as a pattern takes it', (db) => db.article.queryByTitle({ userId: 'u' }, { where: { beginsWith: { name: 'z' } } }), {
+    IndexName: 'byTitle', KeyConditionExpression: '#n0 = :v0 AND begins_with(#n1, :v1)', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'lsi1sk' }, ExpressionAttributeValues: { ':v0': 'User.u', ':v1': 'Title.z' },
   }],
   ['between, newest first, limit, consistent', (db) => db.article.query({ userId: 'u' }, { where: { between: [{ updatedAt: day(1) }, { updatedAt: day(2), articleId: 'z' }] }, order: 'desc', limit: 5, consistent: true }), {
     KeyConditionExpression: '#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' }, ExpressionAttributeValues: { ':v0': 'User.u', ':v1': `Article.${D1}.`, ':v2': `Article.${D2}.z` },
@@ -61,7 +67,7 @@ const cases: Array<[string, (db: SocialTable) => Promise<unknown>, Record<string
   }],
   ['pattern topScores (gte on a number, desc)', (db) => db.score.topScores({ game: 'go', day: day(1), points: -5 }), {
     KeyConditionExpression: '#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2', ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },
-    ExpressionAttributeValues: { ':v0': 'Game.go.2024-01-01', ':v1': 'Score.0999995.', ':v2': groupEnd('Score.', 1024) }, ScanIndexForward: false,
+    ExpressionAttributeValues: { ':v0': 'Game.go.2024-01-01', ':v1': 'Score.-9999995.', ':v2': groupEnd('Score.', 1024) }, ScanIndexForward: false,
   }],
   ['collection', (db) => db.userCollection({ id: 'u' }, { order: 'desc' }), {
     KeyConditionExpression: '#n0 = :v0', ExpressionAttributeNames: { '#n0': 'pk' }, ExpressionAttributeValues: { ':v0': 'User.u' }, ScanIndexForward: false,
