@@ -44,7 +44,7 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(`file://${file}`);
     t.deepEqual(await page.locator('section.table h2').allInnerTexts(), ['Social (on-demand, delimiter .)', 'VotesBad (on-demand, delimiter #)', 'VotesFixed (on-demand, delimiter #)']);
-    t.is(await page.locator('#table-Social table.keys tbody tr').count(), 13);
+    t.is(await page.locator('#table-Social table.keys tbody tr').count(), 15);
     t.is(await page.locator('#table-Social table.patterns tbody tr').count(), 4);
     t.is(await page.locator('#table-VotesBad .finding').count(), 2);
     t.is(await page.locator('#table-VotesBad .finding .error').count(), 1);
