@@ -178,7 +178,7 @@ const limits: Array<[string, TableDef, string[]]> = [
     'DDB080 Traffic.entities.Item.traffic.writesPerSecond: traffic writesPerSecond is "100", a string where a number belongs | traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
   ]],
   ['a rotation period ddbgen does not know', named('Rot', { rotation: 'fortnight' as 'day' }), [
-    "DDB108 Rot.rotation: rotation \"fortnight\" is not a period ddbgen rotates tables by | use rotation: 'day' or 'month', or leave it out for one table",
+    "DDB108 Rot.rotation: rotation \"fortnight\" is not a period ddbgen rotates tables by | use rotation: 'day' or 'week' or 'month' or 'year', or leave it out for one table",
   ]],
   ['key collisions are checked on every entity, even when another has an error', named('Coll', { entities: { A: keyed('X#<id>'), B: keyed('X#<id>'), C: keyed('C#<idd>') } }), [
     'DDB030 Coll.entities.C.key.pk: placeholder <idd> names no attribute of this entity | use one of "id", or declare "idd" in attributes',
@@ -235,8 +235,8 @@ test('edges connect entities whose partition key is one node, distinct per type,
       Post: entity({ attributes: { userId: id(), postId: t.string() }, key: { pk: 'User#<userId>', sk: 'Post#<postId>' } }),
       Settings: entity({ attributes: { userId: id() }, key: { pk: 'User#<userId>', sk: 'SETTINGS' } }),
       Global: entity({ attributes: { name: t.string() }, key: { pk: 'GLOBAL', sk: '<name>' } }),
-      Vote: entity({ attributes: { id: t.string() }, key: { pk: 'Vote#<id>#<shard>', sk: 'V', shard: { count: 4 } } }),
-      Day: entity({ attributes: { at: t.timestamp() }, key: { pk: 'Day#<at:day>', sk: 'D' } }),
+      Vote: entity({ attributes: { id: t.string() }, key: { pk: 'Vote#<id>#<shard>', sk: 'V', shard: { count: 4, random: true } } }),
+      Day: entity({ attributes: { at: t.timestamp({ unit: 'day' }) }, key: { pk: 'Day#<at:day>', sk: 'D' } }),
     },
     edges: {
       Likes: edge({
@@ -249,7 +249,7 @@ test('edges connect entities whose partition key is one node, distinct per type,
   });
   a.deepEqual(brief(nodes), [
     'DDB080 T.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
-    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is 9',
+    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is "9", a string where a number belongs',
     'DDB080 T.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
     'DDB141 T.edges.Likes.types: entity Post\'s partition key "User#<userId>" cannot be a node key of edge Likes: its sort key "Post#<postId>" has placeholders, so the partition holds many Post items, not one node',
     'DDB141 T.edges.Likes.types: entity Global\'s partition key "GLOBAL" cannot be a node key of edge Likes: it has no placeholder, so every node would share one partition',

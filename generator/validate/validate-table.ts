@@ -453,7 +453,12 @@ interface KeyOwner {
 export function edgeOwners(table: TableDef, edge: EdgeDef): KeyOwner[] {
   const d = table.delimiter;
   const labels = [edge.forward, ...(edge.inverse === undefined || edge.inverseIndex !== undefined ? [] : [edge.inverse])];
-  const nodes = edge.types.map((type) => ({ type, pk: keySegments(table.entities[type]!, table.entities[type]!.key.pk)! }));
+  // A node type that is not a sound entity is reported on its own (DDB140, DDB141); its edge has no item shape to compare.
+  const nodes = edge.types.map((type) => {
+    const entity = Object.hasOwn(table.entities, type) ? table.entities[type] : undefined;
+    return { type, pk: entity?.key ? keySegments(entity, entity.key.pk) : undefined };
+  });
+  if (!nodes.every((node): node is { type: string; pk: NonNullable<typeof node.pk> } => node.pk !== undefined)) return [];
   return [...new Set(labels)].flatMap((label) =>
     nodes.flatMap((from) =>
       nodes.map((to) => ({
