@@ -127,6 +127,10 @@ export const messages = {
     message: found,
     fix: `use ${list(options)}`,
   }),
+  DDB160: (owner: string, name: string) => ({
+    message: `${owner} declares attribute "${name}", a name that reaches into JavaScript's object prototype`,
+    fix: `rename it, e.g. "${name.replace(/_/g, '')}Value"; __proto__, constructor and prototype are refused as attribute and map-field names, because plain objects and JSON input treat them specially`,
+  }),
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',

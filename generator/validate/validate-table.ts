@@ -1,7 +1,7 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { AttributeDef, EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
@@ -11,6 +11,20 @@ import { KEYABLE_KINDS, keySegments } from '../model/key-segments.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype'];
+
+/** Reports every attribute (and map field, at any depth) named after a prototype property. */
+function validateAttributeNames(owner: string, attributes: Readonly<Record<string, AttributeDef>>, path: readonly string[], report: Report): void {
+  for (const [name, def] of Object.entries(attributes)) {
+    if (PROTOTYPE_NAMES.includes(name)) report('DDB160', [...path, name], [owner, name]);
+    let inner: AttributeDef = def;
+    while (inner.kind === 'list') inner = inner.of;
+    if (inner.kind === 'map') validateAttributeNames(owner, inner.fields, [...path, name, 'fields'], report);
+  }
+}
+
+/** The attribute `name` of an entity, looked up without reaching Object.prototype. */
+const attributeOf = (entity: EntityDef, name: string): AttributeDef | undefined => (Object.prototype.hasOwnProperty.call(entity.attributes, name) ? entity.attributes[name] : undefined);
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number) => void;
@@ -41,6 +55,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
     for (const name of Object.keys(entity.attributes)) {
       if (keyAttributeNames.has(name)) report('DDB022', [...at, 'attributes', name], [entity.name, name, name]);
     }
+    validateAttributeNames(entity.name, entity.attributes, [...at, 'attributes'], report);
     validateTemplate(table, entity, entity.key.pk, [...at, 'key', 'pk'], true, entity.key.shard !== undefined, report);
     if (entity.key.sk) validateTemplate(table, entity, entity.key.sk, [...at, 'key', 'sk'], true, false, report);
     if (table.key.sk !== undefined && !entity.key.sk) report('DDB036', [...at, 'key'], [`${entity.name} has no sort-key template, but the table has a sort key "${table.key.sk}"`]);
@@ -63,7 +78,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report);
     }
     if (entity.version !== undefined) {
-      const attribute = entity.attributes[entity.version];
+      const attribute = attributeOf(entity, entity.version);
       if (!attribute) report('DDB060', [...at, 'version'], [entity.version, 'is not an attribute of this entity']);
       else if (attribute.kind !== 'number' || !attribute.integer) report('DDB060', [...at, 'version'], [entity.version, `is a ${attribute.kind === 'number' ? 'non-integer number' : attribute.kind}`]);
       else if (keyTemplatesOf(entity).some((tpl) => tpl.segments.some((seg) => seg.kind === 'placeholder' && seg.name === entity.version))) {
@@ -224,7 +239,7 @@ function validateTemplate(
       if (path[path.length - 1] === 'sk') report('DDB037', path, [`${template.source} uses <shard> in a sort key; a shard suffix belongs in the partition key`], offset);
       else if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
     } else {
-      const attribute = entity.attributes[segment.name];
+      const attribute = attributeOf(entity, segment.name);
       if (!attribute) report('DDB030', path, [segment.name, Object.keys(entity.attributes)], offset);
       else if (!(KEYABLE_KINDS as readonly string[]).includes(attribute.kind)) report('DDB033', path, [segment.name, attribute.kind], offset);
       else if (segment.truncate !== undefined && attribute.kind !== 'timestamp') report('DDB032', path, [segment.name, attribute.kind], offset);
@@ -247,7 +262,7 @@ function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key
   const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
   if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
   if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
-  const by = shard.by === undefined ? undefined : entity.attributes[shard.by];
+  const by = shard.by === undefined ? undefined : attributeOf(entity, shard.by);
   if (shard.by !== undefined && !by) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
   else if (by && (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind))) {
     report('DDB037', [...path, 'shard'], [`shard.by "${shard.by}" must be a required scalar attribute (the shard is computed from it on every write)`]);
@@ -322,6 +337,7 @@ function validateEdges(table: TableDef, report: Report): void {
       if (!index || index.kind !== 'gsi' || index.sk === undefined) report('DDB075', [...at, 'inverseIndex'], [`inverseIndex "${edge.inverseIndex}" of edge ${edge.name} is not a GSI with a sort key of this table`]);
       if (edge.inverse === undefined) report('DDB075', [...at, 'inverseIndex'], [`edge ${edge.name} has an inverseIndex but no inverse label to key it by`]);
     }
+    validateAttributeNames(`edge ${edge.name}`, edge.attributes, [...at, 'attributes'], report);
     for (const name of Object.keys(edge.attributes)) {
       if (name === 'type' || name === 'id' || keyNames.has(name)) report('DDB075', [...at, 'attributes', name], [`edge attribute "${name}" would clash with the ${name === 'type' || name === 'id' ? 'node fields type and id of a link' : 'table key attribute'}`]);
     }

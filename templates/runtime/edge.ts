@@ -91,27 +91,35 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
     const aliases = new ExpressionAliases();
     const record = { ...attributes, ...key };
     const condition = `attribute_not_exists(${aliases.name(this.model.pk)})`;
+    const described = this.described(key, half);
     return {
       operation: 'put',
       entity: `${this.model.name} (${half})`,
       key,
+      described,
       input: { Item: record, ConditionExpression: condition, ...aliases.attributes() },
       size: itemSize(record),
       ambiguous: false,
-      conditionFailed: (_old, cause) =>
-        new ConditionFailedError(`${this.model.name} (${half})`, key, `${this.model.name} ${half} item ${JSON.stringify(key)} already exists${failIfExists ? '' : ' without its other half'}`, { code: 'EDGE_EXISTS', cause }),
+      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, `already exists${failIfExists ? '' : ' without its other half'}`, { code: 'EDGE_EXISTS', described, cause }),
     };
   }
 
+  /** How errors name one half: by the edge and its key attribute names, never the node ids (they may be personal). */
+  private described(key: Record<string, string>, half: 'forward' | 'inverse'): string {
+    return `${this.model.name} ${half} item (${Object.keys(key).join(', ')})`;
+  }
+
   private deletePlan(key: Record<string, string>, half: 'forward' | 'inverse'): WritePlan {
+    const described = this.described(key, half);
     return {
       operation: 'delete',
       entity: `${this.model.name} (${half})`,
       key,
+      described,
       input: { Key: key },
       size: itemSize(key),
       ambiguous: false,
-      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, 'unexpected condition failure', { cause }),
+      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, 'unexpected condition failure', { described, cause }),
     };
   }
 

@@ -9,7 +9,7 @@ import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
 /** Where generated repositories send their commands, and how. */
@@ -49,6 +49,14 @@ export interface EntityModel {
   readonly sk: KeyAttributeModel | undefined;
   readonly indexes: readonly IndexModel[];
   readonly codecs: AttributeCodecs;
+  /** Declared attribute names: a write naming another is a ValidationError, a read drops others (unless `passthrough`). */
+  readonly attributes: readonly string[];
+  /** Declared attributes that are not optional: `update` cannot remove them. */
+  readonly required: readonly string[];
+  /** Attributes marked pii: error messages print a fingerprint of them, never the value. */
+  readonly pii?: readonly string[];
+  /** Undeclared attributes are written and read as given (entity({ passthrough: true })). */
+  readonly passthrough?: boolean;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */
   readonly keyAttributes: readonly string[];
   /** Attributes read by the primary key: `update` cannot change them (the item would move). */
@@ -58,6 +66,11 @@ export interface EntityModel {
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
+
+/** The item form of a stored record: declared attributes only (all but keys for a passthrough entity). */
+export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>): T {
+  return fromStored<T>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+}
 
 /** The table key of an item, from the attributes its key templates name. */
 export function primaryKey(model: EntityModel, values: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -95,8 +108,9 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
   for (const name of model.keyAttributes) {
-    if (name in item) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+    if (Object.prototype.hasOwnProperty.call(item, name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
+  checkAttributeNames(model, Object.keys(item));
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
   const record = Object.assign(toStored(model.name, model.codecs, item), keys);
@@ -116,7 +130,7 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item ? fromStored<T>(model.name, model.codecs, result.Item, model.keyAttributes) : undefined;
+  return result.Item ? itemOf<T>(model, result.Item) : undefined;
 }
 
 /**
@@ -156,7 +170,7 @@ export async function batchGetItems<T>(ctx: TableContext, model: EntityModel, ke
   const found = await batchGetRecords(ctx, tableKeys, attributes, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   return tableKeys.map((key) => {
     const stored = found.get(keyId(key, attributes));
-    return stored ? fromStored<T>(model.name, model.codecs, stored, model.keyAttributes) : undefined;
+    return stored ? itemOf<T>(model, stored) : undefined;
   });
 }
 
@@ -239,7 +253,7 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: PageO
 
 /** Maps a stored record to the entity's item type. */
 export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>) => T {
-  return (stored) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
+  return (stored) => itemOf<T>(model, stored);
 }
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
@@ -306,12 +320,12 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */
 export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): T {
-  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes);
+  const out = itemOf<Record<string, unknown>>(model, stored);
   const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
   for (const { attribute, template } of templates) {
     const raw = stored[attribute];
     if (typeof raw !== 'string') continue;
-    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!(name in out)) out[name] = value;
+    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
   }
   return out as T;
 }
@@ -323,7 +337,7 @@ export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page:
   const found = await batchGetRecords(ctx, keys, attributes, { ...(consistent ? { consistent } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   const items = keys.flatMap((key) => {
     const stored = found.get(keyId(key, attributes));
-    return stored ? [fromStored<T>(model.name, model.codecs, stored, model.keyAttributes)] : [];
+    return stored ? [itemOf<T>(model, stored)] : [];
   });
   return page.cursor === undefined ? { items } : { items, cursor: page.cursor };
 }
@@ -345,7 +359,7 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
     } catch {
       continue;
     }
-    return { type, item: fromStored(model.name, model.codecs, stored, model.keyAttributes) };
+    return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };
 }
