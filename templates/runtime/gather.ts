@@ -6,10 +6,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
 import { SHARD, compareUtf8 } from './codec.js';
-import { CursorError, ValidationError } from './errors.js';
-import { decodeCursor, encodeCursor, isKey } from './cursor.js';
+import { ValidationError } from './errors.js';
+import { decodeCursor, encodeCursor, type PositionCheck } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { queryInput } from './repository.js';
+import { cursorScope, positionCheck, queryInput } from './repository.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
@@ -25,8 +25,22 @@ interface ShardState {
   returned: boolean;
 }
 
-const isPositions = (value: unknown): value is ShardPosition[] =>
-  Array.isArray(value) && value.every((p) => typeof p === 'object' && p !== null && (p.done === true || p.after === undefined || isKey(p.after)));
+/** Checks a gather cursor: one position per partition, each `{}`, `{ done: true }` or `{ after }` with `after` inside that partition's query. */
+function positionsCheck(request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[]): PositionCheck {
+  const checks = partitions.map((partition) => positionCheck(request, partition));
+  return (value) => {
+    if (!Array.isArray(value)) return 'its position is not a list of partition positions';
+    if (value.length !== partitions.length) return `it holds ${value.length} partition positions, this query has ${partitions.length}`;
+    for (let i = 0; i < value.length; i++) {
+      const p = value[i] as ShardPosition | null;
+      if (typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done')) return `partition position ${i} is malformed`;
+      if (p.done !== undefined && (p.done !== true || p.after !== undefined)) return `partition position ${i} is malformed`;
+      const problem = p.after === undefined ? undefined : checks[i]!(p.after);
+      if (problem !== undefined) return `partition position ${i}: ${problem}`;
+    }
+    return undefined;
+  };
+}
 
 /** A min-heap over shard states by their buffered head. */
 class Heap {
@@ -107,9 +121,9 @@ export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day
 /** One page of a query over several partitions (every shard, every time bucket), merged in DynamoDB's order. */
 export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[], page: PageOptions, map: (stored: Stored) => T, concurrency = 8): Promise<Page<T>> {
   const shards = partitions.length;
+  const scope = cursorScope(ctx, request);
   const positions: ShardPosition[] =
-    page.cursor === undefined ? Array.from({ length: shards }, () => ({})) : decodeCursor<ShardPosition[]>(page.cursor, request.scope, request.params, ctx.cursor, isPositions);
-  if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} partition positions, this query has ${shards}`);
+    page.cursor === undefined ? Array.from({ length: shards }, () => ({})) : await decodeCursor<ShardPosition[]>(page.cursor, scope, ctx.cursor, positionsCheck(request, partitions));
   const limit = page.limit;
   const order = recordOrder(request);
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
@@ -139,5 +153,5 @@ export async function gatherPage<T>(ctx: TableContext, request: QueryRequest, pa
   }
   const remaining = states.map((s): ShardPosition => (s.exhausted && s.buffer.length === 0 ? { done: true } : s.after ? { after: s.after } : {}));
   const more = remaining.some((p) => !p.done);
-  return more ? { items, cursor: encodeCursor(request.scope, request.params, remaining, ctx.cursor) } : { items };
+  return more ? { items, cursor: await encodeCursor(scope, remaining, ctx.cursor) } : { items };
 }

@@ -4,13 +4,13 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { KeyTemplate, escapeSegment } from './codec.js';
-import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
+import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
-import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
 /** Where generated repositories send their commands, and how. */
 export interface TableContext {
@@ -228,8 +228,8 @@ export interface QueryRequest {
   readonly consistent?: boolean;
 }
 
-/** The Query input for a request, without sending it. */
-export function queryInput(ctx: TableContext, request: QueryRequest, page: PageOptions = {}): QueryCommandInput {
+/** The Query input for a request, without sending it; `start` is a decoded cursor position. */
+export function queryInput(ctx: TableContext, request: QueryRequest, page: { readonly limit?: number } = {}, start?: Readonly<Record<string, unknown>>): QueryCommandInput {
   const aliases = new ExpressionAliases();
   let keyCondition = `${aliases.name(request.pk.attribute)} = ${aliases.value(request.pk.template.build(request.partition))}`;
   if (request.sk) {
@@ -247,7 +247,31 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: PageO
     ...(request.order === 'desc' ? { ScanIndexForward: false } : {}),
     ...(page.limit !== undefined ? { Limit: page.limit } : {}),
     ...(request.consistent ? { ConsistentRead: true } : {}),
-    ...(page.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(page.cursor, request.scope, request.params, ctx.cursor) } : {}),
+    ...(start !== undefined ? { ExclusiveStartKey: start } : {}),
+  };
+}
+
+/** What a request's cursors are bound to: the physical table, the index, the query and its parameters. */
+export function cursorScope(ctx: TableContext, request: QueryRequest): CursorScope {
+  return { table: ctx.tableName, ...(request.indexName !== undefined ? { index: request.indexName } : {}), query: request.scope, params: request.params };
+}
+
+/**
+ * Checks a cursor position against a query on one partition: exactly the key attributes of its key
+ * space, each a non-empty string, in the queried partition and inside the key condition. A cursor
+ * that passes can only resume the same query somewhere in its own result set.
+ */
+export function positionCheck(request: QueryRequest, partition: Readonly<Record<string, unknown>> = request.partition): PositionCheck {
+  const partitionKey = request.pk.template.build(partition);
+  const wanted = [...new Set(request.keyAttributes)].sort();
+  return (position) => {
+    if (!isKey(position)) return 'its position is not a key';
+    const names = Object.keys(position).sort();
+    if (names.length !== wanted.length || names.some((n, i) => n !== wanted[i])) return `its position does not hold exactly this query's key attributes (${wanted.join(', ')})`;
+    for (const name of names) if (typeof position[name] !== 'string' || position[name] === '') return `its position's ${name} is not a non-empty string`;
+    if (position[request.pk.attribute] !== partitionKey) return 'its position is in another partition than this query reads';
+    if (request.sk && !meetsSortCondition(request.sk.condition, position[request.sk.attribute] as string)) return "its position is outside this query's key condition";
+    return undefined;
   };
 }
 
@@ -259,9 +283,11 @@ export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
   if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template.shards), page, map, ctx.gatherConcurrency);
-  const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
+  const scope = cursorScope(ctx, request);
+  const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
+  const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   const items = (result.Items ?? []).map(map);
-  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
 /** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
