@@ -9,7 +9,7 @@ import { KeyTemplate } from './codec.js';
 import { ConditionFailedError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -28,6 +28,8 @@ export interface EdgeModel {
   readonly pk: string;
   readonly sk: string;
   readonly codecs: AttributeCodecs;
+  /** Declared attribute names: others are refused on write and dropped on read. */
+  readonly attributes: readonly string[];
   /** Every key attribute of the table, stripped from attributes on read. */
   readonly keyAttributes: readonly string[];
 }
@@ -124,7 +126,9 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   }
 
   private stored(attributes: Attributes | undefined): Record<string, unknown> {
-    return toStored(this.model.name, this.model.codecs, (attributes ?? {}) as Record<string, unknown>);
+    const given = (attributes ?? {}) as Record<string, unknown>;
+    checkAttributeNames(this.model, Object.keys(given));
+    return toStored(this.model.name, this.model.codecs, given);
   }
 
   /**
@@ -183,7 +187,7 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   /** The edge's attributes, or undefined when there is no such edge. */
   async get(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes) : undefined;
+    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
   }
 
   async exists(from: Node<Type>, to: Node<Type>, options: { consistent?: boolean } = {}): Promise<boolean> {
@@ -213,7 +217,7 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   private link(sk: KeyTemplate, attribute = this.model.sk) {
     return (stored: Record<string, unknown>) => ({
       ...(sk.parse(stored[attribute] as string) as unknown as Node<Type>),
-      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes),
+      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes, this.model.attributes),
     });
   }
 

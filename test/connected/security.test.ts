@@ -58,6 +58,9 @@ test('undeclared attributes in a write are a ValidationError naming them; nothin
   await t.throwsAsync(db.user.put(user('eve'), { condition: { isAdmin: { eq: true } } as never }), { instanceOf: ValidationError, message: /"isAdmin" is not an attribute of User, so it was not compared/ });
   await t.throwsAsync(db.user.batchPut([{ ...user('eve'), isAdmin: true } as User]), { instanceOf: ValidationError });
   t.is(await db.user.get({ id: 'eve' }), undefined);
+  const since = new Date(Date.UTC(2024, 0, 2));
+  await t.throwsAsync(db.fan.add({ type: 'User', id: 'eve' }, { type: 'Actor', id: 'x' }, { since, isAdmin: true } as never), { instanceOf: ValidationError, message: /"isAdmin" is not an attribute of Fan/ });
+  t.false(await db.fan.exists({ type: 'User', id: 'eve' }, { type: 'Actor', id: 'x' }), 'no edge half was written');
 });
 
 test('prototype names in values are a ValidationError, never a TypeError or a silent change', async (t) => {
