@@ -1,4 +1,5 @@
 // Fault injection for batches: a fake DocumentClient that leaves random subsets unprocessed or throttles.
+import { inspect } from 'node:util';
 import test from 'ava';
 import fc from 'fast-check';
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -96,6 +97,8 @@ test('all unprocessed on every attempt: nothing lands and everything is reported
   t.is(error.unprocessed.length, 30);
   t.is(error.code, 'UNPROCESSED_ITEMS');
   t.is(error.message, 'batchWrite: 30 item(s) still unprocessed after 3 attempt(s); they are in error.unprocessed');
+  t.false(Object.keys(error).includes('unprocessed'), 'not enumerable: logging the error does not print the items');
+  t.false(inspect(error, { depth: Infinity }).includes('PutRequest'));
   t.is(table.items.size, 0);
 });
 

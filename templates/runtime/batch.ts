@@ -6,7 +6,7 @@
 // is left.
 
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { DdbgenError } from './errors.js';
+import { DdbgenError, hideProperty } from './errors.js';
 import type { TableContext } from './repository.js';
 
 export interface RetryPolicy {
@@ -29,13 +29,16 @@ export interface RetryPolicy {
 type Key = Record<string, unknown>;
 type WriteRequest = { readonly PutRequest: { readonly Item: Record<string, unknown> } } | { readonly DeleteRequest: { readonly Key: Key } };
 
-/** A batch gave up with items left: `unprocessed` holds exactly those (keys for reads, requests for writes). */
+/**
+ * A batch gave up with items left: `unprocessed` holds exactly those (keys for reads, requests for
+ * writes); it is not enumerable, so logging the error does not print stored data.
+ */
 export class UnprocessedItemsError extends DdbgenError {
-  readonly unprocessed: readonly unknown[];
+  declare readonly unprocessed: readonly unknown[];
   readonly attempts: number;
   constructor(operation: string, unprocessed: readonly unknown[], attempts: number, cause?: unknown) {
     super('UNPROCESSED_ITEMS', `${operation}: ${unprocessed.length} item(s) still unprocessed after ${attempts} attempt(s); they are in error.unprocessed`, { cause });
-    this.unprocessed = unprocessed;
+    hideProperty(this, 'unprocessed', unprocessed);
     this.attempts = attempts;
   }
 }
