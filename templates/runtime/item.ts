@@ -35,11 +35,16 @@ export interface AttributeModel {
   readonly passthrough?: boolean;
 }
 
+/** The error for a forbidden name at `path`. */
+function refused(entity: string, path: string, name: string): ValidationError {
+  return new ValidationError(entity, path, `"${name}" cannot be an attribute name or map key (it reaches into JavaScript's object prototype); it was refused`, 'ATTRIBUTE_FORBIDDEN');
+}
+
 /** Throws ValidationError naming every forbidden or (unless passthrough) undeclared name among `names`. */
 export function checkAttributeNames(model: AttributeModel, names: Iterable<string>, what = 'written'): void {
   const unknown: string[] = [];
   for (const name of names) {
-    if (FORBIDDEN_NAMES.has(name)) throw new ValidationError(model.name, name, `"${name}" cannot be an attribute name (it reaches into JavaScript's object prototype); it was refused`, 'ATTRIBUTE_FORBIDDEN');
+    if (FORBIDDEN_NAMES.has(name)) throw refused(model.name, name, name);
     if (!model.passthrough && !model.attributes.includes(name) && !unknown.includes(name)) unknown.push(name);
   }
   if (unknown.length) {
@@ -53,8 +58,8 @@ export function checkAttributeNames(model: AttributeModel, names: Iterable<strin
   }
 }
 
-/** Throws ValidationError if a plain object or array anywhere inside `value` has a forbidden own key. */
-export function checkValueNames(entity: string, path: string, value: unknown): void {
+/** Throws ValidationError if a plain object anywhere inside `value` (at `path`; '' for a whole record) has a forbidden own key. */
+function checkValueNames(entity: string, path: string, value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     value.forEach((v, i) => checkValueNames(entity, `${path}[${i}]`, v));
@@ -63,8 +68,9 @@ export function checkValueNames(entity: string, path: string, value: unknown): v
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return;
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_NAMES.has(key)) throw new ValidationError(entity, `${path}.${key}`, `"${key}" cannot be a map key (it reaches into JavaScript's object prototype); it was refused`, 'ATTRIBUTE_FORBIDDEN');
-    checkValueNames(entity, `${path}.${key}`, (value as Record<string, unknown>)[key]);
+    const at = path === '' ? key : `${path}.${key}`;
+    if (FORBIDDEN_NAMES.has(key)) throw refused(entity, at, key);
+    checkValueNames(entity, at, (value as Record<string, unknown>)[key]);
   }
 }
 
@@ -102,10 +108,7 @@ function convertRecord(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(record)) {
-    if (FORBIDDEN_NAMES.has(name)) {
-      if (convert === toStoredValue) throw new ValidationError(entity, prefix + name, `"${name}" cannot be an attribute name (it reaches into JavaScript's object prototype); it was refused`, 'ATTRIBUTE_FORBIDDEN');
-      continue;
-    }
+    if (FORBIDDEN_NAMES.has(name)) continue;
     const value = record[name];
     if (value === undefined) continue;
     const codec = codecOf(codecs, name);
@@ -117,9 +120,8 @@ function convertRecord(
 
 /** The stored form of (part of) an item: converted values, undefined attributes dropped; forbidden names refused at any depth. */
 export function toStored(entity: string, codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const stored = convertRecord(entity, '', codecs, record, toStoredValue);
-  for (const name of Object.keys(stored)) checkValueNames(entity, name, stored[name]);
-  return stored;
+  checkValueNames(entity, '', record);
+  return convertRecord(entity, '', codecs, record, toStoredValue);
 }
 
 /** Names in `record` holding an empty set: an update must REMOVE them, as DynamoDB stores no empty set. */

@@ -77,7 +77,7 @@ test('prototype names in values are a ValidationError, never a TypeError or a si
   await t.throwsAsync(db.user.update({ id: 'f4' }, { set: JSON.parse('{"constructor":"x"}') }), { instanceOf: ValidationError, message: /"constructor" cannot be an attribute name/ });
   await t.throwsAsync(db.settings.put({ userId: 'f5', theme: 'dark', notifications: true, data: JSON.parse('{"language":"en","shortcuts":[],"__proto__":{"x":1}}') }), {
     instanceOf: ValidationError,
-    message: /Settings.data.__proto__: "__proto__" cannot be a map key/,
+    message: /Settings.data.__proto__: "__proto__" cannot be an attribute name or map key/,
   });
   await db.user.put(user('f6'));
   await t.throwsAsync(db.user.update({ id: 'f6' }, { set: { bio: 'x' } }, { condition: { status: { constructor: 'x' } as never } }), { instanceOf: ValidationError, message: /unknown comparison "constructor"/ });
