@@ -140,14 +140,14 @@ export type UpdateInput = UpdateChanges;
 export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
   const tableKey = primaryKey(model, key);
   const named = (record: object | undefined) => Object.keys(record ?? {});
-  checkAttributeNames(model, changedAttributes(changes), 'changed');
-  for (const attribute of changes.remove ?? []) {
-    if (model.required.includes(attribute)) throw new ValidationError(model.name, attribute, `is required, so update cannot remove it; set a new value instead`, 'ATTRIBUTE_REQUIRED');
-  }
   for (const attribute of changedAttributes(changes)) {
     if (model.keyAttributes.includes(attribute)) throw new ValidationError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
     if (model.primaryParts.includes(attribute)) throw new ValidationError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
     if (attribute === model.version) throw new ValidationError(model.name, attribute, 'is the version attribute: ddbgen increments it on every write');
+  }
+  checkAttributeNames(model, changedAttributes(changes), 'changed');
+  for (const attribute of changes.remove ?? []) {
+    if (model.required.includes(attribute)) throw new ValidationError(model.name, attribute, 'is required, so update cannot remove it; set a new value instead', 'ATTRIBUTE_REQUIRED');
   }
   for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
     if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
