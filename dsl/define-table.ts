@@ -16,6 +16,7 @@ import type {
   Severity,
   ShardDef,
   TableDef,
+  Throughput,
   TrafficDef,
 } from './ir.js';
 import { parseTemplate, type KeyTemplate } from './template.js';
@@ -33,14 +34,24 @@ export interface Traffic {
   itemsPerKey?: number;
   writesPerSecond?: number;
   readsPerSecond?: number;
-  /** Fraction (0..1) of the entity's traffic on its single hottest partition-key value. */
-  hotKeyShare?: number;
+  /**
+   * Fraction (0..1) of the traffic on the single hottest partition-key value: one number for the
+   * entity's table key, or one per key space, e.g. `{ table: 0.2, byLiker: 0.001 }` (a GSI without
+   * one takes the table's when its key contains the table key's attributes, else assumes uniform).
+   */
+  hotKeyShare?: number | Record<string, number>;
+  /** Reads are strongly consistent: twice the read units. */
+  consistent?: boolean;
+  /** Writes go through transactions: twice the write units. */
+  transactional?: boolean;
 }
 
-/** Write sharding: a suffix 0..count-1, random or calculated from the attribute `by`. */
+/** Write sharding: a suffix 0..count-1, random or calculated from the attributes `by`. */
 export interface Shard<A extends string = string> {
   count: number;
-  by?: A;
+  by?: A | readonly A[];
+  random?: boolean;
+  start?: number;
 }
 
 export interface IndexMapping {
@@ -118,10 +129,19 @@ export function entity<
  *
  * @example
  * indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'all' }) }
+ * // provisioned tables may give an index its own capacity: gsi({ …, capacity: { read: 500, write: 2000 } });
+ * // warmThroughput: { read, write } pre-warms it (what it serves at once)
  * // emits in the table definition: GlobalSecondaryIndexes: [{ IndexName: 'byName', … }]
  */
-export function gsi(options: { pk: string; sk?: string; projection?: Projection }): Omit<GsiDef, 'name'> {
-  return Object.freeze({ kind: 'gsi', pk: options.pk, ...(options.sk === undefined ? {} : { sk: options.sk }), projection: options.projection ?? 'all' });
+export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef, 'name'> {
+  return Object.freeze({
+    kind: 'gsi',
+    pk: options.pk,
+    ...(options.sk === undefined ? {} : { sk: options.sk }),
+    projection: options.projection ?? 'all',
+    ...(options.capacity === undefined ? {} : { capacity: Object.freeze({ ...options.capacity }) }),
+    ...(options.warmThroughput === undefined ? {} : { warmThroughput: Object.freeze({ ...options.warmThroughput }) }),
+  });
 }
 
 /** A local secondary index: the table's partition key with another sort-key attribute. */
@@ -158,6 +178,10 @@ export interface PatternDeclaration {
   order?: 'asc' | 'desc';
   readsPerSecond?: number;
   writesPerSecond?: number;
+  /** Strongly consistent reads (twice the read units; table and LSI patterns only). */
+  consistent?: boolean;
+  /** Writes through transactions (twice the write units). */
+  transactional?: boolean;
 }
 
 export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
@@ -179,11 +203,21 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
-  return traffic === undefined ? undefined : Object.freeze({ kind: 'traffic', ...traffic });
+  if (traffic === undefined) return undefined;
+  const share = traffic.hotKeyShare;
+  return Object.freeze({ kind: 'traffic', ...traffic, ...(typeof share === 'object' && share !== null ? { hotKeyShare: Object.freeze({ ...share }) } : {}) });
 }
 
 function freezeShard(shard: Shard | undefined): ShardDef | undefined {
-  return shard === undefined ? undefined : Object.freeze({ kind: 'shard', count: shard.count, ...(shard.by === undefined ? {} : { by: shard.by }) });
+  if (shard === undefined) return undefined;
+  const by = shard.by === undefined ? undefined : Object.freeze(typeof shard.by === 'string' ? [shard.by] : [...shard.by]);
+  return Object.freeze({
+    kind: 'shard',
+    count: shard.count,
+    ...(by === undefined ? {} : { by }),
+    ...(shard.random === undefined ? {} : { random: shard.random }),
+    ...(shard.start === undefined ? {} : { start: shard.start }),
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ export type AttributeDef =
   | { readonly kind: 'boolean'; readonly optional: boolean }
   | { readonly kind: 'enum'; readonly optional: boolean; readonly values: readonly string[] }
   | { readonly kind: 'timestamp'; readonly optional: boolean }
-  | { readonly kind: 'list'; readonly optional: boolean; readonly of: AttributeDef }
+  | { readonly kind: 'list'; readonly optional: boolean; readonly of: AttributeDef; readonly maxItems?: number }
   | { readonly kind: 'map'; readonly optional: boolean; readonly fields: Readonly<Record<string, AttributeDef>> }
   | { readonly kind: 'stringSet'; readonly optional: boolean }
   | { readonly kind: 'numberSet'; readonly optional: boolean }
@@ -31,7 +31,12 @@ export interface TemplateDef {
 export interface ShardDef {
   readonly kind: 'shard';
   readonly count: number;
-  readonly by?: string;
+  /** Attributes a calculated suffix hashes (the DSL takes one name or a list); absent: the identity the key encodes. */
+  readonly by?: readonly string[];
+  /** The suffix is drawn per write: such items are read by gathering every shard, never by key. */
+  readonly random?: boolean;
+  /** The first suffix (default 0): suffixes run start..start+count-1. */
+  readonly start?: number;
 }
 
 export interface KeyDef {
@@ -57,7 +62,16 @@ export interface TrafficDef {
   readonly itemsPerKey?: number;
   readonly writesPerSecond?: number;
   readonly readsPerSecond?: number;
-  readonly hotKeyShare?: number;
+  /**
+   * Fraction (0..1) of the traffic on the single hottest partition-key value. A number is the
+   * entity's table key (or both sides of an edge); a record gives each key space its own:
+   * `table` and index names on an entity, `forward` and `inverse` on an edge.
+   */
+  readonly hotKeyShare?: number | Readonly<Record<string, number>>;
+  /** Reads are strongly consistent (twice the read units of eventually consistent reads). */
+  readonly consistent?: boolean;
+  /** Writes go through transactions (twice the write units). */
+  readonly transactional?: boolean;
 }
 
 export interface EntityDef {
@@ -76,12 +90,22 @@ export interface EntityDef {
 
 export type Projection = 'all' | 'keys-only' | readonly string[];
 
+/** Units per second, for provisioned capacity and warm throughput. */
+export interface Throughput {
+  readonly read: number;
+  readonly write: number;
+}
+
 export interface GsiDef {
   readonly kind: 'gsi';
   readonly name: string;
   readonly pk: string;
   readonly sk?: string;
   readonly projection: Projection;
+  /** Provisioned capacity of this index (provisioned tables; default: the table's). */
+  readonly capacity?: Throughput;
+  /** Throughput the index serves at once (default for on-demand: 12,000 reads / 4,000 writes). */
+  readonly warmThroughput?: Throughput;
 }
 
 export interface LsiDef {
@@ -102,6 +126,7 @@ export interface EdgeDef {
   /** A GSI that holds the inverse direction instead of a second item (one write; incoming reads are eventually consistent). */
   readonly inverseIndex?: string;
   readonly attributes: Readonly<Record<string, AttributeDef>>;
+  readonly traffic?: TrafficDef;
 }
 
 export type PatternOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
@@ -116,11 +141,16 @@ export interface PatternDef {
   readonly order?: 'asc' | 'desc';
   readonly readsPerSecond?: number;
   readonly writesPerSecond?: number;
+  /** The pattern's reads are strongly consistent (twice the read units; not on a GSI). */
+  readonly consistent?: boolean;
+  /** The pattern's writes go through transactions (twice the write units). */
+  readonly transactional?: boolean;
 }
 
+/** `warmThroughput`: what the table serves at once (default for on-demand: 12,000 reads / 4,000 writes). */
 export type Capacity =
-  | { readonly mode: 'on-demand' }
-  | { readonly mode: 'provisioned'; readonly read: number; readonly write: number };
+  | { readonly mode: 'on-demand'; readonly warmThroughput?: Throughput }
+  | { readonly mode: 'provisioned'; readonly read: number; readonly write: number; readonly warmThroughput?: Throughput };
 
 export type Severity = 'off' | 'info' | 'warn' | 'error';
 

@@ -10,6 +10,7 @@ import { createTableInput } from '../generator/emit/table-definition.js';
 import social from '../fixtures/social.js';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { Project } from 'ts-morph';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixture = (name: string) => path.join(root, 'fixtures', name);
@@ -25,7 +26,7 @@ function temp(): string {
   return mkdtempSync(path.join(tmpdir(), 'ddbgen-cli-'));
 }
 
-test('--help, --version, and usage errors exit 2', async (t) => {
+test('--help, --version, help <command> and per-command --help', async (t) => {
   const help = await run(['--help']);
   t.is(help.code, 0);
   t.regex(help.stdout, /^ddbgen — DynamoDB single-table designs as typed TypeScript\n\nUsage:\n  ddbgen generate/);
@@ -33,17 +34,44 @@ test('--help, --version, and usage errors exit 2', async (t) => {
   const none = await run([]);
   t.is(none.code, 2);
   t.regex(none.stderr, /Usage:/);
-  const frob = await run(['frob']);
-  t.is(frob.code, 2);
-  t.regex(frob.stderr, /^ddbgen: unknown command "frob"\n\nddbgen — DynamoDB single-table designs as typed TypeScript\n\nUsage:/, 'the usage follows the error');
-  const bogus = await run(['generate', '--bogus']);
-  t.is(bogus.code, 2);
-  t.regex(bogus.stderr, /^ddbgen: Unknown option '--bogus'\n\nddbgen — /);
-  t.regex((await run(['generate', '--output', 'x'])).stderr, /^ddbgen: --output is called --out in ddbgen\n/, 'a renamed flag names its new name');
-  t.regex((await run(['table', fixture('social.ts'), '--format', 'yaml'])).stderr, /^ddbgen: unknown --format "yaml": use create-table, cloudformation, cloudformation-yaml, cdk\n/);
+  const generateHelp = await run(['generate', '--help']);
+  t.is(generateHelp.code, 0);
+  t.regex(generateHelp.stdout, /^Usage: ddbgen generate \[schema…\] \[--out DIR\] \[--emit ts\|js\] \[--check\] \[--watch\] \[--no-cache\]\n/);
+  t.notRegex(generateHelp.stdout, /--format/, 'only the options generate takes');
+  t.deepEqual(await run(['help', 'generate']), generateHelp);
+  t.regex((await run(['table', '-h'])).stdout, /^Usage: ddbgen table .*\n[\s\S]*--format F/);
+});
+
+// given the arguments, want exactly this on stderr and exit 2: the one wrong thing, a "did you mean" when
+// there is a close name, and where to read the usage — never the whole help.
+const usageErrors: Array<[string[], string]> = [
+  [['generat'], 'ddbgen: unknown command "generat"\n  did you mean ddbgen generate?\n  run ddbgen help for the usage\n'],
+  [['lnit', 'schema.ts'], 'ddbgen: unknown command "lnit"\n  did you mean ddbgen lint schema.ts?\n  run ddbgen help for the usage\n'],
+  [['frob'], 'ddbgen: unknown command "frob"\n  run ddbgen help for the usage\n'],
+  [['help', 'tabel'], 'ddbgen: no command "tabel"\n  did you mean table?\n  run ddbgen help for the usage\n'],
+  [['generate', '--chek'], 'ddbgen: unknown option --chek for generate\n  did you mean --check?\n  run ddbgen help generate for the usage\n'],
+  [['generate', '--bogus'], 'ddbgen: unknown option --bogus for generate\n  run ddbgen help generate for the usage\n'],
+  [['table', '--check'], 'ddbgen: table does not take --check\n  run ddbgen help table for the usage\n'],
+  [['generate', '--format', 'json'], 'ddbgen: generate does not take --format\n  run ddbgen help generate for the usage\n'],
+  [['lint', '--out', 'x'], 'ddbgen: lint does not take --out\n  run ddbgen help lint for the usage\n'],
+  [['generate', '--output', 'x'], 'ddbgen: --output is called --out in ddbgen\n  run ddbgen help generate for the usage\n'],
+  [['lint', fixture('social.ts'), '--format', 'jsno'], 'ddbgen: unknown --format "jsno": use text, json, sarif\n  did you mean json?\n  run ddbgen help lint for the usage\n'],
+  [['table', fixture('social.ts'), '--format', 'yaml'], 'ddbgen: unknown --format "yaml": use create-table, cloudformation, cloudformation-yaml, cdk\n  run ddbgen help table for the usage\n'],
+  [['generate', fixture('social.ts'), '--emit', 'jss'], 'ddbgen: unknown --emit "jss": use ts or js\n  run ddbgen help generate for the usage\n'],
+  [['generate', '--watch', '--check'], 'ddbgen: --watch and --check do not go together\n  run ddbgen help generate for the usage\n'],
+  [['init', 'extra'], 'ddbgen: init takes no arguments\n  run ddbgen help init for the usage\n'],
+];
+for (const [args, stderr] of usageErrors) {
+  test(`usage error: ddbgen ${args.map((a) => path.basename(a)).join(' ')}`, async (t) => {
+    t.deepEqual(await run(args, temp()), { code: 2, stdout: '', stderr });
+  });
+}
+
+test('no schema and no config, or a missing config file', async (t) => {
   const dir = temp();
   const noConfig = await run(['generate'], dir);
-  t.deepEqual(noConfig, { code: 2, stdout: '', stderr: `ddbgen: no schema given and no ddbgen.config.ts in ${dir} or any folder above it; run ddbgen init to create one, or pass a schema file\n` });
+  t.deepEqual(noConfig, { code: 2, stdout: '', stderr: `ddbgen: no schema given and no ddbgen.config.{ts,mts,cts,js,mjs,cjs} in ${dir} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file
+` });
   t.regex((await run(['lint', '-c', 'nope.config.ts'], dir)).stderr, /config file nope.config.ts does not exist/);
 });
 
@@ -55,6 +83,12 @@ test('generate writes out/<table>; --check passes on fresh output and names ever
   t.is(generated.stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
   t.true(readFileSync(path.join(out, 'social/user.ts'), 'utf8').startsWith('// generated by ddbgen — do not edit\n'));
   t.true(readFileSync(path.join(out, 'social/runtime/codec.ts'), 'utf8').startsWith('// generated by ddbgen — do not edit\n'));
+  const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+  t.is(
+    readFileSync(path.join(out, 'social/index.ts'), 'utf8').split('\n').slice(0, 3).join('\n'),
+    `// generated by ddbgen — do not edit\n// ddbgen ${version} from ${path.relative(dir, fixture('social.ts'))}; regenerate with: npx ddbgen generate ${fixture('social.ts')} --out ${out}\n/* eslint-disable */`,
+    'the header names the version, the schema and the command, and keeps eslint off the file',
+  );
   t.deepEqual(await run(['generate', fixture('social.ts'), '--out', out, '--check'], dir), { code: 0, stdout: 'ddbgen: out is up to date (1 table)\n', stderr: '' });
 
   writeFileSync(path.join(out, 'social/user.ts'), '// edited\n');
@@ -159,9 +193,18 @@ test('table prints the CreateTable input, CloudFormation (JSON and YAML, schema-
   t.deepEqual(parseYaml(yaml), cfn, 'the YAML says the same as the JSON');
   t.regex(yaml, /^AWSTemplateFormatVersion: '2010-09-09'$/m);
   t.snapshot(yaml, 'cloudformation-yaml');
+  t.like(cfn.Resources.SocialTable, { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   const cdk = (await run(['table', fixture('social.ts'), '--format', 'cdk'])).stdout;
   t.snapshot(cdk, 'cdk');
-  t.regex(cdk, /new TableV2\(scope, 'SocialTable', \{/);
+  t.regex(cdk, /new Table\(scope, 'SocialTable', \{/, 'the same resource type as CloudFormation (Table, not TableV2 = AWS::DynamoDB::GlobalTable)');
+  t.regex(cdk, /removalPolicy: RemovalPolicy\.RETAIN/);
+  // every import is used (noUnusedLocals): the unresolved aws-cdk-lib modules do not hide an unused name
+  const file = new Project({ useInMemoryFileSystem: true, compilerOptions: { noUnusedLocals: true, noUnusedParameters: true, strict: true } }).createSourceFile('table.ts', cdk);
+  t.deepEqual(file.getPreEmitDiagnostics().filter((d) => d.getCode() !== 2307).map((d) => `${d.getCode()}: ${String(d.getMessageText())}`), []);
+  for (const format of ['cloudformation', 'cdk']) {
+    const provisioned = (await run(['table', fixture('lint/seeds/election-votes.ts'), '--format', format])).stdout;
+    t.notRegex(provisioned, /GlobalTable|TableV2/, `${format}: AWS::DynamoDB::Table`);
+  }
 });
 
 test('the installed command runs as a process with the same exit codes', async (t) => {
@@ -188,5 +231,93 @@ test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear c
   config("{ HK999: 'off' }");
   const bad = await run(['lint'], dir);
   t.is(bad.code, 1);
-  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK016\)\n$/);
+  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK018\)\n$/);
+});
+
+const badSchema = `import { defineTable, entity, t } from 'ddbgen';
+export default defineTable({
+  name: 'Bad',
+  entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<idd>', sk: 'PROFILE' } }) },
+});
+`;
+
+test('a diagnostic piped is plain; on a terminal it has colour and a code frame (NO_COLOR: the frame, no colour)', async (t) => {
+  const dir = temp();
+  writeFileSync(path.join(dir, 'schema.ts'), badSchema);
+  const capture = async (terminal: { interactive?: boolean; color?: boolean }) => {
+    let stderr = '';
+    const code = await main(['generate', 'schema.ts'], { cwd: dir, stdout: () => {}, stderr: (s) => (stderr += s), ...terminal });
+    // progress lines (on a terminal) are rewritten in place and cleared: left out here
+    return { code, first: stderr.replace(/\r\x1b\[K(ddbgen: [^\r\n]*…)?/g, '').split('\n').slice(0, 6).join('\n') };
+  };
+  const piped = await capture({});
+  t.is(piped.code, 1);
+  t.is(piped.first, `schema.ts:4:79 - error DDB030: placeholder <idd> names no attribute of this entity\n    at Bad.entities.User.key.pk\n    fix: use one of "id", or declare "idd" in attributes\n\nddbgen: 1 error; nothing was written\n`);
+  const plainTerminal = await capture({ interactive: true, color: false });
+  t.is(plainTerminal.first, [
+    'schema.ts:4:79 - error DDB030: placeholder <idd> names no attribute of this entity',
+    "3 |   name: 'Bad',",
+    "4 |   entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<idd>', sk: 'PROFILE' } }) },",
+    `  | ${' '.repeat(78)}^`,
+    '5 | });',
+    '    at Bad.entities.User.key.pk',
+  ].join('\n'));
+  const coloured = await capture({ interactive: true, color: true });
+  t.true(coloured.first.startsWith('\x1b[36mschema.ts\x1b[0m:\x1b[33m4\x1b[0m:\x1b[33m79\x1b[0m - \x1b[31merror\x1b[0m \x1b[90mDDB030:\x1b[0m placeholder'));
+  t.is(coloured.first.replace(/\x1b\[\d+m/g, ''), plainTerminal.first, 'the same text under the colour');
+});
+
+test('--quiet leaves out the status lines, not the problems or the output asked for', async (t) => {
+  const dir = temp();
+  const loud = await run(['generate', fixture('social.ts'), '--out', path.join(dir, 'out')], dir);
+  t.is(loud.stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
+  t.deepEqual(await run(['generate', fixture('social.ts'), '--out', path.join(dir, 'out'), '--quiet'], dir), { code: 0, stdout: '', stderr: '' });
+  const lint = await run(['lint', fixture('lint/seeds/election-votes.ts'), '-q'], dir);
+  t.is(lint.code, 1);
+  t.is(lint.stdout, '');
+  t.regex(lint.stderr, /error HK/);
+  t.is(JSON.parse((await run(['lint', fixture('social.ts'), '-q', '--format', 'json'], dir)).stdout).summary.errors, 0);
+});
+
+test('config discovery finds every ddbgen.config extension, and schemas take globs', async (t) => {
+  for (const ext of ['mts', 'cts', 'js', 'mjs', 'cjs']) {
+    const dir = temp();
+    mkdirSync(path.join(dir, 'schemas', 'more'), { recursive: true });
+    writeFileSync(path.join(dir, 'schemas', 'more', 'social.ts'), readFileSync(fixture('social.ts'), 'utf8').replace(/from '\.\.\/dsl\/index\.js'/g, "from 'ddbgen'"));
+    const body = "{ schemas: ['schemas/**/*.ts'] }";
+    writeFileSync(path.join(dir, `ddbgen.config.${ext}`), ext === 'cjs' || ext === 'cts' ? `module.exports = ${body};\n` : `export default ${body};\n`);
+    const planned = await run(['plan'], dir);
+    t.is(planned.code, 0, `${ext}: ${planned.stderr}`);
+    t.is(planned.stderr, `ddbgen: using ddbgen.config.${ext}\n`);
+    t.regex(planned.stdout, /^Social \(on-demand\)/);
+  }
+  const dir = temp();
+  writeFileSync(path.join(dir, 'ddbgen.config.ts'), "export default { schemas: ['nothing/*.ts'] };\n");
+  const none = await run(['plan'], dir);
+  t.is(none.code, 1);
+  t.is(none.stderr, `ddbgen: ${path.join(dir, 'ddbgen.config.ts')}: schemas pattern "nothing/*.ts" matches no file in ${dir}\n`);
+});
+
+test('progress: on a terminal one status line rewritten in place and cleared at the end; piped, none', async (t) => {
+  const dir = temp();
+  let stderr = '';
+  let stdout = '';
+  const code = await main(['generate', fixture('social.ts'), '--out', path.join(dir, 'out')], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: true });
+  t.is(code, 0, stderr);
+  t.deepEqual(stderr.split('\r\x1b[K'), ['', 'ddbgen: loading 1 schema…', '', `ddbgen: Social: ${Object.keys(social.entities).length} entities, emitting and type-checking (table 1 of 1)…`, '']);
+  t.is(stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
+});
+
+test('the README\'s VS Code problem matcher picks up every diagnostic line as printed', async (t) => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const matcher = JSON.parse(/"problemMatcher": (\{[\s\S]*?\n\})/.exec(readme)![1]!) as { pattern: { regexp: string } };
+  const regexp = new RegExp(matcher.pattern.regexp);
+  const dir = temp();
+  writeFileSync(path.join(dir, 'schema.ts'), badSchema);
+  const { stderr } = await run(['generate', 'schema.ts'], dir);
+  const lint = await run(['lint', fixture('lint/seeds/election-votes.ts')], root);
+  const lines = [...stderr.split('\n'), ...lint.stderr.split('\n')].filter((l) => / - (error|warning|info) /.test(l));
+  t.true(lines.length >= 3);
+  t.deepEqual(regexp.exec(lines[0]!)?.slice(1), ['schema.ts', '4', '79', 'error', 'DDB030', 'placeholder <idd> names no attribute of this entity']);
+  t.true(lines.every((l) => regexp.test(l)), lines.join('\n'));
 });

@@ -120,7 +120,10 @@ export const settingModel: EntityModel = {
 
 /** Reads and writes Setting items. Every key is built and checked before a request is sent. */
 export class SettingRepository {
-  constructor(private readonly context: TableContext) {
+  private readonly context: TableContext;
+
+  constructor(context: TableContext) {
+    this.context = context;
   }
 
   /** Reads one Setting by its key; undefined when there is none. */
@@ -170,6 +173,21 @@ export class SettingRepository {
 }
 `,
   );
+});
+
+test('table definition: a GSI\'s own provisioned capacity and warm throughput (table and GSI) reach CreateTable', (t) => {
+  const table = defineTable({
+    name: 'Warm',
+    capacity: { mode: 'provisioned', read: 10, write: 5, warmThroughput: { read: 20000, write: 8000 } },
+    indexes: { byEmail: gsi({ pk: 'gsi1pk', projection: 'keys-only', capacity: { read: 3, write: 2 }, warmThroughput: { read: 15000, write: 6000 } }) },
+    entities: { A: entity({ attributes: { id: types.string(), email: types.string() }, key: { pk: 'A#<id>', sk: 'A' }, indexes: { byEmail: { pk: 'E#<email>' } } }) },
+  });
+  const input = createTableInput(table) as { WarmThroughput?: unknown; GlobalSecondaryIndexes: Array<Record<string, unknown>> };
+  t.deepEqual(input.WarmThroughput, { ReadUnitsPerSecond: 20000, WriteUnitsPerSecond: 8000 });
+  t.like(input.GlobalSecondaryIndexes[0], {
+    ProvisionedThroughput: { ReadCapacityUnits: 3, WriteCapacityUnits: 2 },
+    WarmThroughput: { ReadUnitsPerSecond: 15000, WriteUnitsPerSecond: 6000 },
+  });
 });
 
 const provisioned = defineTable({

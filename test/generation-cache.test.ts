@@ -2,7 +2,8 @@
 // module and the table-level ones, re-checks only what it can affect, and the output is byte for
 // byte what a run without the cache makes; the CLI keeps the cache outside the output.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -10,6 +11,7 @@ import { defineTable, edge, entity, gsi, t as types } from '../dsl/index.js';
 import { generateTable, type EmitKind } from '../generator/emit/generate.js';
 import { cacheFile, emptyCache, readCache, writeCache } from '../generator/emit/generation-cache.js';
 import { main } from '../generator/cli/cli.js';
+import { BANNER } from '../generator/emit/context.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -84,17 +86,53 @@ test('a cache whose build state and compiled files disagree is not trusted: ever
   t.deepEqual(warm.files, generateTable(shop({ note: true }), out, { emit: 'js' }).files);
 });
 
-test('readCache ignores a missing, corrupt or foreign cache file; writeCache round-trips', (t) => {
+test('readCache ignores a missing, corrupt, altered, foreign or shared cache file; writeCache round-trips, private to this user', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-'));
   const file = path.join(dir, 'c.json');
   t.deepEqual(readCache(file), emptyCache());
   writeFileSync(file, '{ not json');
   t.deepEqual(readCache(file), emptyCache());
-  writeFileSync(file, JSON.stringify({ format: 1, fingerprint: 'another ddbgen', renders: { k: 'stale' } }));
+  const signed = (body: unknown) => {
+    const text = JSON.stringify(body);
+    return `${createHash('sha256').update(text).digest('hex')}\n${text}`;
+  };
+  writeFileSync(file, signed({ format: 2, fingerprint: 'another ddbgen', renders: { k: `${BANNER}\nstale` }, compiled: {} }));
   t.deepEqual(readCache(file), emptyCache(), 'a cache from another ddbgen build is dropped whole');
-  const cache = { renders: new Map([['k', 'text']]), compiled: new Map([['a/b.js', 'js']]), buildInfo: '{}', sourcesHash: 'h' };
+  const cache = { renders: new Map([['k', `${BANNER}\n\nexport const a = 1;\n`]]), compiled: new Map([['a/b.js', `${BANNER}\nexport const a = 1;\n`]]), buildInfo: '{}', sourcesHash: 'h' };
   writeCache(file, cache);
   t.deepEqual(readCache(file), cache);
+  t.is(statSync(file).mode & 0o777, 0o600, 'only this user reads and writes it');
+
+  const written = readFileSync(file, 'utf8');
+  writeFileSync(file, written.replace('export const a = 1;', 'export const a = 2;'));
+  t.deepEqual(readCache(file), emptyCache(), 'content that does not match its digest is dropped whole');
+  const body = JSON.parse(written.slice(written.indexOf('\n') + 1));
+  writeFileSync(file, signed({ ...body, renders: { k: 'require("child_process").exec("…")' } }));
+  t.deepEqual(readCache(file), emptyCache(), 'a module that is not ddbgen output is dropped whole');
+  writeFileSync(file, written);
+  chmodSync(file, 0o666);
+  t.deepEqual(readCache(file), emptyCache(), 'a file other accounts may write is not read');
+  chmodSync(file, 0o600);
+  const link = path.join(dir, 'link.json');
+  symlinkSync(file, link);
+  t.deepEqual(readCache(link), emptyCache(), 'a symbolic link is not followed');
+  t.deepEqual(readCache(file), cache);
+});
+
+test('without a package.json above the output there is no cache: nothing is written to the system temp folder', (t) => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-none-'));
+  t.is(cacheFile(path.join(folder, 'out'), 'mini', 'ts'), undefined);
+  writeFileSync(path.join(folder, 'package.json'), '{}');
+  t.is(cacheFile(path.join(folder, 'out'), 'mini', 'ts')!.startsWith(path.join(folder, 'node_modules', '.cache', 'ddbgen') + path.sep), true);
+  t.is(statSync(path.join(folder, 'node_modules', '.cache', 'ddbgen')).mode & 0o777, 0o700);
+});
+
+test('a cache folder other accounts may write is not used', (t) => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-shared-'));
+  writeFileSync(path.join(folder, 'package.json'), '{}');
+  mkdirSync(path.join(folder, 'node_modules', '.cache', 'ddbgen'), { recursive: true });
+  chmodSync(path.join(folder, 'node_modules', '.cache', 'ddbgen'), 0o777);
+  t.is(cacheFile(path.join(folder, 'out'), 'mini', 'ts'), undefined);
 });
 
 test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest package.json; --no-cache neither reads nor writes it', async (t) => {
@@ -108,9 +146,10 @@ test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest p
   let stderr = '';
   const run = (...args: string[]) => main(['generate', 'src/schema.ts', '--out', 'src/generated', ...args], { cwd: project, stdout: () => {}, stderr: (s) => (stderr += s) });
   t.is(await run('--no-cache'), 0, stderr);
-  t.false(existsSync(path.join(project, 'node_modules')), '--no-cache writes no cache');
+  t.false(existsSync(path.join(project, 'node_modules')), '--no-cache writes no cache, the loader\'s included');
   t.is(await run(), 0);
-  const file = cacheFile(path.join(project, 'src', 'generated'), 'mini', 'ts');
+  t.true(readdirSync(path.join(project, 'node_modules', '.cache', 'ddbgen', 'jiti')).length > 0, 'the schema loader caches its transpiled modules there too');
+  const file = cacheFile(path.join(project, 'src', 'generated'), 'mini', 'ts')!;
   t.is(path.dirname(file), path.join(project, 'node_modules', '.cache', 'ddbgen'));
   t.true(existsSync(file));
   t.true(readCache(file).renders.size > 0);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { generateTable, runtimeSources } from '../generator/emit/generate.js';
-import { BANNER, tableFolder } from '../generator/emit/context.js';
+import { fileHeader, tableFolder } from '../generator/emit/context.js';
+import { packageVersion } from '../generator/package-root.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'out');
@@ -19,7 +20,7 @@ for (const fixture of ['social.ts', 'time-series.ts']) {
       const schemaShaped = Object.fromEntries([...files].filter(([name]) => !name.includes('/runtime/')));
       t.snapshot(schemaShaped, `${table.name}: every file whose shape depends on the schema`);
       for (const { name, text } of runtimeSources()) {
-        t.is(files.get(`${tableFolder(table)}/runtime/${name}`), `${BANNER}\n\n${text}`, `runtime/${name} is copied verbatim`);
+        t.is(files.get(`${tableFolder(table)}/runtime/${name}`), `${fileHeader()}\n\n${text}`, `runtime/${name} is copied verbatim`);
       }
       t.deepEqual(generateTable(table, out).files, files, 'the same input gives byte-identical output');
     }
@@ -28,7 +29,8 @@ for (const fixture of ['social.ts', 'time-series.ts']) {
 
 test('out/social on disk (written by npm test\'s generate step) is exactly what the generator makes', async (t) => {
   const { tables } = await loadSchemas([path.join(root, 'fixtures/social.ts')], root);
-  for (const [name, text] of generateTable(tables[0]!.table, out).files) {
+  const origin = { version: packageVersion(), schema: 'fixtures/social.ts', command: 'npx ddbgen generate fixtures/social.ts fixtures/time-series.ts' };
+  for (const [name, text] of generateTable(tables[0]!.table, out, { origin }).files) {
     t.is(readFileSync(path.join(out, name), 'utf8'), text, name);
   }
 });

@@ -1,9 +1,11 @@
-// End to end, as a new user: `npm pack`, install the tarball into fresh projects next to the AWS
-// SDK (from the registry), run init / generate / lint / plan / table through npx, and compile an
-// app that uses the generated code with the project's own tsc — an ESM project on TypeScript 6 and
-// a CommonJS one on TypeScript 5.4, the lowest and highest versions supported.
+// End to end, as a new user: `npm pack`, install the tarball into a fresh project next to the AWS
+// SDK (from the registry), run init / generate / lint / plan / table through npx, then compile an
+// app that uses the generated code with each TypeScript version's own `tsc --init` defaults, in
+// CommonJS and ESM packages, under erasableSyntaxOnly, and with node10, node16 and bundler
+// resolution of `import … from 'ddbgen'`. Everything is installed once (the TypeScript versions
+// under aliases) and each setup is a folder linking to those node_modules.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,11 +16,21 @@ const root = path.resolve(import.meta.dirname, '..');
 const npm = (args: string[], cwd: string) => exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, maxBuffer: 1 << 26, env: { ...process.env, npm_config_update_notifier: 'false' } });
 const npx = (args: string[], cwd: string) => exec('npx', ['--no-install', ...args], { cwd, maxBuffer: 1 << 26 });
 
+/** The TypeScript versions of the matrix, installed side by side under these aliases. */
+const TYPESCRIPT = { '5.4': 'ts5.4', '5.9': 'ts5.9', '6': 'ts6', '7': 'ts7' } as const;
+type Version = keyof typeof TYPESCRIPT;
+
 let tarball: string;
+let project: string;
 test.before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-pack-'));
   await npm(['pack', '--pack-destination', dir, '--ignore-scripts'], root);
   tarball = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  project = mkdtempSync(path.join(tmpdir(), 'ddbgen-user-'));
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-app', private: true, type: 'module' }, null, 2));
+  const typescripts = Object.entries(TYPESCRIPT).map(([version, alias]) => `${alias}@npm:typescript@${version}`);
+  await npm(['install', '--save-dev', tarball, ...typescripts], project);
+  await npm(['install', '@aws-sdk/client-dynamodb@3', '@aws-sdk/lib-dynamodb@3'], project);
 });
 
 const app = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -37,40 +49,73 @@ export async function demo(): Promise<number> {
 }
 `;
 
-for (const [kind, typescript] of [['module', '6'], ['commonjs', '5.4']] as const) {
-  test.serial(`a fresh ${kind} project on TypeScript ${typescript}: install, init, generate, lint, plan, table, compile`, async (t) => {
-    t.timeout(300_000);
-    const dir = mkdtempSync(path.join(tmpdir(), `ddbgen-user-${kind}-`));
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'user-app', private: true, type: kind }, null, 2));
-    await npm(['install', '--save-dev', tarball, `typescript@${typescript}`], dir);
-    await npm(['install', '@aws-sdk/client-dynamodb@3', '@aws-sdk/lib-dynamodb@3'], dir);
+test.serial('a fresh project: install, init, generate from a subfolder, lint, plan, table, iam, check', async (t) => {
+  t.timeout(300_000);
+  t.regex((await npx(['ddbgen', 'init'], project)).stdout, /wrote schema\.ts and ddbgen\.config\.ts/);
+  const nested = path.join(project, 'src', 'deep');
+  mkdirSync(nested, { recursive: true });
+  const generated = await npx(['ddbgen', 'generate'], nested);
+  t.regex(generated.stderr, /using \.\.\/\.\.\/ddbgen\.config\.ts/);
+  t.regex(generated.stdout, /out\/app: \d+ files/);
+  t.regex((await npx(['ddbgen', 'lint'], project)).stdout, /^ddbgen lint: 0 errors/);
+  t.regex((await npx(['ddbgen', 'plan'], project)).stdout, /^App \(on-demand\)/);
+  t.is(JSON.parse((await npx(['ddbgen', 'table', '--format', 'cloudformation'], project)).stdout).Resources.AppTable.Type, 'AWS::DynamoDB::Table');
+  t.is(JSON.parse((await npx(['ddbgen', 'iam'], project)).stdout).policies[0].name, 'AppReadOnly');
+  t.is((await npx(['ddbgen', 'generate', '--check'], project)).stdout, 'ddbgen: out is up to date (1 table)\n');
+  writeFileSync(path.join(project, 'app.ts'), app);
+});
 
-    t.regex((await npx(['ddbgen', 'init'], dir)).stdout, /wrote schema\.ts and ddbgen\.config\.ts/);
-    const nested = path.join(dir, 'src', 'deep');
-    mkdirSync(nested, { recursive: true });
-    const generated = await npx(['ddbgen', 'generate'], nested);
-    t.regex(generated.stderr, /using \.\.\/\.\.\/ddbgen\.config\.ts/);
-    t.regex(generated.stdout, /out\/app: \d+ files/);
-    t.regex((await npx(['ddbgen', 'lint'], dir)).stdout, /^ddbgen lint: 0 errors/);
-    t.regex((await npx(['ddbgen', 'plan'], dir)).stdout, /^App \(on-demand\)/);
-    t.is(JSON.parse((await npx(['ddbgen', 'table', '--format', 'cloudformation'], dir)).stdout).Resources.AppTable.Type, 'AWS::DynamoDB::Table');
-    t.is((await npx(['ddbgen', 'generate', '--check'], dir)).stdout, 'ddbgen: out is up to date (1 table)\n');
+/** A project folder of the given package type with the app, schema, config and output, and `tsc --init`'s tsconfig of that version, adjusted. */
+async function setup(name: string, type: 'module' | 'commonjs', version: Version, adjust: Record<string, unknown> = {}): Promise<string> {
+  const dir = path.join(project, 'setups', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type }));
+  symlinkSync(path.join(project, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  for (const f of ['app.ts', 'schema.ts', 'ddbgen.config.ts', 'out']) cpSync(path.join(project, f), path.join(dir, f), { recursive: true });
+  await exec(process.execPath, [tsc(version), '--init'], { cwd: dir });
+  if (Object.keys(adjust).length) {
+    const file = path.join(dir, 'tsconfig.json');
+    const text = Object.keys(adjust).reduce((json, key) => json.replace(new RegExp(`^\\s*"${key}":.*\\n`, 'm'), ''), readFileSync(file, 'utf8'));
+    writeFileSync(file, text.replace('"compilerOptions": {', `"compilerOptions": {\n    ${Object.entries(adjust).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)},`).join(' ')}`));
+  }
+  return dir;
+}
 
-    writeFileSync(path.join(dir, 'app.ts'), app);
-    writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true }, include: ['app.ts', 'schema.ts', 'ddbgen.config.ts'] }),
-    );
-    const tsc = await npx(['tsc', '-p', 'tsconfig.json'], dir).catch((error: { stdout: string }) => error);
-    t.is('stdout' in tsc ? tsc.stdout : '', '', 'the app, the schema and the config compile with the project\'s own tsc');
+const tsc = (version: Version) => path.join(project, 'node_modules', TYPESCRIPT[version], 'bin', 'tsc');
+
+/** `tsc -p .` over the whole folder (the app, schema.ts, ddbgen.config.ts and out/): its output, '' when clean. */
+async function compile(dir: string, version: Version): Promise<string> {
+  const result = await exec(process.execPath, [tsc(version), '-p', '.', '--noEmit'], { cwd: dir, maxBuffer: 1 << 26 }).catch((error: { stdout: string }) => error);
+  return result.stdout;
+}
+
+// CommonJS only with 5.4's defaults: from 5.9 on, `tsc --init` sets verbatimModuleSyntax with module
+// nodenext, under which a CommonJS package's own `import` lines are errors (TS1295) with or without ddbgen.
+const setups: Array<[string, 'module' | 'commonjs', Version, Record<string, unknown>?]> = [
+  ['ts5.4-commonjs', 'commonjs', '5.4'],
+  ['ts5.4-esm', 'module', '5.4'],
+  ['ts5.9-esm', 'module', '5.9'],
+  ['ts5.9-esm-erasable', 'module', '5.9', { erasableSyntaxOnly: true }],
+  ['ts6-esm', 'module', '6'],
+  ['ts6-esm-bundler', 'module', '6', { module: 'esnext', moduleResolution: 'bundler' }],
+  ['ts6-esm-node16', 'module', '6', { module: 'node16', moduleResolution: 'node16' }],
+  ['ts7-esm', 'module', '7'],
+];
+for (const [name, type, version, adjust] of setups) {
+  test.serial(`${name}: the app, schema and output compile under TypeScript ${version}'s tsc --init defaults${adjust ? ` with ${JSON.stringify(adjust)}` : ''}`, async (t) => {
+    t.timeout(180_000);
+    const dir = await setup(name, type, version, adjust);
+    t.is(await compile(dir, version), '');
   });
 }
 
-test('the package ships only what is needed', async (t) => {
+test('the package ships only what is needed, with top-level main and types for node10 resolution', async (t) => {
   const { stdout } = await exec('tar', ['tzf', tarball]);
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
   t.true(files.includes('bin/ddbgen.js'));
   t.true(files.includes('dist/dsl/index.js') && files.includes('dist/dsl/index.d.ts'));
   t.true(files.includes('templates/runtime/codec.ts'));
   t.false(files.some((f) => f.endsWith('.test.ts') || f.startsWith('test/') || f.startsWith('fixtures/') || f.startsWith('bench/')));
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
+  t.true(files.includes(manifest.main.replace(/^\.\//, '')) && files.includes(manifest.types.replace(/^\.\//, '')));
 });

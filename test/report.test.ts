@@ -1,14 +1,15 @@
 // ddbgen report: the view model (golden), and the page as a person sees it in headless Chromium —
 // its tables, its findings, heat bars that cross the limit line only when over it, and no request
-// leaving the page. A screenshot goes to out/report.png (git-ignored) for review.
-import { existsSync, mkdirSync } from 'node:fs';
+// leaving the page, at 1280 px and at 400 px in the dark scheme. Screenshots go to out/report-1280.png and
+// out/report-400-dark.png (git-ignored) for review.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { chromium } from 'playwright-core';
 import { main } from '../generator/cli/cli.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { lintTable } from '../generator/lint/run-lint.js';
 import { reportView } from '../generator/report/view-model.js';
+import { launchChromium } from './support/chromium.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const schemas = ['fixtures/social.ts', 'fixtures/lint/seeds/election-votes.ts'];
@@ -36,13 +37,9 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
   const code = await main(['report', ...schemas, '--out', file], { cwd: root, stdout: (s) => (result.stdout += s), stderr: (s) => (result.stderr += s) });
   t.is(code, 0, result.stderr);
   t.is(result.stdout, 'ddbgen: wrote out/report.html (3 tables, 8 findings)\n');
-  t.true(existsSync('/usr/bin/chromium'), 'Chromium is installed (.ci/run installs it with apt)');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(`file://${file}`);
@@ -60,9 +57,28 @@ test('the page in headless Chromium: tables, findings, heat bars against the lim
     t.deepEqual(await crossing('VotesFixed'), [false], 'after sharding it does not');
     const afterCrosses = await page.locator('#table-VotesBad svg.heat').evaluate((svg) => Number(svg.querySelector('rect.after')!.getAttribute('width')) + 240 > Number(svg.querySelector('line.limit')!.getAttribute('x1')));
     t.false(afterCrosses, 'the suggested shard count brings it under the line');
+    t.is(await page.locator('#table-VotesFixed svg.heat rect.after').count(), 0, 'no second bar where sharding changes nothing');
+    t.deepEqual(await page.locator('#table-VotesBad svg.heat g.bar text.value').allTextContents(), ['WCU/s, limit 1000', '5,000 WCU/s', '714.3 WCU/s with 7 shards']);
+    t.deepEqual(await page.locator('#table-VotesBad svg.heat .tick text').allTextContents(), ['0 %', '25 %', '50 %', '75 %', '100 %', '125 %'], 'an axis in % of the limit');
+    t.is(await page.locator('#table-VotesBad svg.heat text.limit-label').textContent(), 'partition limit (1,000 WCU/s · 3,000 RCU/s)');
     t.is(await page.locator('svg.edge circle').count(), 4);
-    await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
+    t.true(await page.locator('svg.edge line.link').evaluateAll((lines) => lines.length > 0 && lines.every((l) => l.getAttribute('marker-end')?.startsWith('url(#arrow-') === true)), 'links have arrowheads');
+    t.true((await page.locator('svg.edge path.loop').count()) >= 1, 'self-edges are loops');
+    const labelsOverlap = await page.locator('svg.edge').first().evaluate((svg) => {
+      const boxes = [...svg.querySelectorAll('text.edge-label')].map((l) => l.getBoundingClientRect());
+      return boxes.some((a, i) => boxes.slice(i + 1).some((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
+    });
+    t.false(labelsOverlap, 'edge labels do not overlap');
+    await page.screenshot({ path: path.join(out, 'report-1280.png'), fullPage: true });
     t.deepEqual(requests.filter((url) => !url.startsWith('file://')), [], 'no request leaves the page');
+
+    // a phone: nothing wider than the screen (tables scroll inside their box), in the dark scheme too
+    const narrow = await browser.newPage({ viewport: { width: 400, height: 800 }, colorScheme: 'dark' });
+    await narrow.goto(`file://${file}`);
+    t.is(await narrow.locator('html').evaluate((html) => html.scrollWidth), 400, 'the page fits 400 px');
+    t.true(await narrow.locator('svg.heat').first().evaluate((svg) => svg.getBoundingClientRect().width <= 400), 'the heat chart scales down');
+    t.is(await narrow.locator('body').evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).backgroundColor), 'rgb(16, 24, 40)', 'the dark scheme');
+    await narrow.screenshot({ path: path.join(out, 'report-400-dark.png'), fullPage: true });
   } finally {
     await browser.close();
   }

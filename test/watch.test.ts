@@ -1,11 +1,13 @@
-// generate --watch, as a real process: regenerates once per change, keeps the last good output
+// generate --watch, as a real process: regenerates once per change of the schema's own import graph
+// (not of the app's files), stamps each run with the time, keeps the last good output
 // through a broken save, leaves unchanged files alone, and stops cleanly on Ctrl-C (SIGINT).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { main } from '../generator/cli/cli.js';
+import { importGraph } from '../generator/cli/watch.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -37,6 +39,12 @@ test('watch: regenerate, survive a broken save, stop on SIGINT', async (t) => {
     await new Promise((r) => setTimeout(r, 500));
     t.is(runs(), 2, 'one change, one regeneration');
     t.is(statSync(order).mtimeMs, orderTime, 'an unchanged file is not rewritten');
+    t.regex(stderr, /^\[\d\d:\d\d:\d\d\] ddbgen: schema\.ts changed, regenerating$/m, 'each run is stamped with the time');
+
+    writeFileSync(path.join(dir, 'app.ts'), "import { AppTable } from './out/app/index.js';\nexport const table = AppTable;\n");
+    writeFileSync(path.join(dir, 'notes.ts'), 'export const unrelated = 1;\n');
+    await new Promise((r) => setTimeout(r, 1000));
+    t.is(runs(), 2, 'the app\'s own files are not in the schema\'s import graph: no regeneration');
 
     writeFileSync(schema, original.replace("pk: 'USER#<id>'", "pk: 'USER#<idd>'"));
     await until(() => stderr.includes('error DDB030'), 'the error report');
@@ -49,4 +57,16 @@ test('watch: regenerate, survive a broken save, stop on SIGINT', async (t) => {
   }
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   t.is(code, 0, 'Ctrl-C exits cleanly');
+});
+
+test('the import graph a watch follows: the schema and its local imports, transitively; not packages, not other files', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-graph-'));
+  mkdirSync(path.join(dir, 'parts'));
+  writeFileSync(path.join(dir, 'schema.ts'), "import { defineTable } from 'ddbgen';\nimport { user } from './user.js';\nimport { order } from './parts';\nexport default defineTable({ name: 'A', entities: { user, order } });\n");
+  writeFileSync(path.join(dir, 'user.ts'), "import type { Shared } from './shared.mjs';\nexport const user = {} as Shared;\n");
+  writeFileSync(path.join(dir, 'shared.mts'), 'export type Shared = object;\n');
+  writeFileSync(path.join(dir, 'parts', 'index.ts'), 'export const order = {};\n');
+  writeFileSync(path.join(dir, 'app.ts'), "import './schema.js';\n");
+  const graph = [...importGraph([path.join(dir, 'schema.ts')])].map((f) => path.relative(dir, f)).sort();
+  t.deepEqual(graph, ['parts/index.ts', 'schema.ts', 'shared.mts', 'user.ts']);
 });

@@ -1,9 +1,19 @@
 #!/usr/bin/env node
-// The `ddbgen` executable.
-import { main } from './cli.js';
+// The `ddbgen` executable. `--version` is answered before the CLI (and so the compiler) is loaded.
+import { readFileSync } from 'node:fs';
 
-process.exitCode = await main(process.argv.slice(2), {
-  cwd: process.cwd(),
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-});
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const manifest = new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url);
+  process.stdout.write(`${(JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version}\n`);
+} else {
+  const { main } = await import('./cli.js');
+  const interactive = process.stderr.isTTY === true;
+  process.exitCode = await main(args, {
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    interactive,
+    color: interactive && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb',
+  });
+}

@@ -14,55 +14,123 @@ import { tableFolder } from '../emit/context.js';
 import { createTableInput } from '../emit/table-definition.js';
 import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
 import { watch } from './watch.js';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { renderReport } from '../report/render-report.js';
 import { reportView } from '../report/view-model.js';
 import { lintJson, lintSarif } from '../lint/output.js';
 import { lintTable } from '../lint/run-lint.js';
+import { RULE_IDS } from '../lint/rules/index.js';
 import { planTable, planText } from '../plan/capacity-plan.js';
 import { packageVersion } from '../package-root.js';
-import { CONFIG_FILE, ConfigError, findConfig, loadConfig } from './config.js';
+import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { compareOutput, writeOutput } from './output.js';
 import { initProject } from './init.js';
+import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
+import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
 
 export interface CliIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** stderr is a terminal: progress lines, and code frames under diagnostics. */
+  readonly interactive?: boolean;
+  /** ANSI colours (a terminal, and no NO_COLOR). */
+  readonly color?: boolean;
+}
+
+/** One diagnostic on stderr; on a terminal with colour and the schema lines it points at. */
+function show(io: CliIo, d: Diagnostic): void {
+  let source: string | undefined;
+  if (io.interactive && d.file !== undefined) {
+    try {
+      source = readFileSync(path.resolve(io.cwd, d.file), 'utf8');
+    } catch {
+      source = undefined;
+    }
+  }
+  // on a terminal, the progress line (if any) is cleared first
+  io.stderr(`${io.interactive ? '\r\x1b[K' : ''}${formatDiagnostic(d, { color: io.color === true, ...(source === undefined ? {} : { source }) })}\n`);
+}
+
+/** With --quiet: ddbgen's own status lines ("ddbgen: …" on stdout; which config, watching, regenerating on stderr) are left out. */
+function quietIo(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: (text) => !/^ddbgen( lint)?: /.test(text) && io.stdout(text),
+    stderr: (text) => !/^(\[[\d:]+\] )?ddbgen: (using|watching|.* changed, regenerating)/.test(text) && io.stderr(text),
+  };
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/** Every option, with the commands that take it (an option given to any other command is a usage error). */
+const OPTIONS = {
+  out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file' },
+  config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
+  check: { type: 'boolean', commands: ['generate'], help: '--check       write nothing; exit 1 if the output on disk is stale' },
+  emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
+  'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
+  watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
+  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam'], help: '--format F    the output format (see above)' },
+  'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
+  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
+  help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
+  version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
+} as const;
+type OptionName = keyof typeof OPTIONS;
+
+/** The commands: one line for the overview, a usage line and a paragraph for `ddbgen help <command>`. */
+const COMMANDS: Record<string, { readonly usage: string; readonly summary: string; readonly detail: string }> = {
+  generate: {
+    usage: 'ddbgen generate [schema…] [--out DIR] [--emit ts|js] [--check] [--watch] [--no-cache]',
+    summary: 'validate, lint and emit out/<table>/*.ts',
+    detail: 'Validates the schemas, runs the hot-key lint (an error stops it) and writes one folder per table. Only changed files are rewritten; files ddbgen wrote before and no longer generates are removed.',
+  },
+  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: `the hot-key lint (${RULE_IDS[0]}–${RULE_IDS[RULE_IDS.length - 1]})`, detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
+  plan: { usage: 'ddbgen plan [schema…] [--format text|json]', summary: 'capacity per index and pattern, shard counts', detail: 'The declared load per key space against the partition limits.' },
+  report: { usage: 'ddbgen report [schema…] [--out report.html]', summary: 'one HTML page: keys, patterns, findings, heat, edges', detail: 'A self-contained page (no request leaves it) to share in a review.' },
+  table: {
+    usage: 'ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]',
+    summary: 'print the table definition',
+    detail: 'The CreateTable input (default), a CloudFormation template (JSON or YAML) or a CDK function; CloudFormation and CDK both make an AWS::DynamoDB::Table kept on stack deletion (Retain).',
+  },
+  iam: {
+    usage: 'ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]',
+    summary: 'least-privilege IAM policies per role, entity and pattern',
+    detail: 'json (default), cloudformation or cdk.',
+  },
+  init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
+  explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
+  help: { usage: 'ddbgen help [command]', summary: 'this overview, or one command\'s options', detail: '' },
+};
+
 const HELP = `ddbgen — DynamoDB single-table designs as typed TypeScript
 
 Usage:
-  ddbgen generate [schema…] [--out DIR] [--emit ts|js] [--check]
-                                                    validate, lint and emit out/<table>/*.ts
-  ddbgen lint [schema…] [--format text|json|sarif]  the hot-key lint (HK001–HK016)
-  ddbgen plan [schema…] [--format text|json]        capacity per index and pattern, shard counts
-  ddbgen report [schema…] [--out report.html]       one HTML page: keys, patterns, findings, heat, edges
-  ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]
-                                                    print the table definition
-  ddbgen init                                       write a starter schema.ts and ddbgen.config.ts
-  ddbgen --help | --version
+${Object.values(COMMANDS).map((c) => `  ${c.usage.split(' [')[0]!.padEnd(18)} ${c.summary}`).join('\n')}
+  ddbgen --version
 
-Without schema arguments, ddbgen.config.ts (searched upward from the current folder, or given
-with -c) names them.
-
-Options:
-  -c, --config FILE  the config file to use
-  --out DIR     output root (default: the config's "out", else ./out); for report, the HTML file
-  --emit E      ts (default): TypeScript sources; js: compiled .js + .d.ts
-  --check       write nothing; exit 1 if the output on disk is stale
-  --no-cache    render and check everything (the cache in node_modules/.cache/ddbgen makes a
-                one-entity change re-render one module and re-check what it can affect)
-  --watch       regenerate whenever a schema or the config changes (Ctrl-C stops)
-  --format F    lint: text (default), json, sarif; plan: text, json;
-                table: create-table (default), cloudformation, cloudformation-yaml, cdk
+Without schema arguments, ddbgen.config.{ts,mts,cts,js,mjs,cjs} (searched upward from the current
+folder, or given with -c) names them. "ddbgen help <command>" shows a command's options.
 
 Exit codes: 0 ok; 1 invalid schema, lint error or stale output; 2 usage error.`;
 
-class UsageError extends Error {}
+function commandHelp(name: string): string {
+  const command = COMMANDS[name]!;
+  const options = (Object.keys(OPTIONS) as OptionName[]).filter((o) => (OPTIONS[o].commands as readonly string[]).includes(name) || o === 'help');
+  return `Usage: ${command.usage}\n\n${command.detail}${command.detail ? '\n\n' : ''}Options:\n${options.map((o) => `  ${OPTIONS[o].help}`).join('\n')}`;
+}
+
+class UsageError extends Error {
+  /** The command whose usage applies, for the "ddbgen help <command>" hint. */
+  readonly command: string | undefined;
+  readonly suggestion: string | undefined;
+  constructor(message: string, command?: string, suggestion?: string) {
+    super(message);
+    this.command = command;
+    this.suggestion = suggestion;
+  }
+}
 
 /** No schema and no config: one line, exit 2 (no usage dump: the line says what to do). */
 class NoSchemaError extends Error {}
@@ -70,28 +138,55 @@ class NoSchemaError extends Error {}
 /** Flags users reach for from other tools, and the name ddbgen uses. */
 const RENAMED: Record<string, string> = { '--output': '--out', '-o': '--out', '--outDir': '--out', '--config-file': '--config', '--project': '--config', '--verify': '--check' };
 
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment), for "did you mean". */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i]!;
+      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate closest to `word` when it is close enough to be a slip (a third of its length or less, at least 1). */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const ranked = candidates.map((c) => ({ c, d: distance(word.toLowerCase(), c.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const best = ranked[0];
+  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.c : undefined;
+}
+
 function parse(args: readonly string[]) {
+  const command = args.find((a) => !a.startsWith('-'));
   const renamed = args.find((a) => RENAMED[a.split('=')[0]!]);
-  if (renamed) throw new UsageError(`${renamed.split('=')[0]} is called ${RENAMED[renamed.split('=')[0]!]} in ddbgen`);
+  if (renamed) throw new UsageError(`${renamed.split('=')[0]} is called ${RENAMED[renamed.split('=')[0]!]} in ddbgen`, command);
+  const options = Object.fromEntries(Object.entries(OPTIONS).map(([name, o]) => [name, { type: o.type, ...('short' in o ? { short: o.short } : {}) }])) as {
+    [K in OptionName]: { type: (typeof OPTIONS)[K]['type']; short?: string };
+  };
   try {
-    return parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        config: { type: 'string', short: 'c' },
-        check: { type: 'boolean' },
-        emit: { type: 'string' },
-        'no-cache': { type: 'boolean' },
-        watch: { type: 'boolean' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
+    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options });
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/, ''));
+    const flag = /option '([^']+)'/i.exec((error as Error).message)?.[1]?.split(' ')[0];
+    if (flag && /^Unknown option/.test((error as Error).message)) {
+      const names = (Object.keys(OPTIONS) as OptionName[]).filter((o) => command === undefined || (OPTIONS[o].commands as readonly string[]).includes(command)).map((o) => `--${o}`);
+      const suggestion = closest(flag.replace(/=.*$/, ''), names);
+      throw new UsageError(`unknown option ${flag}${command && COMMANDS[command] ? ` for ${command}` : ''}`, command, suggestion);
+    }
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/, '').replace(/^Option '([^']+)' argument missing$/, '$1 needs a value'), command);
+  }
+}
+
+function formatError(command: string, format: string, formats: readonly string[]): UsageError {
+  return new UsageError(`unknown --format "${format}": use ${formats.join(', ')}`, command, closest(format, formats));
+}
+
+/** Every option given must belong to the command (so `table --check` is an error, not ignored). */
+function checkOptions(command: string, values: Partial<Record<OptionName, unknown>>): void {
+  for (const name of Object.keys(values) as OptionName[]) {
+    if (name === 'help' || values[name] === undefined) continue;
+    if (!(OPTIONS[name].commands as readonly string[]).includes(command)) throw new UsageError(`${command} does not take --${name}`, command);
   }
 }
 
@@ -106,16 +201,28 @@ export interface Inputs {
   readonly emit: EmitKind;
   /** Reuse and keep the generation cache (off with --no-cache). */
   readonly cache: boolean;
+  /** The folder schema paths in file headers are relative to (the config's, else the current one). */
+  readonly base: string;
+  /** The command that regenerates this output, for file headers. */
+  readonly command: string;
+}
+
+/** `npx ddbgen generate …` with what was given on the command line, quoted for a POSIX shell where needed. */
+function regenerateCommand(args: readonly string[]): string {
+  return ['npx ddbgen generate', ...args.map((a) => (/^[\w./@:=+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))].join(' ');
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
 async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string, noCache?: boolean): Promise<Inputs> {
-  if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`);
+  if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`, 'generate');
   const cache = noCache !== true;
-  if (positionals.length) return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache };
+  const flags = [...(out !== undefined ? ['--out', out] : []), ...(emit !== undefined ? ['--emit', emit] : [])];
+  if (positionals.length) {
+    return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache, base: io.cwd, command: regenerateCommand([...positionals, ...flags]) };
+  }
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
-  if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`);
-  if (!configFile) throw new NoSchemaError(`no schema given and no ${CONFIG_FILE} in ${io.cwd} or any folder above it; run ddbgen init to create one, or pass a schema file`);
+  if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`, 'generate');
+  if (!configFile) throw new NoSchemaError(`no schema given and no ddbgen.config.{${CONFIG_FILES.map((f) => f.split('.').pop()).join(',')}} in ${io.cwd} or any folder above it up to the project root (the nearest package.json or version-control root); run ddbgen init to create one, or pass a schema file`);
   const config = await loadConfig(configFile);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
@@ -125,18 +232,20 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
     config: configFile,
     emit: (emit as EmitKind | undefined) ?? config.emit ?? 'ts',
     cache,
+    base,
+    command: regenerateCommand([...(configPath !== undefined ? ['-c', configPath] : []), ...flags]),
     ...(config.lint ? { lint: config.lint } : {}),
   };
 }
 
 function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics) show(io, d);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[]): Promise<SchemaTable[] | undefined> {
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd);
+async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -146,23 +255,33 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
   return generateOnce(io, inputs, values.check === true);
 }
 
+/** On a terminal, one status line rewritten in place (cleared with an empty text); elsewhere nothing. */
+function progress(io: CliIo, text: string): void {
+  if (io.interactive) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
+}
+
 async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
-  const tables = await loadValid(io, inputs.files);
+  progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
+  const tables = await loadValid(io, inputs.files, inputs.cache);
+  progress(io, '');
   if (!tables) return EXIT.failed;
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
     report(io, lint);
     return EXIT.failed;
   }
-  for (const d of lint.filter((x) => x.severity !== 'info')) io.stderr(`${formatDiagnostic(d)}\n`);
+  for (const d of lint.filter((x) => x.severity !== 'info')) show(io, d);
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles; save: () => void }> = [];
-  for (const table of tables) {
+  for (const [i, table] of tables.entries()) {
+    progress(io, `${table.table.name}: ${Object.keys(table.table.entities).length} entities, emitting and type-checking (table ${i + 1} of ${tables.length})`);
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
+      const origin = { version: packageVersion(), schema: path.relative(inputs.base, table.file).split(path.sep).join('/'), command: inputs.command };
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
+      progress(io, '');
       if (error instanceof MissingSdkError) {
         io.stderr(`ddbgen: ${error.message}\n`);
         return EXIT.failed;
@@ -173,6 +292,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
       return EXIT.failed;
     }
   }
+  progress(io, '');
   const display = (p: string) => path.relative(io.cwd, p) || '.';
   if (check) {
     const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files));
@@ -194,7 +314,7 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
 }
 
 async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
-  if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown --format "${format}": use text, json or sarif`);
+  if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw formatError('lint', format, ['text', 'json', 'sarif']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
   const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place))];
@@ -202,14 +322,14 @@ async function lint(io: CliIo, positionals: string[], format: string | undefined
   if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);
   else {
-    for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+    for (const d of diagnostics) show(io, d);
     io.stdout(`ddbgen lint: ${counts.errors} error${counts.errors === 1 ? '' : 's'}, ${counts.warnings} warning${counts.warnings === 1 ? '' : 's'}, ${counts.infos} info\n`);
   }
   return counts.errors ? EXIT.failed : EXIT.ok;
 }
 
 async function plan(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
-  if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`unknown --format "${format}": use text or json`);
+  if (format !== undefined && format !== 'text' && format !== 'json') throw formatError('plan', format, ['text', 'json']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
@@ -232,7 +352,7 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
 
 async function table(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   const formats = ['create-table', 'cloudformation', 'cloudformation-yaml', 'cdk'];
-  if (format !== undefined && !formats.includes(format)) throw new UsageError(`unknown --format "${format}": use ${formats.join(', ')}`);
+  if (format !== undefined && !formats.includes(format)) throw formatError('table', format, formats);
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
@@ -247,6 +367,21 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   return EXIT.ok;
 }
 
+async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+  try {
+    const checked = checkIamFormat(format);
+    const inputs = await resolveInputs(io, positionals, undefined, config);
+    const tables = await loadValid(io, inputs.files);
+    if (!tables) return EXIT.failed;
+    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag);
+    for (const note of notes) io.stderr(`ddbgen iam: ${note}\n`);
+    io.stdout(text);
+    return EXIT.ok;
+  } catch (error) {
+    throw error instanceof IamOptionError ? new UsageError(error.message, 'iam') : error;
+  }
+}
+
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(args);
@@ -255,38 +390,35 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       return EXIT.ok;
     }
     const [command, ...rest] = positionals;
-    if (values.help || command === undefined || command === 'help') {
-      (command === undefined && !values.help ? io.stderr : io.stdout)(`${HELP}\n`);
-      return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
+    if (command === undefined) {
+      (values.help ? io.stdout : io.stderr)(`${HELP}\n`);
+      return values.help ? EXIT.ok : EXIT.usage;
     }
-    switch (command) {
-      case 'generate':
-        if (values.watch) {
-          if (values.check) throw new UsageError('--watch and --check do not go together');
-          return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit, values['no-cache']), (inputs) => generateOnce(io, inputs, false));
-        }
-        return await generate(io, rest, values);
-      case 'lint':
-        return await lint(io, rest, values.format, values.config);
-      case 'plan':
-        return await plan(io, rest, values.format, values.config);
-      case 'table':
-        return await table(io, rest, values.format, values.config);
-      case 'report':
-        return await writeReport(io, rest, values.out, values.config);
-      case 'init':
-        if (rest.length) throw new UsageError('init takes no arguments');
-        return initProject(io);
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    if (!COMMANDS[command]) {
+      const suggestion = closest(command, Object.keys(COMMANDS));
+      throw new UsageError(`unknown command "${command}"`, undefined, suggestion && `ddbgen ${[suggestion, ...rest].join(' ')}`);
     }
+    if (command === 'help') {
+      const topic = rest[0];
+      if (topic !== undefined && !COMMANDS[topic]) throw new UsageError(`no command "${topic}"`, undefined, closest(topic, Object.keys(COMMANDS)));
+      io.stdout(`${topic === undefined ? HELP : commandHelp(topic)}\n`);
+      return EXIT.ok;
+    }
+    if (values.help) {
+      io.stdout(`${commandHelp(command)}\n`);
+      return EXIT.ok;
+    }
+    checkOptions(command, values);
+    const out = values.quiet ? quietIo(io) : io;
+    return await run(command, rest, values, out);
   } catch (error) {
     if (error instanceof NoSchemaError) {
       io.stderr(`ddbgen: ${error.message}\n`);
       return EXIT.usage;
     }
     if (error instanceof UsageError) {
-      io.stderr(`ddbgen: ${error.message}\n\n${HELP}\n`);
+      const hint = error.suggestion ? `\n  did you mean ${error.suggestion}?` : '';
+      io.stderr(`ddbgen: ${error.message}${hint}\n  run ddbgen help${error.command && COMMANDS[error.command] ? ` ${error.command}` : ''} for the usage\n`);
       return EXIT.usage;
     }
     if (error instanceof ConfigError) {
@@ -295,5 +427,39 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     io.stderr(`ddbgen: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT.failed;
+  }
+}
+
+/** Runs one command whose options have been checked. */
+async function run(command: string, rest: string[], values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+  switch (command) {
+    case 'generate':
+      if (values.watch) {
+        if (values.check) throw new UsageError('--watch and --check do not go together', command);
+        return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit, values['no-cache']), (inputs) => generateOnce(io, inputs, false));
+      }
+      return await generate(io, rest, values);
+    case 'lint':
+      return await lint(io, rest, values.format, values.config);
+    case 'plan':
+      return await plan(io, rest, values.format, values.config);
+    case 'table':
+      return await table(io, rest, values.format, values.config);
+    case 'iam':
+      return await iam(io, rest, values.format, values.config, values['tenant-tag']);
+    case 'report':
+      return await writeReport(io, rest, values.out, values.config);
+    case 'init':
+      if (rest.length) throw new UsageError('init takes no arguments', command);
+      return initProject(io);
+    case 'explain': {
+      if (rest.length !== 1) throw new UsageError('explain takes one code, e.g. ddbgen explain HK003', command);
+      const page = renderPage(rest[0]!);
+      if (page === undefined) throw new UsageError(`no code "${rest[0]}"`, command, closest(rest[0]!, ALL_CODES));
+      io.stdout(page);
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError(`${command} is not implemented`, command);
   }
 }

@@ -1,27 +1,34 @@
-// ddbgen.config.ts: found by searching upward from the current folder, loaded without a build step.
+// ddbgen.config.{ts,mts,cts,js,mjs,cjs}: found by searching upward from the current folder to the
+// project root (the nearest package.json or version-control root), loaded without a build step;
+// `schemas` entries may be globs (relative to the config's folder).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { globSync, isDynamicPattern } from 'tinyglobby';
 import type { DdbgenConfig } from '../../dsl/config.js';
 import { schemaImporter } from '../load/load-schema.js';
+import { isProjectBoundary } from '../project-root.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 
+/** The file `ddbgen init` writes. */
 export const CONFIG_FILE = 'ddbgen.config.ts';
+/** The names a config may have, in the order they are looked for in each folder. */
+export const CONFIG_FILES = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `ddbgen.config.${ext}`);
 
 export class ConfigError extends Error {}
 
 export function findConfig(from: string): string | undefined {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, CONFIG_FILE);
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
+    const candidate = CONFIG_FILES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
+    if (candidate) return candidate;
+    if (isProjectBoundary(dir) || path.dirname(dir) === dir) return undefined;
   }
 }
 
 export async function loadConfig(file: string): Promise<DdbgenConfig> {
   let config: unknown;
   try {
-    config = await schemaImporter().import(file, { default: true });
+    config = await schemaImporter(file).import(file, { default: true });
   } catch (error) {
     throw new ConfigError(`cannot load ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
@@ -29,6 +36,13 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
   if (!Array.isArray(schemas) || schemas.length === 0 || !schemas.every((s) => typeof s === 'string')) {
     throw new ConfigError(`${file}: the default export needs schemas: ['path/to/schema.ts', …]`);
   }
+  const base = path.dirname(file);
+  const expanded = schemas.flatMap((pattern: string) => {
+    if (!isDynamicPattern(pattern)) return [pattern];
+    const matches = globSync(pattern, { cwd: base, onlyFiles: true }).sort();
+    if (!matches.length) throw new ConfigError(`${file}: schemas pattern "${pattern}" matches no file in ${base}`);
+    return matches;
+  });
   const out = (config as { out?: unknown }).out;
   if (out !== undefined && typeof out !== 'string') throw new ConfigError(`${file}: out must be a folder path string`);
   const emit = (config as { emit?: unknown }).emit;
@@ -41,5 +55,5 @@ export async function loadConfig(file: string): Promise<DdbgenConfig> {
       if (!['off', 'info', 'warn', 'error'].includes(severity as string)) throw new ConfigError(`${file}: lint severity "${String(severity)}" for ${rule} is not off, info, warn or error`);
     }
   }
-  return { schemas, ...(out === undefined ? {} : { out }), ...(emit === undefined ? {} : { emit }), ...(lint === undefined ? {} : { lint: lint as DdbgenConfig['lint'] }) };
+  return { schemas: [...new Set(expanded)], ...(out === undefined ? {} : { out }), ...(emit === undefined ? {} : { emit }), ...(lint === undefined ? {} : { lint: lint as DdbgenConfig['lint'] }) };
 }

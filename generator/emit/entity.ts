@@ -15,7 +15,7 @@ import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 import { keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
-import { camelCase, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
+import { camelCase, commentText, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
 export interface EmittedModule {
   readonly imports: OptionalKind<ImportDeclarationStructure>[];
@@ -213,8 +213,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   }
   const keyBody = [`${propertyKey(table.key.pk)}: ${name}Keys.pk.build(values)`, ...(skDef && table.key.sk !== undefined ? [`${propertyKey(table.key.sk)}: ${name}Keys.sk.build(values)`] : [])];
   const parseBody = `{ ...${name}Keys.pk.parse(key${member(table.key.pk)})${skDef && table.key.sk !== undefined ? `, ...${name}Keys.sk.parse(key${member(table.key.sk)})` : ''} } as ${name}Key`;
-  keysObject.push(`/** The table key of ${an(name)}. Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
-  keysObject.push(`/** The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s. */\n  parse(key: ${physical}): ${name}Key {\n    return ${parseBody};\n  }`);
+  keysObject.push(`/** ${commentText(`The table key of ${an(name)}.`)} Throws KeyValueError before any request if a part is missing or invalid. */\n  key(values: ${name}Key): ${physical} {\n    return { ${keyBody.join(', ')} };\n  }`);
+  keysObject.push(`/** ${commentText(`The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s.`)} */\n  parse(key: ${physical}): ${name}Key {\n    return ${parseBody};\n  }`);
   statements.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
@@ -516,7 +516,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     name: `${name}Repository`,
     isExported: true,
     docs: doc(`Reads and writes ${name} items. Every key is built and checked before a request is sent.`),
-    ctors: [{ parameters: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }] }],
+    properties: [{ name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never }],
+    ctors: [{ parameters: [{ name: 'context', type: 'TableContext' }], statements: 'this.context = context;' }],
     methods,
   });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, createContext, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
@@ -71,11 +71,29 @@ function separateStatements(file: SourceFile): string {
   return text;
 }
 
-/** Prints one emitted module as a file: banner, imports, statements, formatted. */
+type Doc = string | { description?: unknown; tags?: ReadonlyArray<{ text?: unknown }> };
+
+const escapeDoc = (doc: Doc): Doc =>
+  typeof doc === 'string'
+    ? commentText(doc)
+    : {
+        ...doc,
+        ...(typeof doc.description === 'string' ? { description: commentText(doc.description) } : {}),
+        ...(doc.tags ? { tags: doc.tags.map((tag) => (typeof tag.text === 'string' ? { ...tag, text: commentText(tag.text) } : tag)) } : {}),
+      };
+
+/** A copy of the structures with the text of every doc comment escaped (commentText): no emitter prints schema text that ends a comment. */
+function withEscapedDocs<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withEscapedDocs) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
+}
+
+/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted. */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
-  file.addStatements(module.statements);
+  file.addStatements(withEscapedDocs(module.statements));
   file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
   return `${BANNER}\n\n${separateStatements(file)}`;
 }
@@ -153,6 +171,17 @@ export interface GenerateOptions {
   readonly emit?: EmitKind;
   /** The previous run's cache (see generation-cache.ts); without it everything is rendered and checked. */
   readonly cache?: GenerationCache;
+  /** Named in each file's header (the CLI gives it). */
+  readonly origin?: Origin;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Names the emitters print as identifiers (validation refuses others): the output never carries one that could be code. */
+function assertIdentifiers(table: TableDef): void {
+  const names = [table.name, ...[table.entities, table.indexes, table.patterns, table.edges].flatMap((group) => Object.keys(group))];
+  const bad = names.find((name) => !IDENTIFIER.test(name));
+  if (bad !== undefined) throw new Error(`internal: ${JSON.stringify(bad)} is not an identifier; validate the table before generating it`);
 }
 
 /** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
@@ -166,6 +195,7 @@ function entityScope(table: TableDef, entity: EntityDef): TableDef {
  * Throws GeneratedCodeError when the output does not compile (a ddbgen bug, never the user's).
  */
 export function generateTable(table: TableDef, outDir: string, options: GenerateOptions = {}): Generation {
+  assertIdentifiers(table);
   const emit = options.emit ?? 'ts';
   const previous = options.cache ?? emptyCache();
   const next = emptyCache();
@@ -226,6 +256,8 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   }
   stats.checked = result.checked;
   if (result.buildInfo !== undefined) next.buildInfo = result.buildInfo;
+  const header = fileHeader(options.origin);
+  for (const [file, text] of files) files.set(file, header + text.slice(BANNER.length));
   return { files, cache: next, stats };
 }
 

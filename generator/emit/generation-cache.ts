@@ -1,14 +1,17 @@
 // What one `generate` run leaves for the next, so a one-entity change re-renders one module and
 // re-checks only what it can affect: each module's text under a hash of exactly what its emitter
 // reads (and of ddbgen's own code), the compiler's build state, and the files it compiled. Kept in
-// node_modules/.cache/ddbgen beside the nearest package.json (outside the output, never committed),
-// written atomically; a cache that cannot be read is ignored, never trusted halfway.
+// node_modules/.cache/ddbgen beside the nearest package.json (outside the output, never committed;
+// no package.json, no cache), written atomically and privately. What is read back is checked before
+// use: a file another account could have written, a digest that does not match, or content that is
+// not ddbgen output drops the whole cache, never trusted halfway.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot, packageVersion } from '../package-root.js';
+import { isPrivate, projectCacheDir } from '../project-root.js';
+import { BANNER } from './context.js';
 
 export interface GenerationCache {
   /** Rendered module texts by the hash of their emitter's input. */
@@ -21,7 +24,7 @@ export interface GenerationCache {
   readonly compiled: Map<string, string>;
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export const emptyCache = (): GenerationCache => ({ renders: new Map(), compiled: new Map() });
 
@@ -54,28 +57,32 @@ export function renderKey(module: string, input: unknown): string {
   return createHash('sha256').update(generatorFingerprint()).update('\0').update(module).update('\0').update(JSON.stringify(input)).digest('hex');
 }
 
-/** node_modules/.cache/ddbgen beside the nearest package.json above the output, else the system temp folder. */
-export function cacheFile(outDir: string, folder: string, emit: string): string {
-  let base = path.join(os.tmpdir(), 'ddbgen-cache');
-  for (let dir = path.resolve(outDir); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) {
-      base = path.join(dir, 'node_modules', '.cache', 'ddbgen');
-      break;
-    }
-    if (path.dirname(dir) === dir) break;
-  }
+/** The cache file of one table's output in node_modules/.cache/ddbgen of the project holding the output; undefined when there is no such project. */
+export function cacheFile(outDir: string, folder: string, emit: string): string | undefined {
+  const base = projectCacheDir(outDir);
+  if (base === undefined) return undefined;
   const id = createHash('sha256').update(path.resolve(outDir, folder)).update('\0').update(emit).digest('hex').slice(0, 16);
   return path.join(base, `${folder}-${emit}-${id}.json`);
 }
 
+const digest = (body: string) => createHash('sha256').update(body).digest('hex');
+
+const isTextRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((text) => typeof text === 'string' && text.startsWith(BANNER));
+
+/** The cache in `file`, or an empty one when the file is missing, not private to this user, altered, or not ddbgen's. */
 export function readCache(file: string): GenerationCache {
   try {
-    if (!statSync(file).isFile()) return emptyCache();
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; fingerprint?: unknown; renders?: Record<string, string>; buildInfo?: string; sourcesHash?: string; compiled?: Record<string, string> };
-    if (data.format !== FORMAT || data.fingerprint !== generatorFingerprint()) return emptyCache();
+    if (!isPrivate(file) || !isPrivate(path.dirname(file))) return emptyCache();
+    const text = readFileSync(file, 'utf8');
+    const newline = text.indexOf('\n');
+    const body = text.slice(newline + 1);
+    if (newline !== 64 || text.slice(0, 64) !== digest(body)) return emptyCache();
+    const data = JSON.parse(body) as { format?: unknown; fingerprint?: unknown; renders?: unknown; buildInfo?: unknown; sourcesHash?: unknown; compiled?: unknown };
+    if (data.format !== FORMAT || data.fingerprint !== generatorFingerprint() || !isTextRecord(data.renders) || !isTextRecord(data.compiled)) return emptyCache();
     return {
-      renders: new Map(Object.entries(data.renders ?? {})),
-      compiled: new Map(Object.entries(data.compiled ?? {})),
+      renders: new Map(Object.entries(data.renders)),
+      compiled: new Map(Object.entries(data.compiled)),
       ...(typeof data.buildInfo === 'string' && typeof data.sourcesHash === 'string' ? { buildInfo: data.buildInfo, sourcesHash: data.sourcesHash } : {}),
     };
   } catch {
@@ -83,14 +90,12 @@ export function readCache(file: string): GenerationCache {
   }
 }
 
+/** Writes the cache atomically, readable and writable by this user only, its body under a SHA-256 digest. */
 export function writeCache(file: string, cache: GenerationCache): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    const body = JSON.stringify({ format: FORMAT, fingerprint: generatorFingerprint(), renders: Object.fromEntries(cache.renders), buildInfo: cache.buildInfo, sourcesHash: cache.sourcesHash, compiled: Object.fromEntries(cache.compiled) });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(
-      temporary,
-      JSON.stringify({ format: FORMAT, fingerprint: generatorFingerprint(), renders: Object.fromEntries(cache.renders), buildInfo: cache.buildInfo, sourcesHash: cache.sourcesHash, compiled: Object.fromEntries(cache.compiled) }),
-    );
+    writeFileSync(temporary, `${digest(body)}\n${body}`, { mode: 0o600, flag: 'wx' });
     renameSync(temporary, file);
   } catch {
     // a cache that cannot be written only costs the next run its speed

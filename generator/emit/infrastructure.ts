@@ -1,21 +1,25 @@
 // The table definition for infrastructure tools, from the same CreateTable input: a CloudFormation
-// resource (JSON or YAML) and a CDK TableV2 snippet (TypeScript, printed from data and formatted).
+// resource (JSON or YAML) and a CDK snippet (TypeScript, printed from data and formatted). Both are
+// the same resource, AWS::DynamoDB::Table (CDK's `Table` construct, not `TableV2`, which makes an
+// AWS::DynamoDB::GlobalTable: switching a deployed table between the two replaces it), and both keep
+// the table and its data when the stack deletes or replaces it (Retain).
 
 import { Project, ts } from 'ts-morph';
 import { stringify } from 'yaml';
 import type { TableDef } from '../../dsl/ir.js';
-import { printLiteral, raw } from './context.js';
+import { fileHeader, printLiteral, raw } from './context.js';
 import { createTableInput } from './table-definition.js';
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
 type Projection = { ProjectionType: string; NonKeyAttributes?: string[] };
 type IndexInput = { IndexName: string; KeySchema: KeyElement[]; Projection: Projection };
 
-/** `{ Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', Properties } } }` for the tables. */
+/** `{ Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', …, Properties } } }` for the tables. */
 export function cloudFormation(tables: readonly TableDef[]): Record<string, unknown> {
+  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...createTableInput(t) } });
   return {
     AWSTemplateFormatVersion: '2010-09-09',
-    Resources: Object.fromEntries(tables.map((t) => [`${t.name}Table`, { Type: 'AWS::DynamoDB::Table', Properties: { TableName: t.name, ...createTableInput(t) } }])),
+    Resources: Object.fromEntries(tables.map((t) => [`${t.name}Table`, resource(t)])),
   };
 }
 
@@ -24,33 +28,47 @@ export function cloudFormationYaml(tables: readonly TableDef[]): string {
   return stringify(cloudFormation(tables), { lineWidth: 0 }).replace(/^AWSTemplateFormatVersion: 2010-09-09$/m, "AWSTemplateFormatVersion: '2010-09-09'");
 }
 
-/** A CDK (aws-cdk-lib) TableV2 construct per table, as a TypeScript snippet. */
+/** A function per table that adds a CDK (aws-cdk-lib) `Table` construct to a scope, as a TypeScript snippet importing only what it uses. */
 export function cdkSnippet(tables: readonly TableDef[]): string {
+  const used = new Set<string>(['Table', 'AttributeType']);
   const key = (element: KeyElement | undefined) => (element ? { name: element.AttributeName, type: raw('AttributeType.STRING') } : undefined);
-  const projection = (p: Projection) => ({
-    projectionType: raw(`ProjectionType.${p.ProjectionType === 'ALL' ? 'ALL' : p.ProjectionType === 'KEYS_ONLY' ? 'KEYS_ONLY' : 'INCLUDE'}`),
-    ...(p.NonKeyAttributes ? { nonKeyAttributes: p.NonKeyAttributes } : {}),
-  });
+  const projection = (p: Projection) => {
+    used.add('ProjectionType');
+    return {
+      projectionType: raw(`ProjectionType.${p.ProjectionType === 'ALL' ? 'ALL' : p.ProjectionType === 'KEYS_ONLY' ? 'KEYS_ONLY' : 'INCLUDE'}`),
+      ...(p.NonKeyAttributes ? { nonKeyAttributes: p.NonKeyAttributes } : {}),
+    };
+  };
   const constructs = tables.map((table) => {
     const input = createTableInput(table) as { KeySchema: KeyElement[]; GlobalSecondaryIndexes?: IndexInput[]; LocalSecondaryIndexes?: IndexInput[] };
     const range = (schema: KeyElement[]) => schema.find((k) => k.KeyType === 'RANGE');
-    const props = {
-      tableName: table.name,
-      partitionKey: key(input.KeySchema[0]),
-      sortKey: key(range(input.KeySchema)),
-      billing: raw(table.capacity.mode === 'provisioned' ? `Billing.provisioned({ readCapacity: Capacity.fixed(${table.capacity.read}), writeCapacity: Capacity.autoscaled({ maxCapacity: ${table.capacity.write} }) })` : 'Billing.onDemand()'),
-      globalSecondaryIndexes: input.GlobalSecondaryIndexes?.map((g) => ({ indexName: g.IndexName, partitionKey: key(g.KeySchema[0]), sortKey: key(range(g.KeySchema)), ...projection(g.Projection) })),
-      localSecondaryIndexes: input.LocalSecondaryIndexes?.map((l) => ({ indexName: l.IndexName, sortKey: key(range(l.KeySchema)), ...projection(l.Projection) })),
-    };
-    return `export const ${table.name.charAt(0).toLowerCase()}${table.name.slice(1)}Table = (scope: Construct) => new TableV2(scope, ${printLiteral(`${table.name}Table`)}, ${printLiteral(props)});`;
+    used.add('BillingMode');
+    const capacity = table.capacity.mode === 'provisioned' ? { billingMode: raw('BillingMode.PROVISIONED'), readCapacity: table.capacity.read, writeCapacity: table.capacity.write } : { billingMode: raw('BillingMode.PAY_PER_REQUEST') };
+    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, removalPolicy: raw('RemovalPolicy.RETAIN') };
+    const provisioned = (g: IndexInput & { ProvisionedThroughput?: { ReadCapacityUnits: number; WriteCapacityUnits: number } }) =>
+      g.ProvisionedThroughput ? { readCapacity: g.ProvisionedThroughput.ReadCapacityUnits, writeCapacity: g.ProvisionedThroughput.WriteCapacityUnits } : {};
+    const indexes = [
+      ...(input.GlobalSecondaryIndexes ?? []).map((g) => `table.addGlobalSecondaryIndex(${printLiteral({ indexName: g.IndexName, partitionKey: key(g.KeySchema[0]), sortKey: key(range(g.KeySchema)), ...projection(g.Projection), ...provisioned(g) })});`),
+      ...(input.LocalSecondaryIndexes ?? []).map((l) => `table.addLocalSecondaryIndex(${printLiteral({ indexName: l.IndexName, sortKey: key(range(l.KeySchema)), ...projection(l.Projection) })});`),
+    ];
+    const name = `${table.name.charAt(0).toLowerCase()}${table.name.slice(1)}Table`;
+    return [
+      `/** The ${table.name} table (AWS::DynamoDB::Table), kept with its data when the stack deletes or replaces it. */`,
+      `export function ${name}(scope: Construct): Table {`,
+      `const table = new Table(scope, ${printLiteral(`${table.name}Table`)}, ${printLiteral(props)});`,
+      ...indexes,
+      'return table;',
+      '}',
+    ].join('\n');
   });
   const text = [
-    "import { AttributeType, Billing, Capacity, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';",
+    "import { RemovalPolicy } from 'aws-cdk-lib';",
+    `import { ${['AttributeType', 'BillingMode', 'ProjectionType', 'Table'].filter((n) => used.has(n)).join(', ')} } from 'aws-cdk-lib/aws-dynamodb';`,
     "import type { Construct } from 'constructs';",
     '',
-    ...constructs,
+    constructs.join('\n\n'),
   ].join('\n');
   const file = new Project({ useInMemoryFileSystem: true }).createSourceFile('table.ts', text);
   file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
-  return `// generated by ddbgen — do not edit\n\n${file.getFullText()}`;
+  return `${fileHeader()}\n\n${file.getFullText()}`;
 }

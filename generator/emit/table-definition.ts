@@ -2,7 +2,7 @@
 // The input is built as data here and printed as a literal; only the table name is a parameter.
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { Projection, TableDef } from '../../dsl/ir.js';
+import type { Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 
@@ -11,6 +11,8 @@ function projection(p: Projection) {
   if (p === 'keys-only') return { ProjectionType: 'KEYS_ONLY' };
   return { ProjectionType: 'INCLUDE', NonKeyAttributes: [...p] };
 }
+
+const warm = (t: Throughput) => ({ ReadUnitsPerSecond: t.read, WriteUnitsPerSecond: t.write });
 
 /** The CreateTable input of a table, without TableName. */
 export function createTableInput(table: TableDef): Record<string, unknown> {
@@ -22,7 +24,14 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     if (index.kind !== 'gsi') return [];
     keyNames.add(index.pk);
     if (index.sk !== undefined) keyNames.add(index.sk);
-    return [{ IndexName: index.name, KeySchema: keySchema(index.pk, index.sk), Projection: projection(index.projection), ...(provisioned ? { ProvisionedThroughput: provisioned } : {}) }];
+    const own = index.capacity ? { ReadCapacityUnits: index.capacity.read, WriteCapacityUnits: index.capacity.write } : provisioned;
+    return [{
+      IndexName: index.name,
+      KeySchema: keySchema(index.pk, index.sk),
+      Projection: projection(index.projection),
+      ...(provisioned ? { ProvisionedThroughput: own } : {}),
+      ...(index.warmThroughput ? { WarmThroughput: warm(index.warmThroughput) } : {}),
+    }];
   });
   const lsis = indexes.flatMap((index) => {
     if (index.kind !== 'lsi') return [];
@@ -33,6 +42,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     AttributeDefinitions: [...keyNames].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: keySchema(table.key.pk, table.key.sk),
     ...(provisioned ? { BillingMode: 'PROVISIONED', ProvisionedThroughput: provisioned } : { BillingMode: 'PAY_PER_REQUEST' }),
+    ...(table.capacity.warmThroughput ? { WarmThroughput: warm(table.capacity.warmThroughput) } : {}),
     ...(gsis.length ? { GlobalSecondaryIndexes: gsis } : {}),
     ...(lsis.length ? { LocalSecondaryIndexes: lsis } : {}),
   };

@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { summarize } from '../diagnostics/diagnostic.js';
 import { rules } from './rules/index.js';
+import { explanation, pageUri, renderPage } from '../diagnostics/pages.js';
 
 export interface LintJsonDiagnostic {
   readonly rule: string;
@@ -41,7 +42,13 @@ export function lintSarif(diagnostics: readonly Diagnostic[], version: string) {
             informationUri: 'https://www.npmjs.com/package/ddbgen',
             rules: ruleIds.map((id) => {
               const rule = rules.find((r) => r.id === id);
-              return { id, name: rule?.name ?? 'schema-validation', shortDescription: { text: rule ? `${id} ${rule.name.replace(/-/g, ' ')}` : `${id} schema validation` } };
+              const page = explanation(id);
+              return {
+                id,
+                name: rule?.name ?? 'schema-validation',
+                shortDescription: { text: page ? `${id}: ${page.title}` : rule ? `${id} ${rule.name.replace(/-/g, ' ')}` : `${id} schema validation` },
+                ...(page ? { fullDescription: { text: page.why }, help: { text: `Fix: ${page.fix}`, markdown: renderPage(id)! }, helpUri: pageUri(id, version) } : {}),
+              };
             }),
           },
         },

@@ -3,7 +3,8 @@
 
 import type { TableDef } from '../../dsl/ir.js';
 import type { DiagnosticSeverity } from '../diagnostics/diagnostic.js';
-import type { KeySpace } from './analysis.js';
+import type { KeySpace } from '../model/load-model.js';
+import type { ShardChange } from './describe.js';
 
 export interface LintContext {
   readonly table: TableDef;
@@ -12,12 +13,14 @@ export interface LintContext {
 
 export interface Finding {
   readonly severity: DiagnosticSeverity;
-  /** Entity the finding is about, for entity-level severity overrides. */
+  /** Entity or edge the finding is about, for entity-level severity overrides. */
   readonly entity?: string;
   readonly path: readonly string[];
   readonly offset?: number;
   readonly message: string;
   readonly fix: string;
+  /** The schema change the fix describes, when it is one (tests apply it and lint again). */
+  readonly change?: ShardChange;
 }
 
 export interface LintRule {

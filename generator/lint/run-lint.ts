@@ -3,7 +3,7 @@
 
 import type { Severity, TableDef } from '../../dsl/ir.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
-import { keySpaces } from './analysis.js';
+import { keySpaces } from '../model/load-model.js';
 import { rules } from './rules/index.js';
 
 /** Lints a table; `defaults` are project-wide severities (ddbgen.config.ts), below the table's and entities' own. */

@@ -8,6 +8,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { packageRoot, runningFromSource } from '../package-root.js';
+import { projectCacheDir } from '../project-root.js';
 import { validateTable } from '../validate/validate-table.js';
 import { SchemaLocator } from './locate.js';
 
@@ -29,9 +30,19 @@ export interface LoadResult {
 /** The DSL of this very ddbgen, so a schema always builds IR this generator understands. */
 const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') : path.join(packageRoot, 'dist', 'dsl', 'index.js');
 
-/** Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. */
-export function schemaImporter() {
-  return createJiti(import.meta.url, { moduleCache: false, fsCache: true, alias: { ddbgen: dslEntry } });
+/**
+ * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. The
+ * transpile cache lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and
+ * nowhere when there is no project or `cache` is false.
+ */
+export function schemaImporter(file: string, cache = true) {
+  const fsCache = (cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
+  return createJiti(import.meta.url, { moduleCache: false, fsCache, alias: { ddbgen: dslEntry } });
+}
+
+export interface LoadOptions {
+  /** Keep the loader's transpile cache (default true; `--no-cache` turns it off). */
+  readonly cache?: boolean;
 }
 
 function isTable(value: unknown): value is TableDef {
@@ -53,10 +64,9 @@ function errorLocation(error: unknown, file: string): { line: number; column: nu
   return match ? { line: Number(match[1]), column: Number(match[2]) } : undefined;
 }
 
-export async function loadSchemas(files: readonly string[], cwd = process.cwd()): Promise<LoadResult> {
+export async function loadSchemas(files: readonly string[], cwd = process.cwd(), options: LoadOptions = {}): Promise<LoadResult> {
   const tables: SchemaTable[] = [];
   const diagnostics: Diagnostic[] = [];
-  const jiti = schemaImporter();
   const display = (file: string) => path.relative(cwd, file) || file;
 
   for (const input of files) {
@@ -69,7 +79,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd())
     }
     let exported: unknown;
     try {
-      exported = await jiti.import(file, { default: true });
+      exported = await schemaImporter(file, options.cache).import(file, { default: true });
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       fail(messages.DDB001(display(file), reason), 'DDB001', errorLocation(error, file));

@@ -9,7 +9,7 @@ export const KEYABLE_KINDS = ['string', 'enum', 'number', 'timestamp', 'boolean'
 
 /** The attributes a shard is calculated from: `shard.by`, else the item's primary-key parts. */
 export function shardInputs(entity: EntityDef, shard: ShardDef): string[] {
-  if (shard.by !== undefined) return [shard.by];
+  if (shard.by !== undefined) return [...shard.by];
   return [...new Set([...templateAttributes(entity.key.pk), ...(entity.key.sk ? templateAttributes(entity.key.sk) : [])])];
 }
 

@@ -5,7 +5,8 @@
 import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { hottestReadUnits, hottestWriteUnits, keySpaces, shardsNeeded, units, type KeySpace } from '../lint/analysis.js';
+import { ASSUMED_ITEM_BYTES, HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, readUnitsPerItem, shardCount, units } from '../model/load-model.js';
+import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
@@ -50,12 +51,27 @@ export interface HeatBar {
   readonly afterWidth: number;
   readonly beforeText: string;
   readonly afterText: string;
+  /** Sharding changes the load (more than one shard suggested): the after bar is drawn. */
+  readonly sharded: boolean;
+  /** Where the value labels sit: just past each bar's end. */
+  readonly beforeLabelX: number;
+  readonly afterLabelX: number;
+}
+
+export interface HeatTick {
+  readonly x: number;
+  readonly label: string;
 }
 
 export interface EdgeGraph {
   readonly name: string;
   readonly nodes: ReadonlyArray<{ readonly name: string; readonly x: number; readonly y: number }>;
+  /** Straight links between two types, shortened to the circles' edges so the arrowheads show. */
   readonly links: ReadonlyArray<{ readonly x1: number; readonly y1: number; readonly x2: number; readonly y2: number; readonly label: string; readonly lx: number; readonly ly: number }>;
+  /** Self-edges (a type linked to its own kind) as a loop above the node: an SVG path and where its label goes. */
+  readonly loops: ReadonlyArray<{ readonly path: string; readonly label: string; readonly lx: number; readonly ly: number }>;
+  readonly width: number;
+  readonly height: number;
 }
 
 export interface TableView {
@@ -66,7 +82,7 @@ export interface TableView {
   readonly patterns: readonly PatternRow[];
   readonly findings: readonly FindingGroup[];
   readonly findingCount: number;
-  readonly heat: { readonly bars: readonly HeatBar[]; readonly height: number; readonly barX: number; readonly limitX: number; readonly width: number };
+  readonly heat: { readonly bars: readonly HeatBar[]; readonly height: number; readonly barX: number; readonly limitX: number; readonly width: number; readonly ticks: readonly HeatTick[]; readonly axisY: number; readonly tickY: number; readonly tickLabelY: number; readonly captionY: number };
   readonly edges: readonly EdgeGraph[];
 }
 
@@ -154,9 +170,10 @@ function patternRows(table: TableDef): PatternRow[] {
     const { path, op, before, entity } = resolved;
     const pk = `pk = ${path.pk.source}`;
     const sk = pattern.sk === undefined ? (path.sk ? ` AND begins_with(sk, collection of ${path.sk.source})` : '') : ` AND sk (${path.sk!.source}): ${[...before, pattern.sk].join(', ')} ${op}`;
-    const itemBytes = entity.traffic?.itemBytes ?? 1024;
+    const itemBytes = entity.traffic?.itemBytes ?? ASSUMED_ITEM_BYTES;
     const items = Math.min(entity.traffic?.itemsPerKey ?? 1, 100);
-    const perCall = Math.max(1, Math.ceil((itemBytes * items) / 4096)) / 2;
+    const consistent = path.index?.kind !== 'gsi' && (pattern.consistent ?? entity.traffic?.consistent ?? false);
+    const perCall = readUnitsPerItem(itemBytes * items, consistent);
     return [
       {
         name: pattern.name,
@@ -164,7 +181,7 @@ function patternRows(table: TableDef): PatternRow[] {
         index: pattern.index ?? 'table',
         condition: pk + sk,
         returns: path.projection === 'all' ? entity.name : `${entity.name} (${path.projection === 'keys-only' ? 'keys only' : path.projection.join(', ')})`,
-        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, eventually consistent)`,
+        rcuPerCall: `${units(perCall)} (${items} item${items === 1 ? '' : 's'} of ${units(itemBytes)} B, ${consistent ? 'strongly' : 'eventually'} consistent)`,
         rcuPerSecond: pattern.readsPerSecond === undefined ? '–' : units(perCall * pattern.readsPerSecond),
       },
     ];
@@ -188,49 +205,78 @@ function findingGroups(table: TableDef, diagnostics: readonly Diagnostic[], anch
   }));
 }
 
-const ROW = 44;
+const ROW = 48;
 /** Bars start after the labels; the limit line sits at LIMIT_X; a bar is capped at the chart's edge. */
 export const BAR_X = 240;
-const LIMIT_X = 520;
+const LIMIT_X = 560;
 const CHART_WIDTH = 900;
 
-function heatBars(spaces: readonly KeySpace[]): TableView['heat'] {
+/** Bars from the plan's numbers: the hottest shard (or key) now, and after the plan's fix (the total shard count for writes, replicas for reads). */
+function heatBars(spaces: readonly SpacePlan[]): TableView['heat'] {
   const bars: HeatBar[] = [];
+  const full = LIMIT_X - BAR_X;
   for (const space of spaces) {
-    const w = hottestWriteUnits(space);
-    const r = hottestReadUnits(space);
-    const shards = shardsNeeded(w, r);
-    for (const [load, unit, limit] of [[w, 'WCU/s', 1000], [r, 'RCU/s', 3000]] as const) {
-      if (load === undefined) continue;
-      const after = load / shards;
-      const scale = (value: number) => Math.min(CHART_WIDTH - BAR_X, (value / limit) * (LIMIT_X - BAR_X));
+    for (const [unit, limit] of [['WCU/s', PARTITION_WRITE_UNITS], ['RCU/s', PARTITION_READ_UNITS]] as const) {
+      const key = unit === 'WCU/s' ? space.hottestKey.writeUnits : space.hottestKey.readUnits;
+      if (key === null) continue;
+      const load = (unit === 'WCU/s' ? space.hottestShard?.writeUnits : space.hottestShard?.readUnits) ?? key;
+      const current = space.shards ?? 1;
+      const hot = load > limit * HEADROOM;
+      const shards = unit === 'WCU/s' ? (space.suggestedShards ?? current) : hot ? shardCount(key, limit) : current;
+      const after = hot ? key / shards : load;
+      const noun = unit === 'WCU/s' ? 'shard' : hot ? 'replica' : 'shard';
+      const scale = (value: number) => Math.max(1, Math.round(Math.min(CHART_WIDTH - BAR_X, (value / limit) * full)));
       bars.push({
-        label: `${space.entity.name} · ${space.index}`,
+        label: `${space.entity} · ${space.index}`,
         unit,
         limit,
         before: load,
         after,
         shards,
         over: load > limit,
-        y: 24 + bars.length * ROW,
-        beforeWidth: Math.max(1, Math.round(scale(load))),
-        afterWidth: Math.max(1, Math.round(scale(after))),
+        y: 28 + bars.length * ROW,
+        beforeWidth: scale(load),
+        afterWidth: scale(after),
         beforeText: `${units(load)} ${unit}`,
-        afterText: `${units(after)} ${unit} with ${shards} shard${shards === 1 ? '' : 's'}`,
+        afterText: `${units(after)} ${unit} with ${shards} ${noun}${shards === 1 ? '' : 's'}`,
+        sharded: after !== load,
+        beforeLabelX: Math.min(BAR_X + scale(load) + 6, CHART_WIDTH - 4),
+        afterLabelX: Math.min(BAR_X + scale(after) + 6, CHART_WIDTH - 4),
       });
     }
   }
-  return { bars, height: 40 + bars.length * ROW, barX: BAR_X, limitX: LIMIT_X, width: CHART_WIDTH };
+  // the axis is in percent of a partition's limit (1,000 WCU/s or 3,000 RCU/s), so one line serves both units
+  const ticks = [0, 25, 50, 75, 100, 125].map((percent) => ({ x: BAR_X + Math.round((percent / 100) * full), label: `${percent} %` }));
+  const axisY = 28 + bars.length * ROW;
+  return { bars, height: axisY + 40, barX: BAR_X, limitX: LIMIT_X, width: CHART_WIDTH, ticks, axisY, tickY: axisY + 5, tickLabelY: axisY + 18, captionY: axisY + 34 };
 }
 
+const NODE_RADIUS = 30;
+
 function edgeGraphs(table: TableDef): EdgeGraph[] {
+  const width = 480;
   return Object.values(table.edges).map((edge) => {
     const n = edge.types.length;
-    const nodes = edge.types.map((name, i) => ({ name, x: Math.round(160 + 110 * Math.cos((2 * Math.PI * i) / n - Math.PI / 2)), y: Math.round(130 + 90 * Math.sin((2 * Math.PI * i) / n - Math.PI / 2)) }));
-    const links = nodes.flatMap((a, i) =>
-      nodes.slice(i + 1).map((b) => ({ x1: a.x, y1: a.y, x2: b.x, y2: b.y, label: `${edge.forward}${edge.inverse ? ` / ${edge.inverse}` : ''}`, lx: Math.round((a.x + b.x) / 2), ly: Math.round((a.y + b.y) / 2) })),
+    const height = n === 1 ? 180 : 340;
+    const label = `${edge.forward}${edge.inverse ? ` / ${edge.inverse}` : ''}`;
+    const nodes = edge.types.map((name, i) =>
+      n === 1 ? { name, x: width / 2, y: 120 } : { name, x: Math.round(width / 2 + 170 * Math.cos((2 * Math.PI * i) / n - Math.PI / 2)), y: Math.round(height / 2 + 30 + 110 * Math.sin((2 * Math.PI * i) / n - Math.PI / 2)) },
     );
-    return { name: edge.name, nodes, links };
+    const links = nodes.flatMap((a, i) =>
+      nodes.slice(i + 1).map((b) => {
+        const length = Math.hypot(b.x - a.x, b.y - a.y);
+        const ux = (b.x - a.x) / length;
+        const uy = (b.y - a.y) / length;
+        const gap = NODE_RADIUS + 4;
+        return { x1: Math.round(a.x + ux * gap), y1: Math.round(a.y + uy * gap), x2: Math.round(b.x - ux * gap), y2: Math.round(b.y - uy * gap), label, lx: Math.round((a.x + b.x) / 2), ly: Math.round((a.y + b.y) / 2) };
+      }),
+    );
+    // an edge's types may link to their own kind: a loop above each node (labelled when it is the only link)
+    const loops = nodes.map((node) => {
+      const top = node.y - NODE_RADIUS;
+      return { path: `M ${node.x - 12} ${top + 2} C ${node.x - 40} ${top - 46}, ${node.x + 40} ${top - 46}, ${node.x + 12} ${top + 2}`, label: n === 1 ? label : '', lx: node.x, ly: top - 40 };
+    });
+    return { name: edge.name, nodes, links, loops, width, height };
   });
 }
 
@@ -240,7 +286,6 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
     title: `ddbgen report: ${tables.map((t) => t.name).join(', ')}`,
     version,
     tables: tables.map((table) => {
-      const spaces = keySpaces(table);
       const keys = keyRows(table);
       const findings = findingGroups(table, diagnostics, new Set(keys.map((k) => k.anchor)));
       return {
@@ -251,7 +296,7 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         patterns: patternRows(table),
         findings,
         findingCount: findings.reduce((sum, g) => sum + g.findings.length, 0),
-        heat: heatBars(spaces),
+        heat: heatBars(planTable(table).spaces),
         edges: edgeGraphs(table),
       };
     }),

@@ -1,7 +1,7 @@
 // Validates a table's IR and returns every problem at once. Paths are relative to the table's
 // declaration; the loader turns them into file:line:column.
 
-import type { AttributeDef, EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { AttributeDef, EdgeDef, EntityDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
@@ -107,22 +107,75 @@ function validateTraffic(table: TableDef, report: Report): void {
     const at = ['entities', entity.name, 'traffic'];
     if (traffic) {
       for (const field of ['items', 'itemBytes', 'itemsPerKey', 'writesPerSecond', 'readsPerSecond'] as const) number([...at, field], field, traffic[field]);
-      number([...at, 'hotKeyShare'], 'hotKeyShare', traffic.hotKeyShare, 1);
+      const gsis = Object.keys(entity.indexes).filter((name) => table.indexes[name]?.kind === 'gsi');
+      validateShares(traffic.hotKeyShare, at, entity.name, ['table', ...gsis], number, report);
+      validateSwitches(traffic, at, report);
       if (traffic.items !== undefined && traffic.itemsPerKey !== undefined && traffic.itemsPerKey > traffic.items) {
         report('DDB080', [...at, 'itemsPerKey'], ['itemsPerKey', `${traffic.itemsPerKey}, more than items (${traffic.items})`]);
       }
     }
+    for (const [name, attribute] of Object.entries(entity.attributes)) validateMaxItems(name, attribute, ['entities', entity.name, 'attributes', name], report);
     validateLintConfig(entity.lint, ['entities', entity.name, 'lint'], report);
+  }
+  for (const edge of Object.values(table.edges)) {
+    if (edge.traffic) validateShares(edge.traffic.hotKeyShare, ['edges', edge.name, 'traffic'], `edge ${edge.name}`, ['forward', 'inverse'], number, report);
+    if (edge.traffic) validateSwitches(edge.traffic, ['edges', edge.name, 'traffic'], report);
   }
   for (const pattern of Object.values(table.patterns)) {
     number(['patterns', pattern.name, 'readsPerSecond'], 'readsPerSecond', pattern.readsPerSecond);
     number(['patterns', pattern.name, 'writesPerSecond'], 'writesPerSecond', pattern.writesPerSecond);
+    validateSwitches(pattern, ['patterns', pattern.name], report);
+    const index = pattern.index === undefined ? undefined : table.indexes[pattern.index];
+    if (pattern.consistent === true && index?.kind === 'gsi') report('DDB192', ['patterns', pattern.name, 'consistent'], [pattern.name, index.name]);
   }
+  const throughput = (path: readonly string[], value: Throughput | undefined) => {
+    if (value === undefined) return;
+    number([...path, 'read'], `${path.join('.')}.read`, value.read);
+    number([...path, 'write'], `${path.join('.')}.write`, value.write);
+  };
   if (table.capacity.mode === 'provisioned') {
     number(['capacity', 'read'], 'capacity.read', table.capacity.read);
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
+  throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
+  for (const index of Object.values(table.indexes)) {
+    if (index.kind !== 'gsi') continue;
+    if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
+    throughput(['indexes', index.name, 'capacity'], index.capacity);
+    throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
+  }
   validateLintConfig(table.lint, ['lint'], report);
+}
+
+type NumberCheck = (path: readonly string[], field: string, value: number | undefined, max?: number) => void;
+
+/** hotKeyShare: a fraction, or a record of fractions naming the owner's key spaces. */
+function validateShares(share: TrafficDef['hotKeyShare'], at: readonly string[], owner: string, spaces: readonly string[], number: NumberCheck, report: Report): void {
+  if (share === undefined) return;
+  if (typeof share !== 'object' || share === null) return number([...at, 'hotKeyShare'], 'hotKeyShare', share as number, 1);
+  for (const [space, value] of Object.entries(share)) {
+    if (!spaces.includes(space)) report('DDB190', [...at, 'hotKeyShare', space], [owner, space, spaces]);
+    else number([...at, 'hotKeyShare', space], `hotKeyShare.${space}`, value, 1);
+  }
+}
+
+/** consistent and transactional are true or false. */
+function validateSwitches(owner: { readonly consistent?: boolean; readonly transactional?: boolean }, at: readonly string[], report: Report): void {
+  for (const field of ['consistent', 'transactional'] as const) {
+    const value: unknown = owner[field];
+    if (value !== undefined && typeof value !== 'boolean') report('DDB191', [...at, field], [field, JSON.stringify(value)]);
+  }
+}
+
+/** A list's maxItems (also inside lists and maps) is a positive integer. */
+function validateMaxItems(name: string, attribute: AttributeDef, path: readonly string[], report: Report): void {
+  if (attribute.kind === 'list') {
+    const max: unknown = attribute.maxItems;
+    if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max > 0)) report('DDB193', [...path, 'maxItems'], [name, JSON.stringify(max)]);
+    validateMaxItems(name, attribute.of, path, report);
+  } else if (attribute.kind === 'map') {
+    for (const [field, def] of Object.entries(attribute.fields)) validateMaxItems(`${name}.${field}`, def, path, report);
+  }
 }
 
 function validateLintConfig(config: Readonly<Record<string, string>> | undefined, path: readonly string[], report: Report): void {
@@ -228,6 +281,8 @@ function validateTemplate(
     report('DDB031', path, ['', 'is empty']);
     return;
   }
+  const unprintable = unprintableText(template.source);
+  if (unprintable) report('DDB170', path, [template.source, unprintable.reason], unprintable.at);
   let offset = 0;
   for (const segment of template.segments) {
     if (segment.kind === 'literal') {
@@ -257,15 +312,36 @@ function validateTemplate(
   }
 }
 
+const CODE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [
+  ['*/', 'closes a comment'],
+  ['/*', 'opens a comment'],
+  ['${', 'opens a template substitution'],
+  ['`', 'delimits a template literal'],
+];
+
+/** The first thing in key text that is not printable or that delimits a comment or template in code, if any. */
+export function unprintableText(text: string): { at: number; reason: string } | undefined {
+  const found: Array<{ at: number; reason: string }> = [];
+  for (const [delimiter, what] of CODE_DELIMITERS) {
+    const at = text.indexOf(delimiter);
+    if (at >= 0) found.push({ at, reason: `contains "${delimiter}", which ${what}` });
+  }
+  const character = /[^\P{C}]|[^\P{Z} ]/u.exec(text);
+  if (character) found.push({ at: character.index, reason: `contains U+${character[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which is not a printable character` });
+  return found.sort((a, b) => a.at - b.at)[0];
+}
+
 function validateShard(entity: EntityDef, pk: TemplateDef, shard: EntityDef['key']['shard'], path: readonly string[], report: Report): void {
   if (!shard) return;
   const hasShard = pk.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
   if (!hasShard) report('DDB037', [...path, 'shard'], [`shard is declared, but the partition-key template ${pk.source} has no <shard>`]);
   if (!Number.isInteger(shard.count) || shard.count < 2 || shard.count > 1000) report('DDB037', [...path, 'shard'], [`shard count ${shard.count} is not an integer from 2 to 1000`]);
-  const by = shard.by === undefined ? undefined : attributeOf(entity, shard.by);
-  if (shard.by !== undefined && !by) report('DDB037', [...path, 'shard'], [`shard.by names "${shard.by}", which is not an attribute of ${entity.name}`]);
-  else if (by && (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind))) {
-    report('DDB037', [...path, 'shard'], [`shard.by "${shard.by}" must be a required scalar attribute (the shard is computed from it on every write)`]);
+  for (const name of shard.by ?? []) {
+    const by = attributeOf(entity, name);
+    if (!by) report('DDB037', [...path, 'shard'], [`shard.by names "${name}", which is not an attribute of ${entity.name}`]);
+    else if (by.optional || !(KEYABLE_KINDS as readonly string[]).includes(by.kind)) {
+      report('DDB037', [...path, 'shard'], [`shard.by "${name}" must be a required scalar attribute (the shard is computed from it on every write)`]);
+    }
   }
 }
 

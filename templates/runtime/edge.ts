@@ -57,11 +57,12 @@ export class EdgeRepository<Type extends string, Attributes extends object> {
   private readonly node: KeyTemplate;
   private readonly forwardSk: KeyTemplate;
   private readonly inverseSk: KeyTemplate | undefined;
+  private readonly context: TableContext;
+  private readonly model: EdgeModel;
 
-  constructor(
-    private readonly context: TableContext,
-    private readonly model: EdgeModel,
-  ) {
+  constructor(context: TableContext, model: EdgeModel) {
+    this.context = context;
+    this.model = model;
     const type = { kind: 'enum' as const, attr: 'type', values: model.types };
     const common = { entity: model.name, delimiter: model.delimiter };
     this.node = new KeyTemplate({ ...common, target: `${model.name}.node`, maxBytes: 2048, segments: [type, { kind: 'string', attr: 'id' }] });

@@ -18,14 +18,22 @@
 // parts, printing a short fingerprint for parts marked `pii`; raw keys, old items and unprocessed
 // items sit in non-enumerable properties, so logging an error (console.error, util.inspect,
 // JSON.stringify) does not print them; an SDK cause is kept without the item it returned.
+//
+// Every output module reaches this one, so the reference below gives the user's program the ES2020
+// library declarations the output uses (Object.entries, flatMap, AsyncGenerator…) even under
+// `tsc --init` defaults that target ES2016; Node 20 has them all at run time.
+/// <reference lib="es2020" />
 
 /** Base class of every error ddbgen's generated code throws. */
 export class DdbgenError extends Error {
   readonly code: string;
+  /** The error that led to this one, if any (set here, so no ES2022 lib is needed to read it). */
+  declare readonly cause?: unknown;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message);
     this.name = new.target.name;
     this.code = code;
+    if (options && 'cause' in options) Object.defineProperty(this, 'cause', { value: options.cause, writable: true, configurable: true, enumerable: false });
   }
 }
 

@@ -45,7 +45,10 @@ function positionsCheck(request: QueryRequest, partitions: readonly Readonly<Rec
 /** A min-heap over shard states by their buffered head. */
 class Heap {
   private readonly items: ShardState[] = [];
-  constructor(private readonly less: (a: ShardState, b: ShardState) => boolean) {}
+  private readonly less: (a: ShardState, b: ShardState) => boolean;
+  constructor(less: (a: ShardState, b: ShardState) => boolean) {
+    this.less = less;
+  }
   get size(): number {
     return this.items.length;
   }

@@ -33,7 +33,10 @@ export interface CommitOptions {
 /** Collects planned writes and sends them atomically. */
 export class Transaction {
   private readonly plans: WritePlan[] = [];
-  constructor(private readonly ctx: TableContext) {}
+  private readonly ctx: TableContext;
+  constructor(ctx: TableContext) {
+    this.ctx = ctx;
+  }
 
   add(plan: WritePlan): void {
     this.plans.push(plan);
@@ -109,11 +112,14 @@ export class Transaction {
 
 /** One entity's writes inside a transaction; each method returns the whole transaction, for chaining. */
 export class EntityTransaction<Parent, Input, Key, Update, Item, Versioned extends boolean> {
-  constructor(
-    private readonly tx: Transaction,
-    private readonly model: EntityModel,
-    private readonly parent: Parent,
-  ) {}
+  private readonly tx: Transaction;
+  private readonly model: EntityModel;
+  private readonly parent: Parent;
+  constructor(tx: Transaction, model: EntityModel, parent: Parent) {
+    this.tx = tx;
+    this.model = model;
+    this.parent = parent;
+  }
 
   put(item: Input, options?: WriteOptions<Item>): Parent {
     this.tx.add(planPut(this.model, item, 'put', options).plan);

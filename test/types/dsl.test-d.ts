@@ -54,3 +54,29 @@ export const badShardBy = entity({
 
 // @ts-expect-error: an enum needs at least one value
 export const emptyEnum = t.enum([]);
+
+// Declared load: a share per key space, consistent and transactional switches, bounded lists, GSI capacity and warm throughput.
+export const declaredLoad = defineTable({
+  name: 'Load',
+  capacity: { mode: 'provisioned', read: 100, write: 100, warmThroughput: { read: 12000, write: 4000 } },
+  indexes: { byKind: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', capacity: { read: 50, write: 100 }, warmThroughput: { read: 12000, write: 4000 } }) },
+  entities: {
+    Event: entity({
+      attributes: { id: t.string(), kind: t.enum(['a', 'b']), tags: t.list(t.string({ maxBytes: 20 }), { maxItems: 10 }) },
+      key: { pk: 'Event#<id>', sk: 'E' },
+      indexes: { byKind: { pk: 'Kind#<kind>', sk: '<id>' } },
+      traffic: { writesPerSecond: 10, hotKeyShare: { table: 0.01, byKind: 0.5 }, consistent: true, transactional: true },
+    }),
+  },
+  patterns: { byKind: { entity: 'Event', index: 'byKind', readsPerSecond: 5, transactional: false } },
+});
+
+export const badShare = entity({
+  attributes: { id: t.string() },
+  key: { pk: 'E#<id>' },
+  // @ts-expect-error: hotKeyShare is a number or a record of numbers
+  traffic: { hotKeyShare: 'high' },
+});
+
+// @ts-expect-error: maxItems is a number
+export const badMaxItems = t.list(t.string(), { maxItems: 'many' });

@@ -1,6 +1,6 @@
-// HK001: a partition key with no placeholder takes every write on one key.
-import { units } from '../analysis.js';
-import { shardFix, where } from '../describe.js';
+// HK001: a table partition key with no placeholder takes every write on one key. (On a GSI, HK008;
+// with a <shard> suffix, HK017 checks each shard.)
+import { judged } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
 
@@ -9,9 +9,8 @@ export const constantPartitionKey: LintRule = {
   name: 'constant-partition-key',
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
-      if (!space.partitions.constant || space.writes === 0) return [];
-      const load = space.writes === undefined ? undefined : space.writes * space.writeUnits;
-      const over = load !== undefined && load > 1000;
-      return [{ severity: over ? 'error' : 'warn', entity: space.entity.name, path: space.path, ...lintMessages.HK001(where(space), space.pk.source, over ? units(load) : undefined, shardFix(table, space, load, undefined)) }];
+      if (space.kind !== 'entity' || space.index !== 'table' || space.shard || !space.partitions.constant || space.writes === 0) return [];
+      const { severity, load, fix, change } = judged(table, space);
+      return [{ severity, entity: space.owner, path: space.path, ...lintMessages.HK001(space.label, space.pk.source, load, fix), ...(change ? { change } : {}) }];
     }),
 };

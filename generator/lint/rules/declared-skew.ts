@@ -1,6 +1,8 @@
-// HK007: declared skew (hotKeyShare) puts more than a partition takes on one key.
-import { hottestReadUnits, hottestWriteUnits } from '../analysis.js';
-import { loadText, shardFix, where } from '../describe.js';
+// HK007: a declared hotKeyShare puts more than a partition takes on one key of an unsharded key
+// space: the table key or an edge side (a GSI key is HK008's, with the back-pressure; a sharded key
+// HK017's). Each key space has its own share.
+import { loadLevel, shardLoad } from '../../model/load-model.js';
+import { judged } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
 
@@ -9,11 +11,11 @@ export const declaredSkew: LintRule = {
   name: 'declared-skew',
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
-      const share = space.entity.traffic?.hotKeyShare;
-      if (share === undefined) return [];
-      const w = hottestWriteUnits(space);
-      const r = hottestReadUnits(space);
-      if (!((w ?? 0) > 1000 || (r ?? 0) > 3000)) return [];
-      return [{ severity: 'error', entity: space.entity.name, path: ['entities', space.entity.name, 'traffic', 'hotKeyShare'], ...lintMessages.HK007(where(space), String(share), loadText(w, r, undefined)!, shardFix(table, space, w, r)) }];
+      if (space.shard || (space.kind === 'entity' && space.index !== 'table') || !space.hotShare?.source.startsWith('declared')) return [];
+      const level = loadLevel(shardLoad(space)).level;
+      if (level !== 'over' && level !== 'near') return [];
+      const { severity, load, fix, change } = judged(table, space);
+      const path = space.kind === 'entity' ? ['entities', space.owner, 'traffic', 'hotKeyShare'] : ['edges', space.owner, 'traffic', 'hotKeyShare'];
+      return [{ severity, entity: space.owner, path, ...lintMessages.HK007(space.label, load, fix), ...(change ? { change } : {}) }];
     }),
 };

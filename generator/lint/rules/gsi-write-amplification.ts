@@ -1,7 +1,7 @@
 // HK009: a volatile attribute in a GSI key costs two index writes per change (delete + insert);
 // many ALL projections multiply every write.
 import { templateAttributes } from '../../model/key-segments.js';
-import { units } from '../analysis.js';
+import { units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { Finding, LintRule } from '../rule.js';
 

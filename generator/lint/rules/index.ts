@@ -1,5 +1,5 @@
-// Every lint rule, in id order. Adding a rule: a file under rules/, an entry here, its message in
-// the catalogue, and a fixture pair under fixtures/lint/.
+// Every lint rule, in id order. Adding a rule: a file under rules/ named like the rule, an entry
+// here, its message in the catalogue, a fixture triple under fixtures/lint/ and a README row.
 import { constantPartitionKey } from './constant-partition-key.js';
 import { declaredSkew } from './declared-skew.js';
 import { gsiBackPressure } from './gsi-back-pressure.js';
@@ -8,11 +8,15 @@ import { itemSize } from './item-size.js';
 import { lowCardinalityPartitionKey } from './low-cardinality-partition-key.js';
 import { lsiCollectionSize } from './lsi-collection-size.js';
 import { monotonicHotCollection } from './monotonic-hot-collection.js';
+import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
+import { provisionedCapacity } from './provisioned-capacity.js';
 import { shardFanOut } from './shard-fan-out.js';
-import { singleItemReadHotspot, singleItemWriteHotspot } from './single-item-hotspot.js';
-import { onDemandRamp, tableQuota } from './table-capacity.js';
+import { singleItemReadHotspot } from './single-item-read-hotspot.js';
+import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
+import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
+import { underShardedKey } from './under-sharded-key.js';
 import { writeContention } from './write-contention.js';
 import type { LintRule } from '../rule.js';
 
@@ -33,6 +37,8 @@ export const rules: readonly LintRule[] = [
   writeContention,
   shardFanOut,
   piiInKey,
+  underShardedKey,
+  provisionedCapacity,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);

@@ -1,35 +1,54 @@
-// HK011: items above 400 KB cannot be written; above 100 KB every read and write pays dozens of units.
+// HK011: items above 400 KB cannot be written; above 100 KB every read and write pays dozens of
+// units. The size is the declared itemBytes, or the largest the attribute declarations allow
+// (strings with maxBytes, lists with maxItems); the fix moves the largest attribute into a child entity.
 import type { AttributeDef, EntityDef } from '../../../dsl/ir.js';
-import { units } from '../analysis.js';
+import { ITEM_MAX_BYTES, ITEM_WARN_BYTES, units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
 
-/** The largest an item can be from its declarations, or undefined when some attribute is unbounded. */
-export function declaredMaxBytes(entity: EntityDef): number | undefined {
-  const size = (name: string, def: AttributeDef): number | undefined => {
-    const named = Buffer.byteLength(name);
-    switch (def.kind) {
-      case 'string':
-        return def.maxBytes === undefined ? undefined : named + def.maxBytes;
-      case 'enum':
-        return named + Math.max(...def.values.map((v) => Buffer.byteLength(v)));
-      case 'timestamp':
-        return named + 24;
-      case 'number':
-        return named + 21;
-      case 'boolean':
-        return named + 1;
-      default:
-        return undefined;
+/** The most bytes a value of this type takes, or undefined when unbounded. */
+function valueBytes(def: AttributeDef): number | undefined {
+  switch (def.kind) {
+    case 'string':
+      return def.maxBytes;
+    case 'enum':
+      return Math.max(...def.values.map((v) => Buffer.byteLength(v)));
+    case 'timestamp':
+      return 24;
+    case 'number':
+      return 21;
+    case 'boolean':
+      return 1;
+    case 'list': {
+      const inner = valueBytes(def.of);
+      // Each element costs its value and one byte of overhead.
+      return def.maxItems === undefined || inner === undefined ? undefined : 3 + def.maxItems * (inner + 1);
     }
-  };
-  let total = 0;
-  for (const [name, def] of Object.entries(entity.attributes)) {
-    const s = size(name, def);
-    if (s === undefined) return undefined;
-    total += s;
+    case 'map': {
+      let total = 3;
+      for (const [name, field] of Object.entries(def.fields)) {
+        const bytes = valueBytes(field);
+        if (bytes === undefined) return undefined;
+        total += Buffer.byteLength(name) + bytes + 1;
+      }
+      return total;
+    }
+    default:
+      return undefined;
   }
-  return total + 2 * 1024; // the table's and indexes' key attributes, at most ~2 KB + 1 KB each in practice
+}
+
+/** The largest an item can be from its declarations, with its largest attribute, or undefined when some attribute is unbounded. */
+export function declaredMaxBytes(entity: EntityDef): { bytes: number; largest?: string } | undefined {
+  let total = 2 * 1024; // the table's and indexes' key attributes
+  let largest: { name: string; bytes: number } | undefined;
+  for (const [name, def] of Object.entries(entity.attributes)) {
+    const bytes = valueBytes(def);
+    if (bytes === undefined) return undefined;
+    total += Buffer.byteLength(name) + bytes;
+    if (!largest || bytes > largest.bytes) largest = { name, bytes };
+  }
+  return { bytes: total, ...(largest ? { largest: largest.name } : {}) };
 }
 
 export const itemSize: LintRule = {
@@ -38,15 +57,28 @@ export const itemSize: LintRule = {
   check: ({ table }) =>
     Object.values(table.entities).flatMap((entity) => {
       const declared = entity.traffic?.itemBytes;
-      const bytes = declared ?? declaredMaxBytes(entity);
-      if (bytes === undefined || bytes <= 100 * 1024) return [];
+      const fromAttributes = declaredMaxBytes(entity);
+      const bytes = declared ?? fromAttributes?.bytes;
+      if (bytes === undefined || bytes <= ITEM_WARN_BYTES) return [];
       const source = declared !== undefined ? 'declared itemBytes' : 'largest size the attribute declarations allow';
-      const over = bytes > 400 * 1024;
+      const over = bytes > ITEM_MAX_BYTES;
+      const largest = fromAttributes?.largest;
+      const list = largest !== undefined && entity.attributes[largest]?.kind === 'list';
+      const fix =
+        largest !== undefined
+          ? `move "${largest}" into a child entity under the same partition key (one item per ${list ? 'element' : 'part'}, e.g. sk "${entity.name}${table.delimiter}${largest}${table.delimiter}<n>"), read with one query; or keep blobs in S3 and store their keys`
+          : 'split large items into a child entity under the same partition key (a sort key per part), read with one query; or keep blobs in S3 and store their keys';
       return [{
         severity: over ? 'error' : 'warn',
         entity: entity.name,
-        path: declared !== undefined ? ['entities', entity.name, 'traffic', 'itemBytes'] : ['entities', entity.name, 'attributes'],
-        ...lintMessages.HK011(entity.name, `${units(bytes / 1024)} KB`, over ? 'above the 400 KB DynamoDB allows per item' : `above 100 KB: each write costs ${Math.ceil(bytes / 1024)} WCU and each strong read ${Math.ceil(bytes / 4096)} RCU`, source),
+        path: declared !== undefined ? ['entities', entity.name, 'traffic', 'itemBytes'] : ['entities', entity.name, 'attributes', ...(largest ? [largest] : [])],
+        ...lintMessages.HK011(
+          entity.name,
+          `${units(bytes / 1024)} KB`,
+          over ? 'above the 400 KB DynamoDB allows per item' : `above 100 KB: each write costs ${Math.ceil(bytes / 1024)} WCU and each strong read ${Math.ceil(bytes / 4096)} RCU`,
+          source,
+          fix,
+        ),
       }];
     }),
 };

@@ -1,7 +1,7 @@
 // HK002: a table partition key over few values (enum, boolean, declared cardinality < 100).
 // GSI partition keys are HK008's, which adds the back-pressure on the base table.
-import { LOW_CARDINALITY, hottestReadUnits, hottestWriteUnits, segmentOffset, units } from '../analysis.js';
-import { loadText, shardFix, where } from '../describe.js';
+import { LOW_CARDINALITY, segmentOffset, units } from '../../model/load-model.js';
+import { judged } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
 
@@ -11,17 +11,16 @@ export const lowCardinalityPartitionKey: LintRule = {
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
       const p = space.partitions;
-      if (space.index !== 'table' || p.constant || p.timeBuckets.length || p.shards !== undefined || !(p.value < LOW_CARDINALITY)) return [];
-      const w = hottestWriteUnits(space);
-      const r = hottestReadUnits(space);
-      const over = (w ?? 0) > 1000 || (r ?? 0) > 3000;
+      if (space.kind !== 'entity' || space.index !== 'table' || space.shard || p.constant || p.timeBuckets.length || !(p.value < LOW_CARDINALITY)) return [];
+      const { severity, load, fix, change } = judged(table, space);
       const offset = segmentOffset(space.pk, table.delimiter, (s) => s.kind === 'placeholder');
       return [{
-        severity: over ? 'error' : 'warn',
-        entity: space.entity.name,
+        severity,
+        entity: space.owner,
         path: space.path,
         ...(offset === undefined ? {} : { offset }),
-        ...lintMessages.HK002(where(space), space.pk.source, units(p.value), p.explain, loadText(w, r, space.hotShare?.source), shardFix(table, space, w, r)),
+        ...lintMessages.HK002(space.label, space.pk.source, units(p.value), p.explain, load, fix),
+        ...(change ? { change } : {}),
       }];
     }),
 };

@@ -1,6 +1,6 @@
 // HK010: with an LSI, an item collection (all items under one partition-key value) is capped at
 // 10 GB: itemsPerKey × (item bytes + LSI projections). Warn at 8 GB, error above 10 GB.
-import { units } from '../analysis.js';
+import { ASSUMED_ITEM_BYTES, units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { Finding, LintRule } from '../rule.js';
 
@@ -18,7 +18,7 @@ export const lsiCollectionSize: LintRule = {
       const collection = entity.key.sk?.segments.some((s) => s.kind === 'placeholder');
       if (!collection) continue;
       const perKey = entity.traffic?.itemsPerKey;
-      const bytes = entity.traffic?.itemBytes ?? 1024;
+      const bytes = entity.traffic?.itemBytes ?? ASSUMED_ITEM_BYTES;
       const where = `${entity.name} (LSI ${lsis.map((i) => i.name).join(', ')})`;
       if (perKey === undefined) {
         if (mapped.length) {

@@ -1,6 +1,6 @@
 // HK016: personal data inside a key template is visible wherever keys are (metrics, logs, cursors).
 import type { TemplateDef } from '../../../dsl/ir.js';
-import { segmentOffset } from '../analysis.js';
+import { segmentOffset } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { Finding, LintRule } from '../rule.js';
 

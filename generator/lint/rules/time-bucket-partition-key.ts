@@ -1,7 +1,7 @@
 // HK003: a table partition key built on a truncated timestamp, without a shard: each period's
-// writes all land on one key. (On a GSI, HK008.)
-import { hottestWriteUnits, segmentOffset } from '../analysis.js';
-import { loadText, shardFix, where } from '../describe.js';
+// writes all land on one key. (On a GSI, HK008; with a <shard> suffix, HK017.)
+import { segmentOffset } from '../../model/load-model.js';
+import { judged } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
 
@@ -11,15 +11,16 @@ export const timeBucketPartitionKey: LintRule = {
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
       const p = space.partitions;
-      if (space.index !== 'table' || p.timeBuckets.length === 0 || p.shards !== undefined || space.writes === 0) return [];
-      const w = hottestWriteUnits(space);
+      if (space.kind !== 'entity' || space.index !== 'table' || p.timeBuckets.length === 0 || space.shard || space.writes === 0) return [];
+      const { severity, load, fix, change } = judged(table, space);
       const offset = segmentOffset(space.pk, table.delimiter, (s) => s.kind === 'placeholder' && s.truncate !== undefined);
       return [{
-        severity: (w ?? 0) > 1000 ? 'error' : 'warn',
-        entity: space.entity.name,
+        severity,
+        entity: space.owner,
         path: space.path,
         ...(offset === undefined ? {} : { offset }),
-        ...lintMessages.HK003(where(space), space.pk.source, p.timeBuckets.join(', '), loadText(w, undefined, space.hotShare?.source), shardFix(table, space, w, undefined)),
+        ...lintMessages.HK003(space.label, space.pk.source, p.timeBuckets.join(', '), load, fix),
+        ...(change ? { change } : {}),
       }];
     }),
 };

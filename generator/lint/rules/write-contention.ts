@@ -1,7 +1,8 @@
 // HK014: conditional (versioned) writes concentrated on one item conflict: every loser retries.
-import { units } from '../analysis.js';
+import { units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { LintRule } from '../rule.js';
+import { singleItem } from './single-item-write-hotspot.js';
 
 const CONTENDED_WRITES_PER_ITEM = 10;
 
@@ -10,10 +11,14 @@ export const writeContention: LintRule = {
   name: 'write-contention',
   check: ({ spaces }) =>
     spaces.flatMap((space) => {
-      if (space.index !== 'table' || space.entity.version === undefined || space.writes === undefined || !space.hotShare) return [];
-      const single = space.sk === undefined || space.sk.segments.every((s) => s.kind === 'literal');
+      if (space.kind !== 'entity' || !singleItem(space) || space.entity.version === undefined || space.writes === undefined || !space.hotShare) return [];
       const rate = space.writes * space.hotShare.value;
-      if (!single || rate <= CONTENDED_WRITES_PER_ITEM) return [];
-      return [{ severity: 'warn', entity: space.entity.name, path: ['entities', space.entity.name, 'version'], ...lintMessages.HK014(`${space.entity.name} (${space.hotShare.source})`, units(rate)) }];
+      if (rate <= CONTENDED_WRITES_PER_ITEM) return [];
+      return [{
+        severity: 'warn',
+        entity: space.owner,
+        path: ['entities', space.owner, 'version'],
+        ...lintMessages.HK014(`${space.owner} (${units(space.writes)} writes/s × ${space.hotShare.text}: ${space.hotShare.source})`, units(rate)),
+      }];
     }),
 };

@@ -1,0 +1,55 @@
+// A page per diagnostic code, rendered from the one catalogue (messages.ts: explanations) for
+// docs/codes/DDBnnn.md and docs/rules/HKnnn.md, `ddbgen explain CODE` and SARIF's help. `npm run
+// docs` rewrites docs/ from here; test/docs.test.ts fails when a code has no page or a page is stale.
+
+import { explanations, lintMessages, messages, type Explanation } from './messages.js';
+
+/** Every code in the catalogue: validation codes, then lint rules. */
+export const ALL_CODES: readonly string[] = [...Object.keys(messages), ...Object.keys(lintMessages)];
+
+/** The page's path under the repository: docs/codes/DDB030.md or docs/rules/HK003.md. */
+export const pagePath = (code: string) => `docs/${code.startsWith('HK') ? 'rules' : 'codes'}/${code}.md`;
+
+/** Where a published version's page is read (the package ships docs/). */
+export const pageUri = (code: string, version: string) => `https://unpkg.com/ddbgen@${version}/${pagePath(code)}`;
+
+export function explanation(code: string): Explanation | undefined {
+  return (explanations as Record<string, Explanation | undefined>)[code.toUpperCase()];
+}
+
+export function renderPage(given: string): string | undefined {
+  const code = given.toUpperCase();
+  const page = explanation(code);
+  if (!page) return undefined;
+  const kind = code.startsWith('HK') ? 'hot-key lint rule' : 'schema validation error';
+  return [
+    `# ${code}: ${page.title}`,
+    '',
+    `<!-- generated from generator/diagnostics/messages.ts by npm run docs; do not edit -->`,
+    '',
+    `A ${kind}. ${page.why}`,
+    '',
+    '## Example',
+    '',
+    '```ts',
+    page.example,
+    '```',
+    '',
+    '## Fix',
+    '',
+    page.fix,
+    '',
+  ].join('\n');
+}
+
+/** Every page by path, and the codes that have none. */
+export function renderPages(): { pages: Map<string, string>; missing: string[] } {
+  const pages = new Map<string, string>();
+  const missing: string[] = [];
+  for (const code of ALL_CODES) {
+    const text = renderPage(code);
+    if (text === undefined) missing.push(code);
+    else pages.set(pagePath(code), text);
+  }
+  return { pages, missing };
+}

@@ -1,0 +1,58 @@
+// The user's project as ddbgen sees it: its root (the nearest package.json, where caches live in
+// node_modules/.cache/ddbgen; never the system temp folder) and the boundary where the search for
+// ddbgen.config.* stops (the nearest package.json or version-control root).
+
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const VCS_ROOTS = ['.git', '.hg', '.svn', '.jj'];
+
+/** The nearest folder at or above `from` holding a package.json, if any. */
+export function packageRootOf(from: string): string | undefined {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** True when `dir` is a project root: it holds a package.json or a version-control folder. */
+export function isProjectBoundary(dir: string): boolean {
+  return existsSync(path.join(dir, 'package.json')) || VCS_ROOTS.some((name) => existsSync(path.join(dir, name)));
+}
+
+/**
+ * True when a cache folder or file is safe to read and write: a real folder or file (no symbolic
+ * link), owned by this user, and not writable by others, so no other account can plant output.
+ */
+export function isPrivate(file: string): boolean {
+  try {
+    const stats = lstatSync(file);
+    if (stats.isSymbolicLink() || !(stats.isDirectory() || stats.isFile())) return false;
+    if (process.getuid !== undefined && stats.uid !== process.getuid()) return false;
+    return (stats.mode & 0o002) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `node_modules/.cache/ddbgen` (and `sub` inside it) of the project holding `from`, created when
+ * missing; undefined when there is no package.json above `from` (no cache then) or when a folder on
+ * the way is not private to this user.
+ */
+export function projectCacheDir(from: string, ...sub: string[]): string | undefined {
+  const root = packageRootOf(from);
+  if (root === undefined) return undefined;
+  let dir = root;
+  for (const name of ['node_modules', '.cache', 'ddbgen', ...sub]) {
+    dir = path.join(dir, name);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    }
+    // node_modules itself belongs to the package manager; from .cache on, every folder is checked
+    if (name !== 'node_modules' && !isPrivate(dir)) return undefined;
+  }
+  return dir;
+}
