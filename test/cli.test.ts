@@ -292,7 +292,7 @@ test('a diagnostic piped is plain; on a terminal it has colour and a code frame 
 test('--quiet leaves out the status lines, not the problems or the output asked for', async (t) => {
   const dir = temp();
   const loud = await run(['generate', fixture('social.ts'), '--out', path.join(dir, 'out')], dir);
-  t.is(loud.stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
+  t.is(loud.stdout, 'ddbgen: out/social: 29 files, 29 written, 0 removed\n');
   t.deepEqual(await run(['generate', fixture('social.ts'), '--out', path.join(dir, 'out'), '--quiet'], dir), { code: 0, stdout: '', stderr: '' });
   const lint = await run(['lint', fixture('lint/seeds/election-votes.ts'), '-q'], dir);
   t.is(lint.code, 1);
@@ -327,7 +327,7 @@ test('progress: on a terminal one status line rewritten in place and cleared at 
   const code = await main(['generate', fixture('social.ts'), '--out', path.join(dir, 'out')], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: true });
   t.is(code, 0, stderr);
   t.deepEqual(stderr.split('\r\x1b[K'), ['', 'ddbgen: loading 1 schema…', '', `ddbgen: Social: ${Object.keys(social.entities).length} entities, emitting and type-checking (table 1 of 1)…`, '']);
-  t.is(stdout, 'ddbgen: out/social: 27 files, 27 written, 0 removed\n');
+  t.is(stdout, 'ddbgen: out/social: 29 files, 29 written, 0 removed\n');
 });
 
 test('the README\'s VS Code problem matcher picks up every diagnostic line as printed', async (t) => {

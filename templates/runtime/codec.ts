@@ -207,7 +207,7 @@ export function integerForm(min: number, max: number): IntegerForm {
 export function encodeInteger(value: number, min: number, max: number, delimiter: string): string {
   const form = integerForm(min, max);
   if (value >= 0) return String(value).padStart(form.width, '0');
-  const complement = 10n ** BigInt(form.negativeWidth) + BigInt(value);
+  const complement = BigInt(10) ** BigInt(form.negativeWidth) + BigInt(value);
   return negativeSign(delimiter) + complement.toString().padStart(form.negativeWidth, '0');
 }
 
@@ -219,7 +219,7 @@ export function decodeInteger(text: string, min: number, max: number, delimiter:
   if (text.startsWith(sign)) {
     const digits = text.slice(sign.length);
     if (form.negativeWidth === 0 || digits.length !== form.negativeWidth || !/^\d+$/.test(digits)) return undefined;
-    value = Number(BigInt(digits) - 10n ** BigInt(form.negativeWidth));
+    value = Number(BigInt(digits) - BigInt(10) ** BigInt(form.negativeWidth));
     if (value >= 0) return undefined;
   } else {
     if (text.length !== form.width || !/^\d+$/.test(text)) return undefined;
