@@ -109,7 +109,7 @@ test('generate writes out/<table>; --check passes on fresh output and names ever
   t.is(readFileSync(path.join(out, 'social/mine.ts'), 'utf8'), '// my own file\n', 'files without the banner are never touched');
 });
 
-test('an invalid schema reports every problem at file:line:column and writes nothing', async (t) => {
+test('an invalid schema reports every problem at file:line:column, each with its fix, and writes nothing (collisions too, while other entities have errors)', async (t) => {
   const dir = temp();
   const result = await run(['generate', fixture('invalid/many-problems.ts'), '--out', path.join(dir, 'out')], root);
   t.is(result.code, 1);
@@ -117,23 +117,32 @@ test('an invalid schema reports every problem at file:line:column and writes not
   t.is(
     result.stderr,
     [
-      'fixtures/invalid/many-problems.ts:11:24 - error DDB030: placeholder <idd> names no attribute of this entity',
+      'fixtures/invalid/many-problems.ts:9:14 - error DDB023: index name "x" is not 3 to 255 letters, digits or _ starting with a letter',
+      '    at Broken.indexes.x',
+      '    fix: DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB"), and ddbgen names methods after the index (byName → queryByName), so use 3 to 255 letters, digits or _ starting with a letter: e.g. "byName"',
+      'fixtures/invalid/many-problems.ts:14:24 - error DDB030: placeholder <idd> names no attribute of this entity',
       '    at Broken.entities.User.key.pk',
       '    fix: use one of "id", "nick", "tags", or declare "idd" in attributes',
-      'fixtures/invalid/many-problems.ts:11:42 - error DDB033: "tags" is a list attribute, which cannot be part of a key',
+      'fixtures/invalid/many-problems.ts:14:42 - error DDB033: "tags" is a list attribute, which cannot be part of a key',
       '    at Broken.entities.User.key.sk',
       '    fix: key parts are strings, enums, numbers, timestamps or booleans; key on a scalar attribute',
-      'fixtures/invalid/many-problems.ts:11:49 - error DDB035: optional attribute "nick" is part of the primary key',
+      'fixtures/invalid/many-problems.ts:14:49 - error DDB035: optional attribute "nick" is part of the primary key',
       '    at Broken.entities.User.key.sk',
       '    fix: make "nick" required, or move it to an index mapping (optional attributes make an index sparse)',
-      'fixtures/invalid/many-problems.ts:15:46 - error DDB034: number "points" is in a key, but it has no min and max',
+      'fixtures/invalid/many-problems.ts:18:46 - error DDB034: number "points" is in a key, but it has no min and max',
       '    at Broken.entities.Score.key.sk',
       '    fix: declare its range, e.g. t.number({ min: 0, max: 1e12, integer: true }): keys encode numbers fixed-width so they sort',
-      'fixtures/invalid/many-problems.ts:16:18 - error DDB050: index "byPoints" is not declared on the table',
+      'fixtures/invalid/many-problems.ts:19:18 - error DDB050: index "byPoints" is not declared on the table',
       '    at Broken.entities.Score.indexes.byPoints',
-      '    fix: declare it in the table\'s indexes with gsi({ … }) or lsi({ … })',
+      '    fix: use one of "x", or declare it in the table\'s indexes',
+      'fixtures/invalid/many-problems.ts:29:35 - error DDB080: traffic writesPerSecond is "5", a string where a number belongs',
+      '    at Broken.entities.Settings.traffic.writesPerSecond',
+      '    fix: traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
+      'fixtures/invalid/many-problems.ts:27:7 - error DDB040: Profile and Settings can build the same key (Profile (USER#<userId> | <section>) vs Settings (USER#<userId> | SETTINGS)): one would overwrite the other',
+      '    at Broken.entities.Settings.key',
+      '    fix: give one of them a literal segment of its own, e.g. a sort key starting "Settings#"',
       '',
-      'ddbgen: 5 errors; nothing was written',
+      'ddbgen: 8 errors; nothing was written',
       '',
     ].join('\n'),
   );
@@ -169,7 +178,7 @@ const broken: Array<[string, string, RegExp]> = [
   ],
   [
     'an entity declared twice',
-    `import { defineTable, entity, t } from 'ddbgen';\nconst e = entity({ attributes: { id: t.string() }, key: { pk: 'A#<id>', sk: 'X' } });\nexport default defineTable({\n  name: 'T',\n  // @ts-ignore\n  entities: { A: e, A: e },\n});\n`,
+    `import { defineTable, entity, t } from 'ddbgen';\nconst e = entity({ attributes: { id: t.string() }, key: { pk: 'A#<id>', sk: 'X' } });\nexport default defineTable({\n  name: 'App',\n  // @ts-ignore\n  entities: { A: e, A: e },\n});\n`,
     /^schema\.ts:6:21 - error DDB021: entity "A" is declared more than once\n/,
   ],
 ];
@@ -243,7 +252,7 @@ test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear c
   const dir = temp();
   writeFileSync(
     path.join(dir, 'schema.ts'),
-    `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({ name: 'P', entities: { U: entity({ attributes: { email: t.string({ pii: true }) }, key: { pk: 'E#<email>', sk: 'U' } }) } });\n`,
+    `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({ name: 'Pii', entities: { U: entity({ attributes: { email: t.string({ pii: true }) }, key: { pk: 'E#<email>', sk: 'U' } }) } });\n`,
   );
   const config = (lint: string) => writeFileSync(path.join(dir, 'ddbgen.config.ts'), `import { defineConfig } from 'ddbgen';\nexport default defineConfig({ schemas: ['schema.ts'], lint: ${lint} });\n`);
   config('{}');
@@ -253,7 +262,7 @@ test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear c
   config("{ HK999: 'off' }");
   const bad = await run(['lint'], dir);
   t.is(bad.code, 1);
-  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK018\)\n$/);
+  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK019\)\n$/);
 });
 
 const badSchema = `import { defineTable, entity, t } from 'ddbgen';

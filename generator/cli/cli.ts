@@ -79,6 +79,7 @@ const OPTIONS = {
   'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
   base: { type: 'string', commands: ['diff'], help: '--base REF    the old schema is the same file at git ref REF' },
   'emit-migration': { type: 'string', commands: ['diff'], help: '--emit-migration DIR  write the migration program for changes that move stored keys' },
+  'old-codec': { type: 'string', commands: ['diff'], help: '--old-codec N  the key codec version the stored items were written with (1: output generated before codec v2; default: the current one)' },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
@@ -106,7 +107,7 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     detail: 'json (default), cloudformation or cdk.',
   },
   diff: {
-    usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR]',
+    usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR] [--old-codec 1]',
     summary: 'classify schema changes by what they do to stored items',
     detail: 'Compares two schema files, or the current ones with the same files at git ref REF. Every change is classed safe, needs a backfill, rewrites keys, needs table recreation, destructive, needs a split deploy or needs review. With --check, exits 1 while a change that is not safe is not acknowledged in the schema\'s migrations.',
   },

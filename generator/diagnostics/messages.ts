@@ -42,7 +42,7 @@ export const messages = {
   }),
   DDB023: (name: string) => ({
     message: `index name "${name}" is not 3 to 255 letters, digits or _ starting with a letter`,
-    fix: 'DynamoDB needs 3 to 255 characters, and ddbgen names methods after the index (byName → queryByName): e.g. "byName"',
+    fix: 'DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB"), and ddbgen names methods after the index (byName → queryByName), so use 3 to 255 letters, digits or _ starting with a letter: e.g. "byName"',
   }),
   DDB030: (placeholder: string, known: readonly string[]) => ({
     message: `placeholder <${placeholder}> names no attribute of this entity`,
@@ -168,6 +168,16 @@ export const messages = {
   DDB108: (found: string, allowed: readonly string[]) => ({
     message: found,
     fix: `use rotation: ${allowed.map((v) => `'${v}'`).join(' or ')}, or leave it out for one table`,
+  }),
+  DDB109: (name: string, length: number) => ({
+    message: `table name "${name}" is ${length} character${length === 1 ? '' : 's'} long; DynamoDB table names are 3 to 255 characters (a-z, A-Z, 0-9, _, - and .; AWS: "Supported data types and naming rules in Amazon DynamoDB"), so CreateTable would reject it`,
+    fix: length < 3
+      ? `use a name of at least 3 characters (letters, digits and _, starting with a letter, as ddbgen names the output after it), e.g. "${name}Table"`
+      : `shorten the name to at most 255 characters`,
+  }),
+  DDB110: (rotation: string, suffix: string, length: number, room: number) => ({
+    message: `with rotation '${rotation}', the table's physical names are its name plus "${suffix}" (one table per period), ${length} characters, above DynamoDB's 255 for a table name (AWS: "Supported data types and naming rules in Amazon DynamoDB"): those tables could not be created`,
+    fix: `shorten the table name to at most ${room} characters, so the longest rotated name fits 255`,
   }),
   DDB120: (attribute: string, key: string, identity: readonly string[]) => ({
     message: `shard.by names "${attribute}", which is not part of the key ${key}: a suffix hashed from it would change while the key stays the same, so one item could be written twice and read back from the wrong shard`,
@@ -329,6 +339,18 @@ export const messages = {
     message: `cannot read ${file} at git ref ${ref}: ${reason}`,
     fix: 'give a ref that has the schema (a branch, tag or commit: git log --oneline -- FILE lists them), or compare two files: ddbgen diff OLD NEW',
   }),
+  DDB230: (entity: string, parts: readonly string[], from: number, to: number) => ({
+    message: `${entity}'s keys hold ${list(parts)}, integer${parts.length === 1 ? '' : 's'} whose range does not start at 0: key codec v${from} stored ${parts.length === 1 ? 'it' : 'them'} as the offset from min (id 1 of 1..1e9 as 000000000), codec v${to} as the value itself (0000000001), so every stored ${entity} item must be written under its new key and its old key deleted`,
+    fix: `generate and run the migration (ddbgen diff OLD NEW --old-codec ${from} --emit-migration DIR: it reads the old keys with codec v${from} and writes codec v${to}), then acknowledge: migrations: [{ change: 'entities.${entity}.key' }]`,
+  }),
+  DDB231: (entity: string, index: string, parts: readonly string[], from: number, to: number) => ({
+    message: `${entity}'s mapping into index "${index}" holds ${list(parts)}, integer${parts.length === 1 ? '' : 's'} whose range does not start at 0, which key codec v${from} wrote as the offset from min and v${to} writes as the value: the index attributes of stored ${entity} items must be rewritten`,
+    fix: `generate and run the backfill (ddbgen diff OLD NEW --old-codec ${from} --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.indexes.${index}' }]`,
+  }),
+  DDB232: (edge: string, types: readonly string[], from: number, to: number) => ({
+    message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
+    fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
@@ -399,6 +421,10 @@ export const lintMessages = {
     message: `${where}: ${found}`,
     fix,
   }),
+  HK019: (where: string, reader: string, readerSk: string, other: string, otherSk: string, cost: string) => ({
+    message: `${where}: queries on ${reader} (sort key "${readerSk}") also read the ${other} items of the same partition (sort key "${otherSk}" falls in their range): they are not returned, but DynamoDB reads and bills them: ${cost}`,
+    fix: `start ${reader}'s sort key with a literal of its own (e.g. "${reader}#…") so its queries read only its items, or keep its queries to a range (where) that ${other}'s keys sort outside of`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -422,7 +448,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB020: { title: 'entity or edge name is not a valid identifier', why: 'Names become TypeScript types, classes and methods.', example: "entities: { 'user-profile': entity({ … }) }", fix: 'Use PascalCase letters and digits, e.g. "UserProfile".' },
   DDB021: { title: 'entity declared more than once', why: 'The last declaration silently replaces the others.', example: 'entities: { ...common, User: entity({ … }) }  // common also has User', fix: 'Remove or rename one of the declarations.' },
   DDB022: { title: 'attribute named like a key attribute', why: 'The table key attributes hold the generated keys; an attribute of the same name would be overwritten.', example: "attributes: { pk: t.string() }", fix: 'Rename the attribute.' },
-  DDB023: { title: 'index name is not valid', why: 'DynamoDB needs 3 to 255 characters, and ddbgen names methods after the index (byName → queryByName).', example: "indexes: { x: gsi({ pk: 'gsi1pk' }) }", fix: 'Use 3 to 255 letters, digits or _, starting with a letter, e.g. "byName".' },
+  DDB023: { title: 'index name is not valid', why: 'DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html), and ddbgen names methods after the index (byName → queryByName), so it also needs an identifier.', example: "indexes: { x: gsi({ pk: 'gsi1pk' }) }", fix: 'Use 3 to 255 letters, digits or _, starting with a letter, e.g. "byName".' },
   DDB030: { title: 'placeholder names no attribute', why: 'A key is built from the attributes its placeholders name; an unknown name cannot be filled and is usually a typo.', example: "attributes: { id: t.string() },\nkey: { pk: 'User#<idd>', sk: 'PROFILE' }", fix: 'Use one of the entity\'s attributes in the placeholder, or declare the attribute.' },
   DDB031: { title: 'malformed key segment', why: 'A segment between delimiters is either literal text or exactly one <attribute>; anything else cannot be parsed back.', example: "key: { pk: 'User#<id><name>' }", fix: 'Split it with the delimiter: "User#<id>#<name>".' },
   DDB032: { title: 'truncation on a non-timestamp', why: 'Only timestamps can be truncated to minute, hour, day or month.', example: "key: { pk: 'Score#<points:day>' }", fix: 'Remove the ":unit" suffix, or truncate a t.timestamp() attribute.' },
@@ -453,6 +479,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB106: { title: 'literal key text alone exceeds the key limit', why: 'DynamoDB limits partition keys to 2,048 and sort keys to 1,024 bytes (UTF-8); a template whose literal text is already longer fails on every write.', example: "key: { pk: 'User#<id>', sk: 'X'.repeat(1100) }", fix: 'Shorten the literal text; keys are for identity and order, not for data.' },
   DDB107: { title: 'gsiQuota is not valid', why: 'gsiQuota declares the GSI quota AWS has raised for the account; it must be a whole number of at least the default 20.', example: 'gsiQuota: 10', fix: 'Give the raised quota as a whole number above 20, or leave it out.' },
   DDB108: { title: 'rotation period is not known', why: 'Rotated tables are named after their period; ddbgen rotates by day, ISO week, month or year.', example: "rotation: 'fortnight'", fix: "Use rotation: 'day', 'week', 'month' or 'year', or leave it out for one table." },
+  DDB109: { title: 'table name is not 3 to 255 characters', why: 'DynamoDB table names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html); the table name is the default physical name, so CreateTable would reject a shorter or longer one.', example: "defineTable({ name: 'T', entities: { … } })", fix: 'Use a name of 3 to 255 characters (letters, digits and _, starting with a letter), e.g. "Shop".' },
+  DDB110: { title: 'rotated table names exceed 255 characters', why: 'A rotated table is stored as one physical table per period, named <name>_YYYY-MM-DD (day), <name>_YYYY-Www (week), <name>_YYYY-MM (month) or <name>_YYYY (year); DynamoDB table names are at most 255 characters (AWS: "Supported data types and naming rules in Amazon DynamoDB"), so the longest of these must fit.', example: "defineTable({ name: 'A'.repeat(250), rotation: 'day', entities: { … } })", fix: 'Shorten the table name by the length of the rotation suffix (11 characters for day, 9 for week, 8 for month, 5 for year).' },
   DDB120: { title: 'shard.by names an attribute outside the key', why: 'A suffix hashed from a value the key does not hold changes while the key stays the same: one item could be written twice and read from the wrong shard.', example: "key: { pk: 'Event#<day>#<shard>', sk: '<eventId>', shard: { count: 8, by: 'userId' } }", fix: 'Hash attributes the key holds (by one of its placeholders), or leave by out to hash the whole key.' },
   DDB121: { title: 'the shard suffix spreads nothing', why: 'A suffix calculated only from values the partition key already holds is the same for every item of a partition, so all of its writes still go to one key.', example: "key: { pk: 'Total#<candidateId>#<shard>', sk: 'TOTAL', shard: { count: 20 } }", fix: 'Calculate it from a finer attribute of the key (shard: { count, by }), or draw it per write with shard: { count, random: true } and read with getAll, sum or a gathered query.' },
   DDB122: { title: 'a shard is both random and calculated', why: 'A random suffix is drawn per write; a calculated one is hashed from by. It cannot be both.', example: "shard: { count: 10, random: true, by: 'voterId' }", fix: 'Remove by for a random suffix, or random: true for a calculated one.' },
@@ -488,6 +516,9 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB227: { title: "table added or removed", why: "A new table is created empty; a table removed from the schema keeps its physical table and items.", example: "export default [shop, audit] // audit is new", fix: "Create a new table before deploying code that uses it; delete a removed one when its data is no longer needed." },
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
+  DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
+  DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
+  DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Re-add each relationship with the new code and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },
@@ -506,4 +537,5 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK016: { title: 'PII in a key', why: 'Keys appear in metrics (Contributor Insights), logs, exports and cursors.', example: "attributes: { email: t.string({ pii: true }) },\nkey: { pk: 'User#<email>' }", fix: 'Key on a surrogate id or a keyed hash, and keep the value in a non-key attribute.' },
   HK017: { title: 'sharded key still too hot', why: 'Sharding divides a key\'s load by the shard count; with too few shards (or a calculated suffix that leaves the hottest value on one shard) a shard still takes more than a partition serves.', example: "key: { pk: 'Vote#<candidateId>#<shard>', sk: '<voterId>', shard: { count: 2 } },\ntraffic: { writesPerSecond: 10000 }", fix: 'Raise the shard count to N = ceil(peak WCU per key / 800), or spread by an attribute that varies within the key (shard.by).' },
   HK018: { title: 'declared peak above provisioned capacity', why: 'On a provisioned table, requests beyond the provisioned units (of the table, and of each GSI separately) are throttled.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\ntraffic: { writesPerSecond: 500 }", fix: 'Provision at least the declared peak (with headroom), or use on-demand capacity.' },
+  HK019: { title: 'queries that pay for another entity\'s items', why: 'Entities that share a partition are told apart by their sort keys, so a query returns only its own entity; but DynamoDB reads every item in the key range it is asked for and bills them all (1 RCU per 4 KB strongly consistent, half that eventually consistent). When another entity\'s sort keys fall in that range (seed 000\'s sequence: a metadata item at position 0 beside the items at positions 1..n), each query pays for them too.', example: "Category: key { pk: 'User#<userId>', sk: '0#<sequenceId>' }\nArticle: key { pk: 'User#<userId>', sk: '<position>#<sequenceId>' }  // Article queries read the categories", fix: 'Start each sort key in a shared partition with a literal of its own (Article#<position>…), or query a range the other entity\'s keys sort outside of.' },
 };

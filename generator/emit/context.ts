@@ -24,15 +24,17 @@ export interface EmitContext {
   readonly table: TableDef;
   /** Every physical key attribute of the table and its indexes, in a stable order. */
   readonly keyAttributes: readonly string[];
+  /** Key codec v1: only a migration's copy of the old schema reads keys as v1 wrote them. */
+  readonly keyCodec?: 1;
 }
 
-export function createContext(table: TableDef): EmitContext {
+export function createContext(table: TableDef, keyCodec?: 1): EmitContext {
   const names = [table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])];
   for (const index of Object.values(table.indexes)) {
     if (index.kind === 'gsi') names.push(index.pk);
     if (index.sk !== undefined) names.push(index.sk);
   }
-  return { table, keyAttributes: [...new Set(names)] };
+  return { table, keyAttributes: [...new Set(names)], ...(keyCodec === undefined ? {} : { keyCodec }) };
 }
 
 /** `UserProfile` → `user-profile`. */

@@ -45,7 +45,7 @@ function member(name: string): string {
 function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
   const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
-  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }) };
 }
 
 /** `{ a: string; b?: Date }` members for the named attributes of an entity. */

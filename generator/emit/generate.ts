@@ -176,6 +176,8 @@ export interface GenerateOptions {
   readonly cache?: GenerationCache;
   /** Named in each file's header (the CLI gives it). */
   readonly origin?: Origin;
+  /** Emit key templates that read and write key codec v1 (a migration's copy of an old schema). */
+  readonly keyCodec?: 1;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -200,7 +202,8 @@ function entityScope(table: TableDef, entity: EntityDef): TableDef {
 export function generateTable(table: TableDef, outDir: string, options: GenerateOptions = {}): Generation {
   assertIdentifiers(table);
   const emit = options.emit ?? 'ts';
-  const previous = options.cache ?? emptyCache();
+  // the cache is keyed by the IR alone: a v1 copy (keyCodec) renders everything afresh
+  const previous = options.keyCodec === undefined ? (options.cache ?? emptyCache()) : emptyCache();
   const next = emptyCache();
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
@@ -220,9 +223,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   for (const { name, text } of runtimeSources()) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   for (const entity of Object.values(table.entities)) {
     const scope = entityScope(table, entity);
-    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope)));
+    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope, options.keyCodec)));
   }
-  const ctx = createContext(table);
+  const ctx = createContext(table, options.keyCodec);
   if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
   render('table-definition.ts', table, () => emitTableDefinition(table, ctx));
   render(`${folder}-table.ts`, table, () => emitTableClass(table, ctx));

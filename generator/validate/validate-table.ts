@@ -20,6 +20,13 @@ const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
 const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
+/**
+ * DynamoDB's naming rule for tables and indexes: 3 to 255 characters of a-z, A-Z, 0-9, _, - and .
+ * (AWS, "Supported data types and naming rules in Amazon DynamoDB").
+ */
+export const DYNAMODB_NAME = { min: 3, max: 255, characters: /^[A-Za-z0-9_.-]*$/ } as const;
+/** What rotation appends to a table's name at most: `_YYYY-MM-DD`, `_YYYY-Www`, `_YYYY-MM`, `_YYYY`. */
+const ROTATION_EXAMPLE: Readonly<Record<string, string>> = { day: '_2024-05-06', week: '_2024-W19', month: '_2024-05', year: '_2024' };
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
@@ -31,6 +38,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   };
 
   if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
+  validateTableName(table, report);
   const d = table.delimiter;
   if (!/^[!-/:-@[-`{-~]$/.test(d) || ['\\', '<', '>', '`'].includes(d)) {
     report('DDB011', ['delimiter'], [d]);
@@ -338,6 +346,16 @@ function validateTemplate(
 }
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** The table's physical names against DynamoDB's 3..255: the name itself, and every rotated name. */
+function validateTableName(table: TableDef, report: Report): void {
+  const { min, max } = DYNAMODB_NAME;
+  if (table.name.length < min || table.name.length > max) report('DDB109', ['name'], [table.name, table.name.length]);
+  const suffix = table.rotation === undefined ? undefined : ROTATION_EXAMPLE[table.rotation];
+  if (suffix === undefined || table.name.length > max) return;
+  const longest = table.name + suffix;
+  if (longest.length > max) report('DDB110', ['rotation'], [table.rotation!, suffix, longest.length, max - suffix.length]);
+}
 
 function validateIndexCounts(table: TableDef, report: Report): void {
   const indexes = Object.values(table.indexes);

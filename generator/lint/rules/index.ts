@@ -12,6 +12,7 @@ import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
 import { provisionedCapacity } from './provisioned-capacity.js';
 import { shardFanOut } from './shard-fan-out.js';
+import { sharedPartitionReadCost } from './shared-partition-read-cost.js';
 import { singleItemReadHotspot } from './single-item-read-hotspot.js';
 import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
 import { tableQuota } from './table-quota.js';
@@ -39,6 +40,7 @@ export const rules: readonly LintRule[] = [
   piiInKey,
   underShardedKey,
   provisionedCapacity,
+  sharedPartitionReadCost,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);
