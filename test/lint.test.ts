@@ -329,7 +329,7 @@ test('severity overrides: off at table level, info at entity level', (t) => {
   const codes = (table: Parameters<typeof lintTable>[0]) => lintTable(table).map((d) => `${d.severity} ${d.code}`);
   t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor() } })), ['warn HK003']);
   t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor() }, lint: { HK003: 'off' } })), []);
-  t.deepEqual(codes(defineTable({ name: 'A', entities: { E: entityFor({ HK003: 'info' }) }, lint: { HK003: 'off' } })), ['info HK003']);
+  t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor({ HK003: 'info' }) }, lint: { HK003: 'off' } })), ['info HK003']);
 });
 
 test('generate runs the lint: an error stops it with nothing written; warnings are printed and it goes on', async (t) => {
