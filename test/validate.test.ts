@@ -138,11 +138,11 @@ const cases: Array<[string, TableDef, string[]]> = [
     },
     edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF', attributes: { constructor: t.string() } }) },
   }), [
-    'DDB160 T.entities.User.attributes.__proto__: User declares attribute "__proto__", a name that reaches into JavaScript\'s object prototype',
-    'DDB160 T.entities.User.attributes.constructor: User declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
-    'DDB160 T.entities.User.attributes.prefs.fields.prototype: User declares attribute "prototype", a name that reaches into JavaScript\'s object prototype',
-    'DDB030 T.entities.User.key.pk: placeholder <toString> names no attribute of this entity',
-    'DDB160 T.edges.Fan.attributes.constructor: edge Fan declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.__proto__: User declares attribute "__proto__", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.constructor: User declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.prefs.fields.prototype: User declares attribute "prototype", a name that reaches into JavaScript\'s object prototype',
+    'DDB030 App.entities.User.key.pk: placeholder <toString> names no attribute of this entity',
+    'DDB160 App.edges.Fan.attributes.constructor: edge Fan declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
   ]],
 ];
 
