@@ -9,7 +9,7 @@ import path from 'node:path';
 import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
@@ -26,8 +26,7 @@ export type GeneratedFiles = Map<string, string>;
  * format the output folder's package.json implies, as the app's own tsc would), so the app's type
  * check only reads the declarations.
  */
-export type EmitKind = 'ts' | 'js';
-export const EMIT_KINDS: readonly EmitKind[] = ['ts', 'js'];
+export { EMIT_KINDS, type EmitKind } from './context.js';
 
 export class GeneratedCodeError extends Error {
   readonly diagnostics: string[];
