@@ -270,6 +270,20 @@ function progress(io: CliIo, text: string): void {
   if (io.interactive && !io.quiet) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
 }
 
+/** `show` for a stream of steps: each new kind of step at once (its first word), repeats of a kind at most every 100 ms. */
+function throttled(show: (text: string) => void): (text: string) => void {
+  let kind = '';
+  let last = 0;
+  return (text) => {
+    const now = Date.now();
+    const next = text.split(/[\s:]/)[0]!;
+    if (next === kind && now - last < 100) return;
+    kind = next;
+    last = now;
+    show(text);
+  };
+}
+
 /** One line for a filesystem failure: what, where, why, and that nothing changed. */
 function outputFailed(io: CliIo, error: OutputError): number {
   io.stderr(`ddbgen: cannot ${error.verb} ${path.relative(io.cwd, error.target) || '.'}: ${describeFailure(error.failure, io.cwd)}; ${error.verb === 'write' ? 'nothing was written, the previous output is unchanged' : 'nothing was written'}\n`);
@@ -311,12 +325,12 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
   const { GeneratedCodeError, MissingSdkError, generateTable } = await import('../emit/generate.js');
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles; save: () => void }> = [];
   for (const [i, table] of tables.entries()) {
-    progress(io, `${table.table.name}: ${Object.keys(table.table.entities).length} entities, emitting and type-checking (table ${i + 1} of ${tables.length})`);
+    const step = throttled((text: string) => progress(io, `${table.table.name} (table ${i + 1} of ${tables.length}): ${text}`));
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
       const origin = tableOrigin(inputs, table.file);
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}), ...(io.interactive && !io.quiet ? { progress: step } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       progress(io, '');
@@ -336,7 +350,13 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
   if (check) {
     const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files, io.fs));
     if (stale.length) {
-      for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
+      const headerOnly = new Map<string, number>();
+      for (const s of stale) {
+        if (s.reason !== 'header names another command') io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
+        else headerOnly.set(s.file.split('/')[0]!, (headerOnly.get(s.file.split('/')[0]!) ?? 0) + 1);
+      }
+      // files that differ only in the header's command: one line per table folder
+      for (const [folder, count] of headerOnly) io.stderr(`stale: ${display(path.join(inputs.out, folder))}/ (${count} file${count === 1 ? '' : 's'} whose header names another command)\n`);
       io.stderr(`ddbgen: the output in ${display(inputs.out)} is stale; run ddbgen generate\n`);
       return EXIT.failed;
     }
