@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
+import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
@@ -26,8 +26,7 @@ export type GeneratedFiles = Map<string, string>;
  * format the output folder's package.json implies, as the app's own tsc would), so the app's type
  * check only reads the declarations.
  */
-export type EmitKind = 'ts' | 'js';
-export const EMIT_KINDS: readonly EmitKind[] = ['ts', 'js'];
+export { EMIT_KINDS, type EmitKind } from './context.js';
 
 export class GeneratedCodeError extends Error {
   readonly diagnostics: string[];
@@ -60,16 +59,17 @@ function newProject(): Project {
   });
 }
 
-/** The file's text with one blank line between top-level statements (imports and re-exports stay grouped). */
-function separateStatements(file: SourceFile): string {
-  let text = file.getFullText();
-  const statements = file.getStatements();
+/** The text with one blank line between top-level statements (imports and re-exports stay grouped). */
+function separateStatements(filePath: string, source: string): string {
+  const file = ts.createSourceFile(filePath, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  let text = source;
+  const statements = file.statements;
   for (let i = statements.length - 1; i > 0; i--) {
     const previous = statements[i - 1]!;
     const current = statements[i]!;
-    const grouped = (Node.isImportDeclaration(previous) && Node.isImportDeclaration(current)) || (Node.isExportDeclaration(previous) && Node.isExportDeclaration(current));
-    if (grouped || text.slice(previous.getEnd(), current.getStart(true)).includes('\n\n')) continue;
-    text = `${text.slice(0, previous.getEnd())}\n${text.slice(previous.getEnd())}`;
+    const grouped = (ts.isImportDeclaration(previous) && ts.isImportDeclaration(current)) || (ts.isExportDeclaration(previous) && ts.isExportDeclaration(current));
+    if (grouped || text.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
+    text = `${text.slice(0, previous.end)}\n${text.slice(previous.end)}`;
   }
   return text;
 }
@@ -92,13 +92,18 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
-/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted. */
+/**
+ * Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted.
+ * The formatted text is taken as text (formatting the file in place would re-parse and re-wrap
+ * it), and the file leaves the scratch project: memory stays flat however many modules a table has.
+ */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
   file.addStatements(withEscapedDocs(module.statements));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
-  return `${BANNER}\n\n${separateStatements(file)}`;
+  const text = project.getLanguageService().getFormattedDocumentText(file.getFilePath(), { indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
+  project.removeSourceFile(file);
+  return `${BANNER}\n\n${separateStatements(filePath, text)}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -178,6 +183,8 @@ export interface GenerateOptions {
   readonly origin?: Origin;
   /** Emit key templates that read and write key codec v1 (a migration's copy of an old schema). */
   readonly keyCodec?: 1;
+  /** Told what is being done as it goes (`rendering 120 of 500 entities`), for a progress line. */
+  readonly progress?: (text: string) => void;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -221,7 +228,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   };
 
   for (const { name, text } of runtimeSources()) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
-  for (const entity of Object.values(table.entities)) {
+  const entities = Object.values(table.entities);
+  for (const [i, entity] of entities.entries()) {
+    options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
     const scope = entityScope(table, entity);
     render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope, options.keyCodec)));
   }
@@ -236,7 +245,10 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
   const compile = (buildInfo: string | undefined): CompileResult => {
-    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }) }, root);
+    const progress = options.progress;
+    progress?.(`type-checking ${sources.size} files`);
+    const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
+    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
