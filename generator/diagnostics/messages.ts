@@ -329,6 +329,10 @@ export const messages = {
     message: `cannot read ${file} at git ref ${ref}: ${reason}`,
     fix: 'give a ref that has the schema (a branch, tag or commit: git log --oneline -- FILE lists them), or compare two files: ddbgen diff OLD NEW',
   }),
+  DDB260: (found: unknown, allowed: readonly string[]) => ({
+    message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
+    fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
@@ -488,6 +492,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB227: { title: "table added or removed", why: "A new table is created empty; a table removed from the schema keeps its physical table and items.", example: "export default [shop, audit] // audit is new", fix: "Create a new table before deploying code that uses it; delete a removed one when its data is no longer needed." },
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
+  DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

@@ -20,6 +20,7 @@ const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
 const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
+const STREAM_VIEW_TYPES: readonly string[] = ['new-and-old-images', 'new-image', 'old-image', 'keys-only'];
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
@@ -38,6 +39,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
   validateKeyAttributes(table, report);
   if (table.rotation !== undefined && !ROTATIONS.includes(table.rotation)) report('DDB108', ['rotation'], [`rotation ${JSON.stringify(table.rotation)} is not a period ddbgen rotates tables by`, ROTATIONS]);
+  if (table.stream !== undefined && !STREAM_VIEW_TYPES.includes(table.stream)) report('DDB260', ['stream'], [table.stream, STREAM_VIEW_TYPES]);
   validateIndexCounts(table, report);
   validateNames(table, report);
   for (const index of Object.values(table.indexes)) {
