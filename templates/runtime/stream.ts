@@ -255,7 +255,8 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
     if (!data?.Keys) throw fail('it has no dynamodb.Keys');
     let keys: Record<string, unknown>;
     try {
-      keys = nativeImage(data.Keys, 'Keys.');
+      const stored = nativeImage(data.Keys, 'Keys.');
+      keys = { [model.pk]: stored[model.pk], ...(model.sk === undefined ? {} : { [model.sk]: stored[model.sk] }), ...stored }; // table key first, as messages print it
     } catch (error) {
       if (error instanceof ImageError) throw fail(error.message);
       throw error;
