@@ -333,6 +333,20 @@ export const messages = {
     message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
     fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
   }),
+  DDB261: (before: string | undefined, after: string | undefined) => ({
+    message:
+      before === undefined
+        ? `the table's stream is new (${after}): DynamoDB starts recording changes from the deploy on`
+        : after === undefined
+          ? `the table's stream (${before}) was removed: its consumers stop receiving changes, and its records stay readable for 24 hours only`
+          : `the table's stream view type changed from ${before} to ${after}: DynamoDB disables the stream and enables a new one, with a new stream ARN`,
+    fix:
+      before === undefined
+        ? "deploy the table, then point consumers (a Lambda event source mapping) at the table's LatestStreamArn"
+        : after === undefined
+          ? 'move or retire the consumers first, then acknowledge: migrations: [{ change: \'stream\' }]'
+          : "point consumers at the new LatestStreamArn after the deploy (changes made in between are only in the new stream), regenerate the handlers for the new view type, then acknowledge: migrations: [{ change: 'stream' }]",
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
@@ -493,6 +507,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
   DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
+  DDB261: { title: 'stream added, removed or changed', why: "A new stream is safe; removing one cuts off its consumers; DynamoDB changes a stream's view type only by disabling the stream and enabling a new one, with a new ARN, so consumers must move to it.", example: "stream: 'keys-only' // was 'new-and-old-images'", fix: "Point consumers at the table's new LatestStreamArn after the deploy and regenerate the handlers, then acknowledge: migrations: [{ change: 'stream' }]." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

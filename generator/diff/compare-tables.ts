@@ -217,6 +217,7 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
   for (const setting of ['capacity', 'lint'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', setting, messages.DDB225(`the table's ${setting}`)));
   }
+  if (before.stream !== after.stream) out.push(change('DDB261', before.stream === undefined ? 'safe' : 'review', 'stream', messages.DDB261(before.stream, after.stream)));
 
   const created: string[] = [];
   const deleted: string[] = [];
@@ -291,7 +292,7 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
     if (sameData(x, y)) continue;
     out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations'], ''));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream'], ''));
   return out;
 }
 
