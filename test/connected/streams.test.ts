@@ -4,12 +4,15 @@
 // edge, a record of no entity, and a TTL removal (a real REMOVE record with the service identity
 // DynamoDB puts on TTL deletions, as DynamoDB Local does not expire items promptly); then the same
 // records through handleFansStream, whose first failing record is what Lambda retries from.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { FansTable, StreamRecordError, decodeFansStreamRecord, fansTableDefinition, handleFansStream, type FansStreamEvent, type FansStreamHandlers } from '../../out/fans/index.js';
 import { tableTests } from '../support/social-tests.js';
 
+const root = path.resolve(import.meta.dirname, '../..');
 const { test, local } = tableTests('fans', fansTableDefinition, (client, tableName) => new FansTable(client, { tableName }));
 
 /** Every record the table's stream holds so far, in order, read as a consumer reads them. */
@@ -127,4 +130,32 @@ test('handleFansStream runs the handlers in record order; a failing one is repor
   const error = t.throws(() => decodeFansStreamRecord(modify), { instanceOf: StreamRecordError });
   t.regex(error!.message, /^Fans stream record \d+ \(\{"pk":"User\.0000000001","sk":"PROFILE"\}\) cannot be decoded: it has no OldImage, which a NEW_AND_OLD_IMAGES stream carries on MODIFY/);
   t.is(await db.user.get({ id: 1 }), undefined, 'the table holds what the stream said: the user was removed');
+});
+
+test("the README's handler (examples/fans-stream-handler.ts, shown verbatim in the README) on the real stream", async (t) => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const example = readFileSync(path.join(root, 'examples/fans-stream-handler.ts'), 'utf8');
+  const code = example.slice(example.indexOf('import { handleFansStream }')).replace("'../out/fans/index.js'", "'./out/fans/index.js'");
+  t.true(readme.includes(code), 'the README shows the handler the test runs');
+
+  const { db, tableName } = t.context;
+  await db.user.put({ id: 1, name: 'Ada' });
+  await db.user.update({ id: 1 }, { set: { name: 'Ada Lovelace' } });
+  await db.actor.put({ id: 2, name: 'Lee Min-ho' });
+  await db.fan.add({ type: 'User', id: 1 }, { type: 'Actor', id: 2 }, { since });
+  await db.actor.delete({ id: 2 });
+  const records = await readStream(tableName, 6);
+  records[5] = { ...records[5]!, userIdentity: ttlService };
+  const { handler } = await import('../../examples/fans-stream-handler.js');
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (line: string) => void printed.push(line);
+  try {
+    t.deepEqual(await handler({ Records: records }), { batchItemFailures: [] });
+  } finally {
+    console.log = log;
+  }
+  t.deepEqual(printed, ['welcome Ada', 'Ada is now Ada Lovelace', 'User 1 is a fan of Actor 2', 'actor 2 expired']);
+  t.deepEqual(await db.user.get({ id: 1 }), { id: 1, name: 'Ada Lovelace' });
+  t.is(await db.actor.get({ id: 2 }), undefined);
 });
