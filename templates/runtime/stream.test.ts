@@ -18,20 +18,23 @@ const entity = (name: string, extra: Partial<EntityModel> = {}): EntityModel => 
   sk: { attribute: 'sk', template: tpl(name, `${name}.key.sk`, [lit('PROFILE')]) },
   indexes: [],
   codecs: {},
+  attributes: ['id', 'name'],
+  required: ['id', 'name'],
   keyAttributes: ['pk', 'sk'],
   primaryParts: ['id'],
   ...extra,
 });
-const user = entity('User', { codecs: { joinedAt: 'timestamp', tags: 'set' } });
+const user = entity('User', { codecs: { joinedAt: 'timestamp', tags: 'set' }, attributes: ['id', 'name', 'joinedAt', 'tags'] });
 const post: EntityModel = {
   ...entity('Post'),
   pk: { attribute: 'pk', template: tpl('Post', 'Post.key.pk', [lit('User'), id]) },
   sk: { attribute: 'sk', template: tpl('Post', 'Post.key.sk', [lit('Post'), { kind: 'timestamp', attr: 'day', unit: 'day' }, { kind: 'string', attr: 'slug' }]) },
   codecs: { day: 'timestamp' },
+  attributes: ['id', 'day', 'slug'],
   primaryParts: ['id', 'day', 'slug'],
 };
 const actor = entity('Actor');
-const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template, Actor: actor.pk.template }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, keyAttributes: ['pk', 'sk'] };
+const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template, Actor: actor.pk.template }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, attributes: ['since'], keyAttributes: ['pk', 'sk'] };
 const model = (view: StreamViewType): StreamModel => ({ table: 'Fans', view, pk: 'pk', sk: 'sk', entities: [{ type: 'User', model: user }, { type: 'Post', model: post }, { type: 'Actor', model: actor }], edges: [fan] });
 
 const S = (s: string) => ({ S: s });

@@ -10,8 +10,8 @@
 
 import { edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
 import { DdbgenError } from './errors.js';
-import { fromStored, type AttributeCodecs } from './item.js';
-import type { EntityModel } from './repository.js';
+import { FORBIDDEN_NAMES, fromStored, type AttributeCodecs } from './item.js';
+import { itemOf, type EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
 export type StreamViewType = 'new-and-old-images' | 'new-image' | 'old-image' | 'keys-only';
@@ -173,15 +173,16 @@ export function nativeValue(value: StreamAttributeValue, path: string): unknown 
   throw new ImageError(`${path} is ${JSON.stringify(value)}, not a DynamoDB attribute value`);
 }
 
+/** An image's attributes as plain values; names that reach into the object prototype are left out, as every read does. */
 function nativeImage(image: StreamImage, prefix: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(image)) out[name] = nativeValue(image[name]!, prefix + name);
+  for (const name of Object.keys(image)) if (!FORBIDDEN_NAMES.has(name)) out[name] = nativeValue(image[name]!, prefix + name);
   return out;
 }
 
-/** The item form of an image; a timestamp attribute that is not one is an ImageError. */
-function itemOf(owner: string, codecs: AttributeCodecs, stored: Record<string, unknown>, keyAttributes: readonly string[], which: string): Record<string, unknown> {
-  const item = fromStored<Record<string, unknown>>(owner, codecs, stored, keyAttributes);
+/** An image read as its owner's repository reads items; a timestamp attribute that is not one is an ImageError. */
+function decodeImage(owner: string, codecs: AttributeCodecs, stored: Record<string, unknown>, read: (stored: Record<string, unknown>) => Record<string, unknown>, which: string): Record<string, unknown> {
+  const item = read(stored);
   for (const [name, codec] of Object.entries(codecs)) {
     const value = item[name];
     const timestamp = codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec);
@@ -274,7 +275,7 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
       if (found) {
         const { type, model: entity } = found.member;
         const items: Record<string, Record<string, unknown>> = {};
-        for (const [field, stored] of Object.entries(images)) items[field] = itemOf(type, entity.codecs, stored, entity.keyAttributes, field === 'newItem' ? 'NewImage' : 'OldImage');
+        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(type, entity.codecs, stored, (r) => itemOf(entity, r), field === 'newItem' ? 'NewImage' : 'OldImage');
         // key parts come exact from an image (a key holds a truncated timestamp only to its unit)
         const image = items['newItem'] ?? items['oldItem'];
         if (image) for (const name of Object.keys(found.key)) if (image[name] !== undefined) found.key[name] = image[name];
@@ -283,7 +284,9 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
       const link = edgeOf(model, types, keys);
       if (link) {
         const items: Record<string, Record<string, unknown>> = {};
-        for (const [field, stored] of Object.entries(images)) items[field] = itemOf(link.edge.name, link.edge.codecs, stored, link.edge.keyAttributes, field === 'newItem' ? 'NewImage' : 'OldImage');
+        const { edge } = link;
+        const read = (r: Record<string, unknown>) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes);
+        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(edge.name, edge.codecs, stored, read, field === 'newItem' ? 'NewImage' : 'OldImage');
         return { entity: link.edge.name, side: link.side, ...base, key: link.key, ...items } as Event;
       }
       return { entity: undefined, ...base, key: keys, ...images } as Event;
