@@ -101,13 +101,13 @@ const failures: Array<[string, StreamViewType, StreamRecord, string]> = [
   ['no keys', 'keys-only', record('INSERT', {}),
     'Fans stream record 100 cannot be decoded: it has no dynamodb.Keys'],
   ['an image the view type promises is missing', 'new-and-old-images', record('MODIFY', { Keys: keys('User.0000000001', 'PROFILE'), NewImage: ada }),
-    `Fans stream record 100 ({"pk":"User.0000000001","sk":"PROFILE"}) cannot be decoded: it has no OldImage, which a NEW_AND_OLD_IMAGES stream carries on MODIFY: the table's stream view type is not the schema's stream: 'new-and-old-images'`],
+    `Fans stream record 100 (User { id: 1 }) cannot be decoded: it has no OldImage, which a NEW_AND_OLD_IMAGES stream carries on MODIFY: the table's stream view type is not the schema's stream: 'new-and-old-images'`],
   ['a timestamp attribute that is not one', 'new-image', record('INSERT', { Keys: keys('User.0000000001', 'PROFILE'), NewImage: { ...ada, joinedAt: N('5') } }),
-    'Fans stream record 100 ({"pk":"User.0000000001","sk":"PROFILE"}) cannot be decoded: NewImage.joinedAt is 5, not a timestamp of User'],
+    'Fans stream record 100 (User { id: 1 }) cannot be decoded: NewImage.joinedAt is not a timestamp (User stores joinedAt as ISO-8601 text)'],
   ['a value that is no attribute value', 'new-image', record('INSERT', { Keys: keys('User.0000000001', 'PROFILE'), NewImage: { ...ada, name: {} } }),
-    'Fans stream record 100 ({"pk":"User.0000000001","sk":"PROFILE"}) cannot be decoded: NewImage.name is {}, not a DynamoDB attribute value'],
+    'Fans stream record 100 (User { id: 1 }) cannot be decoded: NewImage.name is not a DynamoDB attribute value (none of S, N, B, BOOL, NULL, SS, NS, BS, L, M)'],
   ['a number that is not one', 'keys-only', record('INSERT', { Keys: { pk: N('x') } }),
-    'Fans stream record 100 cannot be decoded: Keys.pk is N "x", not a number'],
+    'Fans stream record 100 cannot be decoded: Keys.pk is an N that is not a number'],
 ];
 
 for (const [name, view, given, message] of failures) {
@@ -116,8 +116,19 @@ for (const [name, view, given, message] of failures) {
     t.is(error?.message, message);
     t.is(error?.code, 'STREAM_RECORD');
     t.is(error?.sequenceNumber, '100');
+    t.false(JSON.stringify(error).includes('User.0000000001'), 'logging the error prints no stored data');
   });
 }
+
+test('a pii key part is named by its fingerprint; the stored keys are there, not enumerable', (t) => {
+  const secret: StreamModel = { ...model('keys-only'), entities: [{ type: 'User', model: { ...user, pii: ['id'] } }] };
+  const error = t.throws(() => streamDecoder(secret)(record('MODIFY', { Keys: keys('User.0000000001', 'PROFILE') }, { eventName: 'UPDATE' })), { instanceOf: StreamRecordError });
+  t.is(error?.message, 'Fans stream record 100 cannot be decoded: eventName is "UPDATE", not INSERT, MODIFY or REMOVE');
+  const missing = t.throws(() => streamDecoder({ ...secret, view: 'new-image' })(record('INSERT', { Keys: keys('User.0000000001', 'PROFILE') })), { instanceOf: StreamRecordError });
+  t.regex(missing!.message, /^Fans stream record 100 \(User \{ id: <pii [0-9a-f]{8}> \}\) cannot be decoded: it has no NewImage/);
+  t.deepEqual(missing!.keys, { pk: 'User.0000000001', sk: 'PROFILE' });
+  t.false(Object.keys(missing!).includes('keys'));
+});
 
 test('attribute values convert as the DocumentClient reads them; binary from bytes or base64 text', (t) => {
   const given: Array<[Parameters<typeof nativeValue>[0], unknown]> = [

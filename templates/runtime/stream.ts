@@ -3,14 +3,15 @@
 // repositories build them with: an entity's table key, or an edge's item (its node's partition key
 // and a `FORWARD.<type>.<id>` / `INVERSE.<type>.<id>` sort key). Its images are converted as the
 // DocumentClient converts items (numbers, sets, binary; Lambda's JSON carries binary as base64
-// text, the Streams API as bytes), then as the repositories read them (timestamps to Date). A record
-// of no declared entity or edge is an `entity: undefined` event carrying its keys, never dropped; a
-// record that cannot be decoded is a StreamRecordError that says why. A removal by Time to Live is
-// `expired: true` (userIdentity: type Service, principal dynamodb.amazonaws.com).
+// text, the Streams API as bytes), then read as the repositories read items (declared attributes,
+// timestamps to Date). A record of no declared entity or edge is an `entity: undefined` event
+// carrying its keys, never dropped; a record that cannot be decoded is a StreamRecordError that
+// says why, naming the record but no stored value. A removal by Time to Live is `expired: true`
+// (userIdentity: type Service, principal dynamodb.amazonaws.com).
 
 import { edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
 import { DdbgenError } from './errors.js';
-import { FORBIDDEN_NAMES, fromStored, type AttributeCodecs } from './item.js';
+import { FORBIDDEN_NAMES, describeItem, fromStored, type AttributeCodecs } from './item.js';
 import { itemOf, type EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
@@ -90,19 +91,22 @@ export interface StreamModel {
   readonly edges: readonly EdgeModel[];
 }
 
-/** A stream record that cannot be decoded: why, and which record (its sequence number and keys as stored). */
+/**
+ * A stream record that cannot be decoded, and why. Its message names the record by sequence number
+ * and, when its keys are an entity's, by entity and key parts (a part marked pii as a fingerprint):
+ * never a stored value. The record's keys as stored are in `keys`, which is not enumerable, so
+ * logging the error prints no data.
+ */
 export class StreamRecordError extends DdbgenError {
   readonly sequenceNumber: string | undefined;
-  readonly keys: Readonly<Record<string, unknown>> | undefined;
-  constructor(table: string, record: StreamRecord, reason: string, keys?: Readonly<Record<string, unknown>>) {
+  declare readonly keys: Readonly<Record<string, unknown>> | undefined;
+  constructor(table: string, record: StreamRecord, reason: string, keys?: Readonly<Record<string, unknown>>, item?: string) {
     const at = record.dynamodb?.SequenceNumber === undefined ? '' : ` ${record.dynamodb.SequenceNumber}`;
-    super('STREAM_RECORD', `${table} stream record${at}${keys === undefined ? '' : ` (${JSON.stringify(keys, bigintText)})`} cannot be decoded: ${reason}`);
+    super('STREAM_RECORD', `${table} stream record${at}${item === undefined ? '' : ` (${item})`} cannot be decoded: ${reason}`);
     this.sequenceNumber = record.dynamodb?.SequenceNumber;
-    this.keys = keys;
+    Object.defineProperty(this, 'keys', { value: keys, enumerable: false });
   }
 }
-
-const bigintText = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
 const EVENTS: Readonly<Record<string, StreamEventName>> = { INSERT: 'insert', MODIFY: 'modify', REMOVE: 'remove' };
 const VIEW_NAMES: Readonly<Record<StreamViewType, string>> = { 'new-and-old-images': 'NEW_AND_OLD_IMAGES', 'new-image': 'NEW_IMAGE', 'old-image': 'OLD_IMAGE', 'keys-only': 'KEYS_ONLY' };
@@ -139,13 +143,13 @@ class ImageError extends Error {}
 
 function toNumber(text: string, path: string): number | bigint {
   const value = Number(text);
-  if (Number.isNaN(value)) throw new ImageError(`${path} is N ${JSON.stringify(text)}, not a number`);
+  if (Number.isNaN(value)) throw new ImageError(`${path} is an N that is not a number`);
   // as the DocumentClient reads numbers: beyond the safe integers, an integer is a bigint
   if ((value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER) && Number.isFinite(value)) {
     try {
       return BigInt(text);
     } catch {
-      throw new ImageError(`${path} is N ${text}, which a JavaScript number cannot hold exactly`);
+      throw new ImageError(`${path} is an N beyond the safe integers that is not an integer, which a JavaScript number cannot hold exactly`);
     }
   }
   return value;
@@ -154,7 +158,7 @@ function toNumber(text: string, path: string): number | bigint {
 function toBytes(value: Uint8Array | string, path: string): Uint8Array {
   if (typeof value !== 'string') return value;
   const bytes = base64Bytes(value);
-  if (!bytes) throw new ImageError(`${path} is B ${JSON.stringify(value.slice(0, 20))}, not base64`);
+  if (!bytes) throw new ImageError(`${path} is a B whose text is not base64`);
   return bytes;
 }
 
@@ -170,7 +174,7 @@ export function nativeValue(value: StreamAttributeValue, path: string): unknown 
   if (value.BS !== undefined) return new Set(value.BS.map((b, i) => toBytes(b, `${path}[${i}]`)));
   if (value.L !== undefined) return value.L.map((v, i) => nativeValue(v, `${path}[${i}]`));
   if (value.M !== undefined) return nativeImage(value.M, `${path}.`);
-  throw new ImageError(`${path} is ${JSON.stringify(value)}, not a DynamoDB attribute value`);
+  throw new ImageError(`${path} is not a DynamoDB attribute value (none of S, N, B, BOOL, NULL, SS, NS, BS, L, M)`);
 }
 
 /** An image's attributes as plain values; names that reach into the object prototype are left out, as every read does. */
@@ -187,7 +191,7 @@ function decodeImage(owner: string, codecs: AttributeCodecs, stored: Record<stri
     const value = item[name];
     const timestamp = codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec);
     if (timestamp && value !== undefined && value !== null && (typeof stored[name] !== 'string' || Number.isNaN((value as Date).getTime()))) {
-      throw new ImageError(`${which}.${name} is ${JSON.stringify(stored[name])}, not a timestamp of ${owner}`);
+      throw new ImageError(`${which}.${name} is not a timestamp (${owner} stores ${name} as ISO-8601 text)`);
     }
   }
   return item;
@@ -249,7 +253,7 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
   const carriesNew = view === 'new-image' || view === 'new-and-old-images';
   const carriesOld = view === 'old-image' || view === 'new-and-old-images';
   return (record) => {
-    const fail = (reason: string, keys?: Readonly<Record<string, unknown>>) => new StreamRecordError(model.table, record, reason, keys);
+    const fail = (reason: string, keys?: Readonly<Record<string, unknown>>, item?: string) => new StreamRecordError(model.table, record, reason, keys, item);
     const event = EVENTS[record.eventName ?? ''];
     if (event === undefined) throw fail(`eventName is ${JSON.stringify(record.eventName)}, not INSERT, MODIFY or REMOVE`);
     const data = record.dynamodb;
@@ -257,41 +261,44 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
     let keys: Record<string, unknown>;
     try {
       const stored = nativeImage(data.Keys, 'Keys.');
-      keys = { [model.pk]: stored[model.pk], ...(model.sk === undefined ? {} : { [model.sk]: stored[model.sk] }), ...stored }; // table key first, as messages print it
+      keys = { [model.pk]: stored[model.pk], ...(model.sk === undefined ? {} : { [model.sk]: stored[model.sk] }), ...stored }; // the table key first
     } catch (error) {
       if (error instanceof ImageError) throw fail(error.message);
       throw error;
     }
+    const found = entityOf(model, keys);
+    const link = found ? undefined : edgeOf(model, types, keys);
+    const item = found ? describeItem(found.member.model, found.key) : link ? `edge ${link.edge.name}` : undefined;
     const wantNew = carriesNew && event !== 'remove';
     const wantOld = carriesOld && event !== 'insert';
     const missing = [...(wantNew && !data.NewImage ? ['NewImage'] : []), ...(wantOld && !data.OldImage ? ['OldImage'] : [])];
     if (missing.length) {
-      throw fail(`it has no ${missing.join(' or ')}, which a ${VIEW_NAMES[view]} stream carries on ${record.eventName}: the table's stream view type is not the schema's stream: '${view}'`, keys);
+      throw fail(`it has no ${missing.join(' or ')}, which a ${VIEW_NAMES[view]} stream carries on ${record.eventName}: the table's stream view type is not the schema's stream: '${view}'`, keys, item);
     }
     const base = { event, expired: event === 'remove' && isTtlDeletion(record), sequenceNumber: data.SequenceNumber };
     try {
       const images = { ...(wantNew ? { newItem: nativeImage(data.NewImage!, 'NewImage.') } : {}), ...(wantOld ? { oldItem: nativeImage(data.OldImage!, 'OldImage.') } : {}) };
-      const found = entityOf(model, keys);
+      const read = (owner: string, codecs: AttributeCodecs, from: (stored: Record<string, unknown>) => Record<string, unknown>) => {
+        const items: Record<string, Record<string, unknown>> = {};
+        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(owner, codecs, stored, from, field === 'newItem' ? 'NewImage' : 'OldImage');
+        return items;
+      };
       if (found) {
         const { type, model: entity } = found.member;
-        const items: Record<string, Record<string, unknown>> = {};
-        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(type, entity.codecs, stored, (r) => itemOf(entity, r), field === 'newItem' ? 'NewImage' : 'OldImage');
+        const items = read(type, entity.codecs, (r) => itemOf(entity, r));
         // key parts come exact from an image (a key holds a truncated timestamp only to its unit)
         const image = items['newItem'] ?? items['oldItem'];
         if (image) for (const name of Object.keys(found.key)) if (image[name] !== undefined) found.key[name] = image[name];
         return { entity: type, ...base, key: found.key, ...items } as Event;
       }
-      const link = edgeOf(model, types, keys);
       if (link) {
-        const items: Record<string, Record<string, unknown>> = {};
         const { edge } = link;
-        const read = (r: Record<string, unknown>) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes);
-        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(edge.name, edge.codecs, stored, read, field === 'newItem' ? 'NewImage' : 'OldImage');
-        return { entity: link.edge.name, side: link.side, ...base, key: link.key, ...items } as Event;
+        const items = read(edge.name, edge.codecs, (r) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes));
+        return { entity: edge.name, side: link.side, ...base, key: link.key, ...items } as Event;
       }
       return { entity: undefined, ...base, key: keys, ...images } as Event;
     } catch (error) {
-      if (error instanceof ImageError) throw fail(error.message, keys);
+      if (error instanceof ImageError) throw fail(error.message, keys, item);
       throw error;
     }
   };
