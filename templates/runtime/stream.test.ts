@@ -98,6 +98,8 @@ for (const [name, view, given, want] of decoded) {
 const failures: Array<[string, StreamViewType, StreamRecord, string]> = [
   ['an unknown event name', 'keys-only', record('UPSERT', { Keys: keys('User.0000000001', 'PROFILE') }),
     'Fans stream record 100 cannot be decoded: eventName is "UPSERT", not INSERT, MODIFY or REMOVE'],
+  ['an event name that is a property of every object', 'keys-only', record('constructor', { Keys: keys('User.0000000001', 'PROFILE') }),
+    'Fans stream record 100 cannot be decoded: eventName is "constructor", not INSERT, MODIFY or REMOVE'],
   ['no keys', 'keys-only', record('INSERT', {}),
     'Fans stream record 100 cannot be decoded: it has no dynamodb.Keys'],
   ['an image the view type promises is missing', 'new-and-old-images', record('MODIFY', { Keys: keys('User.0000000001', 'PROFILE'), NewImage: ada }),

@@ -108,7 +108,7 @@ export class StreamRecordError extends DdbgenError {
   }
 }
 
-const EVENTS: Readonly<Record<string, StreamEventName>> = { INSERT: 'insert', MODIFY: 'modify', REMOVE: 'remove' };
+const EVENTS: ReadonlyMap<string | undefined, StreamEventName> = new Map([['INSERT', 'insert'], ['MODIFY', 'modify'], ['REMOVE', 'remove']]);
 const VIEW_NAMES: Readonly<Record<StreamViewType, string>> = { 'new-and-old-images': 'NEW_AND_OLD_IMAGES', 'new-image': 'NEW_IMAGE', 'old-image': 'OLD_IMAGE', 'keys-only': 'KEYS_ONLY' };
 
 /** Whether a removal was made by Time to Live rather than by a request. */
@@ -246,7 +246,7 @@ function edgeOf(model: StreamModel, types: ReadonlyMap<EdgeModel, Map<string, No
   return undefined;
 }
 
-/** Decodes stream records of one table; see `decodeStreamRecord`. */
+/** The decoder of one table's stream records (as the header describes): a typed event, or a StreamRecordError. */
 export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord) => Event {
   const types = new Map(model.edges.map((edge) => [edge, edgeNodeTypes(edge)] as const));
   const view = model.view;
@@ -254,7 +254,7 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
   const carriesOld = view === 'old-image' || view === 'new-and-old-images';
   return (record) => {
     const fail = (reason: string, keys?: Readonly<Record<string, unknown>>, item?: string) => new StreamRecordError(model.table, record, reason, keys, item);
-    const event = EVENTS[record.eventName ?? ''];
+    const event = EVENTS.get(record.eventName);
     if (event === undefined) throw fail(`eventName is ${JSON.stringify(record.eventName)}, not INSERT, MODIFY or REMOVE`);
     const data = record.dynamodb;
     if (!data?.Keys) throw fail('it has no dynamodb.Keys');
