@@ -15,6 +15,7 @@ import type {
   Projection,
   Severity,
   ShardDef,
+  StreamViewType,
   TableDef,
   Throughput,
   TrafficDef,
@@ -256,6 +257,12 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
    * `entities.User.key.pk`), so `ddbgen diff --check` passes once the migration is planned or run.
    */
   migrations?: ReadonlyArray<{ change: string; reason?: string }>;
+  /**
+   * Turns on the table's DynamoDB stream: what each record carries (`'new-and-old-images'`,
+   * `'new-image'`, `'old-image'` or `'keys-only'`). The output gets `decode<Table>StreamRecord` and
+   * `handle<Table>Stream`, typed by it.
+   */
+  stream?: StreamViewType;
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -336,6 +343,7 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
     ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
     ...(declaration.gsiQuota === undefined ? {} : { gsiQuota: declaration.gsiQuota }),
+    ...(declaration.stream === undefined ? {} : { stream: declaration.stream }),
     ...(declaration.migrations === undefined
       ? {}
       : { migrations: Object.freeze(declaration.migrations.map((m) => Object.freeze({ kind: 'migration' as const, change: m.change, ...(m.reason === undefined ? {} : { reason: m.reason }) }))) }),

@@ -168,6 +168,12 @@ export interface MigrationDef {
   readonly reason?: string;
 }
 
+/**
+ * What a DynamoDB stream record carries (the table's StreamViewType): both images, the item after
+ * or before the change, or only its key.
+ */
+export type StreamViewType = 'new-and-old-images' | 'new-image' | 'old-image' | 'keys-only';
+
 export interface TableDef {
   readonly kind: 'table';
   readonly name: string;
@@ -185,4 +191,6 @@ export interface TableDef {
   readonly gsiQuota?: number;
   /** Non-safe changes the schema acknowledges, so `ddbgen diff --check` passes. */
   readonly migrations?: readonly MigrationDef[];
+  /** The table's stream and what its records carry; absent: no stream. */
+  readonly stream?: StreamViewType;
 }

@@ -11,7 +11,7 @@ import { packageVersion } from '../generator/package-root.js';
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'out');
 
-for (const fixture of ['social.ts', 'time-series.ts']) {
+for (const fixture of ['social.ts', 'time-series.ts', 'fans.ts']) {
   test(`golden: fixtures/${fixture}`, async (t) => {
     const { tables, diagnostics } = await loadSchemas([path.join(root, 'fixtures', fixture)], root);
     t.deepEqual(diagnostics, []);
@@ -19,7 +19,7 @@ for (const fixture of ['social.ts', 'time-series.ts']) {
       const files = generateTable(table, out).files;
       const schemaShaped = Object.fromEntries([...files].filter(([name]) => !name.includes('/runtime/')));
       t.snapshot(schemaShaped, `${table.name}: every file whose shape depends on the schema`);
-      for (const { name, text } of runtimeSources()) {
+      for (const { name, text } of runtimeSources(table.stream ? ['stream.ts'] : [])) {
         t.is(files.get(`${tableFolder(table)}/runtime/${name}`), `${fileHeader()}\n\n${text}`, `runtime/${name} is copied verbatim`);
       }
       t.deepEqual(generateTable(table, out).files, files, 'the same input gives byte-identical output');

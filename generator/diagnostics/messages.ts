@@ -354,6 +354,23 @@ export const messages = {
   DDB232: (edge: string, types: readonly string[], from: number, to: number) => ({
     message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
     fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
+  DDB260: (found: unknown, allowed: readonly string[]) => ({
+    message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
+    fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
+  }),
+  DDB261: (before: string | undefined, after: string | undefined) => ({
+    message:
+      before === undefined
+        ? `the table's stream is new (${after}): DynamoDB starts recording changes from the deploy on`
+        : after === undefined
+          ? `the table's stream (${before}) was removed: its consumers stop receiving changes, and its records stay readable for 24 hours only`
+          : `the table's stream view type changed from ${before} to ${after}: DynamoDB disables the stream and enables a new one, with a new stream ARN`,
+    fix:
+      before === undefined
+        ? "deploy the table, then point consumers (a Lambda event source mapping) at the table's LatestStreamArn"
+        : after === undefined
+          ? 'move or retire the consumers first, then acknowledge: migrations: [{ change: \'stream\' }]'
+          : "point consumers at the new LatestStreamArn after the deploy (changes made in between are only in the new stream), regenerate the handlers for the new view type, then acknowledge: migrations: [{ change: 'stream' }]",
   }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
@@ -524,6 +541,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
   DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
   DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Re-add each relationship with the new code and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
+  DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
+  DDB261: { title: 'stream added, removed or changed', why: "A new stream is safe; removing one cuts off its consumers; DynamoDB changes a stream's view type only by disabling the stream and enabling a new one, with a new ARN, so consumers must move to it.", example: "stream: 'keys-only' // was 'new-and-old-images'", fix: "Point consumers at the table's new LatestStreamArn after the deploy and regenerate the handlers, then acknowledge: migrations: [{ change: 'stream' }]." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

@@ -244,6 +244,7 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
   for (const setting of ['capacity', 'lint'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', setting, messages.DDB225(`the table's ${setting}`)));
   }
+  if (before.stream !== after.stream) out.push(change('DDB261', before.stream === undefined ? 'safe' : 'review', 'stream', messages.DDB261(before.stream, after.stream)));
 
   const created: string[] = [];
   const deleted: string[] = [];
@@ -325,7 +326,7 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
     if (sameData(x, y)) continue;
     out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations'], ''));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream'], ''));
   return out;
 }
 

@@ -12,6 +12,7 @@ import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
+import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
@@ -40,13 +41,13 @@ export class MissingSdkError extends Error {}
 
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
-/** Runtime modules written only beside the programs that use them (ddbgen diff --emit-migration). */
-const OPTIONAL_RUNTIME = ['migration.ts'];
+/** Runtime modules written only where they are used: beside migration programs (ddbgen diff --emit-migration), into tables with a stream. */
+const OPTIONAL_RUNTIME = ['migration.ts', 'stream.ts'];
 
-/** The runtime helper sources copied into every output (tests and optional modules excluded), sorted by name. */
-export function runtimeSources(): Array<{ name: string; text: string }> {
+/** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `include`), sorted by name. */
+export function runtimeSources(include: readonly string[] = []): Array<{ name: string; text: string }> {
   return readdirSync(runtimeDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !OPTIONAL_RUNTIME.includes(f))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && (!OPTIONAL_RUNTIME.includes(f) || include.includes(f)))
     .sort()
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }
@@ -123,6 +124,12 @@ function indexModule(table: TableDef): EmittedModule {
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['AddOptions', 'EdgeNode', 'EdgePair', 'LinkOptions', 'ManyResult'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
+    ...(table.stream
+      ? [
+          { moduleSpecifier: './stream.js', namedExports: ['*'] },
+          { moduleSpecifier: './runtime/stream.js', namedExports: ['StreamRecordError', ...['StreamBatchResponse', 'StreamHandlerOptions', 'StreamRecord'].map((name) => ({ name, isTypeOnly: true }))] },
+        ]
+      : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: [{ name: 'RetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
@@ -227,7 +234,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.set(`${folder}/${name}`, text);
   };
 
-  for (const { name, text } of runtimeSources()) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
+  for (const { name, text } of runtimeSources(table.stream ? ['stream.ts'] : [])) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   const entities = Object.values(table.entities);
   for (const [i, entity] of entities.entries()) {
     options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
@@ -236,6 +243,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   }
   const ctx = createContext(table, options.keyCodec);
   if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
+  if (table.stream) render('stream.ts', table, () => emitStream(table, ctx));
   render('table-definition.ts', table, () => emitTableDefinition(table, ctx));
   render(`${folder}-table.ts`, table, () => emitTableClass(table, ctx));
   render('index.ts', table, () => indexModule(table));

@@ -8,6 +8,7 @@ import { Project, ts } from 'ts-morph';
 import { stringify } from 'yaml';
 import type { TableDef } from '../../dsl/ir.js';
 import { fileHeader, printLiteral, raw } from './context.js';
+import { STREAM_VIEW_TYPES } from './stream.js';
 import { createTableInput } from './table-definition.js';
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
@@ -16,7 +17,13 @@ type IndexInput = { IndexName: string; KeySchema: KeyElement[]; Projection: Proj
 
 /** `{ Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', …, Properties } } }` for the tables. */
 export function cloudFormation(tables: readonly TableDef[]): Record<string, unknown> {
-  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...createTableInput(t) } });
+  const properties = (t: TableDef) => {
+    const input = createTableInput(t);
+    // CloudFormation's StreamSpecification has no StreamEnabled: declaring it turns the stream on
+    if (t.stream) input['StreamSpecification'] = { StreamViewType: STREAM_VIEW_TYPES[t.stream] };
+    return input;
+  };
+  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...properties(t) } });
   return {
     AWSTemplateFormatVersion: '2010-09-09',
     Resources: Object.fromEntries(tables.map((t) => [`${t.name}Table`, resource(t)])),
@@ -44,7 +51,9 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     const range = (schema: KeyElement[]) => schema.find((k) => k.KeyType === 'RANGE');
     used.add('BillingMode');
     const capacity = table.capacity.mode === 'provisioned' ? { billingMode: raw('BillingMode.PROVISIONED'), readCapacity: table.capacity.read, writeCapacity: table.capacity.write } : { billingMode: raw('BillingMode.PAY_PER_REQUEST') };
-    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, removalPolicy: raw('RemovalPolicy.RETAIN') };
+    if (table.stream) used.add('StreamViewType');
+    const stream = table.stream ? { stream: raw(`StreamViewType.${STREAM_VIEW_TYPES[table.stream]}`) } : {};
+    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, ...stream, removalPolicy: raw('RemovalPolicy.RETAIN') };
     const provisioned = (g: IndexInput & { ProvisionedThroughput?: { ReadCapacityUnits: number; WriteCapacityUnits: number } }) =>
       g.ProvisionedThroughput ? { readCapacity: g.ProvisionedThroughput.ReadCapacityUnits, writeCapacity: g.ProvisionedThroughput.WriteCapacityUnits } : {};
     const indexes = [
@@ -63,7 +72,7 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
   });
   const text = [
     "import { RemovalPolicy } from 'aws-cdk-lib';",
-    `import { ${['AttributeType', 'BillingMode', 'ProjectionType', 'Table'].filter((n) => used.has(n)).join(', ')} } from 'aws-cdk-lib/aws-dynamodb';`,
+    `import { ${['AttributeType', 'BillingMode', 'ProjectionType', 'StreamViewType', 'Table'].filter((n) => used.has(n)).join(', ')} } from 'aws-cdk-lib/aws-dynamodb';`,
     "import type { Construct } from 'constructs';",
     '',
     constructs.join('\n\n'),

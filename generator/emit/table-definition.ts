@@ -5,6 +5,7 @@ import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
+import { STREAM_VIEW_TYPES } from './stream.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };
@@ -45,6 +46,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     ...(table.capacity.warmThroughput ? { WarmThroughput: warm(table.capacity.warmThroughput) } : {}),
     ...(gsis.length ? { GlobalSecondaryIndexes: gsis } : {}),
     ...(lsis.length ? { LocalSecondaryIndexes: lsis } : {}),
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPES[table.stream] } } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
+import { STREAM_VIEW_TYPES } from '../emit/stream.js';
 
 export interface KeyRow {
   readonly anchor: string;
@@ -78,6 +79,8 @@ export interface TableView {
   readonly name: string;
   readonly capacity: string;
   readonly delimiter: string;
+  /** The stream's view type as DynamoDB names it (`NEW_AND_OLD_IMAGES`), or '' without a stream. */
+  readonly stream: string;
   readonly keys: readonly KeyRow[];
   readonly patterns: readonly PatternRow[];
   readonly findings: readonly FindingGroup[];
@@ -292,6 +295,7 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         name: table.name,
         capacity: table.capacity.mode === 'provisioned' ? `provisioned ${table.capacity.read} RCU / ${table.capacity.write} WCU` : 'on-demand',
         delimiter: table.delimiter,
+        stream: table.stream ? STREAM_VIEW_TYPES[table.stream] : '',
         keys,
         patterns: patternRows(table),
         findings,

@@ -41,6 +41,7 @@ const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
 export const DYNAMODB_NAME = { min: 3, max: 255, characters: /^[A-Za-z0-9_.-]*$/ } as const;
 /** What rotation appends to a table's name at most: `_YYYY-MM-DD`, `_YYYY-Www`, `_YYYY-MM`, `_YYYY`. */
 const ROTATION_EXAMPLE: Readonly<Record<string, string>> = { day: '_2024-05-06', week: '_2024-W19', month: '_2024-05', year: '_2024' };
+const STREAM_VIEW_TYPES: readonly string[] = ['new-and-old-images', 'new-image', 'old-image', 'keys-only'];
 
 type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
@@ -60,6 +61,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
   validateKeyAttributes(table, report);
   if (table.rotation !== undefined && !ROTATIONS.includes(table.rotation)) report('DDB108', ['rotation'], [`rotation ${JSON.stringify(table.rotation)} is not a period ddbgen rotates tables by`, ROTATIONS]);
+  if (table.stream !== undefined && !STREAM_VIEW_TYPES.includes(table.stream)) report('DDB260', ['stream'], [table.stream, STREAM_VIEW_TYPES]);
   validateIndexCounts(table, report);
   validateNames(table, report);
   for (const index of Object.values(table.indexes)) {
