@@ -354,6 +354,7 @@ export const messages = {
   DDB232: (edge: string, types: readonly string[], from: number, to: number) => ({
     message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
     fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
+  }),
   DDB260: (found: unknown, allowed: readonly string[]) => ({
     message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
     fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
