@@ -383,8 +383,8 @@ test('traffic, capacity and lint settings are validated with locations', async (
     'schema.ts:15:66 - error DDB191: transactional is 1, not true or false',
     'schema.ts:15:48 - error DDB192: pattern "xs" asks for strongly consistent reads on GSI "byX", which serves only eventually consistent reads',
     'schema.ts:4:53 - error DDB194: GSI "byX" declares capacity, but the table is on-demand',
-    'schema.ts:4:104 - error DDB080: traffic indexes.byX.warmThroughput.read is -1',
     'schema.ts:17:18 - error DDB081: lint names rule "HK999", which does not exist',
     'schema.ts:17:32 - error DDB081: lint severity "loud" for HK001 is not a severity',
+    'schema.ts:4:104 - error DDB253: indexes.byX.warmThroughput.read is -1',
   ]);
 });

@@ -329,6 +329,44 @@ export const messages = {
     message: `cannot read ${file} at git ref ${ref}: ${reason}`,
     fix: 'give a ref that has the schema (a branch, tag or commit: git log --oneline -- FILE lists them), or compare two files: ddbgen diff OLD NEW',
   }),
+  DDB250: (found: string, timestamps: readonly string[]) => ({
+    message: found,
+    fix: timestamps.length
+      ? `name the timestamp attribute that holds each item's expiry, e.g. ttl: '${timestamps[0]}' (the entities' timestamps: ${list(timestamps)})`
+      : "declare the expiry on the entities that expire, e.g. expiresAt: t.timestamp(), and name it: ttl: 'expiresAt'",
+  }),
+  DDB251: (entity: string, attribute: string, kind: string) => ({
+    message: `ttl attribute "${attribute}" is a ${kind} attribute of ${entity}; DynamoDB's time to live reads an expiry instant`,
+    fix: `declare it as ${attribute}: t.timestamp() on ${entity} (stored as epoch seconds, read back as a Date), or rename ${entity}'s attribute if it means something else`,
+  }),
+  DDB252: (found: string) => ({
+    message: `pointInTimeRecovery.days is ${found}`,
+    fix: 'give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
+  }),
+  DDB253: (field: string, found: string) => ({
+    message: `${field} is ${found}`,
+    fix: 'give a whole number of units per second above 0, or leave the setting out',
+  }),
+  DDB254: (found: string) => ({
+    message: found,
+    fix: "onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+  }),
+  DDB255: (key: string, found: string) => ({
+    message: `tag key ${JSON.stringify(key)} ${found}`,
+    fix: 'a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+  }),
+  DDB256: (key: string, found: string) => ({
+    message: `tag ${JSON.stringify(key)} has a value that ${found}`,
+    fix: 'a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+  }),
+  DDB257: (count: number) => ({
+    message: `tags declares ${count} tags; a DynamoDB table holds at most 50`,
+    fix: `remove ${count - 50} tag${count - 50 === 1 ? '' : 's'}, or combine related ones into one value (e.g. "owner": "team-a/alice")`,
+  }),
+  DDB258: (field: string, found: string, want: string) => ({
+    message: `${field} is ${found}, not ${want}`,
+    fix: `write ${field}: ${want === 'true or false' ? 'true' : want}, or leave it out`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
@@ -488,6 +526,15 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB227: { title: "table added or removed", why: "A new table is created empty; a table removed from the schema keeps its physical table and items.", example: "export default [shop, audit] // audit is new", fix: "Create a new table before deploying code that uses it; delete a removed one when its data is no longer needed." },
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
+  DDB250: { title: 'ttl names no attribute', why: 'The time-to-live attribute holds each expiring item\'s expiry; one that no entity declares is a typo, and nothing would ever expire.', example: "ttl: 'expiresAt', // no entity declares expiresAt", fix: "Declare the expiry on the entities that expire (expiresAt: t.timestamp()) and name it in ttl." },
+  DDB251: { title: 'ttl attribute is not a timestamp', why: 'DynamoDB deletes an item after the instant its TTL attribute holds (epoch seconds); ddbgen writes that number from a Date, so the attribute must be a timestamp on every entity that declares it.', example: "ttl: 'expiresAt',\nentities: { Session: entity({ attributes: { expiresAt: t.string() }, … }) }", fix: 'Declare it t.timestamp() (optional when some items never expire), or rename the other attribute.' },
+  DDB252: { title: 'point-in-time recovery period out of range', why: 'DynamoDB keeps continuous backups for 1 to 35 days (RecoveryPeriodInDays).', example: 'pointInTimeRecovery: { days: 90 }', fix: 'Give a whole number of days from 1 to 35, or leave days out (35).' },
+  DDB253: { title: 'throughput setting is not a positive whole number', why: 'Warm throughput and on-demand maxima are units per second; DynamoDB takes positive integers.', example: 'onDemandMax: { readRequestUnits: 0 }', fix: 'Give a whole number above 0, or leave the setting out.' },
+  DDB254: { title: 'onDemandMax on a provisioned table, or empty', why: 'OnDemandThroughput caps what an on-demand table serves; a provisioned table is capped by its provisioned capacity.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\nonDemandMax: { readRequestUnits: 500 }", fix: 'Use on-demand capacity with onDemandMax, or remove onDemandMax.' },
+  DDB255: { title: 'tag key not accepted by DynamoDB', why: 'DynamoDB tag keys are 1 to 128 characters of letters, digits, white space and + - = . _ : /; the aws: prefix is reserved.', example: "tags: { 'aws:owner': 'me' }", fix: 'Rename the key within those rules.' },
+  DDB256: { title: 'tag value not accepted by DynamoDB', why: 'DynamoDB tag values are strings of at most 256 characters of letters, digits, white space and + - = . _ : /.', example: "tags: { owner: 'a'.repeat(300) }", fix: 'Shorten the value or drop the characters DynamoDB refuses.' },
+  DDB257: { title: 'more than 50 tags', why: 'A DynamoDB table holds at most 50 user tags; CreateTable and the stack update fail with more.', example: 'tags: { t1: \'a\', …, t51: \'z\' }', fix: 'Remove tags, or combine related ones into one value.' },
+  DDB258: { title: 'table setting of the wrong type', why: 'Table settings are printed into the CreateTable input, CloudFormation and CDK; a value of another type would deploy something else or fail there.', example: "deletionProtection: 'yes'", fix: 'Give the type the message names, or leave the setting out.' },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

@@ -10,6 +10,7 @@ import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
+import { validateTableSettings } from './table-settings.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
@@ -21,7 +22,7 @@ const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
 
-type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
+export type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
@@ -90,6 +91,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validatePatterns(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
+  validateTableSettings(table, keyAttributeNames, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
   const unsound = new Set(found.filter((d) => d.severity !== 'info' && ((d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges')).map((d) => `${d.path[0]}.${d.path[1]}`));
   validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
@@ -159,12 +161,10 @@ function validateTraffic(table: TableDef, report: Report): void {
     number(['capacity', 'read'], 'capacity.read', table.capacity.read);
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
-  throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
   for (const index of Object.values(table.indexes)) {
     if (index.kind !== 'gsi') continue;
     if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
     throughput(['indexes', index.name, 'capacity'], index.capacity);
-    throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
   }
   validateLintConfig(table.lint, ['lint'], report);
 }
