@@ -42,6 +42,7 @@ async function lintFile(file: string): Promise<Map<string, Diagnostic[]>> {
 const SEVERITY: Record<string, Diagnostic['severity']> = {
   HK001: 'error', HK002: 'error', HK003: 'error', HK004: 'error', HK005: 'error', HK006: 'error', HK007: 'error', HK008: 'warn', HK009: 'info',
   HK010: 'error', HK011: 'error', HK012: 'warn', HK013: 'error', HK014: 'warn', HK015: 'warn', HK016: 'warn', HK017: 'error', HK018: 'error',
+  HK022: 'error', HK023: 'warn',
 };
 
 test('every rule has a fixture triple named like its rule file', (t) => {
@@ -125,6 +126,9 @@ const pinned: Array<[string, string, number, string, string]> = [
   ["HK016", "hk016-pii-in-key.ts", 0, "User key.pk: key template contains \"email\", which is marked pii; keys appear in metrics (Contributor Insights), logs and cursors", "key on a surrogate id, or on a keyed hash of \"email\", and keep the value itself in a non-key attribute"],
   ["HK017", "hk017-under-sharded-key.ts", 0, "Reading (table): sharded key \"DEVICE#<deviceId>#<at:day>#<shard>\" is still too hot: 12,000 writes/s × 1 × 2 WCU per 2 KB write = 24,000 WCU/s on the hottest key (share 1: declared hotKeyShare); over 20 shards calculated from readingId: 1,200 WCU/s per shard, 120% of a partition's 1,000 WCU/s", "shard it: pk \"DEVICE#<deviceId>#<at:day>#<shard>\" with shard: { count: 30 } in total, replacing the current 20 (N = ceil(24,000 / (1,000 × 0.8)) = 30, on the key's whole load) (a calculated suffix: reads by key still need one request)"],
   ["HK018", "hk018-provisioned-capacity.ts", 0, "GSI byCustomer: declared peak 2,000 WCU/s against 500 provisioned (400%)", "provision indexes.byCustomer capacity { write: 2500 } (the peak / 0.8), or use on-demand capacity"],
+  ["HK022", "hk022-on-demand-maximum.ts", 0, "table Hk022Fires: declared peak 2,000 WRU/s against an on-demand maximum of 1,000 (200%); requests beyond it throttle with ThrottlingException", "raise onDemandMax to { writeRequestUnits: 2500 } (the peak / 0.8), or remove the maximum"],
+  ["HK023", "hk023-ttl-attribute.ts", 0, "Session byExpiry key \"<expiresAt>#<id>\": it holds the ttl attribute \"expiresAt\": every change of the expiry rewrites the index entry (a delete and a put)", "key on something that does not change, and keep \"expiresAt\" out of key templates; query by expiry through a filter, or a sparse index keyed by a bucket of it only when you must"],
+  ["HK023", "hk023-ttl-attribute.ts", 2, "table Hk023LowLoad: the ttl attribute \"expiresAt\" is optional on every entity that declares it (Invite), so no entity sets it on every item: only items whose writer gives an expiry ever expire", "make \"expiresAt\" required on the entities whose items must all expire (e.g. sessions), or leave it optional where expiry is the exception"],
 ];
 for (const [rule, file, table, message, fix] of pinned) {
   test(`${rule} message and fix are pinned (${['fires', 'near miss', 'low load'][table]})`, async (t) => {
