@@ -244,7 +244,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   // The runtime model.
   const codecs = Object.fromEntries(
     attributeNames.flatMap((a) => {
-      const codec = attributeCodec(entity.attributes[a]!);
+      const codec = attributeCodec(entity.attributes[a]!, a === table.ttl);
       return codec === undefined ? [] : [[a, codec]];
     }),
   );

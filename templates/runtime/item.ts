@@ -1,15 +1,24 @@
 // Conversion between an entity's item type and its stored form. Timestamps are `Date` in the API
-// and fixed-width UTC ISO-8601 strings in the table (truncated to a declared unit on every write); an empty set is stored as no attribute (DynamoDB
+// and fixed-width UTC ISO-8601 strings in the table (truncated to a declared unit on every write),
+// except the table's TTL attribute, stored as epoch seconds (a number, as DynamoDB's time to live
+// reads it); an empty set is stored as no attribute (DynamoDB
 // has no empty sets); everything else is stored as the DocumentClient marshals it. Key attributes
 // are added on write and removed on read.
 
 import { truncateTimestamp } from './codec.js';
 import { ValidationError } from './errors.js';
 
-/** How an attribute is converted; attributes stored as-is are not listed. `{ timestamp: unit }` truncates on write. */
+type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
+
+/**
+ * How an attribute is converted; attributes stored as-is are not listed. `{ timestamp: unit }`
+ * truncates on write; `{ epochSeconds: unit }` is the TTL attribute, stored as whole seconds since
+ * the epoch (after truncating to the unit, `second` at least).
+ */
 export type AttributeCodec =
   | 'timestamp'
-  | { readonly timestamp: 'second' | 'minute' | 'hour' | 'day' | 'month' }
+  | { readonly timestamp: TimestampUnit }
+  | { readonly epochSeconds: TimestampUnit }
   | 'set'
   | { readonly list: AttributeCodec }
   | { readonly map: Readonly<Record<string, AttributeCodec>> };
@@ -18,9 +27,11 @@ export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
 
 function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) {
+  if (codec === 'timestamp' || (typeof codec === 'object' && ('timestamp' in codec || 'epochSeconds' in codec))) {
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
-    return (codec === 'timestamp' ? value : truncateTimestamp(value, codec.timestamp)).toISOString();
+    if (codec === 'timestamp') return value.toISOString();
+    if ('timestamp' in codec) return truncateTimestamp(value, codec.timestamp).toISOString();
+    return truncateTimestamp(value, codec.epochSeconds).getTime() / 1000;
   }
   if (codec === 'set') return (value as Set<unknown>).size === 0 ? undefined : value;
   if ('list' in codec) {
@@ -36,6 +47,8 @@ function toStoredValue(entity: string, path: string, codec: AttributeCodec, valu
 function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return new Date(value as string);
+  // A number of epoch seconds; an ISO string written before the attribute became the TTL reads as it was.
+  if (typeof codec === 'object' && 'epochSeconds' in codec) return new Date(typeof value === 'number' ? value * 1000 : (value as string));
   if (codec === 'set') return value;
   if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
   return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);
