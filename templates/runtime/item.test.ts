@@ -1,8 +1,10 @@
 // The TTL attribute's codec: a Date stored as whole epoch seconds (after the declared unit), read
-// back as a Date; an ISO string stored before the attribute became the TTL still reads.
+// back as a Date; an ISO string stored before the attribute became the TTL still reads. A stored
+// record is expired when that number is at or before now; absent or not a number, never (as
+// DynamoDB's TTL process treats it).
 import test from 'ava';
 import { ValidationError } from './errors.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
 
 const codecs: AttributeCodecs = { expiresAt: { epochSeconds: 'second' }, bucketEnd: { epochSeconds: 'minute' }, createdAt: 'timestamp' };
 
@@ -31,4 +33,29 @@ test('a TTL value that is not a valid Date is a ValidationError before any reque
   const error = t.throws(() => toStored('Session', codecs, { expiresAt: new Date('nope') }), { instanceOf: ValidationError });
   t.regex(error.message, /expiresAt/);
   t.throws(() => toStored('Session', codecs, { expiresAt: 1767323045 }), { instanceOf: ValidationError });
+});
+
+const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+const seconds = now / 1000;
+const expiryCases: Array<[string, Record<string, unknown>, boolean]> = [
+  ['a second ago', { expiresAt: seconds - 1 }, true],
+  ['exactly now', { expiresAt: seconds }, true],
+  ['a second from now', { expiresAt: seconds + 1 }, false],
+  ['years ago', { expiresAt: 0 }, true],
+  ['absent', {}, false],
+  ['an ISO string (not a number: DynamoDB never expires it)', { expiresAt: '2020-01-01T00:00:00.000Z' }, false],
+  ['not finite', { expiresAt: Number.NaN }, false],
+];
+for (const [name, stored, expired] of expiryCases) {
+  test(`isExpired: ${name}`, (t) => {
+    t.is(isExpired(stored, 'expiresAt', now), expired);
+  });
+}
+
+test('unexpired keeps everything without a TTL attribute or with includeExpired, else what has not expired', (t) => {
+  const records = [{ id: 'past', expiresAt: seconds - 60 }, { id: 'future', expiresAt: seconds + 60 }, { id: 'never' }];
+  const ids = (keep: (r: Record<string, unknown>) => boolean) => records.filter(keep).map((r) => r.id);
+  t.deepEqual(ids(unexpired('expiresAt', {}, now)), ['future', 'never']);
+  t.deepEqual(ids(unexpired('expiresAt', { includeExpired: true }, now)), ['past', 'future', 'never']);
+  t.deepEqual(ids(unexpired(undefined, {}, now)), ['past', 'future', 'never']);
 });

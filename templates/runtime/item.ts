@@ -93,3 +93,31 @@ export function fromStored<T>(entity: string, codecs: AttributeCodecs, stored: R
   }
   return out as T;
 }
+
+// Time to live on reads. DynamoDB deletes an expired item only some time after its TTL (typically
+// within 48 hours), and reads return it until then; ddbgen's reads hide it from its TTL on, unless
+// asked with `includeExpired`. The check runs on each stored record as it arrives, client-side, for
+// every read (GetItem and BatchGetItem have no FilterExpression; a FilterExpression would cost the
+// same read units and cut pages before the filter just the same), and DynamoDB's own positions stay
+// the cursors. As DynamoDB does, a record whose TTL attribute is absent or not a number never expires.
+
+/** The option every read takes on a table with a TTL attribute. */
+export interface ExpiryOptions {
+  /** Return items whose TTL has passed but that DynamoDB has not deleted yet. Default false. */
+  readonly includeExpired?: boolean;
+}
+
+/** Whether a stored record's TTL attribute (epoch seconds) is at or before `now` (ms since the epoch). */
+export function isExpired(stored: Readonly<Record<string, unknown>>, attribute: string, now: number): boolean {
+  const ttl = stored[attribute];
+  return typeof ttl === 'number' && Number.isFinite(ttl) && ttl * 1000 <= now;
+}
+
+/**
+ * The records a read keeps: every one when the table has no TTL attribute or the caller asked for
+ * expired items, else those not expired at the time of the call.
+ */
+export function unexpired(ttl: string | undefined, options: ExpiryOptions = {}, now = Date.now()): (stored: Readonly<Record<string, unknown>>) => boolean {
+  if (ttl === undefined || options.includeExpired === true) return () => true;
+  return (stored) => !isExpired(stored, ttl, now);
+}
