@@ -1,12 +1,118 @@
+// Item conversion without prototype reach: properties over attribute names and values that include
+// __proto__, constructor, prototype and Object.prototype's other members; and how errors name items.
 // The TTL attribute's codec: a Date stored as whole epoch seconds (after the declared unit), read
-// back as a Date; an ISO string stored before the attribute became the TTL still reads. A stored
-// record is expired when that number is at or before now; absent or not a number, never (as
+// back as a Date (an ISO string stored before the attribute became the TTL still reads); a stored
+// record is expired when that number is at or before now, never when absent or not a number (as
 // DynamoDB's TTL process treats it).
 import test from 'ava';
+import fc from 'fast-check';
+import { renderCondition } from './condition.js';
 import { ValidationError } from './errors.js';
-import { fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
+import { ExpressionAliases } from './expression.js';
+import { checkAttributeNames, describeItem, fingerprint, FORBIDDEN_NAMES, fromAttributeValues, fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
 
-const codecs: AttributeCodecs = { expiresAt: { epochSeconds: 'second' }, bucketEnd: { epochSeconds: 'minute' }, createdAt: 'timestamp' };
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
+const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));
+const leaf = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
+/** Plain values as JSON input makes them: own `__proto__` keys included. */
+const value = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(name, tie('value'), { maxKeys: 3 }).map((d) => JSON.parse(JSON.stringify(d)) as unknown)),
+})).value;
+const record = fc.dictionary(name, value, { maxKeys: 6 }).map((d) => JSON.parse(JSON.stringify(d)) as Record<string, unknown>);
+const codecs: AttributeCodecs = { at: 'timestamp', tags: 'set', nested: { map: { at: 'timestamp' } } };
+
+/** True when a forbidden name is an own key anywhere inside `v`. */
+function hasForbidden(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  return Object.keys(v).some((k) => FORBIDDEN_NAMES.has(k) || hasForbidden((v as Record<string, unknown>)[k]));
+}
+
+test('toStored copies own properties only; a forbidden name at any depth is a ValidationError, never a TypeError', (t) => {
+  fc.assert(
+    fc.property(record, (input) => {
+      const plain = { ...input };
+      delete plain['at'];
+      delete plain['tags'];
+      try {
+        const stored = toStored('E', codecs, plain);
+        if (hasForbidden(plain)) return false;
+        return Object.getPrototypeOf(stored) === Object.prototype && Object.keys(stored).every((k) => Object.prototype.hasOwnProperty.call(plain, k));
+      } catch (error) {
+        return error instanceof ValidationError && error.code === 'ATTRIBUTE_FORBIDDEN' && hasForbidden(plain);
+      }
+    }),
+    { numRuns: 500 },
+  );
+  t.is(({} as Record<string, unknown>)['isAdmin'], undefined, 'Object.prototype was not polluted');
+});
+
+test('fromStored never throws, keeps only declared attributes and never a forbidden name', (t) => {
+  const declared = ['id', 'at', 'constructor', 'toString'];
+  fc.assert(
+    fc.property(record, (stored) => {
+      const withDate = Object.prototype.hasOwnProperty.call(stored, 'at') ? { ...stored, at: '2024-01-01T00:00:00.000Z' } : stored;
+      const item = fromStored<Record<string, unknown>>('E', codecs, withDate, ['pk'], declared);
+      const open = fromStored<Record<string, unknown>>('E', codecs, withDate, ['pk']);
+      return (
+        Object.getPrototypeOf(item) === Object.prototype &&
+        Object.keys(item).every((k) => declared.includes(k) && !FORBIDDEN_NAMES.has(k)) &&
+        Object.getPrototypeOf(open) === Object.prototype &&
+        Object.keys(open).every((k) => !FORBIDDEN_NAMES.has(k))
+      );
+    }),
+    { numRuns: 500 },
+  );
+  t.pass();
+});
+
+test('checkAttributeNames: refuses forbidden names, and undeclared ones unless passthrough', (t) => {
+  const model = { name: 'User', attributes: ['id', 'email'] };
+  fc.assert(
+    fc.property(fc.array(name, { maxLength: 5 }), fc.boolean(), (names, passthrough) => {
+      const bad = names.some((n) => FORBIDDEN_NAMES.has(n) || (!passthrough && !model.attributes.includes(n)));
+      try {
+        checkAttributeNames({ ...model, passthrough }, names);
+        return !bad;
+      } catch (error) {
+        return bad && error instanceof ValidationError;
+      }
+    }),
+  );
+  t.throws(() => checkAttributeNames(model, ['id', 'isAdmin', 'role']), { instanceOf: ValidationError, message: 'User.isAdmin: "isAdmin", "role" are not attributes of User, so they were not written; declared: id, email (declare them, or pick the declared attributes out of the input)' });
+  t.notThrows(() => checkAttributeNames({ ...model, passthrough: true }, ['isAdmin']));
+  t.throws(() => checkAttributeNames({ ...model, passthrough: true }, ['constructor']), { instanceOf: ValidationError, message: /User.constructor: "constructor" cannot be an attribute name/ });
+});
+
+test('conditions: an Object member as a comparison is an unknown comparison, not expression text', (t) => {
+  for (const op of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const condition = JSON.parse(`{"status":{"${op}":"x"}}`) as Record<string, never>;
+    t.throws(() => renderCondition('User', {}, condition, new ExpressionAliases()), { instanceOf: ValidationError, message: `User.status: unknown comparison "${op}"` }, op);
+  }
+});
+
+test('errors name items by key parts; a pii part prints as a fingerprint', (t) => {
+  const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'] };
+  const at = new Date(Date.UTC(2024, 0, 1));
+  t.is(describeItem(model, { email: 'ann@x.example', at }), `Login { email: ${fingerprint('ann@x.example')}, at: 2024-01-01T00:00:00.000Z }`);
+  t.regex(fingerprint('ann@x.example'), /^<pii [0-9a-f]{8}>$/);
+  t.not(fingerprint('ann@x.example'), fingerprint('bob@x.example'));
+  t.is(describeItem({ name: 'User', primaryParts: ['id'] }, { id: 'u"1' }), 'User { id: "u\\"1" }');
+});
+
+test('fromAttributeValues reads the wire form a failed condition returns', (t) => {
+  t.deepEqual(fromAttributeValues({ a: { S: 'x' }, n: { N: '2.5' }, b: { BOOL: false }, z: { NULL: true }, l: { L: [{ S: 'y' }] }, m: { M: { k: { N: '1' } } }, ss: { SS: ['p'] }, ns: { NS: ['3'] } }), {
+    a: 'x',
+    n: 2.5,
+    b: false,
+    z: null,
+    l: ['y'],
+    m: { k: 1 },
+    ss: new Set(['p']),
+    ns: new Set([3]),
+  });
+});
+
+const ttlCodecs: AttributeCodecs = { expiresAt: { epochSeconds: 'second' }, bucketEnd: { epochSeconds: 'minute' }, createdAt: 'timestamp' };
 
 const cases: Array<[string, Date, number]> = [
   ['whole seconds', new Date('2026-01-02T03:04:05.000Z'), 1767323045],
@@ -16,23 +122,23 @@ const cases: Array<[string, Date, number]> = [
 ];
 for (const [name, date, seconds] of cases) {
   test(`epoch seconds: ${name}`, (t) => {
-    t.deepEqual(toStored('Session', codecs, { expiresAt: date, createdAt: date }), { expiresAt: seconds, createdAt: date.toISOString() });
-    t.deepEqual(fromStored('Session', codecs, { pk: 'S#1', expiresAt: seconds }, ['pk']), { expiresAt: new Date(seconds * 1000) });
+    t.deepEqual(toStored('Session', ttlCodecs, { expiresAt: date, createdAt: date }), { expiresAt: seconds, createdAt: date.toISOString() });
+    t.deepEqual(fromStored('Session', ttlCodecs, { pk: 'S#1', expiresAt: seconds }, ['pk']), { expiresAt: new Date(seconds * 1000) });
   });
 }
 
 test('epoch seconds after the declared unit: a minute unit stores the minute\'s start', (t) => {
-  t.deepEqual(toStored('Session', codecs, { bucketEnd: new Date('2026-01-02T03:04:59.999Z') }), { bucketEnd: 1767323040 });
+  t.deepEqual(toStored('Session', ttlCodecs, { bucketEnd: new Date('2026-01-02T03:04:59.999Z') }), { bucketEnd: 1767323040 });
 });
 
 test('an ISO string stored before the attribute was the TTL reads back as the same instant', (t) => {
-  t.deepEqual(fromStored('Session', codecs, { expiresAt: '2026-01-02T03:04:05.000Z' }, []), { expiresAt: new Date('2026-01-02T03:04:05.000Z') });
+  t.deepEqual(fromStored('Session', ttlCodecs, { expiresAt: '2026-01-02T03:04:05.000Z' }, []), { expiresAt: new Date('2026-01-02T03:04:05.000Z') });
 });
 
 test('a TTL value that is not a valid Date is a ValidationError before any request', (t) => {
-  const error = t.throws(() => toStored('Session', codecs, { expiresAt: new Date('nope') }), { instanceOf: ValidationError });
+  const error = t.throws(() => toStored('Session', ttlCodecs, { expiresAt: new Date('nope') }), { instanceOf: ValidationError });
   t.regex(error.message, /expiresAt/);
-  t.throws(() => toStored('Session', codecs, { expiresAt: 1767323045 }), { instanceOf: ValidationError });
+  t.throws(() => toStored('Session', ttlCodecs, { expiresAt: 1767323045 }), { instanceOf: ValidationError });
 });
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0);
