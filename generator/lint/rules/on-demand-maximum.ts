@@ -14,7 +14,7 @@ export const onDemandMaximum: LintRule = {
     const dims = [
       { peak: peak.read, max: max.readRequestUnits, unit: 'RRU/s', field: 'readRequestUnits' },
       { peak: peak.write, max: max.writeRequestUnits, unit: 'WRU/s', field: 'writeRequestUnits' },
-    ].filter((d): d is typeof d & { max: number } => d.max !== undefined && d.peak > d.max * HEADROOM);
+    ].filter((d): d is typeof d & { max: number } => typeof d.max === 'number' && d.max > 0 && d.peak > d.max * HEADROOM); // an invalid maximum is DDB253's
     if (!dims.length) return [];
     const found = dims.map((d) => `declared peak ${units(d.peak)} ${d.unit} against an on-demand maximum of ${units(d.max)} (${Math.round((d.peak / d.max) * 100)}%)`).join('; ');
     const raise = dims.map((d) => `${d.field}: ${Math.ceil(d.peak / HEADROOM)}`).join(', ');
