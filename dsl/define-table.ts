@@ -10,6 +10,7 @@ import type {
   GsiDef,
   IndexMappingDef,
   LsiDef,
+  OnDemandMaximum,
   PatternDef,
   PatternOperator,
   Projection,
@@ -263,6 +264,21 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
    * `handle<Table>Stream`, typed by it.
    */
   stream?: StreamViewType;
+  /**
+   * Time to live: the attribute that holds each item's expiry, a `t.timestamp()` on every entity that
+   * declares it (entities without it never expire). Stored as epoch seconds, read back as a `Date`;
+   * reads hide items past it (DynamoDB deletes them only within a day or two) unless given
+   * `{ includeExpired: true }`.
+   */
+  ttl?: string;
+  /** Point-in-time recovery: restore to any second of the last `days` days (1–35, default 35). */
+  pointInTimeRecovery?: { days?: number };
+  /** Refuse DeleteTable while set (DeletionProtectionEnabled). */
+  deletionProtection?: boolean;
+  /** On-demand only: the most read / write request units per second the table serves; beyond them requests throttle. */
+  onDemandMax?: OnDemandMaximum;
+  /** Resource tags: at most 50, keys 1–128 characters (not starting with `aws:`), values up to 256. */
+  tags?: Record<string, string>;
 }
 
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
@@ -347,5 +363,10 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     ...(declaration.migrations === undefined
       ? {}
       : { migrations: Object.freeze(declaration.migrations.map((m) => Object.freeze({ kind: 'migration' as const, change: m.change, ...(m.reason === undefined ? {} : { reason: m.reason }) }))) }),
+    ...(declaration.ttl === undefined ? {} : { ttl: declaration.ttl }),
+    ...(declaration.pointInTimeRecovery === undefined ? {} : { pointInTimeRecovery: Object.freeze({ days: declaration.pointInTimeRecovery?.days ?? 35 }) }),
+    ...(declaration.deletionProtection === undefined ? {} : { deletionProtection: declaration.deletionProtection }),
+    ...(declaration.onDemandMax === undefined ? {} : { onDemandMax: Object.freeze({ ...declaration.onDemandMax }) }),
+    ...(declaration.tags === undefined ? {} : { tags: Object.freeze({ ...declaration.tags }) }),
   });
 }

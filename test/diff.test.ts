@@ -76,6 +76,12 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['edge removed', (d) => ({ ...d, edges: {} }), [['DDB223', 'destructive', 'edges.Follow']]],
   ['version added', (d) => ({ ...d, entities: { ...d.entities, User: user({ version: 'rev' }) } }), [['DDB224', 'backfill', 'entities.User.version']]],
   ['capacity and lint', (d) => ({ ...d, capacity: { mode: 'provisioned', read: 5, write: 5 }, lint: { HK015: 'off' } }), [['DDB225', 'safe', 'capacity'], ['DDB225', 'safe', 'lint']]],
+  [
+    'table settings applied in place',
+    (d) => ({ ...d, pointInTimeRecovery: { days: 7 }, deletionProtection: true, onDemandMax: { readRequestUnits: 9000 }, tags: { team: 'a' } }),
+    [['DDB225', 'safe', 'pointInTimeRecovery'], ['DDB225', 'safe', 'deletionProtection'], ['DDB225', 'safe', 'onDemandMax'], ['DDB225', 'safe', 'tags']],
+  ],
+  ['a ttl attribute named: how an attribute is stored changes, never assumed safe', (d) => ({ ...d, ttl: 'name' }), [['DDB226', 'review', 'ttl']]],
 ];
 
 for (const [name, edit, want] of cases) {

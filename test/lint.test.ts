@@ -42,6 +42,7 @@ async function lintFile(file: string): Promise<Map<string, Diagnostic[]>> {
 const SEVERITY: Record<string, Diagnostic['severity']> = {
   HK001: 'error', HK002: 'error', HK003: 'error', HK004: 'error', HK005: 'error', HK006: 'error', HK007: 'error', HK008: 'warn', HK009: 'info',
   HK010: 'error', HK011: 'error', HK012: 'warn', HK013: 'error', HK014: 'warn', HK015: 'warn', HK016: 'warn', HK017: 'error', HK018: 'error', HK019: 'warn',
+  HK022: 'error', HK023: 'warn',
 };
 
 test('every rule has a fixture triple named like its rule file', (t) => {
@@ -127,6 +128,9 @@ const pinned: Array<[string, string, number, string, string]> = [
   ["HK018", "hk018-provisioned-capacity.ts", 0, "GSI byCustomer: declared peak 2,000 WCU/s against 500 provisioned (400%)", "provision indexes.byCustomer capacity { write: 2500 } (the peak / 0.8), or use on-demand capacity"],
   ["HK019", "hk019-shared-partition-read-cost.ts", 0, "Article (table): queries on Article (sort key \"<position>#<sequenceId>\") also read the Category items of the same partition (sort key \"0#<sequenceId>\" falls in their range): they are not returned, but DynamoDB reads and bills them: 200 Category items × 2 KB = 400 KB per partition, 50 extra RCU per query (eventually consistent: 1 RCU per 8 KB), 5,000 RCU/s at 100 queries/s; Article's own items are 50 KB per partition", "start Article's sort key with a literal of its own (e.g. \"Article#…\") so its queries read only its items, or keep its queries to a range (where) that Category's keys sort outside of"],
   ["HK019", "hk019-shared-partition-read-cost.ts", 2, "Article (table): queries on Article (sort key \"<position>#<sequenceId>\") also read the Category items of the same partition (sort key \"0#<sequenceId>\" falls in their range): they are not returned, but DynamoDB reads and bills them: 1 Category item × 200 B = 200 B per partition, 0.024 extra RCU per query (eventually consistent: 1 RCU per 8 KB), 2.4 RCU/s at 100 queries/s; Article's own items are 50 KB per partition", "start Article's sort key with a literal of its own (e.g. \"Article#…\") so its queries read only its items, or keep its queries to a range (where) that Category's keys sort outside of"],
+  ["HK022", "hk022-on-demand-maximum.ts", 0, "table Hk022Fires: declared peak 2,000 WRU/s against an on-demand maximum of 1,000 (200%); requests beyond it throttle with ThrottlingException", "raise onDemandMax to { writeRequestUnits: 2500 } (the peak / 0.8), or remove the maximum"],
+  ["HK023", "hk023-ttl-attribute.ts", 0, "Session byExpiry key \"<expiresAt>#<id>\": it holds the ttl attribute \"expiresAt\": every change of the expiry rewrites the index entry (a delete and a put)", "key on something that does not change, and keep \"expiresAt\" out of key templates; query by expiry through a filter, or a sparse index keyed by a bucket of it only when you must"],
+  ["HK023", "hk023-ttl-attribute.ts", 2, "table Hk023LowLoad: the ttl attribute \"expiresAt\" is optional on every entity that declares it (Invite), so no entity sets it on every item: only items whose writer gives an expiry ever expire", "make \"expiresAt\" required on the entities whose items must all expire (e.g. sessions), or leave it optional where expiry is the exception"],
 ];
 for (const [rule, file, table, message, fix] of pinned) {
   test(`${rule} message and fix are pinned (${['fires', 'near miss', 'low load'][table]})`, async (t) => {
@@ -385,9 +389,9 @@ test('traffic, capacity and lint settings are validated with locations', async (
     'schema.ts:15:66 - error DDB191: transactional is 1, not true or false',
     'schema.ts:15:48 - error DDB192: pattern "xs" asks for strongly consistent reads on GSI "byX", which serves only eventually consistent reads',
     'schema.ts:4:53 - error DDB194: GSI "byX" declares capacity, but the table is on-demand',
-    'schema.ts:4:104 - error DDB080: traffic indexes.byX.warmThroughput.read is -1',
     'schema.ts:17:18 - error DDB081: lint names rule "HK999", which does not exist',
     'schema.ts:17:32 - error DDB081: lint severity "loud" for HK001 is not a severity',
+    'schema.ts:4:104 - error DDB253: indexes.byX.warmThroughput.read is -1',
   ]);
 });
 

@@ -355,6 +355,44 @@ export const messages = {
     message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
     fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
   }),
+  DDB250: (found: string, timestamps: readonly string[]) => ({
+    message: found,
+    fix: timestamps.length
+      ? `name the timestamp attribute that holds each item's expiry, e.g. ttl: '${timestamps[0]}' (the entities' timestamps: ${list(timestamps)})`
+      : "declare the expiry on the entities that expire, e.g. expiresAt: t.timestamp(), and name it: ttl: 'expiresAt'",
+  }),
+  DDB251: (entity: string, attribute: string, kind: string) => ({
+    message: `ttl attribute "${attribute}" is a ${kind} attribute of ${entity}; DynamoDB's time to live reads an expiry instant`,
+    fix: `declare it as ${attribute}: t.timestamp() on ${entity} (stored as epoch seconds, read back as a Date), or rename ${entity}'s attribute if it means something else`,
+  }),
+  DDB252: (found: string) => ({
+    message: `pointInTimeRecovery.days is ${found}`,
+    fix: 'give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
+  }),
+  DDB253: (field: string, found: string) => ({
+    message: `${field} is ${found}`,
+    fix: 'give a whole number of units per second above 0, or leave the setting out',
+  }),
+  DDB254: (found: string) => ({
+    message: found,
+    fix: "onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+  }),
+  DDB255: (key: string, found: string) => ({
+    message: `tag key ${JSON.stringify(key)} ${found}`,
+    fix: 'a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+  }),
+  DDB256: (key: string, found: string) => ({
+    message: `tag ${JSON.stringify(key)} has a value that ${found}`,
+    fix: 'a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+  }),
+  DDB257: (count: number) => ({
+    message: `tags declares ${count} tags; a DynamoDB table holds at most 50`,
+    fix: `remove ${count - 50} tag${count - 50 === 1 ? '' : 's'}, or combine related ones into one value (e.g. "owner": "team-a/alice")`,
+  }),
+  DDB258: (field: string, found: string, want: string) => ({
+    message: `${field} is ${found}, not ${want}`,
+    fix: `write ${field}: ${want === 'true or false' ? 'true' : want}, or leave it out`,
+  }),
   DDB260: (found: unknown, allowed: readonly string[]) => ({
     message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
     fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
@@ -447,6 +485,11 @@ export const lintMessages = {
     message: `${where}: queries on ${reader} (sort key "${readerSk}") also read the ${other} items of the same partition (sort key "${otherSk}" falls in their range): they are not returned, but DynamoDB reads and bills them: ${cost}`,
     fix: `start ${reader}'s sort key with a literal of its own (e.g. "${reader}#…") so its queries read only its items, or keep its queries to a range (where) that ${other}'s keys sort outside of`,
   }),
+  HK022: (where: string, found: string, raise: string) => ({
+    message: `${where}: ${found}; requests beyond it throttle with ThrottlingException`,
+    fix: `raise onDemandMax to { ${raise} } (the peak / 0.8), or remove the maximum`,
+  }),
+  HK023: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -542,6 +585,15 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
   DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
   DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Re-add each relationship with the new code and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
+  DDB250: { title: 'ttl names no attribute', why: 'The time-to-live attribute holds each expiring item\'s expiry; one that no entity declares is a typo, and nothing would ever expire.', example: "ttl: 'expiresAt', // no entity declares expiresAt", fix: "Declare the expiry on the entities that expire (expiresAt: t.timestamp()) and name it in ttl." },
+  DDB251: { title: 'ttl attribute is not a timestamp', why: 'DynamoDB deletes an item after the instant its TTL attribute holds (epoch seconds); ddbgen writes that number from a Date, so the attribute must be a timestamp on every entity that declares it.', example: "ttl: 'expiresAt',\nentities: { Session: entity({ attributes: { expiresAt: t.string() }, … }) }", fix: 'Declare it t.timestamp() (optional when some items never expire), or rename the other attribute.' },
+  DDB252: { title: 'point-in-time recovery period out of range', why: 'DynamoDB keeps continuous backups for 1 to 35 days (RecoveryPeriodInDays).', example: 'pointInTimeRecovery: { days: 90 }', fix: 'Give a whole number of days from 1 to 35, or leave days out (35).' },
+  DDB253: { title: 'throughput setting is not a positive whole number', why: 'Warm throughput and on-demand maxima are units per second; DynamoDB takes positive integers.', example: 'onDemandMax: { readRequestUnits: 0 }', fix: 'Give a whole number above 0, or leave the setting out.' },
+  DDB254: { title: 'onDemandMax on a provisioned table, or empty', why: 'OnDemandThroughput caps what an on-demand table serves; a provisioned table is capped by its provisioned capacity.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\nonDemandMax: { readRequestUnits: 500 }", fix: 'Use on-demand capacity with onDemandMax, or remove onDemandMax.' },
+  DDB255: { title: 'tag key not accepted by DynamoDB', why: 'DynamoDB tag keys are 1 to 128 characters of letters, digits, white space and + - = . _ : /; the aws: prefix is reserved.', example: "tags: { 'aws:owner': 'me' }", fix: 'Rename the key within those rules.' },
+  DDB256: { title: 'tag value not accepted by DynamoDB', why: 'DynamoDB tag values are strings of at most 256 characters of letters, digits, white space and + - = . _ : /.', example: "tags: { owner: 'a'.repeat(300) }", fix: 'Shorten the value or drop the characters DynamoDB refuses.' },
+  DDB257: { title: 'more than 50 tags', why: 'A DynamoDB table holds at most 50 user tags; CreateTable and the stack update fail with more.', example: 'tags: { t1: \'a\', …, t51: \'z\' }', fix: 'Remove tags, or combine related ones into one value.' },
+  DDB258: { title: 'table setting of the wrong type', why: 'Table settings are printed into the CreateTable input, CloudFormation and CDK; a value of another type would deploy something else or fail there.', example: "deletionProtection: 'yes'", fix: 'Give the type the message names, or leave the setting out.' },
   DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
   DDB261: { title: 'stream added, removed or changed', why: "A new stream is safe; removing one cuts off its consumers; DynamoDB changes a stream's view type only by disabling the stream and enabling a new one, with a new ARN, so consumers must move to it.", example: "stream: 'keys-only' // was 'new-and-old-images'", fix: "Point consumers at the table's new LatestStreamArn after the deploy and regenerate the handlers, then acknowledge: migrations: [{ change: 'stream' }]." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
@@ -563,4 +615,6 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK017: { title: 'sharded key still too hot', why: 'Sharding divides a key\'s load by the shard count; with too few shards (or a calculated suffix that leaves the hottest value on one shard) a shard still takes more than a partition serves.', example: "key: { pk: 'Vote#<candidateId>#<shard>', sk: '<voterId>', shard: { count: 2 } },\ntraffic: { writesPerSecond: 10000 }", fix: 'Raise the shard count to N = ceil(peak WCU per key / 800), or spread by an attribute that varies within the key (shard.by).' },
   HK018: { title: 'declared peak above provisioned capacity', why: 'On a provisioned table, requests beyond the provisioned units (of the table, and of each GSI separately) are throttled.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\ntraffic: { writesPerSecond: 500 }", fix: 'Provision at least the declared peak (with headroom), or use on-demand capacity.' },
   HK019: { title: 'queries that pay for another entity\'s items', why: 'Entities that share a partition are told apart by their sort keys, so a query returns only its own entity; but DynamoDB reads every item in the key range it is asked for and bills them all (1 RCU per 4 KB strongly consistent, half that eventually consistent). When another entity\'s sort keys fall in that range (seed 000\'s sequence: a metadata item at position 0 beside the items at positions 1..n), each query pays for them too.', example: "Category: key { pk: 'User#<userId>', sk: '0#<sequenceId>' }\nArticle: key { pk: 'User#<userId>', sk: '<position>#<sequenceId>' }  // Article queries read the categories", fix: 'Start each sort key in a shared partition with a literal of its own (Article#<position>…), or query a range the other entity\'s keys sort outside of.' },
+  HK022: { title: 'declared peak near or above the on-demand maximum', why: 'An on-demand table with OnDemandThroughput serves at most that many request units per second; beyond it requests throttle, however many partitions it has.', example: "onDemandMax: { writeRequestUnits: 1000 },\ntraffic: { writesPerSecond: 2000 }", fix: 'Raise onDemandMax to the peak with headroom (peak / 0.8), or remove it.' },
+  HK023: { title: 'ttl attribute in a key, or never required', why: 'An expiry inside a key template cannot change without moving the item (or rewriting its index entry); a ttl attribute that every entity declares optional may be set on no item at all.', example: "ttl: 'expiresAt',\nkey: { pk: 'Session#<expiresAt>', sk: 'S' }", fix: 'Keep the ttl attribute out of key templates; make it required where every item must expire.' },
 };

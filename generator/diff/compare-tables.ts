@@ -241,7 +241,9 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
   const keyAfter = `pk ${after.key.pk}${after.key.sk ? `, sk ${after.key.sk}` : ', no sort key'}`;
   if (keyBefore !== keyAfter) out.push(change('DDB219', 'recreate-table', 'key', messages.DDB219('key attributes', `changed from ${keyBefore} to ${keyAfter}`)));
   if (before.rotation !== after.rotation) out.push(change('DDB219', 'recreate-table', 'rotation', messages.DDB219('rotation', `changed from ${before.rotation ?? 'none'} to ${after.rotation ?? 'none'} (the physical table names change)`)));
-  for (const setting of ['capacity', 'lint'] as const) {
+  // Settings applied to the table in place (UpdateTable, UpdateContinuousBackups, TagResource); the
+  // ttl attribute is not among them: which attribute holds epoch seconds changes how items are stored.
+  for (const setting of ['capacity', 'lint', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', setting, messages.DDB225(`the table's ${setting}`)));
   }
   if (before.stream !== after.stream) out.push(change('DDB261', before.stream === undefined ? 'safe' : 'review', 'stream', messages.DDB261(before.stream, after.stream)));
@@ -326,7 +328,7 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
     if (sameData(x, y)) continue;
     out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream'], ''));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags'], ''));
   return out;
 }
 

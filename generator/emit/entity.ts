@@ -245,7 +245,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const piiNames = attributeNames.filter((a) => { const def = entity.attributes[a]!; return def.kind === 'string' && def.pii === true; });
   const codecs = Object.fromEntries(
     attributeNames.flatMap((a) => {
-      const codec = attributeCodec(entity.attributes[a]!);
+      const codec = attributeCodec(entity.attributes[a]!, a === table.ttl);
       return codec === undefined ? [] : [[a, codec]];
     }),
   );
@@ -421,7 +421,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         statements: [
           `const request = ${request};`,
           `if (!options.fetch) return queryPage(this.context, request, options, (stored) => projectRecord<${names.itemType}>(${modelName}, ${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!, stored));`,
-          `return fetchItems<${name}>(this.context, ${modelName}, await queryPage(this.context, request, options, (stored) => stored));`,
+          `return fetchItems<${name}>(this.context, ${modelName}, await queryPage(this.context, request, options, (stored) => stored), options);`,
         ],
         isAsync: true,
       });

@@ -14,7 +14,7 @@ import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
-import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
+import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
@@ -120,7 +120,7 @@ function indexModule(table: TableDef): EmittedModule {
         { name: `${tableClassName(table)}Options`, isTypeOnly: true },
       ],
     },
-    { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
+    { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table), ...(hasTableSettings(table) ? [tableSettingsName(table)] : [])] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['AddOptions', 'EdgeNode', 'EdgePair', 'LinkOptions', 'ManyResult'].map((name) => ({ name, isTypeOnly: true }))] }] : []),

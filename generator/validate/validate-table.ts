@@ -10,6 +10,7 @@ import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
+import { validateTableSettings } from './table-settings.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype'];
@@ -43,7 +44,7 @@ export const DYNAMODB_NAME = { min: 3, max: 255, characters: /^[A-Za-z0-9_.-]*$/
 const ROTATION_EXAMPLE: Readonly<Record<string, string>> = { day: '_2024-05-06', week: '_2024-W19', month: '_2024-05', year: '_2024' };
 const STREAM_VIEW_TYPES: readonly string[] = ['new-and-old-images', 'new-image', 'old-image', 'keys-only'];
 
-type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
+export type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
@@ -115,6 +116,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validatePatterns(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
+  validateTableSettings(table, keyAttributeNames, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
   const unsound = new Set(found.filter((d) => d.severity !== 'info' && ((d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges')).map((d) => `${d.path[0]}.${d.path[1]}`));
   validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
@@ -184,12 +186,10 @@ function validateTraffic(table: TableDef, report: Report): void {
     number(['capacity', 'read'], 'capacity.read', table.capacity.read);
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
-  throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
   for (const index of Object.values(table.indexes)) {
     if (index.kind !== 'gsi') continue;
     if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
     throughput(['indexes', index.name, 'capacity'], index.capacity);
-    throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
   }
   validateLintConfig(table.lint, ['lint'], report);
 }

@@ -11,7 +11,7 @@ import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
 import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -255,12 +255,12 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   }
 
   /** The edge's attributes, or undefined when there is no such edge. */
-  async get(from: N, to: N, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
+  async get(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
+    return result.Item && unexpired(this.context.ttl, options)(result.Item) ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
   }
 
-  async exists(from: N, to: N, options: { consistent?: boolean } = {}): Promise<boolean> {
+  async exists(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<boolean> {
     return (await this.get(from, to, options)) !== undefined;
   }
 

@@ -8,6 +8,7 @@ import { itemSize } from './item-size.js';
 import { lowCardinalityPartitionKey } from './low-cardinality-partition-key.js';
 import { lsiCollectionSize } from './lsi-collection-size.js';
 import { monotonicHotCollection } from './monotonic-hot-collection.js';
+import { onDemandMaximum } from './on-demand-maximum.js';
 import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
 import { provisionedCapacity } from './provisioned-capacity.js';
@@ -17,6 +18,7 @@ import { singleItemReadHotspot } from './single-item-read-hotspot.js';
 import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
 import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
+import { ttlAttribute } from './ttl-attribute.js';
 import { underShardedKey } from './under-sharded-key.js';
 import { writeContention } from './write-contention.js';
 import type { LintRule } from '../rule.js';
@@ -41,6 +43,8 @@ export const rules: readonly LintRule[] = [
   underShardedKey,
   provisionedCapacity,
   sharedPartitionReadCost,
+  onDemandMaximum,
+  ttlAttribute,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);
