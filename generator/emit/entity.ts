@@ -15,6 +15,7 @@ import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 import { identityTemplates, keySegments, shardInputs } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
+import { emitNativeIndexes } from './native-index.js';
 import { camelCase, commentText, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 
 export interface EmittedModule {
@@ -161,6 +162,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const primaryNames = pathNames(entity, primary);
   statements.push(...pathTypes(entity, primary, primaryNames, ctx));
   for (const path of indexPaths) statements.push(...pathTypes(entity, path, pathNames(entity, path), ctx));
+  const native = emitNativeIndexes(entity, ctx);
+  statements.push(...native.statements);
 
   const version = entity.version;
   const inputType = version === undefined ? name : `${name}Input`;
@@ -278,9 +281,10 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
           sk: skDef && table.key.sk !== undefined ? { attribute: table.key.sk, template: raw(`${name}Keys.sk`) } : raw('undefined'),
           indexes: modelIndexes,
           codecs,
-          keyAttributes: [...ctx.keyAttributes],
+          keyAttributes: [...ctx.keyAttributes, ...native.copies],
           primaryParts,
           ...(version === undefined ? {} : { version }),
+          ...(native.models.length ? { nativeIndexes: native.models } : {}),
         }),
       },
     ],
@@ -588,6 +592,11 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     );
   }
 
+  if (native.methods.length) {
+    methods.push(...native.methods);
+    runtime.add('allItems');
+    runtimeTypes.add('IndexQueryOptions').add('Page');
+  }
   statements.push({
     kind: StructureKind.Class,
     name: `${name}Repository`,
@@ -602,6 +611,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     imports: [
       { moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate'] },
       ...(usesSortCondition ? [{ moduleSpecifier: './runtime/key-condition.js', isTypeOnly: true, namedImports: ['SortCondition'] }] : []),
+      ...(native.methods.length ? [{ moduleSpecifier: './runtime/native-index.js', namedImports: ['queryNativePage', ...(native.usesRange ? [{ name: 'NativeRange', isTypeOnly: true }] : [])] }] : []),
       {
         moduleSpecifier: './runtime/repository.js',
         namedImports: [...[...runtime].sort(), ...[...runtimeTypes].filter((n) => !WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],

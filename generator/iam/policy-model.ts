@@ -82,6 +82,7 @@ const unique = (values: ReadonlyArray<string | undefined>) => [...new Set(values
 /** Key attribute names of the table and of `path`'s index: every index holds them, whatever it projects. */
 function keyAttributeNames(table: TableDef, path: AccessPath): string[] {
   const index = path.index;
+  if (index?.kind === 'native-gsi') return unique([table.key.pk, table.key.sk, ...index.pk, ...index.sk]);
   return unique([table.key.pk, table.key.sk, index?.kind === 'gsi' ? index.pk : undefined, index?.sk]);
 }
 

@@ -402,7 +402,7 @@ export function resourcePeaks(table: TableDef, spaces: readonly KeySpace[]): Arr
   const resources = [
     { resource: 'table', path: ['capacity'], warm: table.capacity.warmThroughput ?? ON_DEMAND_WARM, ...(tableCapacity ? { provisioned: tableCapacity } : {}) },
     ...Object.values(table.indexes).flatMap((index) =>
-      index.kind === 'gsi'
+      index.kind !== 'lsi'
         ? [{ resource: index.name, path: ['indexes', index.name], warm: index.warmThroughput ?? ON_DEMAND_WARM, ...(tableCapacity ? { provisioned: index.capacity ?? tableCapacity } : {}) }]
         : [],
     ),

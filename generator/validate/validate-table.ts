@@ -161,7 +161,7 @@ function validateTraffic(table: TableDef, report: Report): void {
   }
   throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
   for (const index of Object.values(table.indexes)) {
-    if (index.kind !== 'gsi') continue;
+    if (index.kind === 'lsi') continue;
     if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
     throughput(['indexes', index.name, 'capacity'], index.capacity);
     throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
@@ -266,6 +266,7 @@ function keyTemplatesOf(entity: EntityDef): TemplateDef[] {
 function physicalKeyAttributes(table: TableDef): Set<string> {
   const names = new Set([table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])]);
   for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'native-gsi') continue;
     if (index.kind === 'gsi') names.add(index.pk);
     if (index.sk !== undefined) names.add(index.sk);
   }
@@ -278,6 +279,7 @@ function validateKeyAttributes(table: TableDef, report: Report): void {
   use(table.key.pk, 'table pk');
   if (table.key.sk !== undefined) use(table.key.sk, 'table sk');
   for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'native-gsi') continue;
     if (index.kind === 'gsi') use(index.pk, `${index.name} pk`);
     if (index.sk !== undefined) use(index.sk, `${index.name} sk`);
   }
@@ -342,7 +344,7 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 function validateIndexCounts(table: TableDef, report: Report): void {
   const indexes = Object.values(table.indexes);
   const lsis = indexes.filter((i) => i.kind === 'lsi');
-  const gsis = indexes.filter((i) => i.kind === 'gsi');
+  const gsis = indexes.filter((i) => i.kind !== 'lsi');
   if (lsis.length > MAX_LSIS) report('DDB104', ['indexes', lsis[MAX_LSIS]!.name], [lsis.length]);
   const quota = table.gsiQuota;
   if (quota !== undefined && (typeof quota !== 'number' || !Number.isInteger(quota) || quota <= DEFAULT_GSI_QUOTA)) {

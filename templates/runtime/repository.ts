@@ -11,6 +11,7 @@ import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
+import { nativeIndexAttributes, nativeIndexChanges, type NativeIndexModel } from './native-index.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
 
@@ -62,6 +63,8 @@ export interface EntityModel {
   readonly primaryParts: readonly string[];
   /** The optimistic-locking version attribute, if the entity declares one. */
   readonly version?: string;
+  /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
+  readonly nativeIndexes?: readonly NativeIndexModel[];
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
@@ -107,7 +110,8 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
-  const record = Object.assign(toStored(model.name, model.codecs, item), keys);
+  const stored = toStored(model.name, model.codecs, item);
+  const record = Object.assign(stored, nativeIndexAttributes(model, stored), keys);
   if ((itemSizeBound(record) ?? Infinity) > MAX_ITEM_BYTES) {
     const bytes = itemSize(record);
     if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
@@ -132,8 +136,8 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
  * the key's other inputs (from the item's key or `set`), so the derived key never drifts; removing
  * a sparse index's optional inputs (all of them) takes the item out of the index.
  */
-export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, string>; remove: string[] } {
-  const out = { set: {} as Record<string, string>, remove: [] as string[] };
+export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
+  const out = nativeIndexChanges(model, set, remove);
   const values = { ...key, ...set };
   for (const index of model.indexes) {
     const setInputs = index.inputs.filter((name) => name in set && set[name] !== undefined);

@@ -21,6 +21,7 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { emptySets, fromStored, toStored } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
+import { isCopied } from './native-index.js';
 import { indexKeyChanges, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
@@ -122,7 +123,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
     if (attribute === model.version) throw new ValidationError(model.name, attribute, 'is the version attribute: ddbgen increments it on every write');
   }
   for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
-    if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
+    if (model.indexes.some((index) => index.inputs.includes(attribute)) || isCopied(model, attribute)) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
   }
   const version = model.version;
   const expected = options.expectedVersion;

@@ -1,0 +1,172 @@
+// Native multi-attribute GSIs: an index keyed by up to 4 + 4 of the items' own attributes, with no
+// synthetic key string. An entity maps its attributes into the index by name or renamed (a renamed
+// one is written as a copy under the index's name). A query takes equality on every partition
+// attribute and a sort condition on a left-to-right prefix of the sort attributes: equality on all
+// but the last given, which may be a range — what DynamoDB's KeyConditionExpression allows.
+
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { ValidationError } from './errors.js';
+import { ExpressionAliases } from './expression.js';
+import { fromStored, toStored } from './item.js';
+import type { EntityModel, IndexQueryOptions, Page, TableContext } from './repository.js';
+
+/** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
+export type NativeKeyAttribute = readonly [attribute: string, source: string];
+
+/** How an entity's items appear in one native GSI. */
+export interface NativeIndexModel {
+  readonly name: string;
+  /** The partition-key attributes, in key order. */
+  readonly partition: readonly NativeKeyAttribute[];
+  /** The sort-key attributes, in key order. */
+  readonly sort: readonly NativeKeyAttribute[];
+}
+
+/**
+ * A range on the last sort attribute a condition gives. `beginsWith` is a text prefix of what the
+ * table stores: a string, or a timestamp's ISO-8601 text (`'2026-01'` is January 2026).
+ */
+export type NativeRange<T> =
+  | { readonly gt: T }
+  | { readonly gte: T }
+  | { readonly lt: T }
+  | { readonly lte: T }
+  | { readonly between: readonly [T, T] }
+  | (T extends string | Date ? { readonly beginsWith: string } : never);
+
+const RANGE_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+const OPERATORS = [...Object.keys(RANGE_OPERATORS), 'between', 'beginsWith'];
+
+/** A plain object whose one key is a range operator (a Date or Uint8Array value is not). */
+function isRange(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** Index key attributes an entity writes as copies of its own attributes of other names. */
+function copies(model: EntityModel): NativeKeyAttribute[] {
+  return (model.nativeIndexes ?? []).flatMap((index) => [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source));
+}
+
+/**
+ * The native-index attributes of a stored record: renamed copies added; a key value DynamoDB
+ * would refuse (an empty string) is an error before any request.
+ */
+export function nativeIndexAttributes(model: EntityModel, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const index of model.nativeIndexes ?? []) {
+    for (const [attribute, source] of [...index.partition, ...index.sort]) {
+      if (record[source] === '') throw new ValidationError(model.name, source, `is a key attribute of index "${index.name}", and DynamoDB refuses an empty string there: give a value, or leave it out to keep the item out of the index`);
+      if (attribute !== source && record[source] !== undefined) out[attribute] = record[source];
+    }
+  }
+  return out;
+}
+
+/** What an update must also set or remove so renamed copies follow their attributes. */
+export function nativeIndexChanges(model: EntityModel, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
+  const stored = toStored(model.name, model.codecs, set);
+  const out = { set: nativeIndexAttributes(model, stored), remove: [] as string[] };
+  for (const [attribute, source] of copies(model)) if (remove.includes(source)) out.remove.push(attribute);
+  return out;
+}
+
+/** Whether an attribute is copied under another name: such attributes change only through `set`. */
+export function isCopied(model: EntityModel, name: string): boolean {
+  return copies(model).some(([, source]) => source === name);
+}
+
+function indexOf(model: EntityModel, name: string): NativeIndexModel {
+  const index = model.nativeIndexes?.find((i) => i.name === name);
+  if (!index) throw new ValidationError(model.name, name, 'is not a native index of this entity');
+  return index;
+}
+
+/** The Query input of a native-index query, without sending it. */
+export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>): QueryCommandInput {
+  const index = indexOf(model, indexName);
+  const aliases = new ExpressionAliases();
+  const value = (source: string, v: unknown) => aliases.value(toStored(model.name, model.codecs, { [source]: v })[source]);
+  const conditions = index.partition.map(([attribute, source]) => {
+    const v = partition[source];
+    if (v === undefined || v === null || v === '') throw new ValidationError(model.name, source, `is part of the partition key of index "${indexName}": every partition attribute needs a value`);
+    return `${aliases.name(attribute)} = ${value(source, v)}`;
+  });
+  const where = (options.where ?? {}) as Readonly<Record<string, unknown>>;
+  const given = index.sort.filter(([, source]) => where[source] !== undefined);
+  const known = new Set(index.sort.map(([, source]) => source));
+  for (const name of Object.keys(where)) {
+    if (!known.has(name)) throw new ValidationError(model.name, name, `is not a sort attribute of index "${indexName}" (${index.sort.map(([, s]) => s).join(', ')})`);
+  }
+  index.sort.forEach(([, source], position) => {
+    if (where[source] === undefined && position < given.length) throw new ValidationError(model.name, source, `the sort condition of index "${indexName}" skips it: give the sort attributes left to right (${index.sort.map(([, s]) => s).join(', ')})`);
+  });
+  given.forEach(([attribute, source], position) => {
+    const v = where[source];
+    const name = aliases.name(attribute);
+    if (!isRange(v)) return conditions.push(`${name} = ${value(source, v)}`);
+    const ops = Object.keys(v);
+    if (position !== given.length - 1) throw new ValidationError(model.name, source, `a range is allowed only on the last sort attribute given; ${source} is followed by ${given[position + 1]![1]}, so it takes one value`);
+    if (ops.length !== 1 || !OPERATORS.includes(ops[0]!)) throw new ValidationError(model.name, source, `a range is one of ${OPERATORS.join(', ')}, got ${ops.join(', ') || 'nothing'}`);
+    const op = ops[0]!;
+    if (op === 'between') {
+      const [low, high] = v.between as readonly [unknown, unknown];
+      return conditions.push(`${name} BETWEEN ${value(source, low)} AND ${value(source, high)}`);
+    }
+    if (op === 'beginsWith') {
+      if (typeof v.beginsWith !== 'string' || v.beginsWith === '') throw new ValidationError(model.name, source, 'beginsWith takes the non-empty text the stored value starts with');
+      return conditions.push(`begins_with(${name}, ${aliases.value(v.beginsWith)})`);
+    }
+    return conditions.push(`${name} ${RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS]} ${value(source, v[op])}`);
+  });
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ValidationError(scope, '(limit)', `limit must be a positive integer, got ${options.limit}`);
+  const params = { partition, where: options.where, order: options.order ?? 'asc' };
+  return {
+    TableName: ctx.tableName,
+    IndexName: indexName,
+    KeyConditionExpression: conditions.join(' AND '),
+    ...aliases.attributes(),
+    ...(options.order === 'desc' ? { ScanIndexForward: false } : {}),
+    ...(options.limit !== undefined ? { Limit: options.limit } : {}),
+    ...(options.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(options.cursor, scope, params, ctx.cursor) } : {}),
+  };
+}
+
+/** Whether a stored record is the entity's: its table key parses by the entity's templates (other entities may share the index). */
+function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+  try {
+    for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
+      const key = stored[attribute];
+      if (typeof key !== 'string') return false;
+      template.parse(key);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A stored record as the entity's item, or the part of it an index projects: the attributes it
+ * holds, renamed copies read back under the entity's names, and the table key's exact parts.
+ */
+export function nativeRecord<T>(model: EntityModel, indexName: string, stored: Readonly<Record<string, unknown>>): T {
+  const index = indexOf(model, indexName);
+  const renamed = [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source && !(source in stored) && attribute in stored);
+  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, { ...stored, ...Object.fromEntries(renamed.map(([attribute, source]) => [source, stored[attribute]])) }, model.keyAttributes);
+  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
+    const key = stored[attribute];
+    if (typeof key !== 'string') continue;
+    for (const [name, value] of Object.entries(template.parseExact(key))) if (!(name in out)) out[name] = value;
+  }
+  return out as T;
+}
+
+/** One page of a native-index query: items of other entities in the index are skipped; `cursor` continues. */
+export async function queryNativePage<T>(ctx: TableContext, model: EntityModel, method: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>): Promise<Page<T>> {
+  const scope = `${model.name}.${method}`;
+  const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, scope, indexName, partition, options)));
+  const items = (result.Items ?? []).filter((stored) => owns(model, stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
+  const params = { partition, where: options.where, order: options.order ?? 'asc' };
+  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(scope, params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+}
