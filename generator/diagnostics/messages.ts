@@ -329,6 +329,44 @@ export const messages = {
     message: `cannot read ${file} at git ref ${ref}: ${reason}`,
     fix: 'give a ref that has the schema (a branch, tag or commit: git log --oneline -- FILE lists them), or compare two files: ddbgen diff OLD NEW',
   }),
+  DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
+    message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,
+    fix: `name at most 4 distinct attributes in ${part === 'partition' ? 'pk' : 'sk'}, e.g. gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }); key on the attributes queries fix first, and leave the rest to a filter or a second index`,
+  }),
+  DDB241: (entity: string, attribute: string, kind: string, key: string, index: string) => ({
+    message: `${entity} maps "${attribute}", a ${kind} attribute, into key attribute "${key}" of native GSI "${index}"; a key attribute holds one string, number or binary value`,
+    fix: `map a string, enum, timestamp, number or binary attribute into "${key}" (rename: indexes: { ${index}: { attributes: { ${key}: '<attribute>' } } }), or keep ${entity} out of "${index}"`,
+  }),
+  DDB242: (entity: string, attribute: string, key: string, index: string, known: readonly string[]) => ({
+    message: `${entity} has no attribute "${attribute}" for key attribute "${key}" of native GSI "${index}"`,
+    fix: `declare "${attribute}" in ${entity}'s attributes, or map one of ${entity}'s own attributes into it: indexes: { ${index}: { attributes: { ${key}: ${known.length ? known.slice(0, 3).map((k) => `'${k}'`).join(' | ') : "'<attribute>'"} } } }`,
+  }),
+  DDB243: (entity: string, name: string, index: string, keys: readonly string[]) => ({
+    message: `${entity}'s mapping for native GSI "${index}" renames "${name}", which is not one of its key attributes (${list(keys)})`,
+    fix: `rename only key attributes of "${index}": attributes: { <key attribute>: '<${entity} attribute>' }, or remove "${name}"`,
+  }),
+  DDB244: (key: string, index: string, uses: string) => ({
+    message: `key attribute "${key}" of native GSI "${index}" is stored with different types (${uses}); DynamoDB keeps one type per key attribute and refuses a write of the other type`,
+    fix: `give "${key}" one type in every entity that stores an attribute of that name (all strings, enums and timestamps are stored as S, numbers as N, binary as B), or rename one of them`,
+  }),
+  DDB245: (entity: string, index: string, fields: readonly string[]) => ({
+    message: `${entity}'s mapping for native GSI "${index}" gives ${fields.join(', ')}, but a native index is keyed by the attributes themselves: no template is built and no shard suffix can be added`,
+    fix: fields.includes('shard')
+      ? `a shard suffix needs a synthetic key: declare "${index}" as gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) and map a template with shard: { count }, or remove shard`
+      : `remove ${fields.join(' and ')}; map attributes by name, or rename them: indexes: { ${index}: { attributes: { <key attribute>: '<${entity} attribute>' } } }`,
+  }),
+  DDB246: (key: string, index: string, other: string) => ({
+    message: `key attribute "${key}" of native GSI "${index}" is also ${other}, which ddbgen writes as a key string`,
+    fix: `name the native key attribute after the item attribute it holds (e.g. "tenantId"), not after a synthetic key attribute`,
+  }),
+  DDB247: (entity: string, key: string, source: string, index: string) => ({
+    message: `${entity} maps "${source}" into key attribute "${key}" of native GSI "${index}", but ${entity} also declares its own attribute "${key}": the copy would overwrite it`,
+    fix: `map ${entity}'s "${key}" itself (leave "${key}" out of attributes: { … }), or rename ${entity}'s own "${key}"`,
+  }),
+  DDB248: (pattern: string, index: string) => ({
+    message: `pattern "${pattern}" uses native GSI "${index}"; declared patterns read synthetic keys`,
+    fix: `query a native index with the generated query${index.charAt(0).toUpperCase()}${index.slice(1)}(partition, { where }) (a left-to-right sort condition), or point the pattern at a synthetic index`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
@@ -488,6 +526,15 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB227: { title: "table added or removed", why: "A new table is created empty; a table removed from the schema keeps its physical table and items.", example: "export default [shop, audit] // audit is new", fix: "Create a new table before deploying code that uses it; delete a removed one when its data is no longer needed." },
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
+  DDB240: { title: 'native GSI key size', why: 'DynamoDB keys a GSI by at most 4 partition-key and 4 sort-key attributes; CreateTable refuses more ("Too many partition keys").', example: "byTenant: gsi({ pk: ['tenantId', 'region', 'zone', 'team', 'desk'] })", fix: 'Keep at most 4 distinct attributes in pk and in sk; key on what queries fix first.' },
+  DDB241: { title: 'non-scalar native key attribute', why: 'A key attribute of a native GSI holds one string, number or binary value; booleans, lists, maps and sets cannot be key attributes.', example: "attributes: { tags: t.stringSet() },\nindexes: { byTag: { attributes: { tag: 'tags' } } }", fix: 'Map a string, enum, timestamp, number or binary attribute, or keep the entity out of the index.' },
+  DDB242: { title: 'native key attribute the entity lacks', why: 'An entity maps into a native GSI by attribute name; a key attribute it has no attribute for keeps every item of it out of the index.', example: "byTenant: gsi({ pk: ['tenantId'] }) // Invoice has orgId, not tenantId", fix: "Declare the attribute, or rename: indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }." },
+  DDB243: { title: 'rename of a name that is no key attribute', why: 'attributes: { … } on a native mapping renames key attributes of the index; any other name does nothing, and is usually a typo.', example: "indexes: { byTenant: { attributes: { tenant: 'orgId' } } } // the key attribute is tenantId", fix: 'Rename only key attributes of the index, or remove the entry.' },
+  DDB244: { title: 'native key attribute with two types', why: "AttributeDefinitions give each key attribute one type; an item whose attribute of that name has another type is refused (\"Type mismatch for Index Key\"), so one entity's writes would all fail.", example: "Order: { total: t.number() }, Refund: { total: t.string() } // byTotal keys total", fix: 'Give the attribute one type everywhere it is stored, or rename one of them.' },
+  DDB245: { title: 'template or shard on a native mapping', why: 'A native index is keyed by the items\' own attributes: there is no key string to build, so templates do not apply, and a shard suffix has nowhere to live.', example: "indexes: { byTenant: { pk: 'Tenant#<tenantId>', shard: { count: 4 } } }", fix: 'Map attributes by name or rename them; for a sharded key, use a synthetic gsi({ pk: \'gsi1pk\' }) with shard on the mapping.' },
+  DDB246: { title: 'native key attribute named like a synthetic key', why: 'The table key and synthetic index keys are strings ddbgen builds from templates; a native key attribute of the same name would hold that string, not an attribute of the item.', example: "key: { pk: 'pk', sk: 'sk' },\nindexes: { byTenant: gsi({ pk: ['pk'] }) }", fix: 'Name native key attributes after the item attributes they hold.' },
+  DDB247: { title: 'renamed copy over an own attribute', why: 'A renamed mapping writes the value under the index\'s attribute name; an entity that declares an attribute of that name would have it overwritten.', example: "Invoice: { tenantId: t.string(), orgId: t.string() },\nindexes: { byTenant: { attributes: { tenantId: 'orgId' } } }", fix: 'Map the own attribute of that name, or rename it.' },
+  DDB248: { title: 'pattern on a native GSI', why: 'Declared patterns read synthetic key strings; a native index is queried by its attributes with the generated query<Index> method.', example: "patterns: { openOrders: { entity: 'Order', index: 'byTenant', sk: 'status' } }", fix: 'Call query<Index>(partition, { where }) on the repository, or point the pattern at a synthetic index.' },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

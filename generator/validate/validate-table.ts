@@ -9,6 +9,7 @@ import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
+import { validateNativeIndexes } from './native-indexes.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -21,7 +22,7 @@ const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
 
-type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
+export type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function validateTable(table: TableDef): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
@@ -88,6 +89,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
 
   validatePatterns(table, report);
+  validateNativeIndexes(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
@@ -234,6 +236,7 @@ function validatePatterns(table: TableDef, report: Report): void {
       report('DDB071', at, [`pattern "${pattern.name}" would take the name of a generated ${entity.name}Repository method`, [`${pattern.name}Items`]]);
     }
     names.add(pattern.name).add(`${pattern.name}All`);
+    if (resolved === 'index' && table.indexes[pattern.index!]?.kind === 'native-gsi') continue; // DDB248
     if (resolved === 'index') {
       report('DDB071', [...at, 'index'], [`pattern "${pattern.name}" uses index "${pattern.index}", which ${entity.name} does not map into`, Object.keys(entity.indexes)]);
       continue;
