@@ -437,6 +437,14 @@ export const lintMessages = {
     message: `${where}: ${found}`,
     fix,
   }),
+  HK020: (where: string, key: string, problem: string, load: string, index: string, template: string, count: number) => ({
+    message: `${where}: native key (${key}) ${problem}; ${load}; a shard suffix cannot live in a native key`,
+    fix: `keep this index synthetic so it can be sharded: ${index}: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) with the mapping { pk: '${template}', shard: { count: ${count} } } (N = ceil(peak WCU on one key / (1,000 × 0.8)), at least 2); or key the native index on a finer attribute`,
+  }),
+  HK021: (where: string, template: string, attributes: string, index: string, native: string) => ({
+    message: `${where}: the synthetic key ${template} is a plain concatenation of whole attributes the items already store (${attributes}), so a native index could hold it with no key strings and no backfill`,
+    fix: `add a native index beside it, e.g. ${index}Native: gsi(${native}), and map the entity into it by name (DynamoDB fills it from the stored attributes: no backfill); move queries to query${index.charAt(0).toUpperCase()}${index.slice(1)}Native, then remove ${index}. Keep ${index} synthetic if it will need a shard`,
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -553,4 +561,6 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK016: { title: 'PII in a key', why: 'Keys appear in metrics (Contributor Insights), logs, exports and cursors.', example: "attributes: { email: t.string({ pii: true }) },\nkey: { pk: 'User#<email>' }", fix: 'Key on a surrogate id or a keyed hash, and keep the value in a non-key attribute.' },
   HK017: { title: 'sharded key still too hot', why: 'Sharding divides a key\'s load by the shard count; with too few shards (or a calculated suffix that leaves the hottest value on one shard) a shard still takes more than a partition serves.', example: "key: { pk: 'Vote#<candidateId>#<shard>', sk: '<voterId>', shard: { count: 2 } },\ntraffic: { writesPerSecond: 10000 }", fix: 'Raise the shard count to N = ceil(peak WCU per key / 800), or spread by an attribute that varies within the key (shard.by).' },
   HK018: { title: 'declared peak above provisioned capacity', why: 'On a provisioned table, requests beyond the provisioned units (of the table, and of each GSI separately) are throttled.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\ntraffic: { writesPerSecond: 500 }", fix: 'Provision at least the declared peak (with headroom), or use on-demand capacity.' },
+  HK020: { title: 'native key that needs a shard', why: 'A native GSI is keyed by the items\' own attributes: there is no key string to append a shard suffix to, so a low-cardinality or hot native key cannot be spread, and a throttled GSI throttles the table\'s writes.', example: "byStatus: gsi({ pk: ['status'] }) // 3 values, 2,000 writes/s", fix: 'Keep the index synthetic with a shard (gsi({ pk: \'gsi1pk\' }) and shard: { count } on the mapping), or key the native index on a finer attribute.' },
+  HK021: { title: 'synthetic key that could be native', why: 'A synthetic key made only of whole attributes the items store duplicates them as a string; a native multi-attribute GSI keys on the attributes themselves, and DynamoDB fills it from the stored items, so no backfill is needed.', example: "indexes: { byTenant: { pk: '<tenantId>#<region>', sk: '<createdAt>' } }", fix: "Declare a native gsi({ pk: ['tenantId', 'region'], sk: ['createdAt'] }) under a new name, move queries to it, then drop the synthetic one." },
 };

@@ -8,12 +8,14 @@ import { itemSize } from './item-size.js';
 import { lowCardinalityPartitionKey } from './low-cardinality-partition-key.js';
 import { lsiCollectionSize } from './lsi-collection-size.js';
 import { monotonicHotCollection } from './monotonic-hot-collection.js';
+import { nativeKeyNeedsShard } from './native-key-needs-shard.js';
 import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
 import { provisionedCapacity } from './provisioned-capacity.js';
 import { shardFanOut } from './shard-fan-out.js';
 import { singleItemReadHotspot } from './single-item-read-hotspot.js';
 import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
+import { syntheticCouldBeNative } from './synthetic-could-be-native.js';
 import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
 import { underShardedKey } from './under-sharded-key.js';
@@ -39,6 +41,8 @@ export const rules: readonly LintRule[] = [
   piiInKey,
   underShardedKey,
   provisionedCapacity,
+  nativeKeyNeedsShard,
+  syntheticCouldBeNative,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);
