@@ -24,16 +24,17 @@ export interface NativeIndexModel {
 }
 
 /**
- * A range on the last sort attribute a condition gives. `beginsWith` is a text prefix of what the
- * table stores: a string, or a timestamp's ISO-8601 text (`'2026-01'` is January 2026).
+ * A range on the last sort attribute a condition gives: exactly one operator. `beginsWith` is a
+ * text prefix of what the table stores: a string, or a timestamp's ISO-8601 text (`'2026-01'` is
+ * January 2026).
  */
 export type NativeRange<T> =
-  | { readonly gt: T }
-  | { readonly gte: T }
-  | { readonly lt: T }
-  | { readonly lte: T }
-  | { readonly between: readonly [T, T] }
-  | (T extends string | Date ? { readonly beginsWith: string } : never);
+  | { readonly gt: T; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
+  | { readonly gt?: never; readonly gte: T; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
+  | { readonly gt?: never; readonly gte?: never; readonly lt: T; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
+  | { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte: T; readonly between?: never; readonly beginsWith?: never }
+  | { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between: readonly [T, T]; readonly beginsWith?: never }
+  | (T extends string | Date ? { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith: string } : never);
 
 const RANGE_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const OPERATORS = [...Object.keys(RANGE_OPERATORS), 'between', 'beginsWith'];
