@@ -41,13 +41,13 @@ export class MissingSdkError extends Error {}
 
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
-/** Runtime modules written only beside the programs that use them (ddbgen diff --emit-migration). */
-const OPTIONAL_RUNTIME = ['migration.ts'];
+/** Runtime modules written only where they are used: migrations (ddbgen diff --emit-migration), native-GSI queries (tables with a native GSI). */
+const OPTIONAL_RUNTIME = ['migration.ts', 'native-index.ts'];
 
-/** The runtime helper sources copied into every output (tests and optional modules excluded), sorted by name. */
-export function runtimeSources(): Array<{ name: string; text: string }> {
+/** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `optional`), sorted by name. */
+export function runtimeSources(optional: readonly string[] = []): Array<{ name: string; text: string }> {
   return readdirSync(runtimeDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !OPTIONAL_RUNTIME.includes(f))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && (!OPTIONAL_RUNTIME.includes(f) || optional.includes(f)))
     .sort()
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }
@@ -218,7 +218,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.set(`${folder}/${name}`, text);
   };
 
-  for (const { name, text } of runtimeSources()) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
+  for (const { name, text } of runtimeSources(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : [])) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   for (const entity of Object.values(table.entities)) {
     const scope = entityScope(table, entity);
     render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope)));

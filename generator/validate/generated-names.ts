@@ -47,7 +47,7 @@ let runtimeNames: Set<string> | undefined;
 
 /** Every name the runtime helpers export; generated modules import them by these names. */
 export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set(runtimeSources().flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+  runtimeNames ??= new Set(runtimeSources(['native-index.ts']).flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
   return runtimeNames;
 }
 

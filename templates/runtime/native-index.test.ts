@@ -3,8 +3,8 @@
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { ValidationError } from './errors.js';
-import { nativeIndexAttributes, nativeIndexChanges, nativeQueryInput, nativeRecord } from './native-index.js';
-import type { EntityModel, TableContext } from './repository.js';
+import { nativeQueryInput, nativeRecord } from './native-index.js';
+import { nativeIndexAttributes, nativeIndexChanges, type EntityModel, type TableContext } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[]) => new KeyTemplate({ entity: 'Invoice', target, delimiter: '#', maxBytes: 1024, segments });
 const model: EntityModel = {

@@ -1,27 +1,15 @@
-// Native multi-attribute GSIs: an index keyed by up to 4 + 4 of the items' own attributes, with no
-// synthetic key string. An entity maps its attributes into the index by name or renamed (a renamed
-// one is written as a copy under the index's name). A query takes equality on every partition
-// attribute and a sort condition on a left-to-right prefix of the sort attributes: equality on all
-// but the last given, which may be a range — what DynamoDB's KeyConditionExpression allows.
+// Queries on native multi-attribute GSIs: an index keyed by up to 4 + 4 of the items' own
+// attributes, with no synthetic key string (copied into an output only when its schema has one;
+// the copies a renamed mapping writes are the repository's). A query takes equality on every
+// partition attribute and a sort condition on a left-to-right prefix of the sort attributes:
+// equality on all but the last given, which may be a range — what DynamoDB's KeyConditionExpression allows.
 
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { fromStored, toStored } from './item.js';
-import type { EntityModel, IndexQueryOptions, Page, TableContext } from './repository.js';
-
-/** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
-export type NativeKeyAttribute = readonly [attribute: string, source: string];
-
-/** How an entity's items appear in one native GSI. */
-export interface NativeIndexModel {
-  readonly name: string;
-  /** The partition-key attributes, in key order. */
-  readonly partition: readonly NativeKeyAttribute[];
-  /** The sort-key attributes, in key order. */
-  readonly sort: readonly NativeKeyAttribute[];
-}
+import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
 
 /**
  * A range on the last sort attribute a condition gives: exactly one operator. `beginsWith` is a
@@ -42,39 +30,6 @@ const OPERATORS = [...Object.keys(RANGE_OPERATORS), 'between', 'beginsWith'];
 /** A plain object whose one key is a range operator (a Date or Uint8Array value is not). */
 function isRange(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/** Index key attributes an entity writes as copies of its own attributes of other names. */
-function copies(model: EntityModel): NativeKeyAttribute[] {
-  return (model.nativeIndexes ?? []).flatMap((index) => [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source));
-}
-
-/**
- * The native-index attributes of a stored record: renamed copies added; a key value DynamoDB
- * would refuse (an empty string) is an error before any request.
- */
-export function nativeIndexAttributes(model: EntityModel, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const index of model.nativeIndexes ?? []) {
-    for (const [attribute, source] of [...index.partition, ...index.sort]) {
-      if (record[source] === '') throw new ValidationError(model.name, source, `is a key attribute of index "${index.name}", and DynamoDB refuses an empty string there: give a value, or leave it out to keep the item out of the index`);
-      if (attribute !== source && record[source] !== undefined) out[attribute] = record[source];
-    }
-  }
-  return out;
-}
-
-/** What an update must also set or remove so renamed copies follow their attributes. */
-export function nativeIndexChanges(model: EntityModel, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
-  const stored = toStored(model.name, model.codecs, set);
-  const out = { set: nativeIndexAttributes(model, stored), remove: [] as string[] };
-  for (const [attribute, source] of copies(model)) if (remove.includes(source)) out.remove.push(attribute);
-  return out;
-}
-
-/** Whether an attribute is copied under another name: such attributes change only through `set`. */
-export function isCopied(model: EntityModel, name: string): boolean {
-  return copies(model).some(([, source]) => source === name);
 }
 
 function indexOf(model: EntityModel, name: string): NativeIndexModel {

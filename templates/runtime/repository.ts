@@ -11,7 +11,6 @@ import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
 import { fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
-import { nativeIndexAttributes, nativeIndexChanges, type NativeIndexModel } from './native-index.js';
 import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
 
@@ -65,6 +64,51 @@ export interface EntityModel {
   readonly version?: string;
   /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
   readonly nativeIndexes?: readonly NativeIndexModel[];
+}
+
+/** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
+export type NativeKeyAttribute = readonly [attribute: string, source: string];
+
+/** How an entity's items appear in one native GSI. */
+export interface NativeIndexModel {
+  readonly name: string;
+  /** The partition-key attributes, in key order. */
+  readonly partition: readonly NativeKeyAttribute[];
+  /** The sort-key attributes, in key order. */
+  readonly sort: readonly NativeKeyAttribute[];
+}
+
+/** Index key attributes an entity writes as copies of its own attributes of other names. */
+function copies(model: EntityModel): NativeKeyAttribute[] {
+  return (model.nativeIndexes ?? []).flatMap((index) => [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source));
+}
+
+/**
+ * The native-index attributes of a stored record: renamed copies added; a key value DynamoDB
+ * would refuse (an empty string) is an error before any request.
+ */
+export function nativeIndexAttributes(model: EntityModel, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const index of model.nativeIndexes ?? []) {
+    for (const [attribute, source] of [...index.partition, ...index.sort]) {
+      if (record[source] === '') throw new ValidationError(model.name, source, `is a key attribute of index "${index.name}", and DynamoDB refuses an empty string there: give a value, or leave it out to keep the item out of the index`);
+      if (attribute !== source && record[source] !== undefined) out[attribute] = record[source];
+    }
+  }
+  return out;
+}
+
+/** What an update must also set or remove so renamed copies follow their attributes. */
+export function nativeIndexChanges(model: EntityModel, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
+  const stored = toStored(model.name, model.codecs, set);
+  const out = { set: nativeIndexAttributes(model, stored), remove: [] as string[] };
+  for (const [attribute, source] of copies(model)) if (remove.includes(source)) out.remove.push(attribute);
+  return out;
+}
+
+/** Whether an attribute is copied under another name: such attributes change only through `set`. */
+export function isCopied(model: EntityModel, name: string): boolean {
+  return copies(model).some(([, source]) => source === name);
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];

@@ -21,8 +21,7 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { emptySets, fromStored, toStored } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
-import { isCopied } from './native-index.js';
-import { indexKeyChanges, primaryKey, storedItem } from './repository.js';
+import { indexKeyChanges, isCopied, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 
