@@ -102,6 +102,8 @@ export interface EntityDef {
   /** Mappings into native multi-attribute GSIs (absent when the entity maps into none). */
   readonly nativeIndexes?: Readonly<Record<string, NativeIndexMappingDef>>;
   readonly version?: string;
+  /** Undeclared attributes in a write are stored, and kept on read, instead of being a ValidationError. */
+  readonly passthrough?: boolean;
   readonly traffic?: TrafficDef;
   /** Per-rule lint severity overrides for this entity. */
   readonly lint?: Readonly<Record<string, Severity>>;

@@ -13,6 +13,8 @@ const model: EntityModel = {
   sk: { attribute: 'sk', template: tpl('Invoice.key.sk', [{ kind: 'literal', text: 'Invoice' }, { kind: 'string', attr: 'invoiceId' }]) },
   indexes: [],
   codecs: { issuedAt: 'timestamp' },
+  attributes: ['orgId', 'invoiceId', 'region', 'state', 'issuedAt'],
+  required: ['orgId', 'invoiceId', 'region', 'state', 'issuedAt'],
   keyAttributes: ['pk', 'sk', 'tenantId', 'createdAt'],
   primaryParts: ['orgId', 'invoiceId'],
   nativeIndexes: [{ name: 'byTenant', partition: [['tenantId', 'orgId'], ['region', 'region']], sort: [['state', 'state'], ['createdAt', 'issuedAt']] }],

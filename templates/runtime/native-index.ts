@@ -5,7 +5,7 @@
 // equality on all but the last given, which may be a range — what DynamoDB's KeyConditionExpression allows.
 
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck } from './cursor.js';
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { fromStored, toStored } from './item.js';
@@ -38,8 +38,8 @@ function indexOf(model: EntityModel, name: string): NativeIndexModel {
   return index;
 }
 
-/** The Query input of a native-index query, without sending it. */
-export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>): QueryCommandInput {
+/** The Query input of a native-index query, without sending it; `start` is a decoded cursor position. */
+export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>, start?: Readonly<Record<string, unknown>>): QueryCommandInput {
   const index = indexOf(model, indexName);
   const aliases = new ExpressionAliases();
   const value = (source: string, v: unknown) => aliases.value(toStored(model.name, model.codecs, { [source]: v })[source]);
@@ -76,7 +76,6 @@ export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: s
     return conditions.push(`${name} ${RANGE_OPERATORS[op as keyof typeof RANGE_OPERATORS]} ${value(source, v[op])}`);
   });
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) throw new ValidationError(scope, '(limit)', `limit must be a positive integer, got ${options.limit}`);
-  const params = { partition, where: options.where, order: options.order ?? 'asc' };
   return {
     TableName: ctx.tableName,
     IndexName: indexName,
@@ -84,7 +83,25 @@ export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: s
     ...aliases.attributes(),
     ...(options.order === 'desc' ? { ScanIndexForward: false } : {}),
     ...(options.limit !== undefined ? { Limit: options.limit } : {}),
-    ...(options.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(options.cursor, scope, params, ctx.cursor) } : {}),
+    ...(start !== undefined ? { ExclusiveStartKey: start } : {}),
+  };
+}
+
+/**
+ * Checks a cursor position against a native-index query: exactly the key attributes of the table
+ * and the index, the index's partition attributes holding the queried values. A cursor that passes
+ * resumes the same query in its own partition.
+ */
+function nativePositionCheck(model: EntityModel, index: NativeIndexModel, partition: Readonly<Record<string, unknown>>): PositionCheck {
+  const wanted = [...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...[...index.partition, ...index.sort].map(([attribute]) => attribute)])].sort();
+  return (position) => {
+    if (!isKey(position)) return 'its position is not a key';
+    const names = Object.keys(position).sort();
+    if (names.length !== wanted.length || names.some((n, i) => n !== wanted[i])) return `its position does not hold exactly this query's key attributes (${wanted.join(', ')})`;
+    for (const [attribute, source] of index.partition) {
+      if (position[attribute] !== toStored(model.name, model.codecs, { [source]: partition[source] })[source]) return 'its position is in another partition than this query reads';
+    }
+    return undefined;
   };
 }
 
@@ -109,7 +126,7 @@ function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): bo
 export function nativeRecord<T>(model: EntityModel, indexName: string, stored: Readonly<Record<string, unknown>>): T {
   const index = indexOf(model, indexName);
   const renamed = [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source && !(source in stored) && attribute in stored);
-  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, { ...stored, ...Object.fromEntries(renamed.map(([attribute, source]) => [source, stored[attribute]])) }, model.keyAttributes);
+  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, { ...stored, ...Object.fromEntries(renamed.map(([attribute, source]) => [source, stored[attribute]])) }, model.keyAttributes, model.passthrough ? undefined : model.attributes);
   for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
     const key = stored[attribute];
     if (typeof key !== 'string') continue;
@@ -120,9 +137,10 @@ export function nativeRecord<T>(model: EntityModel, indexName: string, stored: R
 
 /** One page of a native-index query: items of other entities in the index are skipped; `cursor` continues. */
 export async function queryNativePage<T>(ctx: TableContext, model: EntityModel, method: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>): Promise<Page<T>> {
-  const scope = `${model.name}.${method}`;
-  const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, scope, indexName, partition, options)));
+  const query = `${model.name}.${method}`;
+  const scope: CursorScope = { table: ctx.tableName, index: indexName, query, params: { partition, where: options.where, order: options.order ?? 'asc' } };
+  const start = options.cursor === undefined ? undefined : await decodeCursor(options.cursor, scope, ctx.cursor, nativePositionCheck(model, indexOf(model, indexName), partition));
+  const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, query, indexName, partition, options, start)));
   const items = (result.Items ?? []).filter((stored) => owns(model, stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
-  const params = { partition, where: options.where, order: options.order ?? 'asc' };
-  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(scope, params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
