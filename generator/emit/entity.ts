@@ -15,8 +15,8 @@ import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
 import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 import { identityTemplates, keySegments, shardInputs } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
-import { emitNativeIndexes } from './native-index.js';
 import { camelCase, commentText, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
+import { emitNativeIndexes } from './native-index.js';
 
 export interface EmittedModule {
   readonly imports: OptionalKind<ImportDeclarationStructure>[];
