@@ -11,6 +11,8 @@ import type {
   IndexMappingDef,
   LsiDef,
   OnDemandMaximum,
+  NativeGsiDef,
+  NativeIndexMappingDef,
   PatternDef,
   PatternOperator,
   Projection,
@@ -66,6 +68,12 @@ export interface IndexMapping {
   pk?: string;
   sk?: string;
   shard?: Shard;
+  /**
+   * For a native GSI (`gsi({ pk: [...], sk: [...] })`): the entity attribute each index key
+   * attribute takes its value from, when the names differ (`{ tenantId: 'orgId' }`); key
+   * attributes not named here take the entity's attribute of the same name.
+   */
+  attributes?: Readonly<Record<string, string>>;
 }
 
 /** A declaration the DSL cannot turn into IR; the generator reports it by its code (messages.ts). */
@@ -94,6 +102,7 @@ type CheckedMappings<IX, A extends string> = {
     pk?: KeyTemplate<IX[K] extends { pk: infer P extends string } ? P : string, A>;
     sk?: KeyTemplate<IX[K] extends { sk: infer S extends string } ? S : string, A>;
     shard?: Shard<A>;
+    attributes?: Readonly<Record<string, A>>;
   };
 };
 
@@ -144,6 +153,17 @@ export function entity<
 }
 
 /**
+ * A native multi-attribute GSI: its partition key is up to 4 of the items' own attributes and its
+ * sort key up to 4 more (no synthetic key). Entities map into it by attribute name, or rename:
+ * `indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }`. Queries take equality on every
+ * partition attribute and a left-to-right sort condition.
+ *
+ * @example
+ * indexes: { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }) }
+ * // emits KeySchema [tenantId HASH, region HASH, status RANGE, createdAt RANGE] and queryByTenant(…)
+ */
+export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<NativeGsiDef, 'name'>;
+/**
  * A global secondary index. `pk`/`sk` name the physical attributes that hold its keys.
  *
  * @example
@@ -152,14 +172,22 @@ export function entity<
  * // warmThroughput: { read, write } pre-warms it (what it serves at once)
  * // emits in the table definition: GlobalSecondaryIndexes: [{ IndexName: 'byName', … }]
  */
-export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef, 'name'> {
-  return Object.freeze({
-    kind: 'gsi',
-    pk: options.pk,
-    ...(options.sk === undefined ? {} : { sk: options.sk }),
-    projection: options.projection ?? 'all',
+export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef, 'name'>;
+export function gsi(options: { pk: string | readonly string[]; sk?: string | readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef | NativeGsiDef, 'name'> {
+  const throughput = {
     ...(options.capacity === undefined ? {} : { capacity: Object.freeze({ ...options.capacity }) }),
     ...(options.warmThroughput === undefined ? {} : { warmThroughput: Object.freeze({ ...options.warmThroughput }) }),
+  };
+  if (Array.isArray(options.pk)) {
+    const sk = options.sk === undefined ? [] : typeof options.sk === 'string' ? [options.sk] : options.sk;
+    return Object.freeze({ kind: 'native-gsi', pk: Object.freeze([...options.pk]), sk: Object.freeze([...sk]), projection: options.projection ?? 'all', ...throughput });
+  }
+  return Object.freeze({
+    kind: 'gsi',
+    pk: options.pk as string,
+    ...(options.sk === undefined ? {} : { sk: options.sk as string }),
+    projection: options.projection ?? 'all',
+    ...throughput,
   });
 }
 
@@ -242,7 +270,7 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   /** Physical key attribute names. Default `{ pk: 'pk', sk: 'sk' }`; omit `sk` for a table without a sort key. */
   key?: { pk: string; sk?: string };
   capacity?: Capacity;
-  indexes?: Record<string, Omit<GsiDef, 'name'> | Omit<LsiDef, 'name'>>;
+  indexes?: Record<string, Omit<GsiDef, 'name'> | Omit<LsiDef, 'name'> | Omit<NativeGsiDef, 'name'>>;
   entities: E;
   /** Relationships between the entities (a type naming no entity is a compile error here). */
   edges?: Record<string, EdgeDeclaration<keyof E & string>>;
@@ -281,6 +309,25 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   tags?: Record<string, string>;
 }
 
+/**
+ * An entity's mapping into a native GSI: every key attribute of the index with the entity attribute
+ * that holds it. Renames of names that are no key attribute, and templates or a shard (which a
+ * native key cannot hold), are kept by name so validation can report them.
+ */
+function nativeMapping(index: string, gsiDef: Omit<NativeGsiDef, 'name'>, mapping: IndexMapping): NativeIndexMappingDef {
+  const renamed = mapping.attributes ?? {};
+  const keys = [...gsiDef.pk, ...gsiDef.sk];
+  const stray = Object.keys(renamed).filter((key) => !keys.includes(key));
+  const synthetic = (['pk', 'sk', 'shard'] as const).filter((field) => mapping[field] !== undefined);
+  return Object.freeze({
+    kind: 'native-index-mapping',
+    index,
+    attributes: Object.freeze(Object.fromEntries(keys.map((key) => [key, renamed[key] ?? key]))),
+    ...(stray.length ? { stray: Object.freeze(stray) } : {}),
+    ...(synthetic.length ? { synthetic: Object.freeze(synthetic) } : {}),
+  });
+}
+
 function freezeTraffic(traffic: Traffic | undefined): TrafficDef | undefined {
   if (traffic === undefined) return undefined;
   const share = traffic.hotKeyShare;
@@ -313,7 +360,13 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
   const entities: Record<string, EntityDef> = {};
   for (const [name, decl] of Object.entries(declaration.entities)) {
     const indexes: Record<string, IndexMappingDef> = {};
+    const nativeIndexes: Record<string, NativeIndexMappingDef> = {};
     for (const [index, mapping] of Object.entries(decl.indexes)) {
+      const native = declaration.indexes?.[index];
+      if (native?.kind === 'native-gsi') {
+        nativeIndexes[index] = nativeMapping(index, native, mapping);
+        continue;
+      }
       const shard = freezeShard(mapping.shard);
       indexes[index] = Object.freeze({
         kind: 'index-mapping',
@@ -336,6 +389,7 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
         ...(shard ? { shard } : {}),
       }),
       indexes: Object.freeze(indexes),
+      ...(Object.keys(nativeIndexes).length ? { nativeIndexes: Object.freeze(nativeIndexes) } : {}),
       ...(decl.version === undefined ? {} : { version: decl.version }),
       ...(decl.passthrough ? { passthrough: true } : {}),
       ...(traffic ? { traffic } : {}),

@@ -58,6 +58,22 @@ export interface IndexMappingDef {
   readonly shard?: ShardDef;
 }
 
+/**
+ * How an entity's items appear in a native GSI (`gsi({ pk: [...], sk: [...] })`): each key
+ * attribute of the index and the entity attribute whose value it holds (the same name, or renamed;
+ * a renamed one is written as a copy).
+ */
+export interface NativeIndexMappingDef {
+  readonly kind: 'native-index-mapping';
+  readonly index: string;
+  /** Index key attribute → the entity's attribute, for every key attribute of the index, in key order. */
+  readonly attributes: Readonly<Record<string, string>>;
+  /** Renamed names that are no key attribute of the index (a validation error). */
+  readonly stray?: readonly string[];
+  /** Synthetic-key fields given on the mapping (`pk`, `sk`, `shard`), which a native key cannot use (a validation error). */
+  readonly synthetic?: readonly ('pk' | 'sk' | 'shard')[];
+}
+
 export interface TrafficDef {
   readonly kind: 'traffic';
   readonly items?: number;
@@ -83,6 +99,8 @@ export interface EntityDef {
   readonly attributes: Readonly<Record<string, AttributeDef>>;
   readonly key: KeyDef;
   readonly indexes: Readonly<Record<string, IndexMappingDef>>;
+  /** Mappings into native multi-attribute GSIs (absent when the entity maps into none). */
+  readonly nativeIndexes?: Readonly<Record<string, NativeIndexMappingDef>>;
   readonly version?: string;
   /** Undeclared attributes in a write are stored, and kept on read, instead of being a ValidationError. */
   readonly passthrough?: boolean;
@@ -111,6 +129,22 @@ export interface GsiDef {
   readonly warmThroughput?: Throughput;
 }
 
+/**
+ * A GSI keyed natively by the items' own attributes: up to 4 partition-key and 4 sort-key
+ * attributes (DynamoDB, November 2025), no synthetic concatenated key.
+ */
+export interface NativeGsiDef {
+  readonly kind: 'native-gsi';
+  readonly name: string;
+  /** Physical attribute names of the partition key, in key order. */
+  readonly pk: readonly string[];
+  /** Physical attribute names of the sort key, in key order (empty: no sort key). */
+  readonly sk: readonly string[];
+  readonly projection: Projection;
+  readonly capacity?: Throughput;
+  readonly warmThroughput?: Throughput;
+}
+
 export interface LsiDef {
   readonly kind: 'lsi';
   readonly name: string;
@@ -118,7 +152,7 @@ export interface LsiDef {
   readonly projection: Projection;
 }
 
-export type IndexDef = GsiDef | LsiDef;
+export type IndexDef = GsiDef | LsiDef | NativeGsiDef;
 
 export interface EdgeDef {
   readonly kind: 'edge';

@@ -239,6 +239,57 @@ test('table prints the CreateTable input, CloudFormation (JSON and YAML, schema-
   }
 });
 
+test('table exports a native multi-attribute GSI: typed AttributeDefinitions, several HASH and RANGE elements, CDK partitionKeys / sortKeys', async (t) => {
+  const cfn = JSON.parse((await run(['table', fixture('tenants.ts'), '--format', 'cloudformation'])).stdout);
+  const ajv = new Ajv({ allErrors: true });
+  t.true(ajv.validate(JSON.parse(readFileSync(path.join(root, 'test/support/cloudformation-dynamodb-table.schema.json'), 'utf8')), cfn), ajv.errorsText());
+  const properties = cfn.Resources.TenantsTable.Properties;
+  t.deepEqual(properties.AttributeDefinitions, [
+    { AttributeName: 'pk', AttributeType: 'S' },
+    { AttributeName: 'sk', AttributeType: 'S' },
+    { AttributeName: 'tenantId', AttributeType: 'S' },
+    { AttributeName: 'region', AttributeType: 'S' },
+    { AttributeName: 'status', AttributeType: 'S' },
+    { AttributeName: 'createdAt', AttributeType: 'S' },
+    { AttributeName: 'total', AttributeType: 'N' },
+  ]);
+  t.deepEqual(properties.GlobalSecondaryIndexes, [
+    {
+      IndexName: 'byTenant',
+      KeySchema: [
+        { AttributeName: 'tenantId', KeyType: 'HASH' },
+        { AttributeName: 'region', KeyType: 'HASH' },
+        { AttributeName: 'status', KeyType: 'RANGE' },
+        { AttributeName: 'createdAt', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    },
+    { IndexName: 'byTotal', KeySchema: [{ AttributeName: 'tenantId', KeyType: 'HASH' }, { AttributeName: 'total', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+  ]);
+  const cdk = (await run(['table', fixture('tenants.ts'), '--format', 'cdk'])).stdout;
+  t.true(
+    cdk.includes(
+      [
+        '  table.addGlobalSecondaryIndex({',
+        "    indexName: 'byTenant',",
+        "    partitionKeys: [{ name: 'tenantId', type: AttributeType.STRING }, { name: 'region', type: AttributeType.STRING }],",
+        "    sortKeys: [{ name: 'status', type: AttributeType.STRING }, { name: 'createdAt', type: AttributeType.STRING }],",
+        '    projectionType: ProjectionType.ALL,',
+        '  });',
+        '  table.addGlobalSecondaryIndex({',
+        "    indexName: 'byTotal',",
+        "    partitionKey: { name: 'tenantId', type: AttributeType.STRING },",
+        "    sortKey: { name: 'total', type: AttributeType.NUMBER },",
+        '    projectionType: ProjectionType.KEYS_ONLY,',
+        '  });',
+      ].join('\n'),
+    ),
+    cdk,
+  );
+  const file = new Project({ useInMemoryFileSystem: true, compilerOptions: { noUnusedLocals: true, noUnusedParameters: true, strict: true } }).createSourceFile('table.ts', cdk);
+  t.deepEqual(file.getPreEmitDiagnostics().filter((d) => d.getCode() !== 2307).map((d) => `${d.getCode()}: ${String(d.getMessageText())}`), []);
+});
+
 test('the installed command runs as a process with the same exit codes', async (t) => {
   const bin = path.join(root, 'bin', 'ddbgen.js');
   const version = await promisify(execFile)(process.execPath, [bin, '--version']);

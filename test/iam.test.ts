@@ -329,3 +329,16 @@ test('the evaluator: an explicit deny wins; IfExists and set operators treat a m
   t.is(evaluate([conditioned({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A${*}'] } })], { ...request, context: { 'dynamodb:LeadingKeys': ['A*'] } }), 'allow');
   t.is(evaluate([conditioned({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A${*}'] } })], { ...request, context: { 'dynamodb:LeadingKeys': ['Ab'] } }), 'deny', '${*} is a literal star');
 });
+
+test('a native GSI: the entity policy grants Query on the whole index (LeadingKeys cannot narrow several attributes); a tenant scope leaves it out and says so', (t) => {
+  const tenants = defineTable({
+    name: 'Tenants',
+    indexes: { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['createdAt'] }) },
+    entities: { Order: entity({ attributes: { tenantId: types.string(), orderId: types.string(), region: types.string(), createdAt: types.timestamp() }, key: { pk: 'Tenant#<tenantId>', sk: 'Order#<orderId>' }, indexes: { byTenant: {} } }) },
+  });
+  const order = iamPolicies([tenants]).policies.find((p) => p.name === 'TenantsOrder')!;
+  t.deepEqual(order.grants.find((g) => g.sid === 'OrderQueryByTenant'), { sid: 'OrderQueryByTenant', actions: ['dynamodb:Query'], index: 'byTenant' });
+  const scoped = iamPolicies([tenants], { tenant: { attribute: 'tenantId', tag: 'tenantId' } });
+  t.false(scoped.policies.find((p) => p.name === 'TenantsOrder')!.grants.some((g) => g.sid === 'OrderQueryByTenant'));
+  t.true(scoped.notes.includes('Tenants.Order: native index byTenant is keyed by attributes, not a key string, so the tenant-scoped policy leaves queryByTenant out'));
+});

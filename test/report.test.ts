@@ -46,6 +46,19 @@ test('table settings in the view model and the page: TimeToLiveSpecification and
   t.false(renderReport(reportView(plain.tables.map((x) => x.table), [], '0.0.0')).includes('Table settings'), 'no settings, no section');
 });
 
+test('the view model lists a native GSI by its attributes, renamed ones as index ← entity attribute', async (t) => {
+  const { tables } = await loadSchemas([path.join(root, 'fixtures/tenants.ts')], root);
+  const view = reportView(tables.map((x) => x.table), [], '0.0.0');
+  t.deepEqual(
+    view.tables[0]!.keys.filter((k) => k.index.endsWith('(native GSI)')).map((k) => `${k.entity} ${k.index}: ${k.pk} / ${k.sk} e.g. ${k.samplePk} / ${k.sampleSk}`),
+    [
+      'Order byTenant (native GSI): tenantId, region / status, createdAt e.g. tenantId-1, eu / OPEN, 2024-05-06T07:08:09.010Z',
+      'Order byTotal (native GSI): tenantId / total e.g. tenantId-1 / 42',
+      'Invoice byTenant (native GSI): tenantId ← orgId, region / status ← state, createdAt ← issuedAt e.g. orgId-1, eu / OPEN, 2024-05-06T07:08:09.010Z',
+    ],
+  );
+});
+
 test('the page in headless Chromium: tables, findings, heat bars against the limit, nothing fetched', async (t) => {
   t.timeout(120_000);
   const out = path.join(root, 'out');

@@ -355,6 +355,44 @@ export const messages = {
     message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
     fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
   }),
+  DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
+    message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,
+    fix: `name at most 4 distinct attributes in ${part === 'partition' ? 'pk' : 'sk'}, e.g. gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }); key on the attributes queries fix first, and leave the rest to a filter or a second index`,
+  }),
+  DDB241: (entity: string, attribute: string, kind: string, key: string, index: string) => ({
+    message: `${entity} maps "${attribute}", a ${kind} attribute, into key attribute "${key}" of native GSI "${index}"; a key attribute holds one string, number or binary value`,
+    fix: `map a string, enum, timestamp, number or binary attribute into "${key}" (rename: indexes: { ${index}: { attributes: { ${key}: '<attribute>' } } }), or keep ${entity} out of "${index}"`,
+  }),
+  DDB242: (entity: string, attribute: string, key: string, index: string, known: readonly string[]) => ({
+    message: `${entity} has no attribute "${attribute}" for key attribute "${key}" of native GSI "${index}"`,
+    fix: `declare "${attribute}" in ${entity}'s attributes, or map one of ${entity}'s own attributes into it: indexes: { ${index}: { attributes: { ${key}: ${known.length ? known.slice(0, 3).map((k) => `'${k}'`).join(' | ') : "'<attribute>'"} } } }`,
+  }),
+  DDB243: (entity: string, name: string, index: string, keys: readonly string[]) => ({
+    message: `${entity}'s mapping for native GSI "${index}" renames "${name}", which is not one of its key attributes (${list(keys)})`,
+    fix: `rename only key attributes of "${index}": attributes: { <key attribute>: '<${entity} attribute>' }, or remove "${name}"`,
+  }),
+  DDB244: (key: string, index: string, uses: string) => ({
+    message: `key attribute "${key}" of native GSI "${index}" is stored with different types (${uses}); DynamoDB keeps one type per key attribute and refuses a write of the other type`,
+    fix: `give "${key}" one type in every entity that stores an attribute of that name (all strings, enums and timestamps are stored as S, numbers as N, binary as B), or rename one of them`,
+  }),
+  DDB245: (entity: string, index: string, fields: readonly string[]) => ({
+    message: `${entity}'s mapping for native GSI "${index}" gives ${fields.join(', ')}, but a native index is keyed by the attributes themselves: no template is built and no shard suffix can be added`,
+    fix: fields.includes('shard')
+      ? `a shard suffix needs a synthetic key: declare "${index}" as gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) and map a template with shard: { count }, or remove shard`
+      : `remove ${fields.join(' and ')}; map attributes by name, or rename them: indexes: { ${index}: { attributes: { <key attribute>: '<${entity} attribute>' } } }`,
+  }),
+  DDB246: (key: string, index: string, other: string) => ({
+    message: `key attribute "${key}" of native GSI "${index}" is also ${other}, which ddbgen writes as a key string`,
+    fix: `name the native key attribute after the item attribute it holds (e.g. "tenantId"), not after a synthetic key attribute`,
+  }),
+  DDB247: (entity: string, key: string, source: string, index: string) => ({
+    message: `${entity} maps "${source}" into key attribute "${key}" of native GSI "${index}", but ${entity} also declares its own attribute "${key}": the copy would overwrite it`,
+    fix: `map ${entity}'s "${key}" itself (leave "${key}" out of attributes: { … }), or rename ${entity}'s own "${key}"`,
+  }),
+  DDB248: (pattern: string, index: string) => ({
+    message: `pattern "${pattern}" uses native GSI "${index}"; declared patterns read synthetic keys`,
+    fix: `query a native index with the generated query${index.charAt(0).toUpperCase()}${index.slice(1)}(partition, { where }) (a left-to-right sort condition), or point the pattern at a synthetic index`,
+  }),
   DDB250: (found: string, timestamps: readonly string[]) => ({
     message: found,
     fix: timestamps.length
@@ -485,6 +523,14 @@ export const lintMessages = {
     message: `${where}: queries on ${reader} (sort key "${readerSk}") also read the ${other} items of the same partition (sort key "${otherSk}" falls in their range): they are not returned, but DynamoDB reads and bills them: ${cost}`,
     fix: `start ${reader}'s sort key with a literal of its own (e.g. "${reader}#…") so its queries read only its items, or keep its queries to a range (where) that ${other}'s keys sort outside of`,
   }),
+  HK020: (where: string, key: string, problem: string, load: string, index: string, template: string, count: number) => ({
+    message: `${where}: native key (${key}) ${problem}; ${load}; a shard suffix cannot live in a native key`,
+    fix: `keep this index synthetic so it can be sharded: ${index}: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) with the mapping { pk: '${template}', shard: { count: ${count} } } (N = ceil(peak WCU on one key / (1,000 × 0.8)), at least 2); or key the native index on a finer attribute`,
+  }),
+  HK021: (where: string, template: string, attributes: string, index: string, native: string) => ({
+    message: `${where}: the synthetic key ${template} is a plain concatenation of whole attributes the items already store (${attributes}), so a native index could hold it with no key strings and no backfill`,
+    fix: `add a native index beside it, e.g. ${index}Native: gsi(${native}), and map the entity into it by name (DynamoDB fills it from the stored attributes: no backfill); move queries to query${index.charAt(0).toUpperCase()}${index.slice(1)}Native, then remove ${index}. Keep ${index} synthetic if it will need a shard`,
+  }),
   HK022: (where: string, found: string, raise: string) => ({
     message: `${where}: ${found}; requests beyond it throttle with ThrottlingException`,
     fix: `raise onDemandMax to { ${raise} } (the peak / 0.8), or remove the maximum`,
@@ -585,6 +631,15 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
   DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
   DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Re-add each relationship with the new code and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
+  DDB240: { title: 'native GSI key size', why: 'DynamoDB keys a GSI by at most 4 partition-key and 4 sort-key attributes; CreateTable refuses more ("Too many partition keys").', example: "byTenant: gsi({ pk: ['tenantId', 'region', 'zone', 'team', 'desk'] })", fix: 'Keep at most 4 distinct attributes in pk and in sk; key on what queries fix first.' },
+  DDB241: { title: 'non-scalar native key attribute', why: 'A key attribute of a native GSI holds one string, number or binary value; booleans, lists, maps and sets cannot be key attributes.', example: "attributes: { tags: t.stringSet() },\nindexes: { byTag: { attributes: { tag: 'tags' } } }", fix: 'Map a string, enum, timestamp, number or binary attribute, or keep the entity out of the index.' },
+  DDB242: { title: 'native key attribute the entity lacks', why: 'An entity maps into a native GSI by attribute name; a key attribute it has no attribute for keeps every item of it out of the index.', example: "byTenant: gsi({ pk: ['tenantId'] }) // Invoice has orgId, not tenantId", fix: "Declare the attribute, or rename: indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }." },
+  DDB243: { title: 'rename of a name that is no key attribute', why: 'attributes: { … } on a native mapping renames key attributes of the index; any other name does nothing, and is usually a typo.', example: "indexes: { byTenant: { attributes: { tenant: 'orgId' } } } // the key attribute is tenantId", fix: 'Rename only key attributes of the index, or remove the entry.' },
+  DDB244: { title: 'native key attribute with two types', why: "AttributeDefinitions give each key attribute one type; an item whose attribute of that name has another type is refused (\"Type mismatch for Index Key\"), so one entity's writes would all fail.", example: "Order: { total: t.number() }, Refund: { total: t.string() } // byTotal keys total", fix: 'Give the attribute one type everywhere it is stored, or rename one of them.' },
+  DDB245: { title: 'template or shard on a native mapping', why: 'A native index is keyed by the items\' own attributes: there is no key string to build, so templates do not apply, and a shard suffix has nowhere to live.', example: "indexes: { byTenant: { pk: 'Tenant#<tenantId>', shard: { count: 4 } } }", fix: 'Map attributes by name or rename them; for a sharded key, use a synthetic gsi({ pk: \'gsi1pk\' }) with shard on the mapping.' },
+  DDB246: { title: 'native key attribute named like a synthetic key', why: 'The table key and synthetic index keys are strings ddbgen builds from templates; a native key attribute of the same name would hold that string, not an attribute of the item.', example: "key: { pk: 'pk', sk: 'sk' },\nindexes: { byTenant: gsi({ pk: ['pk'] }) }", fix: 'Name native key attributes after the item attributes they hold.' },
+  DDB247: { title: 'renamed copy over an own attribute', why: 'A renamed mapping writes the value under the index\'s attribute name; an entity that declares an attribute of that name would have it overwritten.', example: "Invoice: { tenantId: t.string(), orgId: t.string() },\nindexes: { byTenant: { attributes: { tenantId: 'orgId' } } }", fix: 'Map the own attribute of that name, or rename it.' },
+  DDB248: { title: 'pattern on a native GSI', why: 'Declared patterns read synthetic key strings; a native index is queried by its attributes with the generated query<Index> method.', example: "patterns: { openOrders: { entity: 'Order', index: 'byTenant', sk: 'status' } }", fix: 'Call query<Index>(partition, { where }) on the repository, or point the pattern at a synthetic index.' },
   DDB250: { title: 'ttl names no attribute', why: 'The time-to-live attribute holds each expiring item\'s expiry; one that no entity declares is a typo, and nothing would ever expire.', example: "ttl: 'expiresAt', // no entity declares expiresAt", fix: "Declare the expiry on the entities that expire (expiresAt: t.timestamp()) and name it in ttl." },
   DDB251: { title: 'ttl attribute is not a timestamp', why: 'DynamoDB deletes an item after the instant its TTL attribute holds (epoch seconds); ddbgen writes that number from a Date, so the attribute must be a timestamp on every entity that declares it.', example: "ttl: 'expiresAt',\nentities: { Session: entity({ attributes: { expiresAt: t.string() }, … }) }", fix: 'Declare it t.timestamp() (optional when some items never expire), or rename the other attribute.' },
   DDB252: { title: 'point-in-time recovery period out of range', why: 'DynamoDB keeps continuous backups for 1 to 35 days (RecoveryPeriodInDays).', example: 'pointInTimeRecovery: { days: 90 }', fix: 'Give a whole number of days from 1 to 35, or leave days out (35).' },
@@ -615,6 +670,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK017: { title: 'sharded key still too hot', why: 'Sharding divides a key\'s load by the shard count; with too few shards (or a calculated suffix that leaves the hottest value on one shard) a shard still takes more than a partition serves.', example: "key: { pk: 'Vote#<candidateId>#<shard>', sk: '<voterId>', shard: { count: 2 } },\ntraffic: { writesPerSecond: 10000 }", fix: 'Raise the shard count to N = ceil(peak WCU per key / 800), or spread by an attribute that varies within the key (shard.by).' },
   HK018: { title: 'declared peak above provisioned capacity', why: 'On a provisioned table, requests beyond the provisioned units (of the table, and of each GSI separately) are throttled.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\ntraffic: { writesPerSecond: 500 }", fix: 'Provision at least the declared peak (with headroom), or use on-demand capacity.' },
   HK019: { title: 'queries that pay for another entity\'s items', why: 'Entities that share a partition are told apart by their sort keys, so a query returns only its own entity; but DynamoDB reads every item in the key range it is asked for and bills them all (1 RCU per 4 KB strongly consistent, half that eventually consistent). When another entity\'s sort keys fall in that range (seed 000\'s sequence: a metadata item at position 0 beside the items at positions 1..n), each query pays for them too.', example: "Category: key { pk: 'User#<userId>', sk: '0#<sequenceId>' }\nArticle: key { pk: 'User#<userId>', sk: '<position>#<sequenceId>' }  // Article queries read the categories", fix: 'Start each sort key in a shared partition with a literal of its own (Article#<position>…), or query a range the other entity\'s keys sort outside of.' },
+  HK020: { title: 'native key that needs a shard', why: 'A native GSI is keyed by the items\' own attributes: there is no key string to append a shard suffix to, so a low-cardinality or hot native key cannot be spread, and a throttled GSI throttles the table\'s writes.', example: "byStatus: gsi({ pk: ['status'] }) // 3 values, 2,000 writes/s", fix: 'Keep the index synthetic with a shard (gsi({ pk: \'gsi1pk\' }) and shard: { count } on the mapping), or key the native index on a finer attribute.' },
+  HK021: { title: 'synthetic key that could be native', why: 'A synthetic key made only of whole attributes the items store duplicates them as a string; a native multi-attribute GSI keys on the attributes themselves, and DynamoDB fills it from the stored items, so no backfill is needed.', example: "indexes: { byTenant: { pk: '<tenantId>#<region>', sk: '<createdAt>' } }", fix: "Declare a native gsi({ pk: ['tenantId', 'region'], sk: ['createdAt'] }) under a new name, move queries to it, then drop the synthetic one." },
   HK022: { title: 'declared peak near or above the on-demand maximum', why: 'An on-demand table with OnDemandThroughput serves at most that many request units per second; beyond it requests throttle, however many partitions it has.', example: "onDemandMax: { writeRequestUnits: 1000 },\ntraffic: { writesPerSecond: 2000 }", fix: 'Raise onDemandMax to the peak with headroom (peak / 0.8), or remove it.' },
   HK023: { title: 'ttl attribute in a key, or never required', why: 'An expiry inside a key template cannot change without moving the item (or rewriting its index entry); a ttl attribute that every entity declares optional may be set on no item at all.', example: "ttl: 'expiresAt',\nkey: { pk: 'Session#<expiresAt>', sk: 'S' }", fix: 'Keep the ttl attribute out of key templates; make it required where every item must expire.' },
 };

@@ -226,6 +226,7 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
 
 function describeIndex(index: IndexDef): string {
   const projection = Array.isArray(index.projection) ? `[${index.projection.join(', ')}]` : index.projection;
+  if (index.kind === 'native-gsi') return `pk [${index.pk.join(', ')}]${index.sk.length ? `, sk [${index.sk.join(', ')}]` : ''}, projection ${projection}`;
   return index.kind === 'gsi' ? `pk ${index.pk}${index.sk ? `, sk ${index.sk}` : ''}, projection ${projection}` : `sk ${index.sk}, projection ${projection}`;
 }
 

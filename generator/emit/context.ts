@@ -35,6 +35,8 @@ export interface EmitContext {
 export function createContext(table: TableDef, keyCodec?: 1): EmitContext {
   const names = [table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])];
   for (const index of Object.values(table.indexes)) {
+    // a native GSI is keyed by the items' own attributes, which reads keep
+    if (index.kind === 'native-gsi') continue;
     if (index.kind === 'gsi') names.push(index.pk);
     if (index.sk !== undefined) names.push(index.sk);
   }

@@ -16,6 +16,7 @@ import { indexAccess, projectedAttributes, resolvePattern, tableAccess, type Acc
 import { identityTemplates, keySegments, shardInputs } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
 import { camelCase, commentText, pascalCase, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
+import { emitNativeIndexes } from './native-index.js';
 
 export interface EmittedModule {
   readonly imports: OptionalKind<ImportDeclarationStructure>[];
@@ -161,6 +162,8 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const primaryNames = pathNames(entity, primary);
   statements.push(...pathTypes(entity, primary, primaryNames, ctx));
   for (const path of indexPaths) statements.push(...pathTypes(entity, path, pathNames(entity, path), ctx));
+  const native = emitNativeIndexes(entity, ctx);
+  statements.push(...native.statements);
 
   const version = entity.version;
   const inputType = version === undefined ? name : `${name}Input`;
@@ -283,9 +286,10 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
           required: attributeNames.filter((a) => !entity.attributes[a]!.optional),
           ...(piiNames.length ? { pii: piiNames } : {}),
           ...(entity.passthrough ? { passthrough: true } : {}),
-          keyAttributes: [...ctx.keyAttributes],
+          keyAttributes: [...ctx.keyAttributes, ...native.copies],
           primaryParts,
           ...(version === undefined ? {} : { version }),
+          ...(native.models.length ? { nativeIndexes: native.models } : {}),
         }),
       },
     ],
@@ -593,6 +597,11 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     );
   }
 
+  if (native.methods.length) {
+    methods.push(...native.methods);
+    runtime.add('allItems');
+    runtimeTypes.add('IndexQueryOptions').add('Page');
+  }
   statements.push({
     kind: StructureKind.Class,
     name: `${name}Repository`,
@@ -607,6 +616,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
     imports: [
       { moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate'] },
       ...(usesSortCondition ? [{ moduleSpecifier: './runtime/key-condition.js', isTypeOnly: true, namedImports: ['SortCondition'] }] : []),
+      ...(native.methods.length ? [{ moduleSpecifier: './runtime/native-index.js', namedImports: ['queryNativePage', ...(native.usesRange ? [{ name: 'NativeRange', isTypeOnly: true }] : [])] }] : []),
       {
         moduleSpecifier: './runtime/repository.js',
         namedImports: [...[...runtime].sort(), ...[...runtimeTypes].filter((n) => !WRITE_TYPES.includes(n)).sort().map((n) => ({ name: n, isTypeOnly: true }))],

@@ -41,8 +41,13 @@ export class MissingSdkError extends Error {}
 
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
-/** Runtime modules written only where they are used: beside migration programs (ddbgen diff --emit-migration), into tables with a stream. */
-const OPTIONAL_RUNTIME = ['migration.ts', 'stream.ts'];
+/** Runtime modules written only where they are used: beside migration programs (ddbgen diff --emit-migration), into tables with a stream, native-GSI queries (tables with a native GSI). */
+const OPTIONAL_RUNTIME = ['migration.ts', 'native-index.ts', 'stream.ts'];
+
+/** The optional runtime modules a table's output uses. */
+export function optionalRuntime(table: TableDef): string[] {
+  return [...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : []), ...(table.stream ? ['stream.ts'] : [])];
+}
 
 /** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `include`), sorted by name. */
 export function runtimeSources(include: readonly string[] = []): Array<{ name: string; text: string }> {
@@ -138,6 +143,7 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/scan.js', namedExports: [{ name: 'ScanOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
+    ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? [{ moduleSpecifier: './runtime/native-index.js', namedExports: [{ name: 'NativeRange', isTypeOnly: true }] }] : []),
     {
       moduleSpecifier: './runtime/repository.js',
       namedExports: ['IndexQueryOptions', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })),
@@ -234,7 +240,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.set(`${folder}/${name}`, text);
   };
 
-  for (const { name, text } of runtimeSources(table.stream ? ['stream.ts'] : [])) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
+  for (const { name, text } of runtimeSources(optionalRuntime(table))) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   const entities = Object.values(table.entities);
   for (const [i, entity] of entities.entries()) {
     options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);

@@ -40,7 +40,14 @@ export function cloudFormationYaml(tables: readonly TableDef[]): string {
 /** A function per table that adds a CDK (aws-cdk-lib) `Table` construct to a scope, as a TypeScript snippet importing only what it uses. */
 export function cdkSnippet(tables: readonly TableDef[]): string {
   const used = new Set<string>(['Table', 'AttributeType']);
-  const key = (element: KeyElement | undefined) => (element ? { name: element.AttributeName, type: raw('AttributeType.STRING') } : undefined);
+  const TYPES: Record<string, string> = { S: 'STRING', N: 'NUMBER', B: 'BINARY' };
+  let types: Record<string, string> = {};
+  const key = (element: KeyElement | undefined) => (element ? { name: element.AttributeName, type: raw(`AttributeType.${TYPES[types[element.AttributeName] ?? 'S']}`) } : undefined);
+  // a native multi-attribute GSI key: every HASH element in partitionKeys, every RANGE element in sortKeys
+  const gsiKeys = (schema: KeyElement[]) =>
+    schema.filter((k) => k.KeyType === 'HASH').length > 1 || schema.filter((k) => k.KeyType === 'RANGE').length > 1
+      ? { partitionKeys: schema.filter((k) => k.KeyType === 'HASH').map(key), ...(range(schema) ? { sortKeys: schema.filter((k) => k.KeyType === 'RANGE').map(key) } : {}) }
+      : { partitionKey: key(schema[0]), sortKey: key(range(schema)) };
   const projection = (p: Projection) => {
     used.add('ProjectionType');
     return {
@@ -48,9 +55,10 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
       ...(p.NonKeyAttributes ? { nonKeyAttributes: p.NonKeyAttributes } : {}),
     };
   };
+  const range = (schema: KeyElement[]) => schema.find((k) => k.KeyType === 'RANGE');
   const constructs = tables.map((table) => {
-    const input = createTableInput(table) as { KeySchema: KeyElement[]; GlobalSecondaryIndexes?: IndexInput[]; LocalSecondaryIndexes?: IndexInput[] };
-    const range = (schema: KeyElement[]) => schema.find((k) => k.KeyType === 'RANGE');
+    const input = createTableInput(table) as { AttributeDefinitions: Array<{ AttributeName: string; AttributeType: string }>; KeySchema: KeyElement[]; GlobalSecondaryIndexes?: IndexInput[]; LocalSecondaryIndexes?: IndexInput[] };
+    types = Object.fromEntries(input.AttributeDefinitions.map((d) => [d.AttributeName, d.AttributeType]));
     used.add('BillingMode');
     const capacity = table.capacity.mode === 'provisioned' ? { billingMode: raw('BillingMode.PROVISIONED'), readCapacity: table.capacity.read, writeCapacity: table.capacity.write } : { billingMode: raw('BillingMode.PAY_PER_REQUEST') };
     const settings = {
@@ -73,7 +81,7 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     const tags = Object.entries(table.tags ?? {});
     if (tags.length) used.add('Tags');
     const indexes = [
-      ...(input.GlobalSecondaryIndexes ?? []).map((g) => `table.addGlobalSecondaryIndex(${printLiteral({ indexName: g.IndexName, partitionKey: key(g.KeySchema[0]), sortKey: key(range(g.KeySchema)), ...projection(g.Projection), ...provisioned(g), ...gsiWarm(g.IndexName) })});`),
+      ...(input.GlobalSecondaryIndexes ?? []).map((g) => `table.addGlobalSecondaryIndex(${printLiteral({ indexName: g.IndexName, ...gsiKeys(g.KeySchema), ...projection(g.Projection), ...provisioned(g), ...gsiWarm(g.IndexName) })});`),
       ...(input.LocalSecondaryIndexes ?? []).map((l) => `table.addLocalSecondaryIndex(${printLiteral({ indexName: l.IndexName, sortKey: key(range(l.KeySchema)), ...projection(l.Projection) })});`),
       ...tags.map(([k, v]) => `Tags.of(table).add(${printLiteral(k)}, ${printLiteral(v)});`),
     ];

@@ -3,6 +3,7 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
+import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { STREAM_VIEW_TYPES } from './stream.js';
@@ -17,18 +18,27 @@ const warm = (t: Throughput) => ({ ReadUnitsPerSecond: t.read, WriteUnitsPerSeco
 
 /** The CreateTable input of a table, without TableName. */
 export function createTableInput(table: TableDef): Record<string, unknown> {
-  const keyNames = new Set<string>([table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])]);
+  // every key attribute with its type: synthetic keys are strings; a native key's attributes are stored as the entities declare them
+  const keyNames = new Map<string, ScalarType>([[table.key.pk, 'S'], ...(table.key.sk === undefined ? [] : [[table.key.sk, 'S'] as const])]);
   const keySchema = (pk: string, sk: string | undefined) => [{ AttributeName: pk, KeyType: 'HASH' }, ...(sk === undefined ? [] : [{ AttributeName: sk, KeyType: 'RANGE' }])];
   const provisioned = table.capacity.mode === 'provisioned' ? { ReadCapacityUnits: table.capacity.read, WriteCapacityUnits: table.capacity.write } : undefined;
   const indexes = Object.values(table.indexes);
   const gsis = indexes.flatMap((index) => {
-    if (index.kind !== 'gsi') return [];
-    keyNames.add(index.pk);
-    if (index.sk !== undefined) keyNames.add(index.sk);
+    if (index.kind === 'lsi') return [];
+    let schema: Array<{ AttributeName: string; KeyType: string }>;
+    if (index.kind === 'native-gsi') {
+      const types = nativeKeyTypes(table, index);
+      for (const key of [...index.pk, ...index.sk]) keyNames.set(key, types[key]!);
+      schema = [...index.pk.map((key) => ({ AttributeName: key, KeyType: 'HASH' })), ...index.sk.map((key) => ({ AttributeName: key, KeyType: 'RANGE' }))];
+    } else {
+      keyNames.set(index.pk, 'S');
+      if (index.sk !== undefined) keyNames.set(index.sk, 'S');
+      schema = keySchema(index.pk, index.sk);
+    }
     const own = index.capacity ? { ReadCapacityUnits: index.capacity.read, WriteCapacityUnits: index.capacity.write } : provisioned;
     return [{
       IndexName: index.name,
-      KeySchema: keySchema(index.pk, index.sk),
+      KeySchema: schema,
       Projection: projection(index.projection),
       ...(provisioned ? { ProvisionedThroughput: own } : {}),
       ...(index.warmThroughput ? { WarmThroughput: warm(index.warmThroughput) } : {}),
@@ -36,11 +46,11 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
   });
   const lsis = indexes.flatMap((index) => {
     if (index.kind !== 'lsi') return [];
-    keyNames.add(index.sk);
+    keyNames.set(index.sk, 'S');
     return [{ IndexName: index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(index.projection) }];
   });
   return {
-    AttributeDefinitions: [...keyNames].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    AttributeDefinitions: [...keyNames].map(([name, type]) => ({ AttributeName: name, AttributeType: type })),
     KeySchema: keySchema(table.key.pk, table.key.sk),
     ...(provisioned ? { BillingMode: 'PROVISIONED', ProvisionedThroughput: provisioned } : { BillingMode: 'PAY_PER_REQUEST' }),
     ...(table.capacity.warmThroughput ? { WarmThroughput: warm(table.capacity.warmThroughput) } : {}),

@@ -82,6 +82,7 @@ const unique = (values: ReadonlyArray<string | undefined>) => [...new Set(values
 /** Key attribute names of the table and of `path`'s index: every index holds them, whatever it projects. */
 function keyAttributeNames(table: TableDef, path: AccessPath): string[] {
   const index = path.index;
+  if (index?.kind === 'native-gsi') return unique([table.key.pk, table.key.sk, ...index.pk, ...index.sk]);
   return unique([table.key.pk, table.key.sk, index?.kind === 'gsi' ? index.pk : undefined, index?.sk]);
 }
 
@@ -120,6 +121,12 @@ function entityPolicy(table: TableDef, entity: EntityDef, options: IamOptions, n
     const grant = queryGrant(table, entity, path, `${entity.name}Query${pascal(index)}`, options);
     if (grant) grants.push(grant);
     else notes.push(`${table.name}.${entity.name}: index ${index}'s partition key ${path.pk.source} does not name <${options.tenant!.attribute}>, so the tenant-scoped policy leaves query${pascal(index)} out`);
+  }
+  // a native GSI's partition key is several attributes, which dynamodb:LeadingKeys cannot narrow: the grant is the whole index
+  for (const index of Object.keys(entity.nativeIndexes ?? {})) {
+    if (table.indexes[index]?.kind !== 'native-gsi') continue;
+    if (options.tenant) notes.push(`${table.name}.${entity.name}: native index ${index} is keyed by attributes, not a key string, so the tenant-scoped policy leaves query${pascal(index)} out`);
+    else grants.push({ sid: `${entity.name}Query${pascal(index)}`, actions: dynamodb('Query'), index });
   }
   return {
     name: `${table.name}${entity.name}`,

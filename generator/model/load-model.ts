@@ -7,6 +7,7 @@
 import type { EdgeDef, EntityDef, GsiDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { DiagnosticSeverity } from '../diagnostics/diagnostic.js';
 import { fixedByPartition, shardInputs } from './key-segments.js';
+import { nativeTemplate } from './native-keys.js';
 
 /** DynamoDB's per-partition (and per-item) ceilings, in units per second. */
 export const PARTITION_WRITE_UNITS = 1000;
@@ -113,6 +114,8 @@ export interface EntitySpace extends KeySpaceBase {
   readonly sparse: boolean;
   /** Schema path of the key object a shard is declared on (`key` or `indexes.<name>`). */
   readonly keyPath: readonly string[];
+  /** A native multi-attribute GSI: `pk` / `sk` stand for its key attributes (no key string, no shard possible). */
+  readonly native?: boolean;
 }
 
 export interface EdgeSpace extends KeySpaceBase {
@@ -263,9 +266,14 @@ export function keySpaces(table: TableDef): KeySpace[] {
       sparse: false,
     });
     const tableAttributes = fixedBy(entity.key.pk);
-    for (const mapping of Object.values(entity.indexes)) {
+    // a native GSI's key attributes count as placeholders of a template: the same cardinality and load
+    const nativeMappings = Object.values(entity.nativeIndexes ?? {}).flatMap((native) => {
+      const index = table.indexes[native.index];
+      return index?.kind === 'native-gsi' && index.pk.length ? [{ index: native.index, pk: nativeTemplate(index, native, 'pk', table.delimiter), ...(index.sk.length ? { sk: nativeTemplate(index, native, 'sk', table.delimiter) } : {}), native: true }] : [];
+    });
+    for (const mapping of [...Object.values(entity.indexes), ...nativeMappings]) {
       const index = table.indexes[mapping.index];
-      if (!index || index.kind !== 'gsi' || !mapping.pk) continue;
+      if (!index || index.kind === 'lsi' || !mapping.pk) continue;
       const partitions = cardinality(entity, mapping.pk);
       const projectedBytes = index.projection === 'all' ? itemBytes : Math.min(itemBytes, 1024);
       // A GSI key that contains every attribute of the table key is at most as hot as the table key.
@@ -286,8 +294,9 @@ export function keySpaces(table: TableDef): KeySpace[] {
         label: `${entity.name} in GSI ${index.name}`,
         pk: mapping.pk,
         ...(mapping.sk ? { sk: mapping.sk } : {}),
-        ...(mapping.shard ? { shard: shardSpread(entity, mapping.pk, mapping.shard) } : {}),
-        path: ['entities', entity.name, 'indexes', mapping.index, 'pk'],
+        ...('shard' in mapping && mapping.shard ? { shard: shardSpread(entity, mapping.pk, mapping.shard) } : {}),
+        ...('native' in mapping ? { native: true } : {}),
+        path: ['entities', entity.name, 'indexes', mapping.index, ...('native' in mapping ? [] : ['pk'])],
         keyPath: ['entities', entity.name, 'indexes', mapping.index],
         partitions,
         itemBytes: projectedBytes,
@@ -402,7 +411,7 @@ export function resourcePeaks(table: TableDef, spaces: readonly KeySpace[]): Arr
   const resources = [
     { resource: 'table', path: ['capacity'], warm: table.capacity.warmThroughput ?? ON_DEMAND_WARM, ...(tableCapacity ? { provisioned: tableCapacity } : {}) },
     ...Object.values(table.indexes).flatMap((index) =>
-      index.kind === 'gsi'
+      index.kind !== 'lsi'
         ? [{ resource: index.name, path: ['indexes', index.name], warm: index.warmThroughput ?? ON_DEMAND_WARM, ...(tableCapacity ? { provisioned: index.capacity ?? tableCapacity } : {}) }]
         : [],
     ),

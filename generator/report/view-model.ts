@@ -11,6 +11,7 @@ import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
 import { STREAM_VIEW_TYPES } from '../emit/stream.js';
+import { nativeParts } from '../model/native-keys.js';
 
 export interface KeyRow {
   readonly anchor: string;
@@ -148,6 +149,22 @@ function keyRows(table: TableDef): KeyRow[] {
         sk: path.sk?.source ?? '',
         samplePk: sampleKey(entity, path.pk, `${entity.name}.indexes.${mapping.index}.pk`, table.delimiter, path.index!.kind === 'gsi' ? mapping.shard : entity.key.shard),
         sampleSk: sampleKey(entity, path.sk, `${entity.name}.indexes.${mapping.index}.sk`, table.delimiter),
+      });
+    }
+    // a native GSI's key is the items' own attributes: listed as index attribute ← entity attribute, sampled as stored values
+    for (const mapping of Object.values(entity.nativeIndexes ?? {})) {
+      const index = table.indexes[mapping.index];
+      if (index?.kind !== 'native-gsi') continue;
+      const part = (which: 'pk' | 'sk') => nativeParts(index, mapping, which).map((source, i) => (source === index[which][i] ? source : `${index[which][i]} ← ${source}`)).join(', ');
+      const sample = (which: 'pk' | 'sk') => nativeParts(index, mapping, which).map((source) => { const v = sampleValue(source, entity.attributes[source]); return v instanceof Date ? v.toISOString() : String(v); }).join(', ');
+      rows.push({
+        anchor: anchorOf(table.name, ['entities', entity.name, 'indexes', mapping.index]),
+        entity: entity.name,
+        index: `${mapping.index} (native GSI)`,
+        pk: part('pk'),
+        sk: part('sk'),
+        samplePk: sample('pk'),
+        sampleSk: sample('sk'),
       });
     }
   }

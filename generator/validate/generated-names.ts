@@ -11,7 +11,7 @@ import { camelCase, createContext, kebabCase, tableFolder } from '../emit/contex
 import { emitEdges } from '../emit/edges.js';
 import { emitEntity } from '../emit/entity.js';
 import { emitStream } from '../emit/stream.js';
-import { runtimeSources } from '../emit/generate.js';
+import { optionalRuntime, runtimeSources } from '../emit/generate.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
 
@@ -100,7 +100,7 @@ export function nameProblems(table: TableDef): NameProblem[] {
     })),
   ];
   const globals = javascriptGlobals();
-  const runtime = runtimeExports(table.stream ? ['stream.ts'] : []);
+  const runtime = runtimeExports(optionalRuntime(table));
   const declared = new Map<string, NameOwner>();
   const reported = new Set<NameOwner>();
   const clash = (owner: NameOwner, name: string, other: NameOwner) => {

@@ -9,6 +9,7 @@ import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
+import { validateNativeIndexes } from './native-indexes.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 import { validateTableSettings } from './table-settings.js';
 
@@ -114,6 +115,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
 
   validatePatterns(table, report);
+  validateNativeIndexes(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
   validateTableSettings(table, keyAttributeNames, report);
@@ -187,7 +189,7 @@ function validateTraffic(table: TableDef, report: Report): void {
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
   for (const index of Object.values(table.indexes)) {
-    if (index.kind !== 'gsi') continue;
+    if (index.kind === 'lsi') continue;
     if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
     throughput(['indexes', index.name, 'capacity'], index.capacity);
   }
@@ -259,6 +261,7 @@ function validatePatterns(table: TableDef, report: Report): void {
       report('DDB071', at, [`pattern "${pattern.name}" would take the name of a generated ${entity.name}Repository method`, [`${pattern.name}Items`]]);
     }
     names.add(pattern.name).add(`${pattern.name}All`);
+    if (resolved === 'index' && table.indexes[pattern.index!]?.kind === 'native-gsi') continue; // DDB248
     if (resolved === 'index') {
       report('DDB071', [...at, 'index'], [`pattern "${pattern.name}" uses index "${pattern.index}", which ${entity.name} does not map into`, Object.keys(entity.indexes)]);
       continue;
@@ -291,6 +294,7 @@ function keyTemplatesOf(entity: EntityDef): TemplateDef[] {
 function physicalKeyAttributes(table: TableDef): Set<string> {
   const names = new Set([table.key.pk, ...(table.key.sk === undefined ? [] : [table.key.sk])]);
   for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'native-gsi') continue;
     if (index.kind === 'gsi') names.add(index.pk);
     if (index.sk !== undefined) names.add(index.sk);
   }
@@ -303,6 +307,7 @@ function validateKeyAttributes(table: TableDef, report: Report): void {
   use(table.key.pk, 'table pk');
   if (table.key.sk !== undefined) use(table.key.sk, 'table sk');
   for (const index of Object.values(table.indexes)) {
+    if (index.kind === 'native-gsi') continue;
     if (index.kind === 'gsi') use(index.pk, `${index.name} pk`);
     if (index.sk !== undefined) use(index.sk, `${index.name} sk`);
   }
@@ -377,7 +382,7 @@ function validateTableName(table: TableDef, report: Report): void {
 function validateIndexCounts(table: TableDef, report: Report): void {
   const indexes = Object.values(table.indexes);
   const lsis = indexes.filter((i) => i.kind === 'lsi');
-  const gsis = indexes.filter((i) => i.kind === 'gsi');
+  const gsis = indexes.filter((i) => i.kind !== 'lsi');
   if (lsis.length > MAX_LSIS) report('DDB104', ['indexes', lsis[MAX_LSIS]!.name], [lsis.length]);
   const quota = table.gsiQuota;
   if (quota !== undefined && (typeof quota !== 'number' || !Number.isInteger(quota) || quota <= DEFAULT_GSI_QUOTA)) {

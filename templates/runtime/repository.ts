@@ -72,6 +72,53 @@ export interface EntityModel {
   readonly primaryParts: readonly string[];
   /** The optimistic-locking version attribute, if the entity declares one. */
   readonly version?: string;
+  /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
+  readonly nativeIndexes?: readonly NativeIndexModel[];
+}
+
+/** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
+export type NativeKeyAttribute = readonly [attribute: string, source: string];
+
+/** How an entity's items appear in one native GSI. */
+export interface NativeIndexModel {
+  readonly name: string;
+  /** The partition-key attributes, in key order. */
+  readonly partition: readonly NativeKeyAttribute[];
+  /** The sort-key attributes, in key order. */
+  readonly sort: readonly NativeKeyAttribute[];
+}
+
+/** Index key attributes an entity writes as copies of its own attributes of other names. */
+function copies(model: EntityModel): NativeKeyAttribute[] {
+  return (model.nativeIndexes ?? []).flatMap((index) => [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source));
+}
+
+/**
+ * The native-index attributes of a stored record: renamed copies added; a key value DynamoDB
+ * would refuse (an empty string) is an error before any request.
+ */
+export function nativeIndexAttributes(model: EntityModel, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const index of model.nativeIndexes ?? []) {
+    for (const [attribute, source] of [...index.partition, ...index.sort]) {
+      if (record[source] === '') throw new ValidationError(model.name, source, `is a key attribute of index "${index.name}", and DynamoDB refuses an empty string there: give a value, or leave it out to keep the item out of the index`);
+      if (attribute !== source && record[source] !== undefined) out[attribute] = record[source];
+    }
+  }
+  return out;
+}
+
+/** What an update must also set or remove so renamed copies follow their attributes. */
+export function nativeIndexChanges(model: EntityModel, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
+  const stored = toStored(model.name, model.codecs, set);
+  const out = { set: nativeIndexAttributes(model, stored), remove: [] as string[] };
+  for (const [attribute, source] of copies(model)) if (remove.includes(source)) out.remove.push(attribute);
+  return out;
+}
+
+/** Whether an attribute is copied under another name: such attributes change only through `set`. */
+export function isCopied(model: EntityModel, name: string): boolean {
+  return copies(model).some(([, source]) => source === name);
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
@@ -123,7 +170,8 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   checkAttributeNames(model, Object.keys(item));
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
-  const record = Object.assign(toStored(model.name, model.codecs, item), keys);
+  const stored = toStored(model.name, model.codecs, item);
+  const record = Object.assign(stored, nativeIndexAttributes(model, stored), keys);
   if ((itemSizeBound(record) ?? Infinity) > MAX_ITEM_BYTES) {
     const bytes = itemSize(record);
     if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
@@ -148,8 +196,8 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
  * the key's other inputs (from the item's key or `set`), so the derived key never drifts; removing
  * a sparse index's optional inputs (all of them) takes the item out of the index.
  */
-export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, string>; remove: string[] } {
-  const out = { set: {} as Record<string, string>, remove: [] as string[] };
+export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): { set: Record<string, unknown>; remove: string[] } {
+  const out = nativeIndexChanges(model, set, remove);
   const values = { ...key, ...set };
   for (const index of model.indexes) {
     const setInputs = index.inputs.filter((name) => name in set && set[name] !== undefined);

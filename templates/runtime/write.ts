@@ -23,7 +23,7 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, describeItem, emptySets, fromAttributeValues, toStored } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
-import { indexKeyChanges, itemOf, primaryKey, storedItem } from './repository.js';
+import { indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 
@@ -150,7 +150,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
     if (model.required.includes(attribute)) throw new ValidationError(model.name, attribute, 'is required, so update cannot remove it; set a new value instead', 'ATTRIBUTE_REQUIRED');
   }
   for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
-    if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
+    if (model.indexes.some((index) => index.inputs.includes(attribute)) || isCopied(model, attribute)) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
   }
   const version = model.version;
   const expected = options.expectedVersion;

@@ -1,6 +1,6 @@
 // HK008: a GSI partition key that is constant, low-cardinality or time-bucketed, or whose hottest
 // key comes near 1,000 WCU/s, throttles the GSI — and a throttled GSI throttles the table's writes.
-// (A sharded GSI key is HK017's.)
+// (A sharded GSI key is HK017's; a native key, which cannot be sharded, HK020's.)
 import { HEADROOM, LOW_CARDINALITY, PARTITION_WRITE_UNITS, segmentOffset, shardLoad, units } from '../../model/load-model.js';
 import { judged } from '../describe.js';
 import { lintMessages } from '../../diagnostics/messages.js';
@@ -11,7 +11,7 @@ export const gsiBackPressure: LintRule = {
   name: 'gsi-back-pressure',
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
-      if (space.kind !== 'entity' || space.index === 'table' || space.shard || space.writes === 0) return [];
+      if (space.kind !== 'entity' || space.index === 'table' || space.shard || space.native || space.writes === 0) return [];
       const p = space.partitions;
       let problem: string | undefined;
       if (p.constant) problem = `its partition key "${space.pk.source}" is a constant: one key takes every write`;

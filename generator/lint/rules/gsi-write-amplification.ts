@@ -34,7 +34,7 @@ export const gsiWriteAmplification: LintRule = {
         });
       }
     }
-    const all = Object.values(table.indexes).filter((i) => i.kind === 'gsi' && i.projection === 'all');
+    const all = Object.values(table.indexes).filter((i) => i.kind !== 'lsi' && i.projection === 'all');
     if (all.length >= 3) {
       findings.push({
         severity: 'warn',

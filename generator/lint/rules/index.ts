@@ -9,6 +9,7 @@ import { lowCardinalityPartitionKey } from './low-cardinality-partition-key.js';
 import { lsiCollectionSize } from './lsi-collection-size.js';
 import { monotonicHotCollection } from './monotonic-hot-collection.js';
 import { onDemandMaximum } from './on-demand-maximum.js';
+import { nativeKeyNeedsShard } from './native-key-needs-shard.js';
 import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
 import { provisionedCapacity } from './provisioned-capacity.js';
@@ -16,6 +17,7 @@ import { shardFanOut } from './shard-fan-out.js';
 import { sharedPartitionReadCost } from './shared-partition-read-cost.js';
 import { singleItemReadHotspot } from './single-item-read-hotspot.js';
 import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
+import { syntheticCouldBeNative } from './synthetic-could-be-native.js';
 import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
 import { ttlAttribute } from './ttl-attribute.js';
@@ -45,6 +47,8 @@ export const rules: readonly LintRule[] = [
   sharedPartitionReadCost,
   onDemandMaximum,
   ttlAttribute,
+  nativeKeyNeedsShard,
+  syntheticCouldBeNative,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);

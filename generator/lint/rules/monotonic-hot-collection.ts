@@ -10,7 +10,7 @@ export const monotonicHotCollection: LintRule = {
   name: 'monotonic-hot-collection',
   check: ({ table, spaces }) =>
     spaces.flatMap((space) => {
-      if (space.kind !== 'entity' || !space.sk) return [];
+      if (space.kind !== 'entity' || !space.sk || space.native) return [];
       const firstValue = space.sk.segments.find((s) => s.kind === 'placeholder');
       const monotonic = firstValue?.kind === 'placeholder' && space.entity.attributes[firstValue.name]?.kind === 'timestamp';
       const hasLsi = space.index === 'table' && Object.values(table.indexes).some((i) => i.kind === 'lsi');
