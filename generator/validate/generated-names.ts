@@ -10,7 +10,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
 import { emitEntity } from '../emit/entity.js';
-import { runtimeSources } from '../emit/generate.js';
+import { runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
 
@@ -47,7 +47,7 @@ let runtimeNames: Set<string> | undefined;
 
 /** Every name the runtime helpers export; generated modules import them by these names. */
 export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set(runtimeSources().flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => [...declarations.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
   return runtimeNames;
 }
 
