@@ -53,12 +53,13 @@ const small = defineTable({
     Setting: entity({
       attributes: { name: types.string(), value: types.string(), note: types.string().optional() },
       key: { pk: 'Setting|<name>' },
+      passthrough: true,
     }),
   },
   delimiter: '|',
 });
 
-test('entity emitter: a table without a sort key', (t) => {
+test('entity emitter: a table without a sort key, an entity that passes undeclared attributes through', (t) => {
   const text = renderModule('setting.ts', emitEntity(small.entities['Setting']!, createContext(small)));
   t.is(
     text,
@@ -110,6 +111,9 @@ export const settingModel: EntityModel = {
   sk: undefined,
   indexes: [],
   codecs: {},
+  attributes: ['name', 'value', 'note'],
+  required: ['name', 'value'],
+  passthrough: true,
   keyAttributes: ['id'],
   primaryParts: ['name'],
 };

@@ -242,6 +242,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   });
 
   // The runtime model.
+  const piiNames = attributeNames.filter((a) => { const def = entity.attributes[a]!; return def.kind === 'string' && def.pii === true; });
   const codecs = Object.fromEntries(
     attributeNames.flatMap((a) => {
       const codec = attributeCodec(entity.attributes[a]!);
@@ -278,6 +279,10 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
           sk: skDef && table.key.sk !== undefined ? { attribute: table.key.sk, template: raw(`${name}Keys.sk`) } : raw('undefined'),
           indexes: modelIndexes,
           codecs,
+          attributes: attributeNames,
+          required: attributeNames.filter((a) => !entity.attributes[a]!.optional),
+          ...(piiNames.length ? { pii: piiNames } : {}),
+          ...(entity.passthrough ? { passthrough: true } : {}),
           keyAttributes: [...ctx.keyAttributes],
           primaryParts,
           ...(version === undefined ? {} : { version }),

@@ -45,7 +45,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       isExported: true,
       properties: [
         { name: 'tableName', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }] },
-        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.' }] },
+        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).' }] },
         { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items and throttled batch requests.' }] },
         { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.' }] },
         { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
@@ -215,7 +215,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
             (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
             ' };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
@@ -230,7 +230,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     imports: [
       { moduleSpecifier: '@aws-sdk/lib-dynamodb', isTypeOnly: true, namedImports: ['DynamoDBDocumentClient'] },
       { moduleSpecifier: './runtime/batch.js', isTypeOnly: true, namedImports: ['RetryPolicy'] },
-      { moduleSpecifier: './runtime/cursor.js', isTypeOnly: true, namedImports: ['CursorOptions'] },
+      { moduleSpecifier: './runtime/cursor.js', namedImports: ['checkCursorOptions', { name: 'CursorOptions', isTypeOnly: true }] },
       ...(edges.length
         ? [
             { moduleSpecifier: './runtime/edge.js', namedImports: ['EdgeRepository'] },
