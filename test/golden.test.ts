@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { loadSchemas } from '../generator/load/load-schema.js';
-import { generateTable, runtimeSources } from '../generator/emit/generate.js';
+import { generateTable } from '../generator/emit/generate.js';
+import { moduleFormat, runtimeModules } from '../generator/emit/runtime-modules.js';
 import { fileHeader, tableFolder } from '../generator/emit/context.js';
 import { packageVersion } from '../generator/package-root.js';
 
@@ -19,8 +20,11 @@ for (const fixture of ['social.ts', 'time-series.ts', 'fans.ts']) {
       const files = generateTable(table, out).files;
       const schemaShaped = Object.fromEntries([...files].filter(([name]) => !name.includes('/runtime/')));
       t.snapshot(schemaShaped, `${table.name}: every file whose shape depends on the schema`);
-      for (const { name, text } of runtimeSources(table.stream ? ['stream.ts'] : [])) {
-        t.is(files.get(`${tableFolder(table)}/runtime/${name}`), `${fileHeader()}\n\n${text}`, `runtime/${name} is copied verbatim`);
+      const format = moduleFormat(path.join(out, tableFolder(table)));
+      for (const name of [...files.keys()].filter((f) => f.includes('/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js'))) {
+        const module = runtimeModules().get(name)!;
+        t.is(files.get(`${tableFolder(table)}/runtime/${name}.js`), `${fileHeader()}\n\n${module.js[format]}`, `runtime/${name}.js is the compiled module`);
+        t.is(files.get(`${tableFolder(table)}/runtime/${name}.d.ts`), `${fileHeader()}\n\n${module.declarations}`, `runtime/${name}.d.ts is its declarations`);
       }
       t.deepEqual(generateTable(table, out).files, files, 'the same input gives byte-identical output');
     }

@@ -114,7 +114,8 @@ test('the package ships only what is needed, with top-level main and types for n
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
   t.true(files.includes('bin/ddbgen.js'));
   t.true(files.includes('dist/dsl/index.js') && files.includes('dist/dsl/index.d.ts'));
-  t.true(files.includes('templates/runtime/codec.ts'));
+  t.true(['esm/codec.js', 'esm/codec.d.ts', 'cjs/codec.js', 'manifest.json'].every((f) => files.includes(`dist/runtime/${f}`)), 'the runtime compiled at build time');
+  t.false(files.some((f) => f.startsWith('templates/runtime/')), 'not its sources');
   t.false(files.some((f) => f.endsWith('.test.ts') || f.startsWith('test/') || f.startsWith('fixtures/') || f.startsWith('bench/')));
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
   t.true(files.includes(manifest.main.replace(/^\.\//, '')) && files.includes(manifest.types.replace(/^\.\//, '')));

@@ -4,12 +4,12 @@
 // migrate-<table>.ts, which names the entities, the migration's identity and its default write cap.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TableDef } from '../../dsl/ir.js';
 import { writeOutput } from '../cli/output.js';
 import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
-import { generateTable, runtimeDir } from '../emit/generate.js';
+import { generateTable } from '../emit/generate.js';
 import { planTable } from '../plan/capacity-plan.js';
 import { KEY_CODEC_VERSION } from '../../templates/runtime/codec.js';
 import type { KeyCodecVersion } from './compare-tables.js';
@@ -91,10 +91,9 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     });
     const folder = tableFolder(after.table);
     const root = path.join(dir, folder);
-    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), oldCodec === 1 ? { keyCodec: 1 } : {}).files]);
-    const next = generateTable(after.table, path.join(root, 'new')).files;
-    next.set(`${folder}/runtime/migration.ts`, `${BANNER}\n\n${readFileSync(path.join(runtimeDir, 'migration.ts'), 'utf8')}`);
-    writeOutput(path.join(root, 'new'), [next]);
+    // the program reads items with the old code's fromStored and runs the new code's migration engine
+    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
+    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'] }).files]);
     const file = path.join(root, `migrate-${folder}.ts`);
     writeFileSync(file, program(before.table, after.table, entities, oldCodec));
     written.push(file);

@@ -1,9 +1,10 @@
-// Assembles a table's output: runtime helpers copied from templates/runtime, one module per entity,
-// the table definition, the table class and an index. Every file is printed deterministically and
-// the whole output is type-checked in memory before anything is written; a previous run's cache
-// (generation-cache.ts) spares re-rendering and re-checking what a change cannot affect.
+// Assembles a table's output: one module per entity, the table definition, the table class and an
+// index, and the compiled runtime modules those import (runtime-modules.ts). Every file is printed
+// deterministically and the whole output is type-checked in memory, against the runtime's
+// declarations, before anything is written; a previous run's cache (generation-cache.ts) spares
+// re-rendering and re-checking what a change cannot affect.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
@@ -16,16 +17,18 @@ import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
+import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
 export type GeneratedFiles = Map<string, string>;
 
 /**
- * What ddbgen writes: `ts` (default) the TypeScript sources, which the app's compiler checks with
- * the rest of the app; `js` the same modules compiled by ddbgen, as `.js` + `.d.ts` (in the module
- * format the output folder's package.json implies, as the app's own tsc would), so the app's type
- * check only reads the declarations.
+ * What ddbgen writes: `ts` (default) the schema-shaped modules as TypeScript sources, which the
+ * app's compiler checks with the rest of the app; `js` those modules compiled by ddbgen too, as
+ * `.js` + `.d.ts` (in the module format the output folder's package.json implies, as the app's own
+ * tsc would), so the app's type check only reads declarations. Either way the runtime modules are
+ * written compiled, as `.js` + `.d.ts`.
  */
 export { EMIT_KINDS, type EmitKind } from './context.js';
 
@@ -38,24 +41,6 @@ export class GeneratedCodeError extends Error {
 }
 
 export class MissingSdkError extends Error {}
-
-export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
-
-/** Runtime modules written only where they are used: beside migration programs (ddbgen diff --emit-migration), into tables with a stream, native-GSI queries (tables with a native GSI). */
-const OPTIONAL_RUNTIME = ['migration.ts', 'native-index.ts', 'stream.ts'];
-
-/** The optional runtime modules a table's output uses. */
-export function optionalRuntime(table: TableDef): string[] {
-  return [...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : []), ...(table.stream ? ['stream.ts'] : [])];
-}
-
-/** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `include`), sorted by name. */
-export function runtimeSources(include: readonly string[] = []): Array<{ name: string; text: string }> {
-  return readdirSync(runtimeDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && (!OPTIONAL_RUNTIME.includes(f) || include.includes(f)))
-    .sort()
-    .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
-}
 
 function newProject(): Project {
   return new Project({
@@ -198,6 +183,8 @@ export interface GenerateOptions {
   readonly keyCodec?: 1;
   /** Told what is being done as it goes (`rendering 120 of 500 entities`), for a progress line. */
   readonly progress?: (text: string) => void;
+  /** Runtime modules written whether or not the generated code imports them (`migration` for ddbgen diff --emit-migration). */
+  readonly runtime?: readonly string[];
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -240,7 +227,6 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.set(`${folder}/${name}`, text);
   };
 
-  for (const { name, text } of runtimeSources(optionalRuntime(table))) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
   const entities = Object.values(table.entities);
   for (const [i, entity] of entities.entries()) {
     options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
@@ -255,7 +241,11 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   render('index.ts', table, () => indexModule(table));
 
   const root = path.resolve(outDir);
-  const sources = new Map([...files].map(([name, text]) => [path.join(root, name), text]));
+  // The runtime modules the generated code imports: checked against their declarations, written compiled.
+  const runtime = runtimeModules();
+  const used = usedRuntime(files.values(), options.runtime);
+  const declarations = new Map(used.map((name) => [`${folder}/runtime/${name}.d.ts`, `${BANNER}\n\n${runtime.get(name)!.declarations}`]));
+  const sources = new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
   const compile = (buildInfo: string | undefined): CompileResult => {
@@ -286,6 +276,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.clear();
     for (const file of [...expected].sort()) files.set(file, next.compiled.get(file)!);
   }
+  const format = moduleFormat(path.join(root, folder));
+  for (const name of used) files.set(`${folder}/runtime/${name}.js`, `${BANNER}\n\n${runtime.get(name)!.js[format]}`);
+  for (const [file, text] of declarations) files.set(file, text);
   stats.checked = result.checked;
   if (result.buildInfo !== undefined) next.buildInfo = result.buildInfo;
   const header = fileHeader(options.origin);

@@ -74,8 +74,12 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
   const fallbackRealpath = host.realpath?.bind(host);
   host.directoryExists = (dir) => folders.has(dir) || dir === LIB_FOLDER || (fallbackDirectoryExists?.(dir) ?? false);
   host.realpath = (file) => (input.files.has(file) || folders.has(file) ? file : (fallbackRealpath?.(file) ?? file));
-  host.readFile = (file) => read(file) ?? fallbackRead(file);
-  host.fileExists = (file) => read(file) !== undefined || fallbackExists(file);
+  // A folder of generated files holds only them: what an earlier output left there on disk (an older
+  // runtime's .ts beside the new .d.ts, say) must not shadow them.
+  const generatedFolders = new Set([...input.files.keys()].map((file) => path.dirname(file)));
+  const onDisk = (file: string) => !generatedFolders.has(path.dirname(file));
+  host.readFile = (file) => read(file) ?? (onDisk(file) ? fallbackRead(file) : undefined);
+  host.fileExists = (file) => read(file) !== undefined || (onDisk(file) && fallbackExists(file));
   host.getSourceFile = (file, language) => {
     const text = host.readFile(file);
     if (text === undefined) return undefined;

@@ -11,7 +11,7 @@ import { camelCase, createContext, kebabCase, tableFolder } from '../emit/contex
 import { emitEdges } from '../emit/edges.js';
 import { emitEntity } from '../emit/entity.js';
 import { emitStream } from '../emit/stream.js';
-import { optionalRuntime, runtimeSources } from '../emit/generate.js';
+import { runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
 
@@ -44,17 +44,12 @@ export function javascriptGlobals(): ReadonlySet<string> {
   return globalNames;
 }
 
-const runtimeNames = new Map<string, Set<string>>();
+let runtimeNames: Set<string> | undefined;
 
-/** Every name the runtime helpers export (with the optional modules in `include`); generated modules import them by these names. */
-export function runtimeExports(include: readonly string[] = []): ReadonlySet<string> {
-  const id = include.join();
-  let names = runtimeNames.get(id);
-  if (!names) {
-    names = new Set(runtimeSources(include).flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
-    runtimeNames.set(id, names);
-  }
-  return names;
+/** Every name the runtime helpers export; generated modules import them by these names. */
+export function runtimeExports(): ReadonlySet<string> {
+  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => [...declarations.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+  return runtimeNames;
 }
 
 /** What declares a name: `entities.User`, `edges.Fan` or the table. */
@@ -100,7 +95,7 @@ export function nameProblems(table: TableDef): NameProblem[] {
     })),
   ];
   const globals = javascriptGlobals();
-  const runtime = runtimeExports(optionalRuntime(table));
+  const runtime = runtimeExports();
   const declared = new Map<string, NameOwner>();
   const reported = new Set<NameOwner>();
   const clash = (owner: NameOwner, name: string, other: NameOwner) => {

@@ -23,7 +23,7 @@
 // Every output module reaches this one, so the reference below gives the user's program the ES2020
 // library declarations the output uses (Object.entries, flatMap, AsyncGenerator…) even under
 // `tsc --init` defaults that target ES2016; Node 20 has them all at run time.
-/// <reference lib="es2020" />
+/// <reference lib="es2020" preserve="true" />
 
 /** Base class of every error ddbgen's generated code throws. */
 export class DdbgenError extends Error {

@@ -1,0 +1,96 @@
+// The runtime helpers as they go into an output: compiled and checked once, when ddbgen is built
+// (compile-runtime.ts), to dist/runtime — ES modules with their declarations, and the
+// same modules as CommonJS — with a manifest of which module imports which. A table's output gets
+// only the modules its generated code imports, followed through the runtime's own imports, as
+// `.js` in the module format of the output folder's package scope plus `.d.ts`, so the app's
+// compiler reads declarations rather than the runtime's sources.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ts } from 'ts-morph';
+import { packageRoot } from '../package-root.js';
+
+export const runtimeSourceDir = path.join(packageRoot, 'templates', 'runtime');
+export const compiledRuntimeDir = path.join(packageRoot, 'dist', 'runtime');
+
+/** The module format of a `.js` file, as Node (and TypeScript's NodeNext) reads it from the package scope. */
+export type ModuleFormat = 'esm' | 'cjs';
+
+/** dist/runtime/manifest.json. */
+export interface Manifest {
+  /** Hash of the sources the modules were compiled from (sourceHash()). */
+  readonly sourceHash: string;
+  /** Module name (`codec`) → the runtime modules its .js or .d.ts imports. */
+  readonly imports: Readonly<Record<string, readonly string[]>>;
+}
+
+/** One compiled runtime module. */
+export interface RuntimeModule {
+  readonly name: string;
+  readonly js: Readonly<Record<ModuleFormat, string>>;
+  readonly declarations: string;
+  /** Runtime modules this one imports (values or types). */
+  readonly imports: readonly string[];
+}
+
+/** The runtime's source files (tests excluded), by module name, sorted. */
+export function sourceFiles(): Map<string, string> {
+  const names = readdirSync(runtimeSourceDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort();
+  return new Map(names.map((f) => [f.replace(/\.ts$/, ''), path.join(runtimeSourceDir, f)]));
+}
+
+export function sourceHash(sources: ReadonlyMap<string, string>): string {
+  const hash = createHash('sha256');
+  for (const [name, file] of sources) hash.update(`${name}\0${readFileSync(file, 'utf8')}\0`);
+  return hash.digest('hex');
+}
+
+/** The runtime modules a module's text imports (`./runtime/x.js` from generated code, `./x.js` within the runtime). */
+export function runtimeImports(text: string, prefix: './runtime/' | './'): string[] {
+  const found = ts.preProcessFile(text, true, false).importedFiles.map((f) => f.fileName);
+  return found.filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes('/') && f.endsWith('.js')).map((f) => f.slice(prefix.length, -'.js'.length));
+}
+
+let loaded: Map<string, RuntimeModule> | undefined;
+
+/**
+ * Every compiled runtime module, by name. Running from a checkout whose runtime sources changed
+ * since the last build is an error naming the fix, never a silently older runtime.
+ */
+export function runtimeModules(): ReadonlyMap<string, RuntimeModule> {
+  if (loaded) return loaded;
+  const manifestFile = path.join(compiledRuntimeDir, 'manifest.json');
+  if (!existsSync(manifestFile)) throw new Error(`ddbgen: the compiled runtime is missing (${manifestFile}): run npm run build`);
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+  if (existsSync(runtimeSourceDir) && sourceHash(sourceFiles()) !== manifest.sourceHash) {
+    throw new Error(`ddbgen: templates/runtime changed since the runtime in dist/runtime was compiled: run npm run build`);
+  }
+  const read = (format: ModuleFormat, name: string, extension: string) => readFileSync(path.join(compiledRuntimeDir, format, `${name}${extension}`), 'utf8');
+  loaded = new Map(
+    Object.entries(manifest.imports).map(([name, imports]) => [name, { name, js: { esm: read('esm', name, '.js'), cjs: read('cjs', name, '.js') }, declarations: read('esm', name, '.d.ts'), imports }]),
+  );
+  return loaded;
+}
+
+/** The runtime modules `texts` (generated modules) import, with everything those import in turn, plus `extra`; sorted. */
+export function usedRuntime(texts: Iterable<string>, extra: readonly string[] = []): string[] {
+  const modules = runtimeModules();
+  const used = new Set<string>();
+  const visit = (name: string) => {
+    if (used.has(name)) return;
+    const module = modules.get(name);
+    if (!module) throw new Error(`internal: generated code imports ./runtime/${name}.js, which is no runtime module`);
+    used.add(name);
+    for (const next of module.imports) visit(next);
+  };
+  for (const text of texts) for (const name of runtimeImports(text, './runtime/')) visit(name);
+  for (const name of extra) visit(name);
+  return [...used].sort();
+}
+
+/** How Node reads a `.js` file in `folder`: by the `type` of the nearest package.json, as TypeScript's NodeNext does. */
+export function moduleFormat(folder: string): ModuleFormat {
+  const format = ts.getImpliedNodeFormatForFile(path.join(folder, 'index.ts') as ts.Path, undefined, ts.sys, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  return format === ts.ModuleKind.ESNext ? 'esm' : 'cjs';
+}

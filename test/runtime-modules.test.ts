@@ -1,0 +1,116 @@
+// The runtime in an output: only the modules the generated code imports (followed through the
+// runtime's own imports), written as the .js + .d.ts ddbgen compiled when it was built, in the
+// module format of the output folder's package scope — in the default mode beside readable .ts.
+
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { defineTable, edge, entity, t as types } from '../dsl/index.js';
+import { generateTable } from '../generator/emit/generate.js';
+import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime-modules.js';
+import { writeOutput } from '../generator/cli/output.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const exec = promisify(execFile);
+
+/** One entity, plus (per variant) an edge or a sharded entity. */
+function table(variant: { edge?: boolean; shard?: boolean } = {}) {
+  return defineTable({
+    name: 'Shop',
+    entities: {
+      User: entity({ attributes: { id: types.string(), name: types.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+      ...(variant.shard ? { Click: entity({ attributes: { page: types.string(), id: types.string() }, key: { pk: 'Page#<page>#<shard>', sk: '<id>', shard: { count: 4, by: 'id' } } }) } : {}),
+    },
+    ...(variant.edge ? { edges: { Follows: edge({ types: ['User'], forward: 'FOLLOWS', inverse: 'FOLLOWED_BY' }) } } : {}),
+  });
+}
+
+/** A folder inside the repository (so the output resolves the SDK) with its own package.json scope. */
+function scope(name: string, type: 'module' | 'commonjs'): string {
+  const dir = path.join(root, 'out', 'test-runtime-modules', name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type }));
+  return dir;
+}
+
+test('runtimeImports reads the runtime modules a text imports, values and types, and nothing else', (t) => {
+  const cases: Array<[string, './runtime/' | './', string[]]> = [
+    ["import { KeyTemplate } from './runtime/codec.js';\nimport type { Page } from './runtime/repository.js';", './runtime/', ['codec', 'repository']],
+    ["export { type RetryPolicy } from './runtime/batch.js';\nimport { UserKeys } from './user.js';", './runtime/', ['batch']],
+    ["import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nimport { x } from '../runtime/codec.js';", './runtime/', []],
+    ["import { ValidationError } from './errors.js';\nexport * from './codec.js';", './', ['errors', 'codec']],
+  ];
+  for (const [text, prefix, want] of cases) t.deepEqual(runtimeImports(text, prefix), want, text);
+});
+
+test('usedRuntime closes over the runtime\'s own imports', (t) => {
+  const modules = runtimeModules();
+  for (const name of modules.keys()) {
+    const used = usedRuntime([`import { x } from './runtime/${name}.js';`]);
+    t.true(used.includes(name));
+    for (const module of used) for (const next of modules.get(module)!.imports) t.true(used.includes(next), `${name}: ${module} imports ${next}`);
+  }
+  t.deepEqual(usedRuntime([]), []);
+  t.throws(() => usedRuntime(["import { x } from './runtime/nope.js';"]), { message: /\.\/runtime\/nope\.js, which is no runtime module/ });
+});
+
+test('only the runtime modules a schema uses are written: edges and gathering only for schemas that have them', (t) => {
+  const out = path.join(root, 'out', 'test-runtime-modules', 'selection');
+  const runtimeOf = (variant: { edge?: boolean; shard?: boolean }) =>
+    new Set([...generateTable(table(variant), out).files.keys()].filter((f) => f.startsWith('shop/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js')));
+  const plain = runtimeOf({});
+  t.false(plain.has('edge'), 'no edge module without edges');
+  t.false(plain.has('migration'), 'the migration engine only for migration programs');
+  t.true(runtimeOf({ edge: true }).has('edge'));
+  t.true(runtimeOf({ shard: true }).has('gather'));
+  const all = generateTable(table({ edge: true }), out).files;
+  for (const name of runtimeOf({ edge: true })) t.true(all.has(`shop/runtime/${name}.d.ts`), `${name}.d.ts beside ${name}.js`);
+  t.false([...all.keys()].some((f) => f.startsWith('shop/runtime/') && f.endsWith('.ts') && !f.endsWith('.d.ts')), 'no runtime source');
+  t.deepEqual(
+    [...all.keys()].filter((f) => !f.includes('/runtime/')),
+    ['shop/user.ts', 'shop/edges.ts', 'shop/table-definition.ts', 'shop/shop-table.ts', 'shop/index.ts'],
+    'the schema-shaped modules stay TypeScript',
+  );
+});
+
+test('the module format of the runtime follows the output folder\'s package scope', (t) => {
+  t.is(moduleFormat(scope('format-esm', 'module')), 'esm');
+  t.is(moduleFormat(scope('format-cjs', 'commonjs')), 'cjs');
+});
+
+test('default mode in a CommonJS scope: the .ts modules run (through tsx) on the CommonJS runtime', async (t) => {
+  const dir = scope('cjs', 'commonjs');
+  const out = path.join(dir, 'out');
+  const files = generateTable(table({ edge: true }), out).files;
+  t.regex(files.get('shop/runtime/codec.js')!, /^"use strict";$/m);
+  t.notRegex(files.get('shop/runtime/codec.js')!, /^export /m);
+  writeOutput(out, [files]);
+  writeFileSync(
+    path.join(dir, 'put.ts'),
+    "import { ShopTable } from './out/shop/index.js';\n" +
+      'const sent: unknown[] = [];\n' +
+      "const db = new ShopTable({ send: async (command: { input: unknown }) => (sent.push(command.input), {}) } as never, { tableName: 'Shop' });\n" +
+      "void db.user.put({ id: 'u1', name: 'Ann' }).then(() => console.log(JSON.stringify(sent[0])));\n",
+  );
+  const { stdout } = await exec(process.execPath, ['--import=tsx', path.join(dir, 'put.ts')], { cwd: dir });
+  t.like(JSON.parse(stdout), { TableName: 'Shop', Item: { pk: 'User#u1', sk: 'PROFILE', id: 'u1', name: 'Ann' } });
+});
+
+test('default mode in an ES module scope writes ES modules', (t) => {
+  const files = generateTable(table(), path.join(scope('esm', 'module'), 'out')).files;
+  t.regex(files.get('shop/runtime/errors.js')!, /^export class DdbgenError /m);
+});
+
+test('an older output on disk (runtime .ts sources beside the new declarations) neither shadows the check nor survives', (t) => {
+  const out = path.join(scope('upgrade', 'module'), 'out');
+  mkdirSync(path.join(out, 'shop', 'runtime'), { recursive: true });
+  const stale = path.join(out, 'shop', 'runtime', 'repository.ts');
+  writeFileSync(stale, '// generated by ddbgen — do not edit\n\nexport interface EntityModel { readonly old: true }\nexport type TableContext = never;\n');
+  const files = generateTable(table(), out).files;
+  writeOutput(out, [files]);
+  t.false(existsSync(stale));
+  t.true(existsSync(path.join(out, 'shop', 'runtime', 'repository.d.ts')));
+});
