@@ -12,11 +12,13 @@ import type {
   LsiDef,
   NativeGsiDef,
   NativeIndexMappingDef,
+  OnDemandMaximum,
   PatternDef,
   PatternOperator,
   Projection,
   Severity,
   ShardDef,
+  StreamViewType,
   TableDef,
   Throughput,
   TrafficDef,
@@ -284,6 +286,27 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
    * `entities.User.key.pk`), so `ddbgen diff --check` passes once the migration is planned or run.
    */
   migrations?: ReadonlyArray<{ change: string; reason?: string }>;
+  /**
+   * Turns on the table's DynamoDB stream: what each record carries (`'new-and-old-images'`,
+   * `'new-image'`, `'old-image'` or `'keys-only'`). The output gets `decode<Table>StreamRecord` and
+   * `handle<Table>Stream`, typed by it.
+   */
+  stream?: StreamViewType;
+  /**
+   * Time to live: the attribute that holds each item's expiry, a `t.timestamp()` on every entity that
+   * declares it (entities without it never expire). Stored as epoch seconds, read back as a `Date`;
+   * reads hide items past it (DynamoDB deletes them only within a day or two) unless given
+   * `{ includeExpired: true }`.
+   */
+  ttl?: string;
+  /** Point-in-time recovery: restore to any second of the last `days` days (1–35, default 35). */
+  pointInTimeRecovery?: { days?: number };
+  /** Refuse DeleteTable while set (DeletionProtectionEnabled). */
+  deletionProtection?: boolean;
+  /** On-demand only: the most read / write request units per second the table serves; beyond them requests throttle. */
+  onDemandMax?: OnDemandMaximum;
+  /** Resource tags: at most 50, keys 1–128 characters (not starting with `aws:`), values up to 256. */
+  tags?: Record<string, string>;
 }
 
 /**
@@ -390,8 +413,14 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     lint: Object.freeze({ ...(declaration.lint ?? {}) }),
     ...(declaration.rotation === undefined ? {} : { rotation: declaration.rotation }),
     ...(declaration.gsiQuota === undefined ? {} : { gsiQuota: declaration.gsiQuota }),
+    ...(declaration.stream === undefined ? {} : { stream: declaration.stream }),
     ...(declaration.migrations === undefined
       ? {}
       : { migrations: Object.freeze(declaration.migrations.map((m) => Object.freeze({ kind: 'migration' as const, change: m.change, ...(m.reason === undefined ? {} : { reason: m.reason }) }))) }),
+    ...(declaration.ttl === undefined ? {} : { ttl: declaration.ttl }),
+    ...(declaration.pointInTimeRecovery === undefined ? {} : { pointInTimeRecovery: Object.freeze({ days: declaration.pointInTimeRecovery?.days ?? 35 }) }),
+    ...(declaration.deletionProtection === undefined ? {} : { deletionProtection: declaration.deletionProtection }),
+    ...(declaration.onDemandMax === undefined ? {} : { onDemandMax: Object.freeze({ ...declaration.onDemandMax }) }),
+    ...(declaration.tags === undefined ? {} : { tags: Object.freeze({ ...declaration.tags }) }),
   });
 }

@@ -202,6 +202,17 @@ export interface MigrationDef {
   readonly reason?: string;
 }
 
+/**
+ * What a DynamoDB stream record carries (the table's StreamViewType): both images, the item after
+ * or before the change, or only its key.
+ */
+export type StreamViewType = 'new-and-old-images' | 'new-image' | 'old-image' | 'keys-only';
+/** `onDemandMax`: the most request units per second an on-demand table serves (OnDemandThroughput); beyond it, requests throttle. */
+export interface OnDemandMaximum {
+  readonly readRequestUnits?: number;
+  readonly writeRequestUnits?: number;
+}
+
 export interface TableDef {
   readonly kind: 'table';
   readonly name: string;
@@ -219,4 +230,19 @@ export interface TableDef {
   readonly gsiQuota?: number;
   /** Non-safe changes the schema acknowledges, so `ddbgen diff --check` passes. */
   readonly migrations?: readonly MigrationDef[];
+  /** The table's stream and what its records carry; absent: no stream. */
+  readonly stream?: StreamViewType;
+  /**
+   * The time-to-live attribute (TimeToLiveSpecification): a timestamp on every entity that declares
+   * it, stored as epoch seconds; DynamoDB deletes an item some time after that instant, and reads
+   * hide it from then on unless asked with `includeExpired`.
+   */
+  readonly ttl?: string;
+  /** Point-in-time recovery, restorable over the last `days` (1–35) days. */
+  readonly pointInTimeRecovery?: { readonly days: number };
+  /** DeletionProtectionEnabled: DeleteTable fails while it is on. */
+  readonly deletionProtection?: boolean;
+  readonly onDemandMax?: OnDemandMaximum;
+  /** Resource tags (at most 50; keys up to 128 characters, values up to 256). */
+  readonly tags?: Readonly<Record<string, string>>;
 }

@@ -20,6 +20,14 @@ export function isProjectBoundary(dir: string): boolean {
   return existsSync(path.join(dir, 'package.json')) || VCS_ROOTS.some((name) => existsSync(path.join(dir, name)));
 }
 
+/** The project `from` is in: the nearest project root at or above it, else `from` itself. */
+export function projectRootOf(from: string): string {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (isProjectBoundary(dir)) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from);
+  }
+}
+
 /**
  * True when a cache folder or file is safe to read and write: a real folder or file (no symbolic
  * link), owned by this user, and not writable by others, so no other account can plant output.

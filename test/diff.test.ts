@@ -76,6 +76,12 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['edge removed', (d) => ({ ...d, edges: {} }), [['DDB223', 'destructive', 'edges.Follow']]],
   ['version added', (d) => ({ ...d, entities: { ...d.entities, User: user({ version: 'rev' }) } }), [['DDB224', 'backfill', 'entities.User.version']]],
   ['capacity and lint', (d) => ({ ...d, capacity: { mode: 'provisioned', read: 5, write: 5 }, lint: { HK015: 'off' } }), [['DDB225', 'safe', 'capacity'], ['DDB225', 'safe', 'lint']]],
+  [
+    'table settings applied in place',
+    (d) => ({ ...d, pointInTimeRecovery: { days: 7 }, deletionProtection: true, onDemandMax: { readRequestUnits: 9000 }, tags: { team: 'a' } }),
+    [['DDB225', 'safe', 'pointInTimeRecovery'], ['DDB225', 'safe', 'deletionProtection'], ['DDB225', 'safe', 'onDemandMax'], ['DDB225', 'safe', 'tags']],
+  ],
+  ['a ttl attribute named: how an attribute is stored changes, never assumed safe', (d) => ({ ...d, ttl: 'name' }), [['DDB226', 'review', 'ttl']]],
 ];
 
 for (const [name, edit, want] of cases) {
@@ -114,6 +120,38 @@ test('classify: a field this ddbgen does not know is reviewed, never safe, and n
     ['DDB226', 'review', 'codecVersion'],
   ]);
   t.is(messages.DDB226('codecVersion').message, 'codecVersion changed, and this ddbgen does not know what that change means for stored items');
+});
+
+/** The fan graph of seed 002 with integer ids 1..1e9, a rank index (1..100) and a post keyed by a 0-based count. */
+const integerKeyed = (userPk = 'User.<id>') =>
+  defineTable({
+    name: 'Fans',
+    delimiter: '.',
+    indexes: { byRank: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+    entities: {
+      User: entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }), name: t.string() }, key: { pk: userPk as 'User.<id>', sk: 'PROFILE' } }),
+      Series: entity({ attributes: { id: t.string(), rank: t.number({ integer: true, min: 1, max: 100 }) }, key: { pk: 'Series.<id>', sk: 'PROFILE' }, indexes: { byRank: { pk: 'Rank.<rank>', sk: '<id>' } } }),
+      Post: entity({ attributes: { id: t.string(), n: t.number({ integer: true, min: 0, max: 999 }) }, key: { pk: 'Post.<id>', sk: 'N.<n>' } }),
+      Temp: entity({ attributes: { at: t.string(), c: t.number({ integer: true, min: -50, max: 60 }) }, key: { pk: 'Temp.<at>', sk: '<c>' } }),
+    },
+    edges: { Fan: edge({ types: ['User', 'Series'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) },
+  });
+
+test('classify: items written by key codec v1 — integer keys whose range does not start at 0 are rewritten, indexes backfilled, edges named; min 0 is unchanged', (t) => {
+  const table = integerKeyed();
+  t.deepEqual(compareTables(table, table).map((c) => c.code), [], 'same codec: nothing');
+  const changes = compareTables(table, table, 1);
+  t.deepEqual(changes.map((c) => [c.code, c.class, c.change, c.migrate?.kind ?? '']), [
+    ['DDB230', 'rewrite-keys', 'entities.User.key', 'rewrite'],
+    ['DDB231', 'backfill', 'entities.Series.indexes.byRank', 'backfill'],
+    ['DDB230', 'rewrite-keys', 'entities.Temp.key', 'rewrite'],
+    ['DDB232', 'rewrite-keys', 'edges.Fan', ''],
+  ]);
+  t.deepEqual(changes.slice(0, 2).map((c) => `${c.message} | ${c.fix}`), [
+    `User's keys hold "id", integer whose range does not start at 0: key codec v1 stored it as the offset from min (id 1 of 1..1e9 as 000000000), codec v2 as the value itself (0000000001), so every stored User item must be written under its new key and its old key deleted | generate and run the migration (ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR: it reads the old keys with codec v1 and writes codec v2), then acknowledge: migrations: [{ change: 'entities.User.key' }]`,
+    `Series's mapping into index "byRank" holds "rank", integer whose range does not start at 0, which key codec v1 wrote as the offset from min and v2 writes as the value: the index attributes of stored Series items must be rewritten | generate and run the backfill (ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.Series.indexes.byRank' }]`,
+  ]);
+  t.deepEqual(compareTables(table, integerKeyed('Fan.<id>'), 1).map((c) => [c.code, c.change]).slice(0, 2), [['DDB215', 'entities.User.key.pk'], ['DDB231', 'entities.Series.indexes.byRank']], 'a template change is one rewrite, not two');
 });
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -53,7 +53,7 @@ test('a key literal or attribute name holding */ stays inside the generated doc 
 });
 
 test('a name the emitters print as an identifier must be one, even when validation is bypassed', (t) => {
-  const table = defineTable({ name: 'T', entities: { ['User = 1; (globalThis as any).x = 1; const Y']: entity({ attributes: { id: types.string() }, key: { pk: 'U#<id>', sk: 'P' } }) } });
+  const table = defineTable({ name: 'App', entities: { ['User = 1; (globalThis as any).x = 1; const Y']: entity({ attributes: { id: types.string() }, key: { pk: 'U#<id>', sk: 'P' } }) } });
   t.throws(() => generateTable(table, path.join(root, 'out')), { message: /^internal: "User = 1; .*" is not an identifier; validate the table before generating it$/ });
 });
 
@@ -93,13 +93,13 @@ const literals: Array<[string, string, string, number]> = [
 for (const [name, literal, reason, at] of literals) {
   test(`DDB170: a key literal with ${name} is refused`, (t) => {
     const table = defineTable({
-      name: 'T',
+      name: 'App',
       entities: { User: entity({ attributes: { id: types.string() }, key: { pk: `${literal}#<id>` as never, sk: 'P' } }) },
     });
     const found = validateTable(table).filter((d) => d.code === 'DDB170');
     t.deepEqual(
       found.map((d) => ({ message: d.message, target: d.target, offset: d.offset })),
-      [{ message: `key template ${JSON.stringify(`${literal}#<id>`)} ${reason}`, target: 'T.entities.User.key.pk', offset: at }],
+      [{ message: `key template ${JSON.stringify(`${literal}#<id>`)} ${reason}`, target: 'App.entities.User.key.pk', offset: at }],
     );
     t.regex(found[0]!.fix, /printable/);
   });
@@ -107,7 +107,7 @@ for (const [name, literal, reason, at] of literals) {
 
 test('DDB170: printable literals in any script, spaces and ordinary punctuation are accepted', (t) => {
   const table = defineTable({
-    name: 'T',
+    name: 'App',
     entities: { User: entity({ attributes: { id: types.string() }, key: { pk: 'Usuário Ünïcode/ü-1*#<id>' as never, sk: 'P/1' } }) },
   });
   t.deepEqual(validateTable(table), []);

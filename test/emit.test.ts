@@ -47,7 +47,7 @@ test('names', (t) => {
 });
 
 const small = defineTable({
-  name: 'Kv',
+  name: 'KeyValue',
   key: { pk: 'id' },
   entities: {
     Setting: entity({
@@ -230,11 +230,11 @@ test('table definition emitter: the physical name is the only parameter', (t) =>
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 /**
- * The CreateTable input for the Kv table, with its indexes.
+ * The CreateTable input for the KeyValue table, with its indexes.
  *
- * @param tableName the physical table name (default 'Kv')
+ * @param tableName the physical table name (default 'KeyValue')
  */
-export function kvTableDefinition(tableName: string = 'Kv'): CreateTableCommandInput {
+export function keyValueTableDefinition(tableName: string = 'KeyValue'): CreateTableCommandInput {
   return {
     TableName: tableName,
     AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],

@@ -35,7 +35,7 @@ test('literal key text is escaped for IAM string patterns; placeholders, shards 
     ['X*<id>', '*', undefined, undefined, 'X${*}*'],
   ];
   for (const [source, delimiter, shard, tenant, want] of cases) {
-    const template = defineTable({ name: 'T', delimiter, entities: { E: entity({ attributes: { id: types.string(), candidateId: types.string(), tenantId: types.string() }, key: { pk: source as never, sk: 'S' } }) } }).entities['E']!.key.pk;
+    const template = defineTable({ name: 'App', delimiter, entities: { E: entity({ attributes: { id: types.string(), candidateId: types.string(), tenantId: types.string() }, key: { pk: source as never, sk: 'S' } }) } }).entities['E']!.key.pk;
     t.is(String(leadingKeyPattern(template, delimiter, shard, tenant)), want, source);
   }
   t.is(iamLiteral('a*b?c$d'), 'a${*}b${?}c${$}d');
@@ -155,14 +155,14 @@ test('formats: CloudFormation takes the table name as a parameter; CDK builds th
 
 test('policy names stay unique when an entity, edge or pattern would take another policy\'s name', (t) => {
   const table = defineTable({
-    name: 'T',
+    name: 'App',
     entities: {
       Writer: entity({ attributes: { id: types.string(), at: types.timestamp() }, key: { pk: 'W#<id>', sk: 'W#<at>' } }),
       WriterRecent: entity({ attributes: { id: types.string() }, key: { pk: 'R#<id>', sk: 'R' } }),
     },
     patterns: { recent: { entity: 'Writer', sk: 'at', op: 'gte' } },
   });
-  t.deepEqual(iamPolicies([table]).policies.map((p) => p.name), ['TReadOnly', 'TWriter', 'TWriterEntity', 'TWriterRecentEntity', 'TWriterRecentPattern']);
+  t.deepEqual(iamPolicies([table]).policies.map((p) => p.name), ['AppReadOnly', 'AppWriter', 'AppWriterEntity', 'AppWriterRecentEntity', 'AppWriterRecentPattern']);
 });
 
 test('a rotated table (one physical table per period): every format covers <name>_*', (t) => {

@@ -41,7 +41,8 @@ async function lintFile(file: string): Promise<Map<string, Diagnostic[]>> {
 
 const SEVERITY: Record<string, Diagnostic['severity']> = {
   HK001: 'error', HK002: 'error', HK003: 'error', HK004: 'error', HK005: 'error', HK006: 'error', HK007: 'error', HK008: 'warn', HK009: 'info',
-  HK010: 'error', HK011: 'error', HK012: 'warn', HK013: 'error', HK014: 'warn', HK015: 'warn', HK016: 'warn', HK017: 'error', HK018: 'error', HK020: 'warn', HK021: 'info',
+  HK010: 'error', HK011: 'error', HK012: 'warn', HK013: 'error', HK014: 'warn', HK015: 'warn', HK016: 'warn', HK017: 'error', HK018: 'error', HK019: 'warn',
+  HK020: 'warn', HK021: 'info', HK022: 'error', HK023: 'warn',
 };
 
 test('every rule has a fixture triple named like its rule file', (t) => {
@@ -125,6 +126,11 @@ const pinned: Array<[string, string, number, string, string]> = [
   ["HK016", "hk016-pii-in-key.ts", 0, "User key.pk: key template contains \"email\", which is marked pii; keys appear in metrics (Contributor Insights), logs and cursors", "key on a surrogate id, or on a keyed hash of \"email\", and keep the value itself in a non-key attribute"],
   ["HK017", "hk017-under-sharded-key.ts", 0, "Reading (table): sharded key \"DEVICE#<deviceId>#<at:day>#<shard>\" is still too hot: 12,000 writes/s × 1 × 2 WCU per 2 KB write = 24,000 WCU/s on the hottest key (share 1: declared hotKeyShare); over 20 shards calculated from readingId: 1,200 WCU/s per shard, 120% of a partition's 1,000 WCU/s", "shard it: pk \"DEVICE#<deviceId>#<at:day>#<shard>\" with shard: { count: 30 } in total, replacing the current 20 (N = ceil(24,000 / (1,000 × 0.8)) = 30, on the key's whole load) (a calculated suffix: reads by key still need one request)"],
   ["HK018", "hk018-provisioned-capacity.ts", 0, "GSI byCustomer: declared peak 2,000 WCU/s against 500 provisioned (400%)", "provision indexes.byCustomer capacity { write: 2500 } (the peak / 0.8), or use on-demand capacity"],
+  ["HK019", "hk019-shared-partition-read-cost.ts", 0, "Article (table): queries on Article (sort key \"<position>#<sequenceId>\") also read the Category items of the same partition (sort key \"0#<sequenceId>\" falls in their range): they are not returned, but DynamoDB reads and bills them: 200 Category items × 2 KB = 400 KB per partition, 50 extra RCU per query (eventually consistent: 1 RCU per 8 KB), 5,000 RCU/s at 100 queries/s; Article's own items are 50 KB per partition", "start Article's sort key with a literal of its own (e.g. \"Article#…\") so its queries read only its items, or keep its queries to a range (where) that Category's keys sort outside of"],
+  ["HK019", "hk019-shared-partition-read-cost.ts", 2, "Article (table): queries on Article (sort key \"<position>#<sequenceId>\") also read the Category items of the same partition (sort key \"0#<sequenceId>\" falls in their range): they are not returned, but DynamoDB reads and bills them: 1 Category item × 200 B = 200 B per partition, 0.024 extra RCU per query (eventually consistent: 1 RCU per 8 KB), 2.4 RCU/s at 100 queries/s; Article's own items are 50 KB per partition", "start Article's sort key with a literal of its own (e.g. \"Article#…\") so its queries read only its items, or keep its queries to a range (where) that Category's keys sort outside of"],
+  ["HK022", "hk022-on-demand-maximum.ts", 0, "table Hk022Fires: declared peak 2,000 WRU/s against an on-demand maximum of 1,000 (200%); requests beyond it throttle with ThrottlingException", "raise onDemandMax to { writeRequestUnits: 2500 } (the peak / 0.8), or remove the maximum"],
+  ["HK023", "hk023-ttl-attribute.ts", 0, "Session byExpiry key \"<expiresAt>#<id>\": it holds the ttl attribute \"expiresAt\": every change of the expiry rewrites the index entry (a delete and a put)", "key on something that does not change, and keep \"expiresAt\" out of key templates; query by expiry through a filter, or a sparse index keyed by a bucket of it only when you must"],
+  ["HK023", "hk023-ttl-attribute.ts", 2, "table Hk023LowLoad: the ttl attribute \"expiresAt\" is optional on every entity that declares it (Invite), so no entity sets it on every item: only items whose writer gives an expiry ever expire", "make \"expiresAt\" required on the entities whose items must all expire (e.g. sessions), or leave it optional where expiry is the exception"],
 ];
 for (const [rule, file, table, message, fix] of pinned) {
   test(`${rule} message and fix are pinned (${['fires', 'near miss', 'low load'][table]})`, async (t) => {
@@ -252,21 +258,21 @@ test('edge sides are key spaces: a popular target\'s share of fan writes (two it
 test('HK017 checks every key with <shard>: a GSI\'s random suffix, and a suffix calculated from what the key fixes', (t) => {
   const attributes = { id: types.string(), kind: types.enum(['A', 'B', 'C', 'D']), at: types.timestamp() };
   const gsiRandom = defineTable({
-    name: 'G',
+    name: 'Gsi',
     capacity: { mode: 'on-demand', warmThroughput: { read: 12000, write: 20000 } },
     indexes: { byDay: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', warmThroughput: { read: 12000, write: 20000 } }) },
     entities: { E: entity({ attributes, key: { pk: 'E#<id>', sk: 'E' }, indexes: { byDay: { pk: 'DAY#<at:day>#<shard>', sk: '<at>', shard: { count: 10, random: true } } }, traffic: { writesPerSecond: 12000 } }) },
   });
   const fixedBy = defineTable({
-    name: 'F',
+    name: 'Fixed',
     entities: { E: entity({ attributes, key: { pk: 'KIND#<kind>#<shard>', sk: '<at>#<id>', shard: { count: 8, by: 'kind' } }, traffic: { writesPerSecond: 6000 } }) },
   });
   const hk017 = (x: TableDef) => lintTable(x).filter((d) => d.code === 'HK017').map((d) => `${d.severity} ${d.target}: ${d.message} | ${d.fix}`);
   t.deepEqual(hk017(gsiRandom), [
-    'error G.entities.E.indexes.byDay.shard: E in GSI byDay: sharded key "DAY#<at:day>#<shard>" is still too hot: 12,000 writes/s × 1 × 1 WCU per 1 KB projected write = 12,000 WCU/s on the hottest key (share 1: assumed uniform over 1 active day of at); over 10 random shards: 1,200 WCU/s per shard, 120% of a partition\'s 1,000 WCU/s; a throttled GSI throttles writes to the base table too | shard it: pk "DAY#<at:day>#<shard>" with shard: { count: 15, random: true } in total, replacing the current 10 (N = ceil(12,000 / (1,000 × 0.8)) = 15, on the key\'s whole load) (each write picks a shard; reads gather all of them, e.g. sum counters)',
+    'error Gsi.entities.E.indexes.byDay.shard: E in GSI byDay: sharded key "DAY#<at:day>#<shard>" is still too hot: 12,000 writes/s × 1 × 1 WCU per 1 KB projected write = 12,000 WCU/s on the hottest key (share 1: assumed uniform over 1 active day of at); over 10 random shards: 1,200 WCU/s per shard, 120% of a partition\'s 1,000 WCU/s; a throttled GSI throttles writes to the base table too | shard it: pk "DAY#<at:day>#<shard>" with shard: { count: 15, random: true } in total, replacing the current 10 (N = ceil(12,000 / (1,000 × 0.8)) = 15, on the key\'s whole load) (each write picks a shard; reads gather all of them, e.g. sum counters)',
   ]);
   t.deepEqual(hk017(fixedBy), [
-    'error F.entities.E.key.shard: E (table): sharded key "KIND#<kind>#<shard>" is still too hot: 6,000 writes/s × 1/4 × 1 WCU per 1 KB write = 1,500 WCU/s on the hottest key (share 1/4: assumed uniform over 4 values of kind); over 8 shards calculated from kind, which the key fixes, so each key\'s items share one shard: 1,500 WCU/s per shard, 150% of a partition\'s 1,000 WCU/s | shard it: pk "KIND#<kind>#<shard>" with shard: { count: 2 } in total, replacing the current 8, without by (kind spreads one key over only 1 shard) (N = ceil(1,500 / (1,000 × 0.8)) = 2, on the key\'s whole load) (a calculated suffix: reads by key still need one request)',
+    'error Fixed.entities.E.key.shard: E (table): sharded key "KIND#<kind>#<shard>" is still too hot: 6,000 writes/s × 1/4 × 1 WCU per 1 KB write = 1,500 WCU/s on the hottest key (share 1/4: assumed uniform over 4 values of kind); over 8 shards calculated from kind, which the key fixes, so each key\'s items share one shard: 1,500 WCU/s per shard, 150% of a partition\'s 1,000 WCU/s | shard it: pk "KIND#<kind>#<shard>" with shard: { count: 2 } in total, replacing the current 8, without by (kind spreads one key over only 1 shard) (N = ceil(1,500 / (1,000 × 0.8)) = 2, on the key\'s whole load) (a calculated suffix: reads by key still need one request)',
   ]);
   t.is(checkChanges(t, gsiRandom) + checkChanges(t, fixedBy), 4, 'HK017 and HK006 (timestamp-first sort keys) each offer the fix; all are applied, validated and linted again');
 });
@@ -325,9 +331,9 @@ test('severity overrides: off at table level, info at entity level', (t) => {
     entity({ attributes: { at: t2.timestamp(), id: t2.string() }, key: { pk: 'DAY#<at:day>', sk: '<id>' }, ...(lint ? { lint } : {}) });
   const t2 = types;
   const codes = (table: Parameters<typeof lintTable>[0]) => lintTable(table).map((d) => `${d.severity} ${d.code}`);
-  t.deepEqual(codes(defineTable({ name: 'A', entities: { E: entityFor() } })), ['warn HK003']);
-  t.deepEqual(codes(defineTable({ name: 'A', entities: { E: entityFor() }, lint: { HK003: 'off' } })), []);
-  t.deepEqual(codes(defineTable({ name: 'A', entities: { E: entityFor({ HK003: 'info' }) }, lint: { HK003: 'off' } })), ['info HK003']);
+  t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor() } })), ['warn HK003']);
+  t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor() }, lint: { HK003: 'off' } })), []);
+  t.deepEqual(codes(defineTable({ name: 'App', entities: { E: entityFor({ HK003: 'info' }) }, lint: { HK003: 'off' } })), ['info HK003']);
 });
 
 test('generate runs the lint: an error stops it with nothing written; warnings are printed and it goes on', async (t) => {
@@ -352,7 +358,7 @@ test('traffic, capacity and lint settings are validated with locations', async (
     [
       "import { defineTable, entity, gsi, t } from 'ddbgen';",
       'export default defineTable({',
-      "  name: 'T',",
+      "  name: 'App',",
       "  indexes: { byX: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', capacity: { read: 5, write: 5 }, warmThroughput: { read: -1, write: 4000 } }) },",
       '  entities: {',
       '    E: entity({',
@@ -383,8 +389,52 @@ test('traffic, capacity and lint settings are validated with locations', async (
     'schema.ts:15:66 - error DDB191: transactional is 1, not true or false',
     'schema.ts:15:48 - error DDB192: pattern "xs" asks for strongly consistent reads on GSI "byX", which serves only eventually consistent reads',
     'schema.ts:4:53 - error DDB194: GSI "byX" declares capacity, but the table is on-demand',
-    'schema.ts:4:104 - error DDB080: traffic indexes.byX.warmThroughput.read is -1',
     'schema.ts:17:18 - error DDB081: lint names rule "HK999", which does not exist',
     'schema.ts:17:32 - error DDB081: lint severity "loud" for HK001 is not a severity',
+    'schema.ts:4:104 - error DDB253: indexes.byX.warmThroughput.read is -1',
   ]);
+});
+
+test('HK019 given/want: the extra read cost of another entity\'s items in a query\'s range; disjoint prefixes, other partitions and GSIs say what they should', (t) => {
+  const shared = (readerSk: string, otherSk: string, extra: { consistent?: boolean; otherItems?: number; pk?: string; gsi?: boolean } = {}) =>
+    defineTable({
+      name: 'Seq',
+      ...(extra.gsi ? { indexes: { byOwner: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) } } : {}),
+      entities: {
+        Meta: entity({
+          attributes: { userId: types.string(), seq: types.string() },
+          key: extra.gsi ? { pk: 'Meta#<seq>', sk: 'META' } : { pk: (extra.pk ?? 'User#<userId>') as 'User#<userId>', sk: otherSk as '0#<seq>' },
+          ...(extra.gsi ? { indexes: { byOwner: { pk: 'Owner#<userId>', sk: otherSk as '0#<seq>' } } } : {}),
+          traffic: { ...(extra.otherItems === undefined ? {} : { itemsPerKey: extra.otherItems }), itemBytes: 4096 },
+        }),
+        Item: entity({
+          attributes: { userId: types.string(), position: types.number({ min: 0, max: 999, integer: true }), seq: types.string() },
+          key: extra.gsi ? { pk: 'Item#<seq>#<position>', sk: 'ITEM' } : { pk: 'User#<userId>', sk: readerSk as '<position>#<seq>' },
+          ...(extra.gsi ? { indexes: { byOwner: { pk: 'Owner#<userId>', sk: readerSk as '<position>#<seq>' } } } : {}),
+          traffic: { itemsPerKey: 10, itemBytes: 1024, ...(extra.consistent ? { consistent: true } : {}) },
+        }),
+      },
+    });
+  const hk019 = (x: TableDef) => lintTable(x).filter((d) => d.code === 'HK019').map((d) => `${d.severity} ${d.target}: ${d.message.split('bills them: ')[1]}`);
+  const cases: Array<[string, TableDef, string[]]> = [
+    ['the sequence: item queries read the metadata, not the other way round', shared('<position>#<seq>', '0#<seq>', { otherItems: 5 }), [
+      'warn Seq.entities.Item.key.sk: 5 Meta items × 4 KB = 20 KB per partition, 2.5 extra RCU per query (eventually consistent: 1 RCU per 8 KB); Item\'s own items are 10 KB per partition',
+    ]],
+    ['strongly consistent reads pay twice', shared('<position>#<seq>', '0#<seq>', { otherItems: 1, consistent: true }), [
+      'info Seq.entities.Item.key.sk: 1 Meta item × 4 KB = 4 KB per partition, 1 extra RCU per query (strongly consistent: 1 RCU per 4 KB); Item\'s own items are 10 KB per partition',
+    ]],
+    ['no itemsPerKey declared: a lower bound of one item, said so', shared('<position>#<seq>', '0#<seq>'), [
+      'info Seq.entities.Item.key.sk: at least 1 Meta item (itemsPerKey not declared) × 4 KB = 4 KB per partition, 0.5 extra RCU per query (eventually consistent: 1 RCU per 8 KB); Item\'s own items are 10 KB per partition',
+    ]],
+    ['literal prefixes keep the ranges apart: nothing', shared('Item#<position>#<seq>', 'Meta#<seq>', { otherItems: 5 }), []],
+    ['a shared literal prefix overlaps both ways', shared('S#<position>#<seq>', 'S#<seq>', { otherItems: 5 }), [
+      'info Seq.entities.Meta.key.sk: 10 Item items × 1 KB = 10 KB per partition, 1.3 extra RCU per query (eventually consistent: 1 RCU per 8 KB); Meta\'s own items are 20 KB per partition',
+      'warn Seq.entities.Item.key.sk: 5 Meta items × 4 KB = 20 KB per partition, 2.5 extra RCU per query (eventually consistent: 1 RCU per 8 KB); Item\'s own items are 10 KB per partition',
+    ]],
+    ['another partition: nothing', shared('<position>#<seq>', '0#<seq>', { otherItems: 5, pk: 'Meta#<userId>' }), []],
+    ['an overloaded GSI partition: the same cost there', shared('<position>#<seq>', '0#<seq>', { otherItems: 5, gsi: true }), [
+      'warn Seq.entities.Item.indexes.byOwner.sk: 5 Meta items × 4 KB = 20 KB per partition, 2.5 extra RCU per query (eventually consistent: 1 RCU per 8 KB); Item\'s own items are 10 KB per partition',
+    ]],
+  ];
+  for (const [name, def, want] of cases) t.deepEqual(hk019(def), want, name);
 });

@@ -5,7 +5,7 @@ import test from 'ava';
 import { main } from '../generator/cli/cli.js';
 import { defineTable, entity, gsi, t as types } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
-import { planTable } from '../generator/plan/capacity-plan.js';
+import { planTable, planText } from '../generator/plan/capacity-plan.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -103,6 +103,20 @@ test('plan per table and per GSI: table 5,000 WCU and a keys-only GSI 5,000 WCU 
     ],
   );
   t.deepEqual(plan.totals, { writeUnits: 10000, readUnits: 0, minPartitions: 10, onDemandRampMinutes: 30 });
+});
+
+test('plan against the on-demand maximum: 2,000 WCU/s over onDemandMax 1,000 WRU is named; warm throughput is compared as before', (t) => {
+  const table = defineTable({
+    name: 'Capped',
+    capacity: { mode: 'on-demand', warmThroughput: { read: 12000, write: 1500 } },
+    onDemandMax: { writeRequestUnits: 1000 },
+    entities: { Doc: entity({ attributes: { id: types.string() }, key: { pk: 'DOC#<id>', sk: 'V' }, traffic: { writesPerSecond: 2000 } }) },
+  });
+  t.deepEqual(
+    planTable(table).resources.map((r) => [r.resource, r.writeUnits, r.onDemandMax, r.onDemandRampMinutes]),
+    [['table', 2000, { read: null, write: 1000 }, 30]],
+  );
+  t.true(planText(planTable(table)).includes('  table: 2,000 WCU/s, 0 RCU/s, at least 2 partitions; warm 12,000 RRU / 1,500 WRU: 30 min to ramp, or pre-warm; at most – RRU / 1,000 WRU (onDemandMax): the declared writes exceed it and will throttle\n'));
 });
 
 test('plan per GSI on a provisioned table: a GSI with its own capacity is compared with its own (500 WCU), not the table\'s (5,000)', (t) => {

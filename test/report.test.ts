@@ -8,6 +8,7 @@ import test from 'ava';
 import { main } from '../generator/cli/cli.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { lintTable } from '../generator/lint/run-lint.js';
+import { renderReport } from '../generator/report/render-report.js';
 import { reportView } from '../generator/report/view-model.js';
 import { launchChromium } from './support/chromium.js';
 
@@ -39,6 +40,23 @@ test('the view model lists a native GSI by its attributes, renamed ones as index
       'Invoice byTenant (native GSI): tenantId ← orgId, region / status ← state, createdAt ← issuedAt e.g. orgId-1, eu / OPEN, 2024-05-06T07:08:09.010Z',
     ],
   );
+});
+
+test('table settings in the view model and the page: TimeToLiveSpecification and the rest, under their CloudFormation names', async (t) => {
+  const { tables } = await loadSchemas([path.join(root, 'fixtures/sessions.ts')], root);
+  const view = reportView(tables.map((x) => x.table), [], '0.0.0');
+  t.deepEqual(view.tables[0]!.settings, [
+    { property: 'TimeToLiveSpecification', value: 'expiresAt: items expire at it (epoch seconds); reads hide expired items until DynamoDB deletes them' },
+    { property: 'PointInTimeRecoverySpecification', value: 'enabled, 7 days' },
+    { property: 'DeletionProtectionEnabled', value: 'true' },
+    { property: 'WarmThroughput', value: '15,000 RRU/s, 5,000 WRU/s' },
+    { property: 'OnDemandThroughput', value: 'at most 20,000 RRU/s, 6,000 WRU/s' },
+    { property: 'Tags', value: 'team=identity, cost-center=cc-42' },
+  ]);
+  const html = renderReport(view);
+  t.true(html.includes('<tr><td><code>TimeToLiveSpecification</code></td><td>expiresAt: items expire at it (epoch seconds); reads hide expired items until DynamoDB deletes them</td></tr>'));
+  const plain = await loadSchemas([path.join(root, 'fixtures/social.ts')], root);
+  t.false(renderReport(reportView(plain.tables.map((x) => x.table), [], '0.0.0')).includes('Table settings'), 'no settings, no section');
 });
 
 test('the page in headless Chromium: tables, findings, heat bars against the limit, nothing fetched', async (t) => {

@@ -32,3 +32,18 @@ test('an unknown truncation is a compile error that lists the units', (t) => {
   );
   t.deepEqual(found, [`2: Type '"D#<at:week>"' is not assignable to type '"unknown truncation :week: use minute, hour, day or month"'.`]);
 });
+
+test('a stream handler map must handle or ignore every entity, edge and unknown, and names no other', (t) => {
+  t.deepEqual(errors(path.join(root, 'test/types/streams.test-d.ts')), []);
+  const probe = (handlers: string) =>
+    project
+      .createSourceFile(path.join(root, 'test/types/probe.ts'), `import { handleFansStream } from '../../out/fans/index.js';\nhandleFansStream({ ${handlers} });\n`, { overwrite: true })
+      .getPreEmitDiagnostics()
+      .map((d) => `${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.compilerObject.messageText, '\n')}`);
+  const missing = probe("User: 'ignore', Actor: 'ignore', Fan: 'ignore', unknown: 'ignore'");
+  t.is(missing.length, 1);
+  t.regex(missing[0]!, /^2: Argument of type .* is not assignable to parameter of type 'FansStreamHandlers'\.\n  Property 'Series' is missing in type /);
+  t.deepEqual(probe("User: 'ignore', Actor: 'ignore', Series: 'ignore', Fan: 'ignore', unknown: 'ignore', Movie: 'ignore'"), [
+    `2: Object literal may only specify known properties, and 'Movie' does not exist in type 'FansStreamHandlers'.`,
+  ]);
+});

@@ -7,7 +7,7 @@ import { validateTable } from '../generator/validate/validate-table.js';
 
 const user = entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } });
 const table = (extra: Partial<Parameters<typeof defineTable>[0]>): TableDef =>
-  defineTable({ name: 'T', entities: { User: user }, ...extra } as Parameters<typeof defineTable>[0]);
+  defineTable({ name: 'App', entities: { User: user }, ...extra } as Parameters<typeof defineTable>[0]);
 const brief = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message}`);
 
 test('a valid table has no problems', (t) => {
@@ -20,12 +20,12 @@ const cases: Array<[string, TableDef, string[]]> = [
     'DDB011 my table.delimiter: delimiter "##" is not one ASCII punctuation character (other than \\ < > `)',
   ]],
   ['unknown placeholder, via an untyped template', table({ entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<idd>' as 'User#<id>', sk: 'X' } }) } }), [
-    'DDB030 T.entities.User.key.pk: placeholder <idd> names no attribute of this entity',
+    'DDB030 App.entities.User.key.pk: placeholder <idd> names no attribute of this entity',
   ]],
   ['malformed segments', table({ entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>##', sk: 'a<id>' as 'X' } }) } }), [
-    'DDB031 T.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 11 (two delimiters in a row, or one at an end)',
-    'DDB031 T.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 12 (two delimiters in a row, or one at an end)',
-    'DDB031 T.entities.User.key.sk: key segment "a<id>" mixes text and a placeholder, or has an unmatched < or >',
+    'DDB031 App.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 11 (two delimiters in a row, or one at an end)',
+    'DDB031 App.entities.User.key.pk: key segment "User#<id>##" has an empty segment at character 12 (two delimiters in a row, or one at an end)',
+    'DDB031 App.entities.User.key.sk: key segment "a<id>" mixes text and a placeholder, or has an unmatched < or >',
   ]],
   ['unkeyable types, truncation, numbers without range, optional key parts', table({
     entities: {
@@ -35,16 +35,16 @@ const cases: Array<[string, TableDef, string[]]> = [
       }),
     },
   }), [
-    'DDB032 T.entities.User.key.pk: <id> truncates a string attribute; only timestamps truncate, to minute, hour, day or month',
-    'DDB033 T.entities.User.key.pk: "tags" is a list attribute, which cannot be part of a key',
-    'DDB034 T.entities.User.key.sk: number "n" is in a key, but it has no min and max',
-    'DDB034 T.entities.User.key.sk: number "m" is in a key, but its min 5 is above its max 1',
-    'DDB035 T.entities.User.key.sk: optional attribute "nick" is part of the primary key',
-    'DDB034 T.entities.User.key.sk: number "big" is in a key, but its range 0..1152921504606847000 is wider than 2^53 - 1',
+    'DDB032 App.entities.User.key.pk: <id> truncates a string attribute; only timestamps truncate, to minute, hour, day or month',
+    'DDB033 App.entities.User.key.pk: "tags" is a list attribute, which cannot be part of a key',
+    'DDB034 App.entities.User.key.sk: number "n" is in a key, but it has no min and max',
+    'DDB034 App.entities.User.key.sk: number "m" is in a key, but its min 5 is above its max 1',
+    'DDB035 App.entities.User.key.sk: optional attribute "nick" is part of the primary key',
+    'DDB034 App.entities.User.key.sk: number "big" is in a key, but its range 0..1152921504606847000 is wider than 2^53 - 1',
   ]],
   ['sort key required by the table, and an attribute named like a key', table({ entities: { User: entity({ attributes: { id: t.string(), sk: t.string() }, key: { pk: 'User#<id>' } }) } }), [
-    'DDB022 T.entities.User.attributes.sk: User declares attribute "sk", which is the table\'s key attribute "sk"',
-    'DDB036 T.entities.User.key: User has no sort-key template, but the table has a sort key "sk"',
+    'DDB022 App.entities.User.attributes.sk: User declares attribute "sk", which is the table\'s key attribute "sk"',
+    'DDB036 App.entities.User.key: User has no sort-key template, but the table has a sort key "sk"',
   ]],
   ['index mappings', table({
     indexes: { gsi1: gsi({ pk: 'g1pk', sk: 'g1sk' }), lsi1: lsi({ sk: 'l1sk' }), dup: gsi({ pk: 'sk' }), x: gsi({ pk: 'xpk' }) },
@@ -56,11 +56,11 @@ const cases: Array<[string, TableDef, string[]]> = [
       }),
     },
   }), [
-    'DDB013 T.indexes.dup: attribute name "sk" is used twice as a key attribute (table sk, dup pk)',
-    'DDB023 T.indexes.x: index name "x" is not 3 to 255 letters, digits or _ starting with a letter',
-    'DDB051 T.entities.User.indexes.gsi1: User\'s mapping for GSI "gsi1" has no sk template, but the index has a sort key',
-    'DDB051 T.entities.User.indexes.lsi1.pk: LSI "lsi1" shares the table\'s partition key; User\'s mapping cannot give a pk',
-    'DDB050 T.entities.User.indexes.nope: index "nope" is not declared on the table',
+    'DDB013 App.indexes.dup: attribute name "sk" is used twice as a key attribute (table sk, dup pk)',
+    'DDB023 App.indexes.x: index name "x" is not 3 to 255 letters, digits or _ starting with a letter',
+    'DDB051 App.entities.User.indexes.gsi1: User\'s mapping for GSI "gsi1" has no sk template, but the index has a sort key',
+    'DDB051 App.entities.User.indexes.lsi1.pk: LSI "lsi1" shares the table\'s partition key; User\'s mapping cannot give a pk',
+    'DDB050 App.entities.User.indexes.nope: index "nope" is not declared on the table',
   ]],
   ['two entities that build the same key', table({
     entities: {
@@ -68,7 +68,7 @@ const cases: Array<[string, TableDef, string[]]> = [
       Profile: entity({ attributes: { userId: t.string(), section: t.string() }, key: { pk: 'User#<userId>', sk: '<section>' } }),
     },
   }), [
-    'DDB040 T.entities.Profile.key: User and Profile can build the same key (User (User#<id> | PROFILE) vs Profile (User#<userId> | <section>)): one would overwrite the other',
+    'DDB040 App.entities.Profile.key: User and Profile can build the same key (User (User#<id> | PROFILE) vs Profile (User#<userId> | <section>)): one would overwrite the other',
   ]],
   ['an entity inside another one\'s query range is fine: its queries skip the other\'s items, told apart by sort key', table({
     entities: {
@@ -96,13 +96,13 @@ const cases: Array<[string, TableDef, string[]]> = [
       Doc: entity({ attributes: { id: t.string(), v: t.number({ min: 0, max: 9, integer: true }) }, key: { pk: 'Doc#<id>', sk: '<v>' }, version: 'v' }),
     },
   }), [
-    'DDB060 T.entities.User.version: version attribute "rev" is a non-integer number',
-    'DDB060 T.entities.Doc.version: version attribute "v" is part of a key template; a version changes on every write, so the item would move',
+    'DDB060 App.entities.User.version: version attribute "rev" is a non-integer number',
+    'DDB060 App.entities.Doc.version: version attribute "v" is part of a key template; a version changes on every write, so the item would move',
   ]],
   ['a pattern naming an unknown entity', table({
     patterns: { p: { entity: 'Nope' as 'User' } },
   }), [
-    'DDB070 T.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
+    'DDB070 App.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
   ]],
   ['patterns that cannot be generated', table({
     indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
@@ -122,12 +122,12 @@ const cases: Array<[string, TableDef, string[]]> = [
       'bad-name': { entity: 'Post' },
     },
   }), [
-    'DDB071 T.patterns.get: pattern "get" would take the name of a generated PostRepository method',
-    'DDB071 T.patterns.byIndex.index: pattern "byIndex" uses index "byName", which Post does not map into',
-    'DDB072 T.patterns.noSk.op: pattern "noSk" has op "gte" but no sk attribute to apply it to',
-    'DDB072 T.patterns.wrongSk.sk: pattern "wrongSk" compares "title", which is not part of Post\'s sort key on the table',
-    'DDB073 T.patterns.prefixOfNumber.op: pattern "prefixOfNumber" uses beginsWith on "n", a number: only strings are stored as readable text in keys',
-    'DDB020 T.patterns.bad-name: pattern name "bad-name" is not a valid identifier',
+    'DDB071 App.patterns.get: pattern "get" would take the name of a generated PostRepository method',
+    'DDB071 App.patterns.byIndex.index: pattern "byIndex" uses index "byName", which Post does not map into',
+    'DDB072 App.patterns.noSk.op: pattern "noSk" has op "gte" but no sk attribute to apply it to',
+    'DDB072 App.patterns.wrongSk.sk: pattern "wrongSk" compares "title", which is not part of Post\'s sort key on the table',
+    'DDB073 App.patterns.prefixOfNumber.op: pattern "prefixOfNumber" uses beginsWith on "n", a number: only strings are stored as readable text in keys',
+    'DDB020 App.patterns.bad-name: pattern name "bad-name" is not a valid identifier',
   ]],
   ['attribute names that reach the object prototype: declared, as a literal __proto__ key, in a map, on an edge; placeholders do not find Object members', table({
     entities: {
@@ -138,11 +138,11 @@ const cases: Array<[string, TableDef, string[]]> = [
     },
     edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF', attributes: { constructor: t.string() } }) },
   }), [
-    'DDB160 T.entities.User.attributes.__proto__: User declares attribute "__proto__", a name that reaches into JavaScript\'s object prototype',
-    'DDB160 T.entities.User.attributes.constructor: User declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
-    'DDB160 T.entities.User.attributes.prefs.fields.prototype: User declares attribute "prototype", a name that reaches into JavaScript\'s object prototype',
-    'DDB030 T.entities.User.key.pk: placeholder <toString> names no attribute of this entity',
-    'DDB160 T.edges.Fan.attributes.constructor: edge Fan declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.__proto__: User declares attribute "__proto__", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.constructor: User declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 App.entities.User.attributes.prefs.fields.prototype: User declares attribute "prototype", a name that reaches into JavaScript\'s object prototype',
+    'DDB030 App.entities.User.key.pk: placeholder <toString> names no attribute of this entity',
+    'DDB160 App.edges.Fan.attributes.constructor: edge Fan declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
   ]],
 ];
 
@@ -207,6 +207,51 @@ for (const [name, def, want] of limits) {
   });
 }
 
+test('DynamoDB name rules: tables of 3 to 255 characters, also with a rotation suffix; index names', (t) => {
+  const long = 'A'.repeat(250);
+  t.deepEqual(withFix(named('T', {})), [
+    'DDB109 T.name: table name "T" is 1 character long; DynamoDB table names are 3 to 255 characters (a-z, A-Z, 0-9, _, - and .; AWS: "Supported data types and naming rules in Amazon DynamoDB"), so CreateTable would reject it | use a name of at least 3 characters (letters, digits and _, starting with a letter, as ddbgen names the output after it), e.g. "TTable"',
+  ]);
+  t.deepEqual(withFix(named('B'.repeat(256), {})).map((d) => d.slice(0, 40)), ['DDB109 ' + 'B'.repeat(33)]);
+  t.deepEqual(withFix(named(long, {})), [], '250 characters fit without rotation');
+  t.deepEqual(withFix(named(long, { rotation: 'year' })), [], 'year: 250 + 5 = 255 fits');
+  t.deepEqual(withFix(named(long, { rotation: 'day' })), [
+    `DDB110 ${long}.rotation: with rotation 'day', the table's physical names are its name plus "_2024-05-06" (one table per period), 261 characters, above DynamoDB's 255 for a table name (AWS: "Supported data types and naming rules in Amazon DynamoDB"): those tables could not be created | shorten the table name to at most 244 characters, so the longest rotated name fits 255`,
+  ]);
+  t.deepEqual(withFix(named('A'.repeat(247), { rotation: 'week' })).map((d) => d.split(' | ')[1]), ['shorten the table name to at most 246 characters, so the longest rotated name fits 255']);
+  t.deepEqual(withFix(named('A'.repeat(247), { rotation: 'month' })), [], '247 + 8 = 255 fits');
+  const indexes = validateTable(named('Names', { indexes: { by: gsi({ pk: 'g1pk' }), [`by${'x'.repeat(254)}`]: gsi({ pk: 'g2pk' }), 'by-name': gsi({ pk: 'g3pk' }), byName: gsi({ pk: 'g4pk' }) } }));
+  t.deepEqual(indexes.map((d) => `${d.code} ${d.path.join('.')}`), ['DDB023 indexes.by', `DDB023 indexes.by${'x'.repeat(254)}`, 'DDB023 indexes.by-name'], '2 and 256 characters, and a dash (DynamoDB allows it, a method name does not)');
+  t.is(indexes[0]!.message, 'index name "by" is not 3 to 255 letters, digits or _ starting with a letter');
+});
+
+test('one schema with many different problems: every check runs on every entity, each says what, where and the fix', (a) => {
+  const id = () => t.string();
+  const def = defineTable({
+    name: 'Ab',
+    rotation: 'fortnight' as 'day',
+    indexes: { x: gsi({ pk: 'gsi1pk' }) },
+    entities: {
+      class: entity({ attributes: { id: id() }, key: { pk: 'Class#<id>', sk: 'C' } }),
+      User: entity({ attributes: { id: id(), n: t.number() }, key: { pk: 'User#<id>', sk: 'N#<n>' } }),
+      Profile: entity({ attributes: { userId: id(), section: id() }, key: { pk: 'User#<userId>', sk: '<section>' } }),
+      Settings: entity({ attributes: { userId: id() }, key: { pk: 'User#<userId>', sk: 'SETTINGS' }, traffic: { writesPerSecond: '5' as unknown as number } }),
+      Note: entity({ attributes: { userId: id() }, key: { pk: 'User#<userId>', sk: 'x'.repeat(1025) as 'x' }, indexes: { byNote: { pk: 'N#<userId>' } } }),
+    },
+  } as Parameters<typeof defineTable>[0]);
+  a.deepEqual(withFix(def), [
+    'DDB109 Ab.name: table name "Ab" is 2 characters long; DynamoDB table names are 3 to 255 characters (a-z, A-Z, 0-9, _, - and .; AWS: "Supported data types and naming rules in Amazon DynamoDB"), so CreateTable would reject it | use a name of at least 3 characters (letters, digits and _, starting with a letter, as ddbgen names the output after it), e.g. "AbTable"',
+    "DDB108 Ab.rotation: rotation \"fortnight\" is not a period ddbgen rotates tables by | use rotation: 'day' or 'week' or 'month' or 'year', or leave it out for one table",
+    'DDB100 Ab.entities.class: entity "class" is a reserved word of JavaScript or TypeScript, so the generated code would not compile | rename it, e.g. "ClassItem"',
+    'DDB023 Ab.indexes.x: index name "x" is not 3 to 255 letters, digits or _ starting with a letter | DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB"), and ddbgen names methods after the index (byName → queryByName), so use 3 to 255 letters, digits or _ starting with a letter: e.g. "byName"',
+    'DDB034 Ab.entities.User.key.sk: number "n" is in a key, but it has no min and max | declare its range, e.g. t.number({ min: 0, max: 1e12, integer: true }): keys encode numbers fixed-width so they sort',
+    'DDB106 Ab.entities.Note.key.sk: the literal text of this sort key template alone is 1025 bytes (UTF-8), above DynamoDB\'s 1024-byte limit for a sort key: every key built from it would be rejected | shorten the literal segments to well under 1024 bytes, leaving room for the values',
+    'DDB050 Ab.entities.Note.indexes.byNote: index "byNote" is not declared on the table | use one of "x", or declare it in the table\'s indexes',
+    'DDB080 Ab.entities.Settings.traffic.writesPerSecond: traffic writesPerSecond is "5", a string where a number belongs | traffic numbers are finite and not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown',
+    'DDB040 Ab.entities.Settings.key: Profile and Settings can build the same key (Profile (User#<userId> | <section>) vs Settings (User#<userId> | SETTINGS)): one would overwrite the other | give one of them a literal segment of its own, e.g. a sort key starting "Settings#"',
+  ]);
+});
+
 test('an entity without a key (IR not made by entity()) is DDB103, and the other checks still run', (t) => {
   const valid = named('NoKey', { entities: { Item: keyed('E#<id>'), Other: keyed('E#<id>') } });
   const { key: _key, ...keyless } = valid.entities['Item']!;
@@ -225,20 +270,20 @@ test('edges: their items must not collide with entities, and their names and lab
     edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }), 'bad name': edge({ types: ['x#y'] as never[], forward: 'A#B' }) },
   });
   a.deepEqual(brief(clash), [
-    'DDB020 T.edges.bad name: edge name "bad name" is not a valid identifier',
-    'DDB075 T.edges.bad name.types: node type "x#y" of edge bad name is not letters, digits, _ or - starting with a letter',
-    'DDB140 T.edges.bad name.types: node type "x#y" of edge bad name is not an entity of this table',
-    'DDB075 T.edges.bad name.forward: forward label "A#B" of edge bad name is not letters, digits, _ or - starting with a letter (and no "#")',
-    "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
-    "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
+    'DDB020 App.edges.bad name: edge name "bad name" is not a valid identifier',
+    'DDB075 App.edges.bad name.types: node type "x#y" of edge bad name is not letters, digits, _ or - starting with a letter',
+    'DDB140 App.edges.bad name.types: node type "x#y" of edge bad name is not an entity of this table',
+    'DDB075 App.edges.bad name.forward: forward label "A#B" of edge bad name is not letters, digits, _ or - starting with a letter (and no "#")',
+    "DDB041 App.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
+    "DDB041 App.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
   ], 'key collisions are checked even when other declarations failed');
   const overlap = table({
     entities: { User: user, Actor: actor, Note: entity({ attributes: { userId: t.string(), at: t.string() }, key: { pk: 'User#<userId>', sk: 'FAN_OF#<at>' } }) },
     edges: { Fan: edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) },
   });
   a.deepEqual(brief(overlap), [
-    "DDB041 T.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
-    "DDB041 T.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
+    "DDB041 App.edges.Fan: queries on Note would also read edge Fan (FAN_OF) items: edge Fan (FAN_OF)'s sort key can begin with \"FAN_OF#\"",
+    "DDB041 App.entities.Note.key.sk: queries on edge Fan (FAN_OF) would also read Note items: Note's sort key can begin with \"FAN_OF#\"",
   ]);
 });
 
@@ -263,15 +308,15 @@ test('edges connect entities whose partition key is one node, distinct per type,
     },
   });
   a.deepEqual(brief(nodes), [
-    'DDB080 T.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
-    'DDB080 T.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is "9", a string where a number belongs',
-    'DDB080 T.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
-    'DDB141 T.edges.Likes.types: entity Post\'s partition key "User#<userId>" cannot be a node key of edge Likes: its sort key "Post#<postId>" has placeholders, so the partition holds many Post items, not one node',
-    'DDB141 T.edges.Likes.types: entity Global\'s partition key "GLOBAL" cannot be a node key of edge Likes: it has no placeholder, so every node would share one partition',
-    'DDB141 T.edges.Likes.types: entity Vote\'s partition key "Vote#<id>#<shard>" cannot be a node key of edge Likes: it is write-sharded, so one node would be spread over several partitions',
-    'DDB141 T.edges.Likes.types: entity Day\'s partition key "Day#<at:day>" cannot be a node key of edge Likes: "<at:day>" truncates a timestamp, so an id would not come back exactly',
-    'DDB140 T.edges.Likes.types: node type "Movie" of edge Likes is not an entity of this table',
-    'DDB142 T.edges.Likes.types: node types User and Settings of edge Likes can have the same node key (User "User#<id>" vs Settings "User#<userId>"), so their edges would mix',
+    'DDB080 App.edges.Likes.traffic.writesPerSecond: traffic writesPerSecond is -1',
+    'DDB080 App.edges.Likes.traffic.readsPerSecond: traffic readsPerSecond is "9", a string where a number belongs',
+    'DDB080 App.edges.Likes.traffic.hotKeyShare: traffic hotKeyShare is 1.5, above 1',
+    'DDB141 App.edges.Likes.types: entity Post\'s partition key "User#<userId>" cannot be a node key of edge Likes: its sort key "Post#<postId>" has placeholders, so the partition holds many Post items, not one node',
+    'DDB141 App.edges.Likes.types: entity Global\'s partition key "GLOBAL" cannot be a node key of edge Likes: it has no placeholder, so every node would share one partition',
+    'DDB141 App.edges.Likes.types: entity Vote\'s partition key "Vote#<id>#<shard>" cannot be a node key of edge Likes: it is write-sharded, so one node would be spread over several partitions',
+    'DDB141 App.edges.Likes.types: entity Day\'s partition key "Day#<at:day>" cannot be a node key of edge Likes: "<at:day>" truncates a timestamp, so an id would not come back exactly',
+    'DDB140 App.edges.Likes.types: node type "Movie" of edge Likes is not an entity of this table',
+    'DDB142 App.edges.Likes.types: node types User and Settings of edge Likes can have the same node key (User "User#<id>" vs Settings "User#<userId>"), so their edges would mix',
   ]);
   const [notEntity] = validateTable(nodes).filter((d) => d.code === 'DDB140');
   a.is(notEntity!.fix, 'declare entity Movie, keyed by its own id (e.g. key: { pk: \'Movie#<id>\', sk: \'PROFILE\' }), or connect declared entities: "User", "Post", "Settings", "Global", "Vote", "Day"');

@@ -62,7 +62,7 @@ test('watch: regenerate, survive a broken save, stop on SIGINT', async (t) => {
 test('the import graph a watch follows: the schema and its local imports, transitively; not packages, not other files', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-graph-'));
   mkdirSync(path.join(dir, 'parts'));
-  writeFileSync(path.join(dir, 'schema.ts'), "import { defineTable } from 'ddbgen';\nimport { user } from './user.js';\nimport { order } from './parts';\nexport default defineTable({ name: 'A', entities: { user, order } });\n");
+  writeFileSync(path.join(dir, 'schema.ts'), "import { defineTable } from 'ddbgen';\nimport { user } from './user.js';\nimport { order } from './parts';\nexport default defineTable({ name: 'App', entities: { user, order } });\n");
   writeFileSync(path.join(dir, 'user.ts'), "import type { Shared } from './shared.mjs';\nexport const user = {} as Shared;\n");
   writeFileSync(path.join(dir, 'shared.mts'), 'export type Shared = object;\n');
   writeFileSync(path.join(dir, 'parts', 'index.ts'), 'export const order = {};\n');

@@ -6,29 +6,22 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import type { Severity } from '../../dsl/ir.js';
 import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { messages } from '../diagnostics/messages.js';
-import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
-import { EMIT_KINDS, GeneratedCodeError, MissingSdkError, generateTable, type EmitKind, type GeneratedFiles } from '../emit/generate.js';
+import { lintMessages, messages } from '../diagnostics/messages.js';
+import type { SchemaTable } from '../load/load-schema.js';
+import type { GeneratedFiles } from '../emit/generate.js';
 import { cacheFile, readCache, writeCache } from '../emit/generation-cache.js';
-import { tableFolder } from '../emit/context.js';
-import { createTableInput } from '../emit/table-definition.js';
-import { cdkSnippet, cloudFormation, cloudFormationYaml } from '../emit/infrastructure.js';
-import { watch } from './watch.js';
+import { EMIT_KINDS, tableFolder, type EmitKind, type Origin } from '../emit/context.js';
 import * as nodeFs from 'node:fs';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { renderReport } from '../report/render-report.js';
-import { reportView } from '../report/view-model.js';
-import { lintJson, lintSarif } from '../lint/output.js';
-import { lintTable } from '../lint/run-lint.js';
-import { RULE_IDS } from '../lint/rules/index.js';
-import { planTable, planText } from '../plan/capacity-plan.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { packageVersion } from '../package-root.js';
+import { projectRootOf } from '../project-root.js';
+import { projectPath, regenerateCommand } from './origin.js';
 import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from './output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
-import { IamOptionError, checkIamFormat, iamCommandOutput } from '../iam/iam-command.js';
-import { diffCommand } from '../diff/schema-diff.js';
+// The compiler (ts-morph), the schema loader and each command's own modules are imported when a
+// command needs them, so --version, help and usage errors answer at once.
 
 export interface CliIo {
   readonly cwd: string;
@@ -38,6 +31,8 @@ export interface CliIo {
   readonly interactive?: boolean;
   /** ANSI colours (a terminal, and no NO_COLOR). */
   readonly color?: boolean;
+  /** --quiet: no status lines and no progress line. */
+  readonly quiet?: boolean;
   /** The filesystem output is written through (default node:fs); tests inject failures here. */
   readonly fs?: OutputFs;
 }
@@ -60,6 +55,7 @@ function show(io: CliIo, d: Diagnostic): void {
 function quietIo(io: CliIo): CliIo {
   return {
     ...io,
+    quiet: true,
     stdout: (text) => !/^ddbgen( lint)?: /.test(text) && io.stdout(text),
     stderr: (text) => !/^(\[[\d:]+\] )?ddbgen: (using|watching|.* changed, regenerating)/.test(text) && io.stderr(text),
   };
@@ -79,6 +75,7 @@ const OPTIONS = {
   'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
   base: { type: 'string', commands: ['diff'], help: '--base REF    the old schema is the same file at git ref REF' },
   'emit-migration': { type: 'string', commands: ['diff'], help: '--emit-migration DIR  write the migration program for changes that move stored keys' },
+  'old-codec': { type: 'string', commands: ['diff'], help: '--old-codec N  the key codec version the stored items were written with (1: output generated before codec v2; default: the current one)' },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
@@ -92,7 +89,7 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     summary: 'validate, lint and emit out/<table>/*.ts',
     detail: 'Validates the schemas, runs the hot-key lint (an error stops it) and writes one folder per table. Only changed files are rewritten; files ddbgen wrote before and no longer generates are removed.',
   },
-  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: `the hot-key lint (${RULE_IDS[0]}–${RULE_IDS[RULE_IDS.length - 1]})`, detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
+  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: `the hot-key lint (${Object.keys(lintMessages)[0]}–${Object.keys(lintMessages).at(-1)})`, detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
   plan: { usage: 'ddbgen plan [schema…] [--format text|json]', summary: 'capacity per index and pattern, shard counts', detail: 'The declared load per key space against the partition limits.' },
   report: { usage: 'ddbgen report [schema…] [--out report.html]', summary: 'one HTML page: keys, patterns, findings, heat, edges', detail: 'A self-contained page (no request leaves it) to share in a review.' },
   table: {
@@ -106,7 +103,7 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     detail: 'json (default), cloudformation or cdk.',
   },
   diff: {
-    usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR]',
+    usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR] [--old-codec 1]',
     summary: 'classify schema changes by what they do to stored items',
     detail: 'Compares two schema files, or the current ones with the same files at git ref REF. Every change is classed safe, needs a backfill, rewrites keys, needs table recreation, destructive, needs a split deploy or needs review. With --check, exits 1 while a change that is not safe is not acknowledged in the schema\'s migrations.',
   },
@@ -213,24 +210,23 @@ export interface Inputs {
   readonly emit: EmitKind;
   /** Reuse and keep the generation cache (off with --no-cache). */
   readonly cache: boolean;
-  /** The folder schema paths in file headers are relative to (the config's, else the current one). */
-  readonly base: string;
-  /** The command that regenerates this output, for file headers. */
-  readonly command: string;
-}
-
-/** `npx ddbgen generate …` with what was given on the command line, quoted for a POSIX shell where needed. */
-function regenerateCommand(args: readonly string[]): string {
-  return ['npx ddbgen generate', ...args.map((a) => (/^[\w./@:=+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))].join(' ');
+  /** File headers: the project root their paths are relative to, what the table came from, and the output root and emit kind used without flags. */
+  readonly header: { readonly root: string; readonly fromConfig?: { readonly config: string | undefined }; readonly defaultOut: string; readonly defaultEmit: EmitKind };
 }
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
 async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string, noCache?: boolean): Promise<Inputs> {
   if (emit !== undefined && !EMIT_KINDS.includes(emit as EmitKind)) throw new UsageError(`unknown --emit "${emit}": use ts or js`, 'generate');
   const cache = noCache !== true;
-  const flags = [...(out !== undefined ? ['--out', out] : []), ...(emit !== undefined ? ['--emit', emit] : [])];
   if (positionals.length) {
-    return { files: positionals.map((f) => path.resolve(io.cwd, f)), out: path.resolve(io.cwd, out ?? 'out'), emit: (emit as EmitKind | undefined) ?? 'ts', cache, base: io.cwd, command: regenerateCommand([...positionals, ...flags]) };
+    const root = projectRootOf(io.cwd);
+    return {
+      files: positionals.map((f) => path.resolve(io.cwd, f)),
+      out: path.resolve(io.cwd, out ?? 'out'),
+      emit: (emit as EmitKind | undefined) ?? 'ts',
+      cache,
+      header: { root, defaultOut: path.join(root, 'out'), defaultEmit: 'ts' },
+    };
   }
   const configFile = configPath !== undefined ? path.resolve(io.cwd, configPath) : findConfig(io.cwd);
   if (configPath !== undefined && !existsSync(configFile!)) throw new UsageError(`config file ${configPath} does not exist`, 'generate');
@@ -238,14 +234,16 @@ async function resolveInputs(io: CliIo, positionals: string[], out: string | und
   const config = await loadConfig(configFile, io.cwd);
   io.stderr(`ddbgen: using ${path.relative(io.cwd, configFile) || configFile}\n`);
   const base = path.dirname(configFile);
+  const root = projectRootOf(base);
+  const defaultOut = path.resolve(base, config.out ?? 'out');
   return {
     files: config.schemas.map((f) => path.resolve(base, f)),
-    out: out !== undefined ? path.resolve(io.cwd, out) : path.resolve(base, config.out ?? 'out'),
+    out: out !== undefined ? path.resolve(io.cwd, out) : defaultOut,
     config: configFile,
     emit: (emit as EmitKind | undefined) ?? config.emit ?? 'ts',
     cache,
-    base,
-    command: regenerateCommand([...(configPath !== undefined ? ['-c', configPath] : []), ...flags]),
+    // the config is named in the command unless running ddbgen at the project root finds it
+    header: { root, fromConfig: { config: findConfig(root) === configFile ? undefined : configFile }, defaultOut, defaultEmit: config.emit ?? 'ts' },
     ...(config.lint ? { lint: config.lint } : {}),
   };
 }
@@ -257,6 +255,7 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
 }
 
 async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+  const { loadSchemas } = await import('../load/load-schema.js');
   const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
@@ -269,7 +268,21 @@ async function generate(io: CliIo, positionals: string[], values: { out?: string
 
 /** On a terminal, one status line rewritten in place (cleared with an empty text); elsewhere nothing. */
 function progress(io: CliIo, text: string): void {
-  if (io.interactive) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
+  if (io.interactive && !io.quiet) io.stderr(`\r\x1b[K${text ? `ddbgen: ${text}…` : ''}`);
+}
+
+/** `show` for a stream of steps: each new kind of step at once (its first word), repeats of a kind at most every 100 ms. */
+function throttled(show: (text: string) => void): (text: string) => void {
+  let kind = '';
+  let last = 0;
+  return (text) => {
+    const now = Date.now();
+    const next = text.split(/[\s:]/)[0]!;
+    if (next === kind && now - last < 100) return;
+    kind = next;
+    last = now;
+    show(text);
+  };
 }
 
 /** One line for a filesystem failure: what, where, why, and that nothing changed. */
@@ -287,25 +300,38 @@ async function generateOnce(io: CliIo, inputs: Inputs, check: boolean): Promise<
   }
 }
 
+/** A generated file's origin: the version, the table's schema file and its canonical command (see origin.ts). */
+function tableOrigin(inputs: Inputs, schema: string): Origin {
+  const { root, fromConfig, defaultOut, defaultEmit } = inputs.header;
+  const source = fromConfig ?? { schema };
+  return {
+    version: packageVersion(),
+    schema: projectPath(root, schema),
+    command: regenerateCommand({ root, source, out: inputs.out, defaultOut, emit: inputs.emit, defaultEmit }),
+  };
+}
+
 async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
   const tables = await loadValid(io, inputs.files, inputs.cache);
   progress(io, '');
   if (!tables) return EXIT.failed;
+  const { lintTable } = await import('../lint/run-lint.js');
   const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   if (lint.some((d) => d.severity === 'error')) {
     report(io, lint);
     return EXIT.failed;
   }
   for (const d of lint.filter((x) => x.severity !== 'info')) show(io, d);
+  const { GeneratedCodeError, MissingSdkError, generateTable } = await import('../emit/generate.js');
   const outputs: Array<{ table: SchemaTable; files: GeneratedFiles; save: () => void }> = [];
   for (const [i, table] of tables.entries()) {
-    progress(io, `${table.table.name}: ${Object.keys(table.table.entities).length} entities, emitting and type-checking (table ${i + 1} of ${tables.length})`);
+    const step = throttled((text: string) => progress(io, `${table.table.name} (table ${i + 1} of ${tables.length}): ${text}`));
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
-      const origin = { version: packageVersion(), schema: path.relative(inputs.base, table.file).split(path.sep).join('/'), command: inputs.command };
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}) });
+      const origin = tableOrigin(inputs, table.file);
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}), ...(io.interactive && !io.quiet ? { progress: step } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       progress(io, '');
@@ -325,7 +351,13 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
   if (check) {
     const stale = outputs.flatMap(({ files }) => compareOutput(inputs.out, files, io.fs));
     if (stale.length) {
-      for (const s of stale) io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
+      const headerOnly = new Map<string, number>();
+      for (const s of stale) {
+        if (s.reason !== 'header names another command') io.stderr(`stale: ${display(path.join(inputs.out, s.file))} (${s.reason})\n`);
+        else headerOnly.set(s.file.split('/')[0]!, (headerOnly.get(s.file.split('/')[0]!) ?? 0) + 1);
+      }
+      // files that differ only in the header's command: one line per table folder
+      for (const [folder, count] of headerOnly) io.stderr(`stale: ${display(path.join(inputs.out, folder))}/ (${count} file${count === 1 ? '' : 's'} whose header names another command)\n`);
       io.stderr(`ddbgen: the output in ${display(inputs.out)} is stale; run ddbgen generate\n`);
       return EXIT.failed;
     }
@@ -344,6 +376,7 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
 async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw formatError('lint', format, ['text', 'json', 'sarif']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
+  const [{ loadSchemas }, { lintTable }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/run-lint.js'), import('../lint/output.js')]);
   const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
   const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place))];
   const counts = summarize(diagnostics);
@@ -361,6 +394,7 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
+  const { planTable, planText } = await import('../plan/capacity-plan.js');
   const plans = tables.map((t) => planTable(t.table));
   io.stdout(format === 'json' ? `${JSON.stringify(plans.length === 1 ? plans[0] : plans, null, 2)}\n` : `${plans.map(planText).join('\n\n')}\n`);
   return EXIT.ok;
@@ -370,6 +404,7 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
+  const [{ lintTable }, { renderReport }, { reportView }] = await Promise.all([import('../lint/run-lint.js'), import('../report/render-report.js'), import('../report/view-model.js')]);
   const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
   const named = path.resolve(io.cwd, out ?? 'report.html');
@@ -387,6 +422,7 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const defs = tables.map((t) => t.table);
+  const [{ cdkSnippet, cloudFormation, cloudFormationYaml }, { createTableInput }] = await Promise.all([import('../emit/infrastructure.js'), import('../emit/table-definition.js')]);
   if (format === 'cloudformation') io.stdout(`${JSON.stringify(cloudFormation(defs), null, 2)}\n`);
   else if (format === 'cloudformation-yaml') io.stdout(cloudFormationYaml(defs));
   else if (format === 'cdk') io.stdout(cdkSnippet(defs));
@@ -398,6 +434,7 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
 }
 
 async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+  const { IamOptionError, checkIamFormat, iamCommandOutput } = await import('../iam/iam-command.js');
   try {
     const checked = checkIamFormat(format);
     const inputs = await resolveInputs(io, positionals, undefined, config);
@@ -468,6 +505,7 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'generate':
       if (values.watch) {
         if (values.check) throw new UsageError('--watch and --check do not go together', command);
+        const { watch } = await import('./watch.js');
         return await watch(io, await resolveInputs(io, rest, values.out, values.config, values.emit, values['no-cache']), (inputs) => generateOnce(io, inputs, false));
       }
       return await generate(io, rest, values);
@@ -481,8 +519,10 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       return await iam(io, rest, values.format, values.config, values['tenant-tag']);
     case 'report':
       return await writeReport(io, rest, values.out, values.config);
-    case 'diff':
+    case 'diff': {
+      const { diffCommand } = await import('../diff/schema-diff.js');
       return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
+    }
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);
       return initProject(io);

@@ -6,11 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import path from 'node:path';
-import { globSync, isDynamicPattern } from 'tinyglobby';
 import type { DdbgenConfig } from '../../dsl/config.js';
-import { schemaImporter } from '../load/load-schema.js';
 import { isProjectBoundary } from '../project-root.js';
-import { RULE_IDS } from '../lint/rules/index.js';
 
 /** The file `ddbgen init` writes. */
 export const CONFIG_FILE = 'ddbgen.config.ts';
@@ -47,6 +44,8 @@ export function findConfig(from: string): string | undefined {
 export async function loadConfig(file: string, cwd = process.cwd()): Promise<DdbgenConfig> {
   let config: unknown;
   try {
+    // the loader and the glob matcher load only when a config is used (help and usage errors stay fast)
+    const { schemaImporter } = await import('../load/load-schema.js');
     config = await schemaImporter(file).import(file, { default: true });
   } catch (error) {
     throw new ConfigError(`cannot load ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
@@ -57,6 +56,7 @@ export async function loadConfig(file: string, cwd = process.cwd()): Promise<Ddb
   }
   const unknown = Object.keys(config as object).filter((key) => !CONFIG_KEYS.includes(key));
   if (unknown.length) throw new ConfigError(`${file}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}; a config has ${CONFIG_KEYS.join(', ')}`);
+  const [{ globSync, isDynamicPattern }, { RULE_IDS }] = await Promise.all([import('tinyglobby'), import('../lint/rules/index.js')]);
   const missing = schemas.filter((schema: string) => !isDynamicPattern(schema) && !existsSync(path.resolve(path.dirname(file), schema)));
   if (missing.length) {
     const source = readFileSync(file, 'utf8');

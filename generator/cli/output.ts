@@ -38,8 +38,11 @@ export function describeFailure(failure: NodeJS.ErrnoException, cwd: string): st
 
 export interface StaleFile {
   readonly file: string;
-  readonly reason: 'missing' | 'changed' | 'no longer generated';
+  readonly reason: 'missing' | 'changed' | 'header names another command' | 'no longer generated';
 }
+
+/** A generated file's text without its header's origin line (the line after the banner). */
+const withoutOrigin = (text: string) => (text.startsWith(`${BANNER}\n//`) ? `${BANNER}${text.slice(text.indexOf('\n', BANNER.length + 1))}` : text);
 
 /** A generated file's text on disk, or undefined when there is none. */
 function readIfFile(fs: OutputFs, file: string): string | undefined {
@@ -91,7 +94,7 @@ function staleFiles(root: string, files: GeneratedFiles, fs: OutputFs): StaleFil
   for (const [file, text] of files) {
     const current = readIfFile(fs, path.join(root, file));
     if (current === undefined) stale.push({ file, reason: 'missing' });
-    else if (current !== text) stale.push({ file, reason: 'changed' });
+    else if (current !== text) stale.push({ file, reason: withoutOrigin(current) === withoutOrigin(text) ? 'header names another command' : 'changed' });
   }
   for (const file of ownedLeftovers(fs, root, files)) stale.push({ file, reason: 'no longer generated' });
   return stale.sort((a, b) => (a.file < b.file ? -1 : 1));

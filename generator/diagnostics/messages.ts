@@ -42,7 +42,7 @@ export const messages = {
   }),
   DDB023: (name: string) => ({
     message: `index name "${name}" is not 3 to 255 letters, digits or _ starting with a letter`,
-    fix: 'DynamoDB needs 3 to 255 characters, and ddbgen names methods after the index (byName → queryByName): e.g. "byName"',
+    fix: 'DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB"), and ddbgen names methods after the index (byName → queryByName), so use 3 to 255 letters, digits or _ starting with a letter: e.g. "byName"',
   }),
   DDB030: (placeholder: string, known: readonly string[]) => ({
     message: `placeholder <${placeholder}> names no attribute of this entity`,
@@ -172,6 +172,16 @@ export const messages = {
   DDB108: (found: string, allowed: readonly string[]) => ({
     message: found,
     fix: `use rotation: ${allowed.map((v) => `'${v}'`).join(' or ')}, or leave it out for one table`,
+  }),
+  DDB109: (name: string, length: number) => ({
+    message: `table name "${name}" is ${length} character${length === 1 ? '' : 's'} long; DynamoDB table names are 3 to 255 characters (a-z, A-Z, 0-9, _, - and .; AWS: "Supported data types and naming rules in Amazon DynamoDB"), so CreateTable would reject it`,
+    fix: length < 3
+      ? `use a name of at least 3 characters (letters, digits and _, starting with a letter, as ddbgen names the output after it), e.g. "${name}Table"`
+      : `shorten the name to at most 255 characters`,
+  }),
+  DDB110: (rotation: string, suffix: string, length: number, room: number) => ({
+    message: `with rotation '${rotation}', the table's physical names are its name plus "${suffix}" (one table per period), ${length} characters, above DynamoDB's 255 for a table name (AWS: "Supported data types and naming rules in Amazon DynamoDB"): those tables could not be created`,
+    fix: `shorten the table name to at most ${room} characters, so the longest rotated name fits 255`,
   }),
   DDB120: (attribute: string, key: string, identity: readonly string[]) => ({
     message: `shard.by names "${attribute}", which is not part of the key ${key}: a suffix hashed from it would change while the key stays the same, so one item could be written twice and read back from the wrong shard`,
@@ -333,6 +343,18 @@ export const messages = {
     message: `cannot read ${file} at git ref ${ref}: ${reason}`,
     fix: 'give a ref that has the schema (a branch, tag or commit: git log --oneline -- FILE lists them), or compare two files: ddbgen diff OLD NEW',
   }),
+  DDB230: (entity: string, parts: readonly string[], from: number, to: number) => ({
+    message: `${entity}'s keys hold ${list(parts)}, integer${parts.length === 1 ? '' : 's'} whose range does not start at 0: key codec v${from} stored ${parts.length === 1 ? 'it' : 'them'} as the offset from min (id 1 of 1..1e9 as 000000000), codec v${to} as the value itself (0000000001), so every stored ${entity} item must be written under its new key and its old key deleted`,
+    fix: `generate and run the migration (ddbgen diff OLD NEW --old-codec ${from} --emit-migration DIR: it reads the old keys with codec v${from} and writes codec v${to}), then acknowledge: migrations: [{ change: 'entities.${entity}.key' }]`,
+  }),
+  DDB231: (entity: string, index: string, parts: readonly string[], from: number, to: number) => ({
+    message: `${entity}'s mapping into index "${index}" holds ${list(parts)}, integer${parts.length === 1 ? '' : 's'} whose range does not start at 0, which key codec v${from} wrote as the offset from min and v${to} writes as the value: the index attributes of stored ${entity} items must be rewritten`,
+    fix: `generate and run the backfill (ddbgen diff OLD NEW --old-codec ${from} --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.indexes.${index}' }]`,
+  }),
+  DDB232: (edge: string, types: readonly string[], from: number, to: number) => ({
+    message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten; the generated migration leaves edge items alone`,
+    fix: `re-add each relationship with the new code (db.${edge.charAt(0).toLowerCase()}${edge.slice(1)}.add) and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
+  }),
   DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
     message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,
     fix: `name at most 4 distinct attributes in ${part === 'partition' ? 'pk' : 'sk'}, e.g. gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }); key on the attributes queries fix first, and leave the rest to a filter or a second index`,
@@ -370,6 +392,62 @@ export const messages = {
   DDB248: (pattern: string, index: string) => ({
     message: `pattern "${pattern}" uses native GSI "${index}"; declared patterns read synthetic keys`,
     fix: `query a native index with the generated query${index.charAt(0).toUpperCase()}${index.slice(1)}(partition, { where }) (a left-to-right sort condition), or point the pattern at a synthetic index`,
+  }),
+  DDB250: (found: string, timestamps: readonly string[]) => ({
+    message: found,
+    fix: timestamps.length
+      ? `name the timestamp attribute that holds each item's expiry, e.g. ttl: '${timestamps[0]}' (the entities' timestamps: ${list(timestamps)})`
+      : "declare the expiry on the entities that expire, e.g. expiresAt: t.timestamp(), and name it: ttl: 'expiresAt'",
+  }),
+  DDB251: (entity: string, attribute: string, kind: string) => ({
+    message: `ttl attribute "${attribute}" is a ${kind} attribute of ${entity}; DynamoDB's time to live reads an expiry instant`,
+    fix: `declare it as ${attribute}: t.timestamp() on ${entity} (stored as epoch seconds, read back as a Date), or rename ${entity}'s attribute if it means something else`,
+  }),
+  DDB252: (found: string) => ({
+    message: `pointInTimeRecovery.days is ${found}`,
+    fix: 'give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
+  }),
+  DDB253: (field: string, found: string) => ({
+    message: `${field} is ${found}`,
+    fix: 'give a whole number of units per second above 0, or leave the setting out',
+  }),
+  DDB254: (found: string) => ({
+    message: found,
+    fix: "onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+  }),
+  DDB255: (key: string, found: string) => ({
+    message: `tag key ${JSON.stringify(key)} ${found}`,
+    fix: 'a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+  }),
+  DDB256: (key: string, found: string) => ({
+    message: `tag ${JSON.stringify(key)} has a value that ${found}`,
+    fix: 'a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+  }),
+  DDB257: (count: number) => ({
+    message: `tags declares ${count} tags; a DynamoDB table holds at most 50`,
+    fix: `remove ${count - 50} tag${count - 50 === 1 ? '' : 's'}, or combine related ones into one value (e.g. "owner": "team-a/alice")`,
+  }),
+  DDB258: (field: string, found: string, want: string) => ({
+    message: `${field} is ${found}, not ${want}`,
+    fix: `write ${field}: ${want === 'true or false' ? 'true' : want}, or leave it out`,
+  }),
+  DDB260: (found: unknown, allowed: readonly string[]) => ({
+    message: `stream ${JSON.stringify(found) ?? String(found)} is not a stream view type`,
+    fix: `use stream: ${allowed.map((v) => `'${v}'`).join(', ')} (what each record carries: both images, the new item, the old item, or only its key), or leave it out for a table without a stream`,
+  }),
+  DDB261: (before: string | undefined, after: string | undefined) => ({
+    message:
+      before === undefined
+        ? `the table's stream is new (${after}): DynamoDB starts recording changes from the deploy on`
+        : after === undefined
+          ? `the table's stream (${before}) was removed: its consumers stop receiving changes, and its records stay readable for 24 hours only`
+          : `the table's stream view type changed from ${before} to ${after}: DynamoDB disables the stream and enables a new one, with a new stream ARN`,
+    fix:
+      before === undefined
+        ? "deploy the table, then point consumers (a Lambda event source mapping) at the table's LatestStreamArn"
+        : after === undefined
+          ? 'move or retire the consumers first, then acknowledge: migrations: [{ change: \'stream\' }]'
+          : "point consumers at the new LatestStreamArn after the deploy (changes made in between are only in the new stream), regenerate the handlers for the new view type, then acknowledge: migrations: [{ change: 'stream' }]",
   }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
@@ -441,6 +519,10 @@ export const lintMessages = {
     message: `${where}: ${found}`,
     fix,
   }),
+  HK019: (where: string, reader: string, readerSk: string, other: string, otherSk: string, cost: string) => ({
+    message: `${where}: queries on ${reader} (sort key "${readerSk}") also read the ${other} items of the same partition (sort key "${otherSk}" falls in their range): they are not returned, but DynamoDB reads and bills them: ${cost}`,
+    fix: `start ${reader}'s sort key with a literal of its own (e.g. "${reader}#…") so its queries read only its items, or keep its queries to a range (where) that ${other}'s keys sort outside of`,
+  }),
   HK020: (where: string, key: string, problem: string, load: string, index: string, template: string, count: number) => ({
     message: `${where}: native key (${key}) ${problem}; ${load}; a shard suffix cannot live in a native key`,
     fix: `keep this index synthetic so it can be sharded: ${index}: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) with the mapping { pk: '${template}', shard: { count: ${count} } } (N = ceil(peak WCU on one key / (1,000 × 0.8)), at least 2); or key the native index on a finer attribute`,
@@ -449,6 +531,11 @@ export const lintMessages = {
     message: `${where}: the synthetic key ${template} is a plain concatenation of whole attributes the items already store (${attributes}), so a native index could hold it with no key strings and no backfill`,
     fix: `add a native index beside it, e.g. ${index}Native: gsi(${native}), and map the entity into it by name (DynamoDB fills it from the stored attributes: no backfill); move queries to query${index.charAt(0).toUpperCase()}${index.slice(1)}Native, then remove ${index}. Keep ${index} synthetic if it will need a shard`,
   }),
+  HK022: (where: string, found: string, raise: string) => ({
+    message: `${where}: ${found}; requests beyond it throttle with ThrottlingException`,
+    fix: `raise onDemandMax to { ${raise} } (the peak / 0.8), or remove the maximum`,
+  }),
+  HK023: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -472,7 +559,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB020: { title: 'entity or edge name is not a valid identifier', why: 'Names become TypeScript types, classes and methods.', example: "entities: { 'user-profile': entity({ … }) }", fix: 'Use PascalCase letters and digits, e.g. "UserProfile".' },
   DDB021: { title: 'entity declared more than once', why: 'The last declaration silently replaces the others.', example: 'entities: { ...common, User: entity({ … }) }  // common also has User', fix: 'Remove or rename one of the declarations.' },
   DDB022: { title: 'attribute named like a key attribute', why: 'The table key attributes hold the generated keys; an attribute of the same name would be overwritten.', example: "attributes: { pk: t.string() }", fix: 'Rename the attribute.' },
-  DDB023: { title: 'index name is not valid', why: 'DynamoDB needs 3 to 255 characters, and ddbgen names methods after the index (byName → queryByName).', example: "indexes: { x: gsi({ pk: 'gsi1pk' }) }", fix: 'Use 3 to 255 letters, digits or _, starting with a letter, e.g. "byName".' },
+  DDB023: { title: 'index name is not valid', why: 'DynamoDB index names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html), and ddbgen names methods after the index (byName → queryByName), so it also needs an identifier.', example: "indexes: { x: gsi({ pk: 'gsi1pk' }) }", fix: 'Use 3 to 255 letters, digits or _, starting with a letter, e.g. "byName".' },
   DDB030: { title: 'placeholder names no attribute', why: 'A key is built from the attributes its placeholders name; an unknown name cannot be filled and is usually a typo.', example: "attributes: { id: t.string() },\nkey: { pk: 'User#<idd>', sk: 'PROFILE' }", fix: 'Use one of the entity\'s attributes in the placeholder, or declare the attribute.' },
   DDB031: { title: 'malformed key segment', why: 'A segment between delimiters is either literal text or exactly one <attribute>; anything else cannot be parsed back.', example: "key: { pk: 'User#<id><name>' }", fix: 'Split it with the delimiter: "User#<id>#<name>".' },
   DDB032: { title: 'truncation on a non-timestamp', why: 'Only timestamps can be truncated to minute, hour, day or month.', example: "key: { pk: 'Score#<points:day>' }", fix: 'Remove the ":unit" suffix, or truncate a t.timestamp() attribute.' },
@@ -503,6 +590,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB106: { title: 'literal key text alone exceeds the key limit', why: 'DynamoDB limits partition keys to 2,048 and sort keys to 1,024 bytes (UTF-8); a template whose literal text is already longer fails on every write.', example: "key: { pk: 'User#<id>', sk: 'X'.repeat(1100) }", fix: 'Shorten the literal text; keys are for identity and order, not for data.' },
   DDB107: { title: 'gsiQuota is not valid', why: 'gsiQuota declares the GSI quota AWS has raised for the account; it must be a whole number of at least the default 20.', example: 'gsiQuota: 10', fix: 'Give the raised quota as a whole number above 20, or leave it out.' },
   DDB108: { title: 'rotation period is not known', why: 'Rotated tables are named after their period; ddbgen rotates by day, ISO week, month or year.', example: "rotation: 'fortnight'", fix: "Use rotation: 'day', 'week', 'month' or 'year', or leave it out for one table." },
+  DDB109: { title: 'table name is not 3 to 255 characters', why: 'DynamoDB table names are 3 to 255 characters of a-z, A-Z, 0-9, _, - and . (AWS: "Supported data types and naming rules in Amazon DynamoDB", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html); the table name is the default physical name, so CreateTable would reject a shorter or longer one.', example: "defineTable({ name: 'T', entities: { … } })", fix: 'Use a name of 3 to 255 characters (letters, digits and _, starting with a letter), e.g. "Shop".' },
+  DDB110: { title: 'rotated table names exceed 255 characters', why: 'A rotated table is stored as one physical table per period, named <name>_YYYY-MM-DD (day), <name>_YYYY-Www (week), <name>_YYYY-MM (month) or <name>_YYYY (year); DynamoDB table names are at most 255 characters (AWS: "Supported data types and naming rules in Amazon DynamoDB"), so the longest of these must fit.', example: "defineTable({ name: 'A'.repeat(250), rotation: 'day', entities: { … } })", fix: 'Shorten the table name by the length of the rotation suffix (11 characters for day, 9 for week, 8 for month, 5 for year).' },
   DDB120: { title: 'shard.by names an attribute outside the key', why: 'A suffix hashed from a value the key does not hold changes while the key stays the same: one item could be written twice and read from the wrong shard.', example: "key: { pk: 'Event#<day>#<shard>', sk: '<eventId>', shard: { count: 8, by: 'userId' } }", fix: 'Hash attributes the key holds (by one of its placeholders), or leave by out to hash the whole key.' },
   DDB121: { title: 'the shard suffix spreads nothing', why: 'A suffix calculated only from values the partition key already holds is the same for every item of a partition, so all of its writes still go to one key.', example: "key: { pk: 'Total#<candidateId>#<shard>', sk: 'TOTAL', shard: { count: 20 } }", fix: 'Calculate it from a finer attribute of the key (shard: { count, by }), or draw it per write with shard: { count, random: true } and read with getAll, sum or a gathered query.' },
   DDB122: { title: 'a shard is both random and calculated', why: 'A random suffix is drawn per write; a calculated one is hashed from by. It cannot be both.', example: "shard: { count: 10, random: true, by: 'voterId' }", fix: 'Remove by for a random suffix, or random: true for a calculated one.' },
@@ -539,6 +628,9 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB227: { title: "table added or removed", why: "A new table is created empty; a table removed from the schema keeps its physical table and items.", example: "export default [shop, audit] // audit is new", fix: "Create a new table before deploying code that uses it; delete a removed one when its data is no longer needed." },
   DDB228: { title: "stale acknowledgement", why: "A migrations entry that names no change in the diff is left over from an earlier change, or misspelled.", example: "migrations: [{ change: 'entities.User.key' }] // the key no longer changes", fix: "Remove the entry once the migration has shipped, or correct its path." },
   DDB229: { title: "schema not at the git ref", why: "ddbgen diff --base reads the old schema with git show, and the ref does not have the file.", example: "ddbgen diff --base v1.0 schema.ts // schema.ts was added after v1.0", fix: "Give a ref that has the schema, or compare two files: ddbgen diff OLD NEW." },
+  DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
+  DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
+  DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Re-add each relationship with the new code and delete the old edge items, then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
   DDB240: { title: 'native GSI key size', why: 'DynamoDB keys a GSI by at most 4 partition-key and 4 sort-key attributes; CreateTable refuses more ("Too many partition keys").', example: "byTenant: gsi({ pk: ['tenantId', 'region', 'zone', 'team', 'desk'] })", fix: 'Keep at most 4 distinct attributes in pk and in sk; key on what queries fix first.' },
   DDB241: { title: 'non-scalar native key attribute', why: 'A key attribute of a native GSI holds one string, number or binary value; booleans, lists, maps and sets cannot be key attributes.', example: "attributes: { tags: t.stringSet() },\nindexes: { byTag: { attributes: { tag: 'tags' } } }", fix: 'Map a string, enum, timestamp, number or binary attribute, or keep the entity out of the index.' },
   DDB242: { title: 'native key attribute the entity lacks', why: 'An entity maps into a native GSI by attribute name; a key attribute it has no attribute for keeps every item of it out of the index.', example: "byTenant: gsi({ pk: ['tenantId'] }) // Invoice has orgId, not tenantId", fix: "Declare the attribute, or rename: indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }." },
@@ -548,6 +640,17 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB246: { title: 'native key attribute named like a synthetic key', why: 'The table key and synthetic index keys are strings ddbgen builds from templates; a native key attribute of the same name would hold that string, not an attribute of the item.', example: "key: { pk: 'pk', sk: 'sk' },\nindexes: { byTenant: gsi({ pk: ['pk'] }) }", fix: 'Name native key attributes after the item attributes they hold.' },
   DDB247: { title: 'renamed copy over an own attribute', why: 'A renamed mapping writes the value under the index\'s attribute name; an entity that declares an attribute of that name would have it overwritten.', example: "Invoice: { tenantId: t.string(), orgId: t.string() },\nindexes: { byTenant: { attributes: { tenantId: 'orgId' } } }", fix: 'Map the own attribute of that name, or rename it.' },
   DDB248: { title: 'pattern on a native GSI', why: 'Declared patterns read synthetic key strings; a native index is queried by its attributes with the generated query<Index> method.', example: "patterns: { openOrders: { entity: 'Order', index: 'byTenant', sk: 'status' } }", fix: 'Call query<Index>(partition, { where }) on the repository, or point the pattern at a synthetic index.' },
+  DDB250: { title: 'ttl names no attribute', why: 'The time-to-live attribute holds each expiring item\'s expiry; one that no entity declares is a typo, and nothing would ever expire.', example: "ttl: 'expiresAt', // no entity declares expiresAt", fix: "Declare the expiry on the entities that expire (expiresAt: t.timestamp()) and name it in ttl." },
+  DDB251: { title: 'ttl attribute is not a timestamp', why: 'DynamoDB deletes an item after the instant its TTL attribute holds (epoch seconds); ddbgen writes that number from a Date, so the attribute must be a timestamp on every entity that declares it.', example: "ttl: 'expiresAt',\nentities: { Session: entity({ attributes: { expiresAt: t.string() }, … }) }", fix: 'Declare it t.timestamp() (optional when some items never expire), or rename the other attribute.' },
+  DDB252: { title: 'point-in-time recovery period out of range', why: 'DynamoDB keeps continuous backups for 1 to 35 days (RecoveryPeriodInDays).', example: 'pointInTimeRecovery: { days: 90 }', fix: 'Give a whole number of days from 1 to 35, or leave days out (35).' },
+  DDB253: { title: 'throughput setting is not a positive whole number', why: 'Warm throughput and on-demand maxima are units per second; DynamoDB takes positive integers.', example: 'onDemandMax: { readRequestUnits: 0 }', fix: 'Give a whole number above 0, or leave the setting out.' },
+  DDB254: { title: 'onDemandMax on a provisioned table, or empty', why: 'OnDemandThroughput caps what an on-demand table serves; a provisioned table is capped by its provisioned capacity.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\nonDemandMax: { readRequestUnits: 500 }", fix: 'Use on-demand capacity with onDemandMax, or remove onDemandMax.' },
+  DDB255: { title: 'tag key not accepted by DynamoDB', why: 'DynamoDB tag keys are 1 to 128 characters of letters, digits, white space and + - = . _ : /; the aws: prefix is reserved.', example: "tags: { 'aws:owner': 'me' }", fix: 'Rename the key within those rules.' },
+  DDB256: { title: 'tag value not accepted by DynamoDB', why: 'DynamoDB tag values are strings of at most 256 characters of letters, digits, white space and + - = . _ : /.', example: "tags: { owner: 'a'.repeat(300) }", fix: 'Shorten the value or drop the characters DynamoDB refuses.' },
+  DDB257: { title: 'more than 50 tags', why: 'A DynamoDB table holds at most 50 user tags; CreateTable and the stack update fail with more.', example: 'tags: { t1: \'a\', …, t51: \'z\' }', fix: 'Remove tags, or combine related ones into one value.' },
+  DDB258: { title: 'table setting of the wrong type', why: 'Table settings are printed into the CreateTable input, CloudFormation and CDK; a value of another type would deploy something else or fail there.', example: "deletionProtection: 'yes'", fix: 'Give the type the message names, or leave the setting out.' },
+  DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
+  DDB261: { title: 'stream added, removed or changed', why: "A new stream is safe; removing one cuts off its consumers; DynamoDB changes a stream's view type only by disabling the stream and enabling a new one, with a new ARN, so consumers must move to it.", example: "stream: 'keys-only' // was 'new-and-old-images'", fix: "Point consumers at the table's new LatestStreamArn after the deploy and regenerate the handlers, then acknowledge: migrations: [{ change: 'stream' }]." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },
@@ -566,6 +669,9 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK016: { title: 'PII in a key', why: 'Keys appear in metrics (Contributor Insights), logs, exports and cursors.', example: "attributes: { email: t.string({ pii: true }) },\nkey: { pk: 'User#<email>' }", fix: 'Key on a surrogate id or a keyed hash, and keep the value in a non-key attribute.' },
   HK017: { title: 'sharded key still too hot', why: 'Sharding divides a key\'s load by the shard count; with too few shards (or a calculated suffix that leaves the hottest value on one shard) a shard still takes more than a partition serves.', example: "key: { pk: 'Vote#<candidateId>#<shard>', sk: '<voterId>', shard: { count: 2 } },\ntraffic: { writesPerSecond: 10000 }", fix: 'Raise the shard count to N = ceil(peak WCU per key / 800), or spread by an attribute that varies within the key (shard.by).' },
   HK018: { title: 'declared peak above provisioned capacity', why: 'On a provisioned table, requests beyond the provisioned units (of the table, and of each GSI separately) are throttled.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\ntraffic: { writesPerSecond: 500 }", fix: 'Provision at least the declared peak (with headroom), or use on-demand capacity.' },
+  HK019: { title: 'queries that pay for another entity\'s items', why: 'Entities that share a partition are told apart by their sort keys, so a query returns only its own entity; but DynamoDB reads every item in the key range it is asked for and bills them all (1 RCU per 4 KB strongly consistent, half that eventually consistent). When another entity\'s sort keys fall in that range (seed 000\'s sequence: a metadata item at position 0 beside the items at positions 1..n), each query pays for them too.', example: "Category: key { pk: 'User#<userId>', sk: '0#<sequenceId>' }\nArticle: key { pk: 'User#<userId>', sk: '<position>#<sequenceId>' }  // Article queries read the categories", fix: 'Start each sort key in a shared partition with a literal of its own (Article#<position>…), or query a range the other entity\'s keys sort outside of.' },
   HK020: { title: 'native key that needs a shard', why: 'A native GSI is keyed by the items\' own attributes: there is no key string to append a shard suffix to, so a low-cardinality or hot native key cannot be spread, and a throttled GSI throttles the table\'s writes.', example: "byStatus: gsi({ pk: ['status'] }) // 3 values, 2,000 writes/s", fix: 'Keep the index synthetic with a shard (gsi({ pk: \'gsi1pk\' }) and shard: { count } on the mapping), or key the native index on a finer attribute.' },
   HK021: { title: 'synthetic key that could be native', why: 'A synthetic key made only of whole attributes the items store duplicates them as a string; a native multi-attribute GSI keys on the attributes themselves, and DynamoDB fills it from the stored items, so no backfill is needed.', example: "indexes: { byTenant: { pk: '<tenantId>#<region>', sk: '<createdAt>' } }", fix: "Declare a native gsi({ pk: ['tenantId', 'region'], sk: ['createdAt'] }) under a new name, move queries to it, then drop the synthetic one." },
+  HK022: { title: 'declared peak near or above the on-demand maximum', why: 'An on-demand table with OnDemandThroughput serves at most that many request units per second; beyond it requests throttle, however many partitions it has.', example: "onDemandMax: { writeRequestUnits: 1000 },\ntraffic: { writesPerSecond: 2000 }", fix: 'Raise onDemandMax to the peak with headroom (peak / 0.8), or remove it.' },
+  HK023: { title: 'ttl attribute in a key, or never required', why: 'An expiry inside a key template cannot change without moving the item (or rewriting its index entry); a ttl attribute that every entity declares optional may be set on no item at all.', example: "ttl: 'expiresAt',\nkey: { pk: 'Session#<expiresAt>', sk: 'S' }", fix: 'Keep the ttl attribute out of key templates; make it required where every item must expire.' },
 };

@@ -5,7 +5,8 @@
 // Fields this module does not know (added to the IR later) are compared generically and reported
 // as "needs review", never as safe.
 
-import type { AttributeDef, EntityDef, IndexDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { AttributeDef, EntityDef, IndexDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import { KEY_CODEC_VERSION, type SegmentDef } from '../../templates/runtime/codec.js';
 import { messages } from '../diagnostics/messages.js';
 import { keySegments } from '../model/key-segments.js';
 
@@ -137,7 +138,22 @@ function encoded(entity: EntityDef, template: TemplateDef | undefined, shard: un
   return JSON.stringify({ segments: segments ?? template.source, shard: shard ?? null });
 }
 
-function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean): SchemaChange[] {
+/** The key codec versions whose stored keys differ in form: 1 wrote an integer as its offset from min. */
+export type KeyCodecVersion = 1 | typeof KEY_CODEC_VERSION;
+
+/**
+ * The integer parts of a key that codec v1 wrote differently from the current codec: those with a
+ * range whose min is not 0 (v1 stored the offset from min; with min 0 both write the same text).
+ * A calculated shard hashes its parts as encoded, so they count too.
+ */
+function codecSensitiveParts(entity: EntityDef, template: TemplateDef | undefined, shard?: ShardDef): string[] {
+  if (!template) return [];
+  const integers = (segments: readonly SegmentDef[]): string[] =>
+    segments.flatMap((s) => (s.kind === 'integer' && s.min !== 0 ? [s.attr] : s.kind === 'shard' ? integers(s.by) : []));
+  return [...new Set(integers(keySegments(entity, template, shard) ?? []))];
+}
+
+function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean, oldCodec: KeyCodecVersion): SchemaChange[] {
   const at = `entities.${after.name}`;
   const out: SchemaChange[] = [];
   const name = after.name;
@@ -164,6 +180,11 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     out.push(change('DDB215', 'rewrite-keys', `${at}.key.${part}`, messages.DDB215(name, label, phrase), { migrate: { entity: name, kind: 'rewrite' } }));
   }
   if (!rewrite && delimiterChanged) out.push(change('DDB215', 'rewrite-keys', `${at}.key`, messages.DDB215(name, 'keys', 'use the new delimiter'), { migrate: { entity: name, kind: 'rewrite' } }));
+  const codecChanged = oldCodec !== KEY_CODEC_VERSION;
+  const v1Parts = codecChanged ? codecSensitiveParts(before, before.key.pk, before.key.shard).concat(codecSensitiveParts(before, before.key.sk)) : [];
+  if (!rewrite && !delimiterChanged && v1Parts.length) {
+    out.push(change('DDB230', 'rewrite-keys', `${at}.key`, messages.DDB230(name, [...new Set(v1Parts)], oldCodec, KEY_CODEC_VERSION), { migrate: { entity: name, kind: 'rewrite' } }));
+  }
   out.push(...unknownChanges(before.key, after.key, ['kind', 'pk', 'sk', 'shard'], `${at}.key`));
   for (const index of new Set([...Object.keys(before.indexes), ...Object.keys(after.indexes)])) {
     const x = before.indexes[index];
@@ -182,9 +203,12 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
       continue;
     }
     const moved = (['pk', 'sk'] as const).filter((part) => encoded(before, x[part], x.shard) !== encoded(after, y[part], y.shard));
+    const v1Index = codecChanged && !rewrite && !v1Parts.length ? [...new Set([...codecSensitiveParts(before, x.pk, x.shard), ...codecSensitiveParts(before, x.sk)])] : [];
     if (moved.length || delimiterChanged) {
       const what = moved.map((part) => `${part} changed from ${quoted(x[part])} to ${quoted(y[part])}`).join(', ') || 'uses the new delimiter';
       out.push(change('DDB216', 'backfill', path, messages.DDB216(name, index, `${what}${sparse}`, false), { migrate }));
+    } else if (v1Index.length) {
+      out.push(change('DDB231', 'backfill', path, messages.DDB231(name, index, v1Index, oldCodec, KEY_CODEC_VERSION), { migrate }));
     }
     out.push(...unknownChanges(x, y, ['kind', 'index', 'pk', 'sk', 'shard'], path));
   }
@@ -206,8 +230,11 @@ function describeIndex(index: IndexDef): string {
   return index.kind === 'gsi' ? `pk ${index.pk}${index.sk ? `, sk ${index.sk}` : ''}, projection ${projection}` : `sk ${index.sk}, projection ${projection}`;
 }
 
-/** Every change from `before` to `after`, in schema order: table, indexes, entities, edges, patterns. */
-export function compareTables(before: TableDef, after: TableDef): SchemaChange[] {
+/**
+ * Every change from `before` to `after`, in schema order: table, indexes, entities, edges, patterns.
+ * `oldCodec` is the key codec version that wrote the stored items (the current one by default).
+ */
+export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): SchemaChange[] {
   const out: SchemaChange[] = [];
   const delimiterChanged = before.delimiter !== after.delimiter;
   if (delimiterChanged) out.push(change('DDB220', 'rewrite-keys', 'delimiter', messages.DDB220(before.delimiter, after.delimiter)));
@@ -215,9 +242,12 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
   const keyAfter = `pk ${after.key.pk}${after.key.sk ? `, sk ${after.key.sk}` : ', no sort key'}`;
   if (keyBefore !== keyAfter) out.push(change('DDB219', 'recreate-table', 'key', messages.DDB219('key attributes', `changed from ${keyBefore} to ${keyAfter}`)));
   if (before.rotation !== after.rotation) out.push(change('DDB219', 'recreate-table', 'rotation', messages.DDB219('rotation', `changed from ${before.rotation ?? 'none'} to ${after.rotation ?? 'none'} (the physical table names change)`)));
-  for (const setting of ['capacity', 'lint'] as const) {
+  // Settings applied to the table in place (UpdateTable, UpdateContinuousBackups, TagResource); the
+  // ttl attribute is not among them: which attribute holds epoch seconds changes how items are stored.
+  for (const setting of ['capacity', 'lint', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', setting, messages.DDB225(`the table's ${setting}`)));
   }
+  if (before.stream !== after.stream) out.push(change('DDB261', before.stream === undefined ? 'safe' : 'review', 'stream', messages.DDB261(before.stream, after.stream)));
 
   const created: string[] = [];
   const deleted: string[] = [];
@@ -267,7 +297,7 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
     const y = after.entities[name];
     if (!x) out.push(change('DDB210', 'safe', `entities.${name}`, messages.DDB210(name)));
     else if (!y) out.push(change('DDB211', 'destructive', `entities.${name}`, messages.DDB211(name), { removed: true }));
-    else out.push(...compareEntity(x, y, delimiterChanged));
+    else out.push(...compareEntity(x, y, delimiterChanged, oldCodec));
   }
 
   for (const name of new Set([...Object.keys(before.edges), ...Object.keys(after.edges)])) {
@@ -280,6 +310,13 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
       const keyed = ['types', 'forward', 'inverse', 'inverseIndex'] as const;
       const moved = keyed.filter((f) => !sameData(x[f], y[f]));
       if (moved.length || delimiterChanged) out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter', true)));
+      else if (oldCodec !== KEY_CODEC_VERSION) {
+        const ids = x.types.filter((type) => {
+          const node = before.entities[type];
+          return node !== undefined && codecSensitiveParts(node, node.key.pk, node.key.shard).length > 0;
+        });
+        if (ids.length) out.push(change('DDB232', 'rewrite-keys', path, messages.DDB232(name, ids, oldCodec, KEY_CODEC_VERSION)));
+      }
       if (!sameData(x.attributes, y.attributes)) out.push(change('DDB223', 'safe', `${path}.attributes`, messages.DDB223(name, 'changed its attributes', false)));
       if (!sameData(x.traffic, y.traffic)) out.push(change('DDB225', 'safe', `${path}.traffic`, messages.DDB225(`edge "${name}"'s traffic`)));
       out.push(...unknownChanges(x, y, ['kind', 'name', 'attributes', 'traffic', ...keyed], path));
@@ -292,7 +329,7 @@ export function compareTables(before: TableDef, after: TableDef): SchemaChange[]
     if (sameData(x, y)) continue;
     out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations'], ''));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags'], ''));
   return out;
 }
 

@@ -11,6 +11,8 @@ import { writeOutput } from '../cli/output.js';
 import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
 import { generateTable, runtimeDir } from '../emit/generate.js';
 import { planTable } from '../plan/capacity-plan.js';
+import { KEY_CODEC_VERSION } from '../../templates/runtime/codec.js';
+import type { KeyCodecVersion } from './compare-tables.js';
 import type { LocatedChange, TablePair } from './schema-diff.js';
 
 /** 80 % of one partition's 1,000 WCU/s: a rewrite that lands on one partition still cannot throttle it. */
@@ -27,12 +29,13 @@ export function defaultMaxWcu(table: TableDef): number {
   return Math.max(1, Math.min(PARTITION_CAP, Math.floor((capacity - declared) / 2)));
 }
 
-/** The migration's identity: its table and both versions' IR. A checkpoint of another migration has another id. */
-export function migrationId(before: TableDef, after: TableDef): string {
-  return `${tableFolder(after)}-${createHash('sha256').update(JSON.stringify([before, after])).digest('hex').slice(0, 12)}`;
+/** The migration's identity: its table, both versions' IR and the old key codec. A checkpoint of another migration has another id. */
+export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): string {
+  const inputs = oldCodec === KEY_CODEC_VERSION ? [before, after] : [before, after, { keyCodec: oldCodec }];
+  return `${tableFolder(after)}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}`;
 }
 
-function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill'; reasons: string[] }>): string {
+function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill'; reasons: string[] }>, oldCodec: KeyCodecVersion): string {
   const folder = tableFolder(after);
   const migrated = new Set(entities.map((e) => e.name));
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
@@ -49,7 +52,7 @@ function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ na
 
 // Migrates the stored items of table ${after.name}:
 ${entities.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' : 'backfills index attributes'} (${e.reasons.join('; ')})`).join('\n')}
-//
+${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key codec v${oldCodec}: old/ reads them as v${oldCodec}, new/ writes v${KEY_CODEC_VERSION}.\n`}//
 // Run every segment here, or each segment in its own process or machine (same --segments):
 //   npx tsx migrate-${folder}.ts --segments 8 [--segment 3] [--table NAME] [--checkpoints DIR] [--max-wcu N]
 // A stopped run resumes from its checkpoints; re-running a finished segment changes nothing.
@@ -57,7 +60,7 @@ ${entities.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' 
 ${imports.join('\n')}
 
 export const plan: MigrationPlan = {
-  id: ${quote(migrationId(before, after))},
+  id: ${quote(migrationId(before, after, oldCodec))},
   tableName: ${quote(after.name)},
   entities: [
 ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}
@@ -72,8 +75,11 @@ process.exitCode = await migrationMain(plan, process.argv.slice(2));
 `;
 }
 
-/** Writes one migration folder per table with items to move; returns the program files written. */
-export function emitMigrations(pairs: readonly TablePair[], changes: readonly LocatedChange[], dir: string): string[] {
+/**
+ * Writes one migration folder per table with items to move; returns the program files written.
+ * With `oldCodec` 1 the old schema's copy reads (and builds) keys as key codec v1 wrote them.
+ */
+export function emitMigrations(pairs: readonly TablePair[], changes: readonly LocatedChange[], dir: string, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): string[] {
   const written: string[] = [];
   for (const { before, after } of pairs) {
     if (!before || !after) continue;
@@ -85,12 +91,12 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     });
     const folder = tableFolder(after.table);
     const root = path.join(dir, folder);
-    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old')).files]);
+    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), oldCodec === 1 ? { keyCodec: 1 } : {}).files]);
     const next = generateTable(after.table, path.join(root, 'new')).files;
     next.set(`${folder}/runtime/migration.ts`, `${BANNER}\n\n${readFileSync(path.join(runtimeDir, 'migration.ts'), 'utf8')}`);
     writeOutput(path.join(root, 'new'), [next]);
     const file = path.join(root, `migrate-${folder}.ts`);
-    writeFileSync(file, program(before.table, after.table, entities));
+    writeFileSync(file, program(before.table, after.table, entities, oldCodec));
     written.push(file);
   }
   return written;

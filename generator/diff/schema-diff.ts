@@ -14,7 +14,8 @@ import { lintSarif } from '../lint/output.js';
 import { loadSchemas, type SchemaTable } from '../load/load-schema.js';
 import { packageVersion } from '../package-root.js';
 import { emitMigrations } from './emit-migration.js';
-import { acknowledges, CHANGE_CLASSES, CLASS_LABEL, compareTables, type ChangeClass, type SchemaChange } from './compare-tables.js';
+import { KEY_CODEC_VERSION } from '../../templates/runtime/codec.js';
+import { acknowledges, CHANGE_CLASSES, CLASS_LABEL, compareTables, type ChangeClass, type KeyCodecVersion, type SchemaChange } from './compare-tables.js';
 
 export interface DiffIo {
   readonly cwd: string;
@@ -26,6 +27,8 @@ export interface DiffOptions {
   /** Schema files: [old, new], or with `base` the current files. */
   readonly files: readonly string[];
   readonly base?: string;
+  /** The key codec version that wrote the stored items (default: the current one). */
+  readonly oldCodec?: KeyCodecVersion;
 }
 
 /** One classified change, placed in the schema that has it. */
@@ -89,7 +92,7 @@ export function schemaAtRef(file: string, ref: string): { file: string; display:
 }
 
 /** Every change between paired tables, located, with acknowledgements applied and stale ones reported. */
-export function diffPairs(pairs: readonly TablePair[]): LocatedChange[] {
+export function diffPairs(pairs: readonly TablePair[], oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): LocatedChange[] {
   const out: LocatedChange[] = [];
   for (const { before, after } of pairs) {
     const name = (after ?? before)!.table.name;
@@ -104,7 +107,7 @@ export function diffPairs(pairs: readonly TablePair[]): LocatedChange[] {
       continue;
     }
     const entries = after.table.migrations ?? [];
-    const changes = compareTables(before.table, after.table);
+    const changes = compareTables(before.table, after.table, oldCodec);
     for (const c of changes) {
       out.push({ ...c, table: name, target: `${name}.${c.change}`, acknowledged: entries.some((m) => acknowledges(m.change, c.change)), ...place(c, c.removed ? before : after) });
     }
@@ -210,21 +213,24 @@ export async function diffSchemas(cwd: string, options: DiffOptions): Promise<Di
     const diagnostics = [...before.diagnostics, ...after.diagnostics].map(rename).map((d) => ({ ...d, message: [...displays].reduce((m, [temp, shown]) => m.split(temp).join(shown), d.message) }));
     if (diagnostics.some((d) => d.severity === 'error')) return { pairs: [], changes: [], diagnostics };
     const pairs = pairTables(before.tables, after.tables);
-    return { pairs, changes: diffPairs(pairs).map(rename), diagnostics };
+    return { pairs, changes: diffPairs(pairs, options.oldCodec).map(rename), diagnostics };
   } finally {
     for (const dispose of disposals) dispose();
   }
 }
 
 /** The `diff` command: exit 0 (no blocking change, or no --check), 1 (--check found one, or a schema is invalid), 2 (usage). */
-export async function diffCommand(io: DiffIo, files: readonly string[], values: { base?: string; format?: string; check?: boolean; 'emit-migration'?: string }): Promise<number> {
+export async function diffCommand(io: DiffIo, files: readonly string[], values: { base?: string; format?: string; check?: boolean; 'emit-migration'?: string; 'old-codec'?: string }): Promise<number> {
   const usage = (message: string) => (io.stderr(`ddbgen: ${message}\n`), 2);
+  const codecs = Array.from({ length: KEY_CODEC_VERSION }, (_, i) => String(i + 1));
+  if (values['old-codec'] !== undefined && !codecs.includes(values['old-codec'])) return usage(`unknown --old-codec "${values['old-codec']}": key codec versions are ${codecs.join(' and ')}`);
+  const oldCodec = Number(values['old-codec'] ?? KEY_CODEC_VERSION) as KeyCodecVersion;
   if (values.format !== undefined && !['text', 'json', 'sarif'].includes(values.format)) return usage(`unknown --format "${values.format}": use text, json or sarif`);
   if (values.base === undefined && files.length !== 2) return usage('diff takes two schema files (old, then new), or --base REF and the current schema files');
   if (values.base !== undefined && files.length === 0) return usage('diff --base REF needs the schema files to compare (or a ddbgen.config.ts naming them)');
   let result: DiffResult;
   try {
-    result = await diffSchemas(io.cwd, { files, ...(values.base === undefined ? {} : { base: values.base }) });
+    result = await diffSchemas(io.cwd, { files, oldCodec, ...(values.base === undefined ? {} : { base: values.base }) });
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
     io.stderr(`ddbgen: ${error.message}\n`);
@@ -241,7 +247,7 @@ export async function diffCommand(io: DiffIo, files: readonly string[], values: 
     io.stdout(summary);
   }
   if (values['emit-migration'] !== undefined) {
-    const written = emitMigrations(result.pairs, changes, path.resolve(io.cwd, values['emit-migration']));
+    const written = emitMigrations(result.pairs, changes, path.resolve(io.cwd, values['emit-migration']), oldCodec);
     for (const file of written) io.stdout(`ddbgen: wrote ${path.relative(io.cwd, file) || file} (run it with npx tsx; see its header)\n`);
     if (!written.length) io.stdout('ddbgen: no change rewrites keys or needs a backfill; no migration written\n');
   }

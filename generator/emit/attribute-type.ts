@@ -32,10 +32,14 @@ export function attributeType(def: AttributeDef): string {
   }
 }
 
-/** How an attribute converts between item and table, or undefined when it is stored as-is. */
-export function attributeCodec(def: AttributeDef): AttributeCodec | undefined {
+/**
+ * How an attribute converts between item and table, or undefined when it is stored as-is. `ttl`:
+ * the attribute is the table's TTL attribute (a timestamp stored as epoch seconds).
+ */
+export function attributeCodec(def: AttributeDef, ttl = false): AttributeCodec | undefined {
   switch (def.kind) {
     case 'timestamp':
+      if (ttl) return { epochSeconds: def.unit ?? 'second' };
       return def.unit === undefined ? 'timestamp' : { timestamp: def.unit };
     case 'stringSet':
     case 'numberSet':

@@ -76,7 +76,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
               pk: table.key.pk,
               sk: table.key.sk!,
               codecs: Object.fromEntries(Object.entries(edge.attributes).flatMap(([n, a]) => {
-                const codec = attributeCodec(a);
+                const codec = attributeCodec(a, n === table.ttl);
                 return codec === undefined ? [] : [[n, codec]];
               })),
               attributes: Object.keys(edge.attributes),

@@ -46,7 +46,7 @@ function member(name: string): string {
 function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
   const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
-  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments };
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }) };
 }
 
 /** `{ a: string; b?: Date }` members for the named attributes of an entity. */
@@ -248,7 +248,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const piiNames = attributeNames.filter((a) => { const def = entity.attributes[a]!; return def.kind === 'string' && def.pii === true; });
   const codecs = Object.fromEntries(
     attributeNames.flatMap((a) => {
-      const codec = attributeCodec(entity.attributes[a]!);
+      const codec = attributeCodec(entity.attributes[a]!, a === table.ttl);
       return codec === undefined ? [] : [[a, codec]];
     }),
   );
@@ -425,7 +425,7 @@ export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
         statements: [
           `const request = ${request};`,
           `if (!options.fetch) return queryPage(this.context, request, options, (stored) => projectRecord<${names.itemType}>(${modelName}, ${modelName}.indexes[${modelIndexes.findIndex((m) => m.name === path.index!.name)}]!, stored));`,
-          `return fetchItems<${name}>(this.context, ${modelName}, await queryPage(this.context, request, options, (stored) => stored));`,
+          `return fetchItems<${name}>(this.context, ${modelName}, await queryPage(this.context, request, options, (stored) => stored), options);`,
         ],
         isAsync: true,
       });

@@ -6,14 +6,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { IndentationText, Node, Project, QuoteKind, StructureKind, ts, type SourceFile, type StatementStructures } from 'ts-morph';
+import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
+import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
-import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
+import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
@@ -26,8 +27,7 @@ export type GeneratedFiles = Map<string, string>;
  * format the output folder's package.json implies, as the app's own tsc would), so the app's type
  * check only reads the declarations.
  */
-export type EmitKind = 'ts' | 'js';
-export const EMIT_KINDS: readonly EmitKind[] = ['ts', 'js'];
+export { EMIT_KINDS, type EmitKind } from './context.js';
 
 export class GeneratedCodeError extends Error {
   readonly diagnostics: string[];
@@ -41,13 +41,13 @@ export class MissingSdkError extends Error {}
 
 export const runtimeDir = path.join(packageRoot, 'templates', 'runtime');
 
-/** Runtime modules written only where they are used: migrations (ddbgen diff --emit-migration), native-GSI queries (tables with a native GSI). */
-const OPTIONAL_RUNTIME = ['migration.ts', 'native-index.ts'];
+/** Runtime modules written only where they are used: beside migration programs (ddbgen diff --emit-migration), into tables with a stream, into tables with a native GSI. */
+const OPTIONAL_RUNTIME = ['migration.ts', 'stream.ts', 'native-index.ts'];
 
-/** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `optional`), sorted by name. */
-export function runtimeSources(optional: readonly string[] = []): Array<{ name: string; text: string }> {
+/** The runtime helper sources copied into every output (tests and optional modules excluded, unless named in `include`), sorted by name. */
+export function runtimeSources(include: readonly string[] = []): Array<{ name: string; text: string }> {
   return readdirSync(runtimeDir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && (!OPTIONAL_RUNTIME.includes(f) || optional.includes(f)))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && (!OPTIONAL_RUNTIME.includes(f) || include.includes(f)))
     .sort()
     .map((name) => ({ name, text: readFileSync(path.join(runtimeDir, name), 'utf8') }));
 }
@@ -60,16 +60,17 @@ function newProject(): Project {
   });
 }
 
-/** The file's text with one blank line between top-level statements (imports and re-exports stay grouped). */
-function separateStatements(file: SourceFile): string {
-  let text = file.getFullText();
-  const statements = file.getStatements();
+/** The text with one blank line between top-level statements (imports and re-exports stay grouped). */
+function separateStatements(filePath: string, source: string): string {
+  const file = ts.createSourceFile(filePath, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  let text = source;
+  const statements = file.statements;
   for (let i = statements.length - 1; i > 0; i--) {
     const previous = statements[i - 1]!;
     const current = statements[i]!;
-    const grouped = (Node.isImportDeclaration(previous) && Node.isImportDeclaration(current)) || (Node.isExportDeclaration(previous) && Node.isExportDeclaration(current));
-    if (grouped || text.slice(previous.getEnd(), current.getStart(true)).includes('\n\n')) continue;
-    text = `${text.slice(0, previous.getEnd())}\n${text.slice(previous.getEnd())}`;
+    const grouped = (ts.isImportDeclaration(previous) && ts.isImportDeclaration(current)) || (ts.isExportDeclaration(previous) && ts.isExportDeclaration(current));
+    if (grouped || text.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
+    text = `${text.slice(0, previous.end)}\n${text.slice(previous.end)}`;
   }
   return text;
 }
@@ -92,13 +93,18 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
-/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted. */
+/**
+ * Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted.
+ * The formatted text is taken as text (formatting the file in place would re-parse and re-wrap
+ * it), and the file leaves the scratch project: memory stays flat however many modules a table has.
+ */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
   file.addStatements(withEscapedDocs(module.statements));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
-  return `${BANNER}\n\n${separateStatements(file)}`;
+  const text = project.getLanguageService().getFormattedDocumentText(file.getFilePath(), { indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
+  project.removeSourceFile(file);
+  return `${BANNER}\n\n${separateStatements(filePath, text)}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -114,10 +120,16 @@ function indexModule(table: TableDef): EmittedModule {
         { name: `${tableClassName(table)}Options`, isTypeOnly: true },
       ],
     },
-    { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table)] },
+    { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table), ...(hasTableSettings(table) ? [tableSettingsName(table)] : [])] },
     ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['AddOptions', 'EdgeNode', 'EdgePair', 'LinkOptions', 'ManyResult'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
+    ...(table.stream
+      ? [
+          { moduleSpecifier: './stream.js', namedExports: ['*'] },
+          { moduleSpecifier: './runtime/stream.js', namedExports: ['StreamRecordError', ...['StreamBatchResponse', 'StreamHandlerOptions', 'StreamRecord'].map((name) => ({ name, isTypeOnly: true }))] },
+        ]
+      : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: [{ name: 'RetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
@@ -177,6 +189,10 @@ export interface GenerateOptions {
   readonly cache?: GenerationCache;
   /** Named in each file's header (the CLI gives it). */
   readonly origin?: Origin;
+  /** Emit key templates that read and write key codec v1 (a migration's copy of an old schema). */
+  readonly keyCodec?: 1;
+  /** Told what is being done as it goes (`rendering 120 of 500 entities`), for a progress line. */
+  readonly progress?: (text: string) => void;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -201,7 +217,8 @@ function entityScope(table: TableDef, entity: EntityDef): TableDef {
 export function generateTable(table: TableDef, outDir: string, options: GenerateOptions = {}): Generation {
   assertIdentifiers(table);
   const emit = options.emit ?? 'ts';
-  const previous = options.cache ?? emptyCache();
+  // the cache is keyed by the IR alone: a v1 copy (keyCodec) renders everything afresh
+  const previous = options.keyCodec === undefined ? (options.cache ?? emptyCache()) : emptyCache();
   const next = emptyCache();
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
@@ -218,13 +235,17 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.set(`${folder}/${name}`, text);
   };
 
-  for (const { name, text } of runtimeSources(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : [])) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
-  for (const entity of Object.values(table.entities)) {
+  const optional = [...(table.stream ? ['stream.ts'] : []), ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : [])];
+  for (const { name, text } of runtimeSources(optional)) files.set(`${folder}/runtime/${name}`, `${BANNER}\n\n${text}`);
+  const entities = Object.values(table.entities);
+  for (const [i, entity] of entities.entries()) {
+    options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
     const scope = entityScope(table, entity);
-    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope)));
+    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope, options.keyCodec)));
   }
-  const ctx = createContext(table);
+  const ctx = createContext(table, options.keyCodec);
   if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
+  if (table.stream) render('stream.ts', table, () => emitStream(table, ctx));
   render('table-definition.ts', table, () => emitTableDefinition(table, ctx));
   render(`${folder}-table.ts`, table, () => emitTableClass(table, ctx));
   render('index.ts', table, () => indexModule(table));
@@ -234,7 +255,10 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
   const compile = (buildInfo: string | undefined): CompileResult => {
-    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }) }, root);
+    const progress = options.progress;
+    progress?.(`type-checking ${sources.size} files`);
+    const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
+    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };

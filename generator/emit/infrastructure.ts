@@ -6,17 +6,26 @@
 
 import { Project, ts } from 'ts-morph';
 import { stringify } from 'yaml';
-import type { TableDef } from '../../dsl/ir.js';
+import type { TableDef, Throughput } from '../../dsl/ir.js';
 import { fileHeader, printLiteral, raw } from './context.js';
-import { createTableInput } from './table-definition.js';
+import { STREAM_VIEW_TYPES } from './stream.js';
+import { createTableInput, tableSettingsInput } from './table-definition.js';
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
 type Projection = { ProjectionType: string; NonKeyAttributes?: string[] };
 type IndexInput = { IndexName: string; KeySchema: KeyElement[]; Projection: Projection };
 
+const warm = (t: Throughput) => ({ readUnitsPerSecond: t.read, writeUnitsPerSecond: t.write });
+
 /** `{ Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', …, Properties } } }` for the tables. */
 export function cloudFormation(tables: readonly TableDef[]): Record<string, unknown> {
-  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...createTableInput(t) } });
+  const properties = (t: TableDef) => {
+    const input: Record<string, unknown> = { ...createTableInput(t), ...tableSettingsInput(t) };
+    // CloudFormation's StreamSpecification has no StreamEnabled: declaring it turns the stream on
+    if (t.stream) input['StreamSpecification'] = { StreamViewType: STREAM_VIEW_TYPES[t.stream] };
+    return input;
+  };
+  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...properties(t) } });
   return {
     AWSTemplateFormatVersion: '2010-09-09',
     Resources: Object.fromEntries(tables.map((t) => [`${t.name}Table`, resource(t)])),
@@ -52,12 +61,29 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     types = Object.fromEntries(input.AttributeDefinitions.map((d) => [d.AttributeName, d.AttributeType]));
     used.add('BillingMode');
     const capacity = table.capacity.mode === 'provisioned' ? { billingMode: raw('BillingMode.PROVISIONED'), readCapacity: table.capacity.read, writeCapacity: table.capacity.write } : { billingMode: raw('BillingMode.PAY_PER_REQUEST') };
-    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, removalPolicy: raw('RemovalPolicy.RETAIN') };
+    const settings = {
+      ...(table.capacity.warmThroughput ? { warmThroughput: warm(table.capacity.warmThroughput) } : {}),
+      ...(table.onDemandMax?.readRequestUnits === undefined ? {} : { maxReadRequestUnits: table.onDemandMax.readRequestUnits }),
+      ...(table.onDemandMax?.writeRequestUnits === undefined ? {} : { maxWriteRequestUnits: table.onDemandMax.writeRequestUnits }),
+      ...(table.ttl === undefined ? {} : { timeToLiveAttribute: table.ttl }),
+      ...(table.pointInTimeRecovery === undefined ? {} : { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: table.pointInTimeRecovery.days } }),
+      ...(table.deletionProtection === undefined ? {} : { deletionProtection: table.deletionProtection }),
+    };
+    if (table.stream) used.add('StreamViewType');
+    const stream = table.stream ? { stream: raw(`StreamViewType.${STREAM_VIEW_TYPES[table.stream]}`) } : {};
+    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, ...settings, ...stream, removalPolicy: raw('RemovalPolicy.RETAIN') };
     const provisioned = (g: IndexInput & { ProvisionedThroughput?: { ReadCapacityUnits: number; WriteCapacityUnits: number } }) =>
       g.ProvisionedThroughput ? { readCapacity: g.ProvisionedThroughput.ReadCapacityUnits, writeCapacity: g.ProvisionedThroughput.WriteCapacityUnits } : {};
+    const gsiWarm = (name: string) => {
+      const index = table.indexes[name];
+      return index !== undefined && index.kind !== 'lsi' && index.warmThroughput ? { warmThroughput: warm(index.warmThroughput) } : {};
+    };
+    const tags = Object.entries(table.tags ?? {});
+    if (tags.length) used.add('Tags');
     const indexes = [
-      ...(input.GlobalSecondaryIndexes ?? []).map((g) => `table.addGlobalSecondaryIndex(${printLiteral({ indexName: g.IndexName, ...gsiKeys(g.KeySchema), ...projection(g.Projection), ...provisioned(g) })});`),
+      ...(input.GlobalSecondaryIndexes ?? []).map((g) => `table.addGlobalSecondaryIndex(${printLiteral({ indexName: g.IndexName, ...gsiKeys(g.KeySchema), ...projection(g.Projection), ...provisioned(g), ...gsiWarm(g.IndexName) })});`),
       ...(input.LocalSecondaryIndexes ?? []).map((l) => `table.addLocalSecondaryIndex(${printLiteral({ indexName: l.IndexName, sortKey: key(range(l.KeySchema)), ...projection(l.Projection) })});`),
+      ...tags.map(([k, v]) => `Tags.of(table).add(${printLiteral(k)}, ${printLiteral(v)});`),
     ];
     const name = `${table.name.charAt(0).toLowerCase()}${table.name.slice(1)}Table`;
     return [
@@ -70,8 +96,8 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     ].join('\n');
   });
   const text = [
-    "import { RemovalPolicy } from 'aws-cdk-lib';",
-    `import { ${['AttributeType', 'BillingMode', 'ProjectionType', 'Table'].filter((n) => used.has(n)).join(', ')} } from 'aws-cdk-lib/aws-dynamodb';`,
+    `import { ${['RemovalPolicy', 'Tags'].filter((n) => n === 'RemovalPolicy' || used.has(n)).join(', ')} } from 'aws-cdk-lib';`,
+    `import { ${['AttributeType', 'BillingMode', 'ProjectionType', 'StreamViewType', 'Table'].filter((n) => used.has(n)).join(', ')} } from 'aws-cdk-lib/aws-dynamodb';`,
     "import type { Construct } from 'constructs';",
     '',
     constructs.join('\n\n'),

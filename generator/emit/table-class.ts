@@ -217,6 +217,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
           'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
             (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
+            (table.ttl === undefined ? '' : `, ttl: ${quote(table.ttl)}`) +
             ' };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
           ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),

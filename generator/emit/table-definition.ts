@@ -2,10 +2,11 @@
 // The input is built as data here and printed as a literal; only the table name is a parameter.
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { Projection, TableDef, Throughput } from '../../dsl/ir.js';
+import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
+import { STREAM_VIEW_TYPES } from './stream.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };
@@ -53,12 +54,36 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     KeySchema: keySchema(table.key.pk, table.key.sk),
     ...(provisioned ? { BillingMode: 'PROVISIONED', ProvisionedThroughput: provisioned } : { BillingMode: 'PAY_PER_REQUEST' }),
     ...(table.capacity.warmThroughput ? { WarmThroughput: warm(table.capacity.warmThroughput) } : {}),
+    ...(table.onDemandMax ? { OnDemandThroughput: onDemandThroughput(table.onDemandMax) } : {}),
     ...(gsis.length ? { GlobalSecondaryIndexes: gsis } : {}),
     ...(lsis.length ? { LocalSecondaryIndexes: lsis } : {}),
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPES[table.stream] } } : {}),
+    ...(table.deletionProtection === undefined ? {} : { DeletionProtectionEnabled: table.deletionProtection }),
+    ...(table.tags && Object.keys(table.tags).length ? { Tags: Object.entries(table.tags).map(([Key, Value]) => ({ Key, Value })) } : {}),
+  };
+}
+
+const onDemandThroughput = (max: OnDemandMaximum) => ({
+  ...(max.readRequestUnits === undefined ? {} : { MaxReadRequestUnits: max.readRequestUnits }),
+  ...(max.writeRequestUnits === undefined ? {} : { MaxWriteRequestUnits: max.writeRequestUnits }),
+});
+
+/**
+ * The settings CreateTable does not take, as the inputs of the calls that apply them once the table
+ * is ACTIVE: UpdateTimeToLive (the ttl attribute) and UpdateContinuousBackups (point-in-time
+ * recovery). CloudFormation and CDK set them on the resource itself.
+ */
+export function tableSettingsInput(table: TableDef): { TimeToLiveSpecification?: { AttributeName: string; Enabled: true }; PointInTimeRecoverySpecification?: { PointInTimeRecoveryEnabled: true; RecoveryPeriodInDays: number } } {
+  return {
+    ...(table.ttl === undefined ? {} : { TimeToLiveSpecification: { AttributeName: table.ttl, Enabled: true as const } }),
+    ...(table.pointInTimeRecovery === undefined ? {} : { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true as const, RecoveryPeriodInDays: table.pointInTimeRecovery.days } }),
   };
 }
 
 export const tableDefinitionName = (table: TableDef) => `${camelCase(table.name)}TableDefinition`;
+export const tableSettingsName = (table: TableDef) => `${camelCase(table.name)}TableSettings`;
+/** Whether the table has settings applied after CreateTable (and so a `<table>TableSettings` function). */
+export const hasTableSettings = (table: TableDef) => Object.keys(tableSettingsInput(table)).length > 0;
 
 export function emitTableDefinition(table: TableDef, _ctx: EmitContext): EmittedModule {
   const statements: StatementStructures[] = [
@@ -72,5 +97,28 @@ export function emitTableDefinition(table: TableDef, _ctx: EmitContext): Emitted
       statements: `return ${printLiteral({ TableName: raw('tableName'), ...createTableInput(table) })};`,
     },
   ];
-  return { imports: [{ moduleSpecifier: '@aws-sdk/client-dynamodb', isTypeOnly: true, namedImports: ['CreateTableCommandInput'] }], statements };
+  const { TimeToLiveSpecification, PointInTimeRecoverySpecification } = tableSettingsInput(table);
+  const calls = {
+    ...(TimeToLiveSpecification ? { timeToLive: { TableName: raw('tableName'), TimeToLiveSpecification } } : {}),
+    ...(PointInTimeRecoverySpecification ? { continuousBackups: { TableName: raw('tableName'), PointInTimeRecoverySpecification } } : {}),
+  };
+  const types = [...(TimeToLiveSpecification ? ['UpdateTimeToLiveCommandInput'] : []), ...(PointInTimeRecoverySpecification ? ['UpdateContinuousBackupsCommandInput'] : [])];
+  if (hasTableSettings(table)) {
+    statements.push({
+      kind: StructureKind.Function,
+      name: tableSettingsName(table),
+      isExported: true,
+      docs: [{
+        kind: StructureKind.JSDoc,
+        description: `The settings CreateTable does not take, as the inputs of the calls that apply them once the ${table.name} table is ACTIVE: ${[
+          ...(TimeToLiveSpecification ? [`timeToLive (UpdateTimeToLiveCommand: items expire at their ${table.ttl})`] : []),
+          ...(PointInTimeRecoverySpecification ? [`continuousBackups (UpdateContinuousBackupsCommand: point-in-time recovery over ${PointInTimeRecoverySpecification.RecoveryPeriodInDays} days)`] : []),
+        ].join(', ')}.\n\n@param tableName the physical table name (default ${quote(table.name)})`,
+      }],
+      parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
+      returnType: `{ ${[...(TimeToLiveSpecification ? ['timeToLive: UpdateTimeToLiveCommandInput'] : []), ...(PointInTimeRecoverySpecification ? ['continuousBackups: UpdateContinuousBackupsCommandInput'] : [])].join('; ')} }`,
+      statements: `return ${printLiteral(calls)};`,
+    });
+  }
+  return { imports: [{ moduleSpecifier: '@aws-sdk/client-dynamodb', isTypeOnly: true, namedImports: ['CreateTableCommandInput', ...types] }], statements };
 }

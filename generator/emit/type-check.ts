@@ -28,6 +28,8 @@ export interface CompileInput {
   readonly options: ts.CompilerOptions;
   /** The build state the previous run left (tsbuildinfo text), if any. */
   readonly buildInfo?: string;
+  /** Called after each generated file is checked, with how many are (1, 2, …). */
+  readonly checking?: (file: number) => void;
 }
 
 export interface CompileResult {
@@ -95,7 +97,9 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
   const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram([...input.files.keys()], options, host, previous);
   let checked = 0;
   for (let next; (next = builder.getSemanticDiagnosticsOfNextAffectedFile()); ) {
-    if ('fileName' in next.affected && input.files.has(next.affected.fileName)) checked++;
+    if (!('fileName' in next.affected) || !input.files.has(next.affected.fileName)) continue;
+    checked++;
+    input.checking?.(checked);
   }
   // the affected files' diagnostics just computed, and the others' from the build state
   const diagnostics = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()];

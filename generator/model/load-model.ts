@@ -206,7 +206,7 @@ function declaredShare(traffic: TrafficDef | undefined, space: string, numberApp
   return value === undefined ? undefined : { value, text: String(value), source: `declared hotKeyShare.${space}` };
 }
 
-const bytesText = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${units(bytes)} B`);
+export const bytesText = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${units(bytes)} B`);
 
 /** Every key space of a table, in declaration order: per entity the table then each GSI, then each edge's sides. */
 export function keySpaces(table: TableDef): KeySpace[] {

@@ -60,6 +60,8 @@ export interface ResourcePlan {
   /** On-demand: minutes of doubling from the warm throughput to the peak (0 when within it). */
   readonly onDemandRampMinutes: number | null;
   readonly provisioned: Throughput | null;
+  /** The table's on-demand maximum (onDemandMax), per dimension; null when none is set. */
+  readonly onDemandMax: { readonly read: number | null; readonly write: number | null } | null;
 }
 
 export interface TablePlan {
@@ -121,6 +123,7 @@ export function planTable(table: TableDef): TablePlan {
       warmThroughput: r.warm,
       onDemandRampMinutes: onDemand ? Math.max(rampDoublings(r.write, r.warm.write), rampDoublings(r.read, r.warm.read)) * RAMP_STEP_MINUTES : null,
       provisioned: r.provisioned ?? null,
+      onDemandMax: r.resource === 'table' && onDemand && table.onDemandMax ? { read: table.onDemandMax.readRequestUnits ?? null, write: table.onDemandMax.writeRequestUnits ?? null } : null,
     }),
   );
   const writeUnits = resources.reduce((sum, r) => sum + r.writeUnits, 0);
@@ -142,6 +145,16 @@ export function planTable(table: TableDef): TablePlan {
 
 const show = (n: number | null) => (n === null ? '–' : n.toLocaleString('en-US'));
 const withShard = (key: number | null, shard: number | null | undefined) => (shard === null || shard === undefined ? show(key) : `${show(key)} (${show(shard)}/shard)`);
+
+/** "; at most 20,000 RRU / 6,000 WRU (onDemandMax)", with what the declared peak exceeds. */
+function maxText(r: ResourcePlan): string {
+  if (!r.onDemandMax) return '';
+  const over = [
+    ...(r.onDemandMax.read !== null && r.readUnits > r.onDemandMax.read ? ['reads'] : []),
+    ...(r.onDemandMax.write !== null && r.writeUnits > r.onDemandMax.write ? ['writes'] : []),
+  ];
+  return `; at most ${show(r.onDemandMax.read)} RRU / ${show(r.onDemandMax.write)} WRU (onDemandMax)${over.length ? `: the declared ${over.join(' and ')} exceed it and will throttle` : ''}`;
+}
 
 /** The plan as a text table. */
 export function planText(plan: TablePlan): string {
@@ -172,7 +185,7 @@ export function planText(plan: TablePlan): string {
     const name = r.resource === 'table' ? 'table' : `GSI ${r.resource}`;
     const against = r.provisioned
       ? `provisioned ${show(r.provisioned.read)} RCU / ${show(r.provisioned.write)} WCU`
-      : `warm ${show(r.warmThroughput.read)} RRU / ${show(r.warmThroughput.write)} WRU${r.onDemandRampMinutes ? `: ${r.onDemandRampMinutes} min to ramp, or pre-warm` : ''}`;
+      : `warm ${show(r.warmThroughput.read)} RRU / ${show(r.warmThroughput.write)} WRU${r.onDemandRampMinutes ? `: ${r.onDemandRampMinutes} min to ramp, or pre-warm` : ''}${maxText(r)}`;
     out.push(`  ${name}: ${show(r.writeUnits)} WCU/s, ${show(r.readUnits)} RCU/s, at least ${r.minPartitions} partition${r.minPartitions === 1 ? '' : 's'}; ${against}`);
   }
   out.push(

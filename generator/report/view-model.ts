@@ -11,6 +11,7 @@ import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
 import { nativeParts } from '../model/native-keys.js';
+import { STREAM_VIEW_TYPES } from '../emit/stream.js';
 
 export interface KeyRow {
   readonly anchor: string;
@@ -79,6 +80,10 @@ export interface TableView {
   readonly name: string;
   readonly capacity: string;
   readonly delimiter: string;
+  /** The stream's view type as DynamoDB names it (`NEW_AND_OLD_IMAGES`), or '' without a stream. */
+  readonly stream: string;
+  /** The table's settings under their CloudFormation property names (TimeToLiveSpecification, …). */
+  readonly settings: ReadonlyArray<{ readonly property: string; readonly value: string }>;
   readonly keys: readonly KeyRow[];
   readonly patterns: readonly PatternRow[];
   readonly findings: readonly FindingGroup[];
@@ -297,6 +302,21 @@ function edgeGraphs(table: TableDef): EdgeGraph[] {
   });
 }
 
+const count = (n: number | undefined) => (n === undefined ? 'no limit' : n.toLocaleString('en-US'));
+
+function settingRows(table: TableDef): TableView['settings'] {
+  const warm = table.capacity.warmThroughput;
+  const max = table.onDemandMax;
+  return [
+    ...(table.ttl === undefined ? [] : [{ property: 'TimeToLiveSpecification', value: `${table.ttl}: items expire at it (epoch seconds); reads hide expired items until DynamoDB deletes them` }]),
+    ...(table.pointInTimeRecovery === undefined ? [] : [{ property: 'PointInTimeRecoverySpecification', value: `enabled, ${table.pointInTimeRecovery.days} days` }]),
+    ...(table.deletionProtection === undefined ? [] : [{ property: 'DeletionProtectionEnabled', value: String(table.deletionProtection) }]),
+    ...(warm === undefined ? [] : [{ property: 'WarmThroughput', value: `${count(warm.read)} RRU/s, ${count(warm.write)} WRU/s` }]),
+    ...(max === undefined ? [] : [{ property: 'OnDemandThroughput', value: `at most ${count(max.readRequestUnits)} RRU/s, ${count(max.writeRequestUnits)} WRU/s` }]),
+    ...(table.tags === undefined || !Object.keys(table.tags).length ? [] : [{ property: 'Tags', value: Object.entries(table.tags).map(([k, v]) => `${k}=${v}`).join(', ') }]),
+  ];
+}
+
 /** The report's view model: pure over the tables and the diagnostics found for them. */
 export function reportView(tables: readonly TableDef[], diagnostics: readonly Diagnostic[], version: string): ReportView {
   return {
@@ -309,6 +329,8 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         name: table.name,
         capacity: table.capacity.mode === 'provisioned' ? `provisioned ${table.capacity.read} RCU / ${table.capacity.write} WCU` : 'on-demand',
         delimiter: table.delimiter,
+        stream: table.stream ? STREAM_VIEW_TYPES[table.stream] : '',
+        settings: settingRows(table),
         keys,
         patterns: patternRows(table),
         findings,

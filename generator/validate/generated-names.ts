@@ -10,6 +10,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
 import { emitEntity } from '../emit/entity.js';
+import { emitStream } from '../emit/stream.js';
 import { runtimeSources } from '../emit/generate.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
@@ -43,12 +44,17 @@ export function javascriptGlobals(): ReadonlySet<string> {
   return globalNames;
 }
 
-let runtimeNames: Set<string> | undefined;
+const runtimeNames = new Map<string, Set<string>>();
 
-/** Every name the runtime helpers export; generated modules import them by these names. */
-export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set(runtimeSources(['native-index.ts']).flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
-  return runtimeNames;
+/** Every name the runtime helpers export (with the optional modules in `include`); generated modules import them by these names. */
+export function runtimeExports(include: readonly string[] = []): ReadonlySet<string> {
+  const id = include.join();
+  let names = runtimeNames.get(id);
+  if (!names) {
+    names = new Set(runtimeSources(include).flatMap(({ text }) => [...text.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+    runtimeNames.set(id, names);
+  }
+  return names;
 }
 
 /** What declares a name: `entities.User`, `edges.Fan` or the table. */
@@ -94,7 +100,7 @@ export function nameProblems(table: TableDef): NameProblem[] {
     })),
   ];
   const globals = javascriptGlobals();
-  const runtime = runtimeExports();
+  const runtime = runtimeExports([...(table.stream ? ['stream.ts'] : []), ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? ['native-index.ts'] : [])]);
   const declared = new Map<string, NameOwner>();
   const reported = new Set<NameOwner>();
   const clash = (owner: NameOwner, name: string, other: NameOwner) => {
@@ -125,11 +131,15 @@ export function nameProblems(table: TableDef): NameProblem[] {
   };
   const tableNames = safely(() => {
     const ctx = createContext(table);
-    return [...declaredNames(emitTableClass(table, ctx).statements), ...declaredNames(emitTableDefinition(table, ctx).statements)];
+    return [
+      ...declaredNames(emitTableClass(table, ctx).statements),
+      ...declaredNames(emitTableDefinition(table, ctx).statements),
+      ...(table.stream ? declaredNames(emitStream(table, ctx).statements) : []),
+    ];
   });
   // files (kebab-case) and members of the table class (camelCase) first: two names that differ
   // only in case, or in _ and -, come out the same
-  const files = new Map<string, NameOwner>(['index', 'edges', 'table-definition', `${tableFolder(table)}-table`, 'runtime'].map((stem) => [stem, tableOwner]));
+  const files = new Map<string, NameOwner>(['index', 'edges', 'stream', 'table-definition', `${tableFolder(table)}-table`, 'runtime'].map((stem) => [stem, tableOwner]));
   const members = new Map<string, NameOwner>(['constructor', 'tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
   for (const { owner, name } of owners) {
     const slots = [...(owner.path[0] === 'entities' ? [[files, kebabCase(name)] as const] : []), [members, camelCase(name)] as const];

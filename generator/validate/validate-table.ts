@@ -11,6 +11,7 @@ import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardI
 import { nameProblems } from './generated-names.js';
 import { validateNativeIndexes } from './native-indexes.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
+import { validateTableSettings } from './table-settings.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype'];
@@ -35,6 +36,14 @@ const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
 const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
+/**
+ * DynamoDB's naming rule for tables and indexes: 3 to 255 characters of a-z, A-Z, 0-9, _, - and .
+ * (AWS, "Supported data types and naming rules in Amazon DynamoDB").
+ */
+export const DYNAMODB_NAME = { min: 3, max: 255, characters: /^[A-Za-z0-9_.-]*$/ } as const;
+/** What rotation appends to a table's name at most: `_YYYY-MM-DD`, `_YYYY-Www`, `_YYYY-MM`, `_YYYY`. */
+const ROTATION_EXAMPLE: Readonly<Record<string, string>> = { day: '_2024-05-06', week: '_2024-W19', month: '_2024-05', year: '_2024' };
+const STREAM_VIEW_TYPES: readonly string[] = ['new-and-old-images', 'new-image', 'old-image', 'keys-only'];
 
 export type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
@@ -46,6 +55,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   };
 
   if (!IDENTIFIER.test(table.name)) report('DDB010', ['name'], [table.name]);
+  validateTableName(table, report);
   const d = table.delimiter;
   if (!/^[!-/:-@[-`{-~]$/.test(d) || ['\\', '<', '>', '`'].includes(d)) {
     report('DDB011', ['delimiter'], [d]);
@@ -53,6 +63,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   }
   validateKeyAttributes(table, report);
   if (table.rotation !== undefined && !ROTATIONS.includes(table.rotation)) report('DDB108', ['rotation'], [`rotation ${JSON.stringify(table.rotation)} is not a period ddbgen rotates tables by`, ROTATIONS]);
+  if (table.stream !== undefined && !STREAM_VIEW_TYPES.includes(table.stream)) report('DDB260', ['stream'], [table.stream, STREAM_VIEW_TYPES]);
   validateIndexCounts(table, report);
   validateNames(table, report);
   for (const index of Object.values(table.indexes)) {
@@ -107,6 +118,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validateNativeIndexes(table, report);
   validateTraffic(table, report);
   validateEdges(table, report);
+  validateTableSettings(table, keyAttributeNames, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
   const unsound = new Set(found.filter((d) => d.severity !== 'info' && ((d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges')).map((d) => `${d.path[0]}.${d.path[1]}`));
   validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
@@ -176,12 +188,10 @@ function validateTraffic(table: TableDef, report: Report): void {
     number(['capacity', 'read'], 'capacity.read', table.capacity.read);
     number(['capacity', 'write'], 'capacity.write', table.capacity.write);
   }
-  throughput(['capacity', 'warmThroughput'], table.capacity.warmThroughput);
   for (const index of Object.values(table.indexes)) {
     if (index.kind === 'lsi') continue;
     if (index.capacity !== undefined && table.capacity.mode !== 'provisioned') report('DDB194', ['indexes', index.name, 'capacity'], [index.name]);
     throughput(['indexes', index.name, 'capacity'], index.capacity);
-    throughput(['indexes', index.name, 'warmThroughput'], index.warmThroughput);
   }
   validateLintConfig(table.lint, ['lint'], report);
 }
@@ -358,6 +368,16 @@ function validateTemplate(
 }
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** The table's physical names against DynamoDB's 3..255: the name itself, and every rotated name. */
+function validateTableName(table: TableDef, report: Report): void {
+  const { min, max } = DYNAMODB_NAME;
+  if (table.name.length < min || table.name.length > max) report('DDB109', ['name'], [table.name, table.name.length]);
+  const suffix = table.rotation === undefined ? undefined : ROTATION_EXAMPLE[table.rotation];
+  if (suffix === undefined || table.name.length > max) return;
+  const longest = table.name + suffix;
+  if (longest.length > max) report('DDB110', ['rotation'], [table.rotation!, suffix, longest.length, max - suffix.length]);
+}
 
 function validateIndexCounts(table: TableDef, report: Report): void {
   const indexes = Object.values(table.indexes);

@@ -155,7 +155,7 @@ export async function batchGetRecords<S, T>(
   label: BatchLabel,
   reads: readonly BatchRead<S>[],
   keyAttributes: readonly string[],
-  decode: (stored: Record<string, unknown>) => T,
+  decode: (stored: Record<string, unknown>) => T | undefined,
   options: { consistent?: boolean; policy?: RetryPolicy } = {},
 ): Promise<Map<string, T>> {
   const unique = new Map<string, BatchRead<S>>();
@@ -165,7 +165,10 @@ export async function batchGetRecords<S, T>(
     const result = await ctx.client.send(
       new BatchGetCommand({ RequestItems: { [ctx.tableName]: { Keys: pending.map((read) => read.key), ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
     );
-    for (const item of result.Responses?.[ctx.tableName] ?? []) found.set(keyId(item, keyAttributes), decode(item));
+    for (const item of result.Responses?.[ctx.tableName] ?? []) {
+      const value = decode(item); // undefined: a record the read drops (an expired item), as if not found
+      if (value !== undefined) found.set(keyId(item, keyAttributes), value);
+    }
     const unprocessed = new Set(((result.UnprocessedKeys?.[ctx.tableName]?.Keys ?? []) as Key[]).map((key) => keyId(key, keyAttributes)));
     return pending.filter((read) => unprocessed.has(keyId(read.key, keyAttributes)));
   }, options.policy ?? {});

@@ -195,6 +195,31 @@ test('integers (property): a key written by codec v1 (offset from min) is a KeyP
   t.is(template([{ kind: 'integer', attr: 'n', min: 0, max: 99 }]).parse('07')['n'], 7, 'with min 0, v1 and v2 write the same text');
 });
 
+test('integers (property): a template with codecVersion 1 reads and builds v1 keys, and refuses v2 ones, as the migration copy of an old schema does', (t) => {
+  fc.assert(
+    fc.property(
+      integerRange.filter((r) => r.min !== 0).chain((r) => fc.tuple(fc.constant(r), inRange(r))),
+      ([{ min, max }, value]) => {
+        const segments: SegmentDef[] = [{ kind: 'literal', text: 'N' }, { kind: 'integer', attr: 'n', min, max }];
+        const v1 = new KeyTemplate({ entity: 'E', target: 'E.key.pk', delimiter: '.', maxBytes: 2048, segments, codecVersion: 1 });
+        const key = `N.${String(value - min).padStart(String(max - min).length, '0')}`;
+        const v2Key = template(segments).build({ n: value });
+        const refused = (() => {
+          try {
+            v1.parse(v2Key);
+            return false;
+          } catch (error) {
+            return error instanceof KeyParseError;
+          }
+        })();
+        return v1.build({ n: value }) === key && v1.parse(key)['n'] === value && refused;
+      },
+    ),
+  );
+  const ids = new KeyTemplate({ entity: 'E', target: 'E.key.pk', delimiter: '.', maxBytes: 2048, segments: [{ kind: 'literal', text: 'User' }, { kind: 'integer', attr: 'id', min: 1, max: 1e9 }], codecVersion: 1 });
+  t.deepEqual([ids.build({ id: 1 }), ids.parse('User.000000000')['id'], ids.parse('User.999999999')['id']], ['User.000000000', 1, 1e9]);
+});
+
 test('floats: 16 hex digits whose order is numeric order, -0 equals 0', (t) => {
   const tpl = template([{ kind: 'float', attr: 'f', min: -1e300, max: 1e300 }]);
   fc.assert(

@@ -62,6 +62,11 @@ export interface KeyTemplateDef {
   /** DynamoDB's limit for this key attribute in UTF-8 bytes: 2048 (partition) or 1024 (sort). */
   readonly maxBytes: number;
   readonly segments: readonly SegmentDef[];
+  /**
+   * The key codec version the stored keys were written with (default `KEY_CODEC_VERSION`). Only a
+   * migration's copy of an old schema sets 1, to read (and build) keys as codec v1 wrote them.
+   */
+  readonly codecVersion?: 1 | 2;
 }
 
 /** Number of bytes `s` takes in UTF-8 (what DynamoDB measures), without allocating. */
@@ -226,6 +231,18 @@ export function decodeInteger(text: string, min: number, max: number, delimiter:
     value = Number(text);
   }
   return value >= min && value <= max ? value : undefined;
+}
+
+/** Encodes an integer of the range `min..max` as key codec v1 did: its offset from `min`, zero-padded. */
+export function encodeLegacyInteger(value: number, min: number, max: number): string {
+  return String(value - min).padStart(integerForm(min, max).legacyWidth, '0');
+}
+
+/** Decodes an integer segment written by key codec v1, or undefined when it is not one. */
+export function decodeLegacyInteger(text: string, min: number, max: number): number | undefined {
+  if (text.length !== integerForm(min, max).legacyWidth || !/^\d+$/.test(text)) return undefined;
+  const value = Number(text) + min;
+  return value <= max ? value : undefined;
 }
 
 /** Whether `text` has the shape the v1 codec gave integers of this range (and v2 never does). */
@@ -402,7 +419,7 @@ export class KeyTemplate {
         continue;
       }
       const value = this.decode(segment, part);
-      if (value === undefined && segment.kind === 'integer' && isLegacyInteger(part, segment.min, segment.max)) {
+      if (value === undefined && segment.kind === 'integer' && this.def.codecVersion !== 1 && isLegacyInteger(part, segment.min, segment.max)) {
         throw new KeyParseError(
           target,
           key,
@@ -462,7 +479,7 @@ export class KeyTemplate {
         if (value < segment.min || value > segment.max) {
           throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
         }
-        return encodeInteger(value, segment.min, segment.max, this.def.delimiter);
+        return this.def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, this.def.delimiter);
       }
       case 'float': {
         if (typeof value !== 'number' || !Number.isFinite(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a finite number, got ${String(value)}`);
@@ -501,7 +518,7 @@ export class KeyTemplate {
       case 'enum':
         return segment.values.includes(part) ? part : undefined;
       case 'integer':
-        return decodeInteger(part, segment.min, segment.max, this.def.delimiter);
+        return this.def.codecVersion === 1 ? decodeLegacyInteger(part, segment.min, segment.max) : decodeInteger(part, segment.min, segment.max, this.def.delimiter);
       case 'float': {
         const value = decodeFloat(part);
         return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;

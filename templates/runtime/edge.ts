@@ -11,7 +11,7 @@ import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
 import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -72,7 +72,7 @@ export interface ManyResult<N> {
 }
 
 /** A node type's keys: its entity's partition key, and the sort keys that name it on the other side. */
-interface NodeType {
+export interface NodeType {
   readonly key: KeyTemplate;
   /** `FAN_OF.<type>.<id parts>` */
   readonly forward: KeyTemplate;
@@ -80,20 +80,33 @@ interface NodeType {
   readonly inverse: KeyTemplate | undefined;
 }
 
+/** Each node type of an edge with its key templates, in declaration order. */
+export function edgeNodeTypes(model: EdgeModel): Map<string, NodeType> {
+  const types = new Map<string, NodeType>();
+  for (const [type, key] of Object.entries(model.nodes)) {
+    const id = key.def.segments.filter((segment) => segment.kind !== 'literal');
+    const sk = (label: string, target: string) =>
+      new KeyTemplate({ entity: model.name, target, delimiter: model.delimiter, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, { kind: 'literal', text: type }, ...id] });
+    types.set(type, { key, forward: sk(model.forward, `${model.name}.forward`), inverse: model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`) });
+  }
+  return types;
+}
+
+/** A node's id from its key values: the one partition-key part, or the object of them. */
+export function nodeId(type: NodeType, values: Readonly<Record<string, unknown>>): unknown {
+  const parts = type.key.attributes;
+  return parts.length === 1 ? values[parts[0]!] : values;
+}
+
 export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
-  private readonly types = new Map<string, NodeType>();
+  private readonly types: Map<string, NodeType>;
   private readonly context: TableContext;
   private readonly model: EdgeModel;
 
   constructor(context: TableContext, model: EdgeModel) {
     this.context = context;
     this.model = model;
-    for (const [type, key] of Object.entries(model.nodes)) {
-      const id = key.def.segments.filter((segment) => segment.kind !== 'literal');
-      const sk = (label: string, target: string) =>
-        new KeyTemplate({ entity: model.name, target, delimiter: model.delimiter, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, { kind: 'literal', text: type }, ...id] });
-      this.types.set(type, { key, forward: sk(model.forward, `${model.name}.forward`), inverse: model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`) });
-    }
+    this.types = edgeNodeTypes(model);
   }
 
   private typeOf(type: string): NodeType {
@@ -123,9 +136,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
     const type = splitKey(sk, this.model.delimiter)?.[1] ?? '';
     const found = this.types.get(type);
     if (!found) throw new KeyParseError(`${this.model.name}.${side}`, sk, `"${type}" is not a node type of this edge (${[...this.types.keys()].join(', ')})`);
-    const values = found[side]!.parse(sk);
-    const parts = found.key.attributes;
-    return { type, id: parts.length === 1 ? values[parts[0]!] : values } as unknown as N;
+    return { type, id: nodeId(found, found[side]!.parse(sk)) } as unknown as N;
   }
 
   private forwardKey(from: N, to: N): Record<string, string> {
@@ -244,12 +255,12 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   }
 
   /** The edge's attributes, or undefined when there is no such edge. */
-  async get(from: N, to: N, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
+  async get(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
+    return result.Item && unexpired(this.context.ttl, options)(result.Item) ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
   }
 
-  async exists(from: N, to: N, options: { consistent?: boolean } = {}): Promise<boolean> {
+  async exists(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<boolean> {
     return (await this.get(from, to, options)) !== undefined;
   }
 

@@ -9,6 +9,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
 import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js';
 import { ValidationError } from './errors.js';
+import { unexpired } from './item.js';
 import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { cursorScope, ownsRecord, positionCheck, queryInput } from './repository.js';
@@ -159,6 +160,7 @@ export async function gatherPage<T>(
   // a shard whose own position is earlier): a single-partition cursor would not return them either.
   let last = start.last;
   const ahead = (record: Stored) => last === undefined || order(record, last) > 0;
+  const keep = unexpired(ctx.ttl, page);
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
   const items: T[] = [];
   // The first wave asks each shard for its share of the page (plus a little); a shard that runs dry
@@ -168,7 +170,7 @@ export async function gatherPage<T>(
     const source = tables === undefined ? ctx : { ...ctx, tableName: tables[state.shard]! };
     const input = queryInput(source, { ...request, partition: partitions[state.shard]! }, size === undefined ? {} : { limit: size });
     const result = await ctx.client.send(new QueryCommand({ ...input, ...(state.next ? { ExclusiveStartKey: state.next } : {}) }));
-    state.buffer.push(...((result.Items ?? []) as Stored[]).filter((record) => ahead(record) && ownsRecord(request, record)));
+    state.buffer.push(...((result.Items ?? []) as Stored[]).filter((record) => ahead(record) && ownsRecord(request, record) && keep(record)));
     state.next = result.LastEvaluatedKey;
     if (!state.next) state.exhausted = true;
   };

@@ -9,7 +9,7 @@ import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
@@ -27,6 +27,8 @@ export interface TableContext {
   readonly gatherConcurrency?: number;
   /** For a rotated table: the base name and period, so a time range can be read across its tables. */
   readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
+  /** The table's TTL attribute: reads hide records past it unless asked with `includeExpired`. */
+  readonly ttl?: string;
 }
 
 export interface KeyAttributeModel {
@@ -177,7 +179,7 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   return record;
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends ExpiryOptions {
   /** Strongly consistent read (twice the read units). */
   readonly consistent?: boolean;
 }
@@ -186,7 +188,7 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item ? itemOf<T>(model, result.Item) : undefined;
+  return result.Item && unexpired(ctx.ttl, options)(result.Item) ? itemOf<T>(model, result.Item) : undefined;
 }
 
 /**
@@ -223,7 +225,7 @@ export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string,
 export async function batchGetItems<T, K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
   const reads = keys.map((source) => ({ key: primaryKey(model, source), source }));
   const attributes = tableKeyAttributes(model);
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   return reads.map((read) => found.get(keyId(read.key, attributes)));
 }
 
@@ -239,9 +241,13 @@ export async function batchDeleteItems<K extends Readonly<Record<string, unknown
   await batchWriteRecords(ctx, { operation: 'batchDelete', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
 
-const decodeWith = <T>(model: EntityModel) => (stored: Record<string, unknown>) => itemOf<T>(model, stored);
+/** Decodes batch-read records; an expired one (unless `includeExpired`) decodes to nothing, so it reads as not found. */
+const decodeWith = <T>(ctx: TableContext, model: EntityModel, options: ExpiryOptions) => {
+  const keep = unexpired(ctx.ttl, options);
+  return (stored: Record<string, unknown>) => (keep(stored) ? itemOf<T>(model, stored) : undefined);
+};
 
-export interface PageOptions {
+export interface PageOptions extends ExpiryOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
   readonly limit?: number;
   /** The `cursor` of the previous page. */
@@ -361,7 +367,8 @@ export async function queryPage<T>(ctx: TableContext, request: QueryRequest, pag
   const scope = cursorScope(ctx, request);
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
-  const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored)).map(map);
+  const keep = unexpired(ctx.ttl, page);
+  const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored) && keep(stored)).map(map);
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
@@ -372,7 +379,7 @@ export async function queryPage<T>(ctx: TableContext, request: QueryRequest, pag
 export async function getAllItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T[]> {
   const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
   const attributes = tableKeyAttributes(model);
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   return reads.flatMap((read) => {
     const item = found.get(keyId(read.key, attributes));
     return item === undefined ? [] : [item];
@@ -449,13 +456,13 @@ export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: 
 }
 
 /** Reads the full items behind a page of index records (by their table keys), in page order. */
-export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page: Page<Record<string, unknown>>, consistent = false): Promise<Page<T>> {
+export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page: Page<Record<string, unknown>>, options: ReadOptions = {}): Promise<Page<T>> {
   const attributes = tableKeyAttributes(model);
   const reads = page.items.map((stored) => {
     const key = Object.fromEntries(attributes.map((a) => [a, stored[a]]));
     return { key, source: primaryKeyParts(model, key) };
   });
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(model), { ...(consistent ? { consistent } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   const items = reads.flatMap((read) => {
     const item = found.get(keyId(read.key, attributes));
     return item === undefined ? [] : [item];

@@ -4,10 +4,11 @@
 // segment k of N on their own, as the seed's sweepers do.
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { unexpired, type ExpiryOptions } from './item.js';
 import type { CollectionMember, TableContext } from './repository.js';
 import { tagRecord } from './repository.js';
 
-export interface ScanOptions {
+export interface ScanOptions extends ExpiryOptions {
   /** Parallel segments (DynamoDB's TotalSegments). Default 4. */
   readonly segments?: number;
   /** Read only this segment (0..segments-1), for one worker of a scan split across processes. Default: every segment. */
@@ -26,6 +27,7 @@ export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly
   const only = options.segment;
   if (only !== undefined && (!Number.isInteger(only) || only < 0 || only >= segments)) throw new RangeError(`segment must be an integer from 0 to ${segments - 1} (segments - 1), got ${only}`);
   const last = only === undefined ? segments : only + 1;
+  const keep = unexpired(ctx.ttl, options);
   const concurrency = only === undefined ? Math.max(1, Math.min(options.concurrency ?? segments, segments)) : 1;
   const queue: Tagged[] = [];
   const waiters: Array<() => void> = [];
@@ -48,7 +50,7 @@ export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly
             ...(start ? { ExclusiveStartKey: start } : {}),
           }),
         );
-        for (const record of result.Items ?? []) queue.push(tagRecord(members, record) as Tagged);
+        for (const record of result.Items ?? []) if (keep(record)) queue.push(tagRecord(members, record) as Tagged);
         wake();
         start = result.LastEvaluatedKey;
       } while (start);

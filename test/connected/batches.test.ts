@@ -2,9 +2,10 @@
 // random share of each batch request (returned as UnprocessedItems / UnprocessedKeys), throttles
 // some requests, or fails one with an error that is not retried; every test then reads the table
 // with a clean client: nothing lost, nothing duplicated, and the error lists exactly what is missing.
-import { BatchGetCommand, BatchWriteCommand, ScanCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchError, SocialTable, UnprocessedItemsError, type User, type UserKey } from '../../out/social/index.js';
 import { socialTests } from '../support/social-tests.js';
+import { scanTable } from '../support/dynamodb-local.js';
 
 const { test, local } = socialTests();
 
@@ -58,15 +59,10 @@ function faulty(real: DynamoDBDocumentClient, faults: Faults) {
 /** Every item in the table, by pk, read with the clean client. */
 async function stored(tableName: string): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await local().documents.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
-    for (const item of page.Items ?? []) {
-      if (out.has(item['pk'] as string)) throw new Error(`duplicate ${item['pk']}`);
-      out.set(item['pk'] as string, item);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for (const item of await scanTable(local().documents, tableName)) {
+    if (out.has(item['pk'] as string)) throw new Error(`duplicate ${item['pk']}`);
+    out.set(item['pk'] as string, item);
+  }
   return out;
 }
 

@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 1500);
@@ -40,19 +40,6 @@ export default defineTable({
   },
 });
 `;
-}
-
-type Scanned = Record<string, unknown>;
-
-async function scanAll(local: LocalDynamo, tableName: string): Promise<Scanned[]> {
-  const items: Scanned[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await local.documents.send(new ScanCommand({ TableName: tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
 }
 
 interface Run {
@@ -87,7 +74,7 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
   });
 }
 
-test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
+test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
   t.timeout(240_000 + ITEMS * 40);
   const local = await startDynamoDbLocal();
   const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
@@ -141,11 +128,11 @@ test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent
   const refused = await runProgram(program, ['--table', tableName, '--segments', '4', '--checkpoints', foreign], local.endpoint);
   t.is(refused.code, 1);
   t.regex(refused.stderr, /segment-0-of-4\.json belongs to migration shop-000000000000, not shop-[0-9a-f]{12}/);
-  t.is((await scanAll(local, tableName)).filter((i) => String(i.pk).startsWith('Customer#') || i.gsi2pk !== undefined).length, 0, 'nothing was written');
+  t.is((await scanTable(local.documents, tableName)).filter((i) => String(i.pk).startsWith('Customer#') || i.gsi2pk !== undefined).length, 0, 'nothing was written');
 
   const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
   t.is(killed.code, null, 'ended by the signal');
-  const midway = await scanAll(local, tableName);
+  const midway = await scanTable(local.documents, tableName);
   const oldUsers = midway.filter((i) => /^User#u\d+$/.test(String(i.pk)));
   t.true(oldUsers.length > 0 && oldUsers.length < PER_ENTITY, `stopped mid-way (${oldUsers.length} users left)`);
 
@@ -172,7 +159,7 @@ test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent
   t.regex(run.stderr, /WCU\/s \(cap 600\)/);
 
   // item by item: nothing lost, nothing duplicated, old keys gone
-  const items = await scanAll(local, tableName);
+  const items = await scanTable(local.documents, tableName);
   const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
   t.is(byKey.size, items.length);
   t.is(items.length, 3 * PER_ENTITY + 2);
@@ -203,4 +190,93 @@ test('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent
   const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
   t.is(await typeCheck, '');
   t.deepEqual([sum('rewritten'), sum('backfilled'), sum('superseded'), sum('current'), sum('unchanged'), sum('skipped')], [0, 0, 0, 2 * PER_ENTITY, PER_ENTITY, 2]);
+});
+
+const FANS_V1 = `import { defineTable, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Fans',
+  indexes: { byRank: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+  entities: {
+    User: entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }), name: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+    Series: entity({
+      attributes: { id: t.string(), rank: t.number({ integer: true, min: 1, max: 100 }) },
+      key: { pk: 'Series#<id>', sk: 'PROFILE' },
+      indexes: { byRank: { pk: 'Rank#<rank>', sk: '<id>' } },
+    }),
+    Note: entity({ attributes: { id: t.string(), n: t.number({ integer: true, min: 0, max: 999 }) }, key: { pk: 'Note#<id>', sk: 'N#<n>' } }),
+  },
+});
+`;
+
+test.serial('the key codec change v1 → v2 as a migration: items written raw in v1 form are rewritten (User) or backfilled (Series), item by item; a re-run changes nothing', async (t) => {
+  t.timeout(240_000);
+  const local = await startDynamoDbLocal();
+  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
+  t.teardown(async () => {
+    await local.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'schema.ts'), FANS_V1);
+  let out = '';
+  let err = '';
+  const code = await main(['diff', 'schema.ts', 'schema.ts', '--old-codec', '1', '--emit-migration', 'migrations'], { cwd: dir, stdout: (s) => (out += s), stderr: (s) => (err += s) });
+  t.is(code, 0);
+  t.deepEqual(err.split('\n').filter((l) => l.startsWith('schema.ts')).map((l) => l.replace(/:.*? - /, ' ').split(':')[0]), [
+    'schema.ts warning DDB230',
+    'schema.ts warning DDB231',
+  ]);
+  t.regex(out, /2 changes \(1 needs a backfill, 1 rewrites keys\)[^]*ddbgen: wrote migrations\/fans\/migrate-fans\.ts/);
+  const program = path.join(dir, 'migrations', 'fans', 'migrate-fans.ts');
+  const after = await import(path.join(dir, 'migrations', 'fans', 'new', 'fans', 'index.js'));
+  const tableName = `fans-${randomUUID()}`;
+  await local.createTable(after.fansTableDefinition(tableName));
+  const db = new after.FansTable(local.documents, { tableName });
+
+  // written raw, as codec v1 wrote them: integers as the offset from min (1..1e9: 9 digits; 1..100: 2)
+  const v1 = (value: number, min: number, width: number) => String(value - min).padStart(width, '0');
+  const users = Array.from({ length: 40 }, (_, i) => ({ id: i * 7 + 1, name: `user ${i}` }));
+  const series = Array.from({ length: 20 }, (_, i) => ({ id: `s${i}`, rank: (i % 100) + 1 }));
+  const notes = Array.from({ length: 10 }, (_, i) => ({ id: `n${i}`, n: i }));
+  const raw = [
+    ...users.map((u) => ({ pk: `User#${v1(u.id, 1, 9)}`, sk: 'PROFILE', ...u })),
+    ...series.map((s) => ({ pk: `Series#${s.id}`, sk: 'PROFILE', gsi1pk: `Rank#${v1(s.rank, 1, 2)}`, gsi1sk: s.id, ...s })),
+    ...notes.map((n) => ({ pk: `Note#${n.id}`, sk: `N#${String(n.n).padStart(3, '0')}`, ...n })),
+  ];
+  for (const Item of raw) await local.documents.send(new PutCommand({ TableName: tableName, Item }));
+  const stale = t.throws(() => after.UserKeys.parse({ pk: 'User#000000000', sk: 'PROFILE' }));
+  t.is((stale as { codecVersion?: number }).codecVersion, 1, 'the new code reads a v1 key as a KeyParseError naming codec v1');
+  // user 8 was already written again by the new code: its write wins, the v1 item only goes away
+  await db.user.put({ id: 8, name: 'rewritten by new code' });
+
+  const args = ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '10', '--max-wcu', '400'];
+  const run = await runProgram(program, args, local.endpoint);
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const counts = Object.values(report.segments as Record<string, Record<string, number>>);
+  const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
+  t.deepEqual([sum('rewritten'), sum('superseded'), sum('backfilled'), sum('unchanged'), sum('skipped')], [users.length - 1, 1, series.length, notes.length, 0]);
+  t.true(report.consumedWcu / report.seconds <= 400 * 1.1 + 50);
+
+  const items = await scanTable(local.documents, tableName);
+  const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
+  t.is(items.length, users.length + series.length + notes.length, 'nothing lost, nothing doubled');
+  for (const user of users) {
+    const item = byKey.get(`User#${String(user.id).padStart(10, '0')} PROFILE`);
+    t.is(item?.name, user.id === 8 ? 'rewritten by new code' : user.name, `user ${user.id}`);
+    t.false(byKey.has(`User#${v1(user.id, 1, 9)} PROFILE`), `user ${user.id}: the v1 key is gone`);
+    t.deepEqual(await db.user.get({ id: user.id }), { id: user.id, name: item?.name });
+  }
+  for (const s of series) {
+    const item = byKey.get(`Series#${s.id} PROFILE`);
+    t.is(item?.gsi1pk, `Rank#${String(s.rank).padStart(3, '0')}`, `series ${s.id}`);
+    t.is(item?.rank, s.rank);
+  }
+  for (const n of notes) t.is(byKey.get(`Note#${n.id} N#${String(n.n).padStart(3, '0')}`)?.n, n.n);
+  t.deepEqual((await db.series.queryByRank({ rank: 3 })).items.map((s: { id: string }) => s.id), ['s2']);
+
+  // idempotent: from scratch, every item is already in its v2 form
+  const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
+  t.deepEqual(fresh.segments[0], { scanned: items.length, rewritten: 0, backfilled: 0, current: users.length + series.length, superseded: 0, unchanged: notes.length, skipped: 0 });
+  t.is(fresh.consumedWcu, 0);
 });

@@ -6,10 +6,9 @@
 // across with one cursor and swept by independent scan segments.
 import { randomUUID } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ItemExistsError, SeedsTable, ValidationError, seedsTableDefinition } from '../../out/seeds/index.js';
 import { WeeklyTable, weeklyTableDefinition } from '../../out/weekly/index.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const test = anyTest as TestFn<{ tableName: string; db: SeedsTable }>;
 let local: LocalDynamo;
@@ -28,13 +27,7 @@ test.beforeEach(async (t) => {
 
 /** Every stored record of the table, as DynamoDB holds it (pk, sk and attributes), sorted by key. */
 async function rawTable(tableName: string): Promise<Array<Record<string, unknown>>> {
-  const items: Array<Record<string, unknown>> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await local.documents.send(new ScanCommand({ TableName: tableName, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await scanTable(local.documents, tableName);
   return items.sort((a, b) => (String(a['pk']) + String(a['sk']) < String(b['pk']) + String(b['sk']) ? -1 : 1));
 }
 

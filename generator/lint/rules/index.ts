@@ -9,15 +9,18 @@ import { lowCardinalityPartitionKey } from './low-cardinality-partition-key.js';
 import { lsiCollectionSize } from './lsi-collection-size.js';
 import { monotonicHotCollection } from './monotonic-hot-collection.js';
 import { nativeKeyNeedsShard } from './native-key-needs-shard.js';
+import { onDemandMaximum } from './on-demand-maximum.js';
 import { onDemandRamp } from './on-demand-ramp.js';
 import { piiInKey } from './pii-in-key.js';
 import { provisionedCapacity } from './provisioned-capacity.js';
 import { shardFanOut } from './shard-fan-out.js';
+import { sharedPartitionReadCost } from './shared-partition-read-cost.js';
 import { singleItemReadHotspot } from './single-item-read-hotspot.js';
 import { singleItemWriteHotspot } from './single-item-write-hotspot.js';
 import { syntheticCouldBeNative } from './synthetic-could-be-native.js';
 import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
+import { ttlAttribute } from './ttl-attribute.js';
 import { underShardedKey } from './under-sharded-key.js';
 import { writeContention } from './write-contention.js';
 import type { LintRule } from '../rule.js';
@@ -41,8 +44,11 @@ export const rules: readonly LintRule[] = [
   piiInKey,
   underShardedKey,
   provisionedCapacity,
+  sharedPartitionReadCost,
   nativeKeyNeedsShard,
   syntheticCouldBeNative,
+  onDemandMaximum,
+  ttlAttribute,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);

@@ -1,0 +1,59 @@
+// HK019: entities that share a partition are told apart by their sort keys, so a query of one
+// returns only its own items; but DynamoDB reads (and bills) every item in the queried key range.
+// When another entity's sort keys can fall inside that range (seed 000's sequence: a metadata item
+// at position 0 beside items 1..n, and a query over the positions), each query pays for the other's
+// items too: the extra read units per query, from the declared itemsPerKey and itemBytes. Ranges
+// kept apart by a literal sort-key prefix (Category#… vs Article#…) cost nothing and say nothing.
+import { keySegments } from '../../model/key-segments.js';
+import { bytesText, type EntitySpace, units } from '../../model/load-model.js';
+import { sortKeyCanOverlap, templatesCanCollide } from '../../validate/key-collisions.js';
+import { lintMessages } from '../../diagnostics/messages.js';
+import type { Finding, LintRule } from '../rule.js';
+
+/** Read units per 4 KB read, eventually consistent (strongly consistent: twice). */
+const BYTES_PER_RCU = 4096;
+
+const segments = (space: EntitySpace) => {
+  const shard = space.index === 'table' ? space.entity.key.shard : space.entity.indexes[space.index]?.shard;
+  const pk = keySegments(space.entity, space.pk, shard);
+  const sk = space.sk ? keySegments(space.entity, space.sk) : undefined;
+  return pk && sk ? { pk, sk } : undefined;
+};
+
+export const sharedPartitionReadCost: LintRule = {
+  id: 'HK019',
+  name: 'shared-partition-read-cost',
+  check: ({ spaces }) => {
+    const entities = spaces.filter((s): s is EntitySpace => s.kind === 'entity' && s.sk !== undefined);
+    const findings: Finding[] = [];
+    for (const reader of entities) {
+      const own = segments(reader);
+      if (!own) continue;
+      for (const other of entities) {
+        if (other === reader || other.index !== reader.index) continue;
+        const theirs = segments(other);
+        if (!theirs || !templatesCanCollide(own.pk, theirs.pk) || !sortKeyCanOverlap(own.sk, theirs.sk) || templatesCanCollide(own.sk, theirs.sk)) continue;
+        const consistent = reader.index === 'table' && reader.entity.traffic?.consistent === true;
+        const perUnit = consistent ? BYTES_PER_RCU : BYTES_PER_RCU * 2;
+        const count = other.entity.traffic?.itemsPerKey;
+        const skipped = (count ?? 1) * other.itemBytes;
+        const extra = skipped / perUnit;
+        const ownBytes = reader.entity.traffic?.itemsPerKey === undefined ? undefined : reader.entity.traffic.itemsPerKey * reader.itemBytes;
+        const rate = reader.queries;
+        const cost =
+          `${count === undefined ? `at least 1 ${other.owner} item (itemsPerKey not declared)` : `${units(count)} ${other.owner} item${count === 1 ? '' : 's'}`} × ${bytesText(other.itemBytes)} = ${bytesText(skipped)} per partition, ` +
+          `${units(extra)} extra RCU per query (${consistent ? 'strongly' : 'eventually'} consistent: 1 RCU per ${bytesText(perUnit)})` +
+          (rate === undefined ? '' : `, ${units(extra * rate)} RCU/s at ${units(rate)} queries/s`) +
+          (ownBytes === undefined ? '' : `; ${reader.owner}'s own items are ${bytesText(ownBytes)} per partition`);
+        findings.push({
+          // more skipped than read: most of what a query pays for is another entity's items
+          severity: ownBytes !== undefined && count !== undefined && skipped > ownBytes ? 'warn' : 'info',
+          entity: reader.owner,
+          path: [...reader.keyPath, 'sk'],
+          ...lintMessages.HK019(reader.label, reader.owner, reader.sk!.source, other.owner, other.sk!.source, cost),
+        });
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,108 @@
+// Connected: time to live on DynamoDB Local, with the API generated from fixtures/sessions.ts. Items
+// whose expiry has passed stay in the table (DynamoDB deletes them only within a day or two, and
+// DynamoDB Local not within a test), which is exactly the case to prove: every read hides them —
+// get, batchGet, queries on the table and a GSI, a gathered query over shards, a collection, a
+// parallel scan, fetched index pages — and { includeExpired: true } returns them. Each test checks
+// the table afterwards: the expired items are still there, stored with epoch seconds.
+import { DescribeTimeToLiveCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { SessionsTable, sessionsTableDefinition, sessionsTableSettings, type Event, type Session } from '../../out/sessions/index.js';
+import { tableTests } from '../support/social-tests.js';
+import type { LocalDynamo } from '../support/dynamodb-local.js';
+
+let dynamo: LocalDynamo | undefined;
+const { test } = tableTests('sessions', sessionsTableDefinition, (client, tableName) => new SessionsTable(client, { tableName }), (local) => (dynamo = local));
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const hour = 3_600_000;
+const past = () => new Date(Math.floor((Date.now() - hour) / 1000) * 1000);
+const future = () => new Date(Math.floor((Date.now() + hour) / 1000) * 1000);
+const session = (sessionId: string, expiresAt: Date, extra: Partial<Session> = {}): Session => ({ userId: 'u1', sessionId, device: 'phone', createdAt: new Date(Date.UTC(2026, 0, Number(sessionId.replace(/\D/g, '')) || 1)), expiresAt, ...extra });
+
+/** Every stored record of the table, as DynamoDB holds it. */
+async function stored(tableName: string): Promise<Array<Record<string, unknown>>> {
+  const result = await dynamo!.documents.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+  return result.Items ?? [];
+}
+
+test('the table takes its settings: TTL is enabled by the generated UpdateTimeToLive input; the TTL attribute is stored as epoch seconds', async (t) => {
+  const { db, tableName } = t.context;
+  const { timeToLive } = sessionsTableSettings(tableName);
+  await dynamo!.client.send(new UpdateTimeToLiveCommand(timeToLive));
+  const described = await dynamo!.client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  t.is(described.TimeToLiveDescription?.AttributeName, 'expiresAt');
+  t.true(['ENABLED', 'ENABLING'].includes(described.TimeToLiveDescription?.TimeToLiveStatus ?? ''), described.TimeToLiveDescription?.TimeToLiveStatus);
+  const at = new Date('2030-05-06T07:08:09.999Z');
+  await db.session.put(session('s1', at));
+  const raw = await dynamo!.documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'User#u1', sk: 'Session#s1' } }));
+  t.is(raw.Item?.expiresAt, seconds(at), 'a number of seconds, as DynamoDB TTL reads it');
+  t.is(raw.Item?.createdAt, '2026-01-01T00:00:00.000Z', 'other timestamps stay ISO-8601 text');
+  t.deepEqual((await db.session.get({ userId: 'u1', sessionId: 's1' }))?.expiresAt, new Date('2030-05-06T07:08:09.000Z'), 'read back as a Date (whole seconds)');
+  await db.invite.put({ code: 'c1', email: 'a@example.com', expiresAt: new Date('2030-05-06T07:08:59.999Z') });
+  const invite = await dynamo!.documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'Invite#c1', sk: 'INVITE' } }));
+  t.is(invite.Item?.expiresAt, seconds(new Date('2030-05-06T07:08:00.000Z')), "a minute unit stores the minute's start");
+});
+
+test('get and batchGet: an expired item reads as absent; includeExpired returns it', async (t) => {
+  const { db, tableName } = t.context;
+  const [gone, live] = [past(), future()];
+  await db.session.batchPut([session('s1', gone), session('s2', live)]);
+  t.is(await db.session.get({ userId: 'u1', sessionId: 's1' }), undefined);
+  t.deepEqual(await db.session.get({ userId: 'u1', sessionId: 's2' }), session('s2', live));
+  t.deepEqual(await db.session.get({ userId: 'u1', sessionId: 's1' }, { includeExpired: true, consistent: true }), session('s1', gone));
+  const keys = ['s1', 's2', 's3'].map((sessionId) => ({ userId: 'u1', sessionId }));
+  t.deepEqual(await db.session.batchGet(keys), [undefined, session('s2', live), undefined]);
+  t.deepEqual(await db.session.batchGet(keys, { includeExpired: true }), [session('s1', gone), session('s2', live), undefined]);
+  t.deepEqual((await stored(tableName)).map((r) => [r.sk, r.expiresAt]), [['Session#s1', seconds(gone)], ['Session#s2', seconds(live)]], 'the expired item is still in the table');
+});
+
+test('queries on the table, a GSI and a collection hide expired items; a page may come back short, and walking its cursor yields every live item once', async (t) => {
+  const { db, tableName } = t.context;
+  const [gone, live] = [past(), future()];
+  await db.user.put({ userId: 'u1', name: 'Ada' });
+  await db.session.batchPut([session('s1', gone), session('s2', live), session('s3', gone), session('s4', live), session('s5', live)]);
+  const ids = (items: readonly Session[]) => items.map((s) => s.sessionId);
+  t.deepEqual(ids((await db.session.query({ userId: 'u1' })).items), ['s2', 's4', 's5']);
+  t.deepEqual(ids((await db.session.query({ userId: 'u1' }, { includeExpired: true })).items), ['s1', 's2', 's3', 's4', 's5']);
+  t.deepEqual(ids((await db.session.queryByDevice({ device: 'phone' }, { order: 'desc' })).items), ['s5', 's4', 's2']);
+  // Limit counts the items DynamoDB reads, expired or not: the first page of 1 holds s1, which is hidden.
+  const first = await db.session.query({ userId: 'u1' }, { limit: 1 });
+  t.deepEqual(first.items, []);
+  t.truthy(first.cursor, 'an empty page still has a cursor: the walk goes on');
+  const walked: string[] = [];
+  for await (const s of db.session.queryAll({ userId: 'u1' }, { limit: 2 })) walked.push(s.sessionId);
+  t.deepEqual(walked, ['s2', 's4', 's5']);
+  const collection = await db.userCollection({ userId: 'u1' });
+  t.deepEqual(collection.items.map((x) => (x.type === 'Session' ? x.item.sessionId : x.type)), ['User', 's2', 's4', 's5']);
+  t.is((await stored(tableName)).length, 6, 'nothing was deleted');
+});
+
+test('a gathered query over 4 shards fills its page with live items; items without an expiry never expire', async (t) => {
+  const { db, tableName } = t.context;
+  const [gone, live] = [past(), future()];
+  const event = (id: string, minute: number, expiresAt?: Date): Event => ({ stream: 'orders', at: new Date(Date.UTC(2026, 0, 1, 0, minute)), id, kind: 'placed', ...(expiresAt ? { expiresAt } : {}) });
+  await db.event.batchPut([event('e1', 1, gone), event('e2', 2, live), event('e3', 3, gone), event('e4', 4), event('e5', 5, gone), event('e6', 6, live)]);
+  const page = await db.event.query({ stream: 'orders' }, { limit: 2 });
+  t.deepEqual(page.items.map((e) => e.id), ['e2', 'e4'], 'the gather refills until the page holds 2 live items');
+  const rest = await db.event.query({ stream: 'orders' }, { limit: 2, cursor: page.cursor! });
+  t.deepEqual(rest.items.map((e) => e.id), ['e6']);
+  t.deepEqual((await db.event.query({ stream: 'orders' }, { includeExpired: true })).items.map((e) => e.id), ['e1', 'e2', 'e3', 'e4', 'e5', 'e6']);
+  t.is(new Set((await stored(tableName)).map((r) => r.pk)).size > 1, true, 'the events are spread over shards');
+});
+
+test('scanSegments hides expired items of every entity; includeExpired reads them all', async (t) => {
+  const { db, tableName } = t.context;
+  const [gone, live] = [past(), future()];
+  await db.session.batchPut([session('s1', gone), session('s2', live)]);
+  await db.invite.put({ code: 'c1', email: 'a@example.com', expiresAt: gone });
+  await db.invite.put({ code: 'c2', email: 'b@example.com' });
+  await db.user.put({ userId: 'u1', name: 'Ada' });
+  const names = async (options = {}) => {
+    const out: string[] = [];
+    for await (const x of db.scanSegments({ segments: 3, ...options })) out.push(x.type === 'Session' ? x.item.sessionId : x.type === 'Invite' ? x.item.code : String(x.type));
+    return out.sort();
+  };
+  t.deepEqual(await names(), ['User', 'c2', 's2']);
+  t.deepEqual(await names({ includeExpired: true }), ['User', 'c1', 'c2', 's1', 's2']);
+  t.is((await stored(tableName)).length, 5);
+});
