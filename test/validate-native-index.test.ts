@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const brief = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message}`);
 const order = { tenantId: t.string(), region: t.enum(['eu', 'us']), orderId: t.string(), status: t.enum(['OPEN', 'PAID']), createdAt: t.timestamp() };
 const table = (indexes: Parameters<typeof defineTable>[0]['indexes'], entities: Parameters<typeof defineTable>[0]['entities'], extra: object = {}): TableDef =>
-  defineTable({ name: 'T', indexes, entities, ...extra } as Parameters<typeof defineTable>[0]);
+  defineTable({ name: 'Tab', indexes, entities, ...extra } as Parameters<typeof defineTable>[0]);
 
 const cases: Array<[string, TableDef, string[]]> = [
   ['a valid native index, mapped by name and renamed', table({ byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }) }, {
@@ -25,37 +25,37 @@ const cases: Array<[string, TableDef, string[]]> = [
     none: gsi({ pk: [] as unknown as ['a'] }),
     twice: gsi({ pk: ['a'], sk: ['b', 'a'] }),
   }, { Order: entity({ attributes: order, key: { pk: 'Order#<orderId>', sk: 'O' } }) }), [
-    'DDB240 T.indexes.wide.pk: the partition key of native GSI "wide" names 5 attributes (a, b, c, d, e); DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
-    'DDB240 T.indexes.wide.sk: the sort key of native GSI "wide" names 5 attributes (f, g, h, i, j); DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
-    'DDB240 T.indexes.none.pk: the partition key of native GSI "none" names no attribute; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
-    'DDB240 T.indexes.twice.sk: the sort key of native GSI "twice" names "a" twice; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
+    'DDB240 Tab.indexes.wide.pk: the partition key of native GSI "wide" names 5 attributes (a, b, c, d, e); DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
+    'DDB240 Tab.indexes.wide.sk: the sort key of native GSI "wide" names 5 attributes (f, g, h, i, j); DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
+    'DDB240 Tab.indexes.none.pk: the partition key of native GSI "none" names no attribute; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
+    'DDB240 Tab.indexes.twice.sk: the sort key of native GSI "twice" names "a" twice; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once',
   ]],
   ['a non-scalar key attribute, an attribute the entity lacks, and a rename of no key attribute', table({ byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['tags'] }) }, {
     Order: entity({ attributes: { ...order, tags: t.stringSet(), flag: t.boolean() }, key: { pk: 'Order#<orderId>', sk: 'O' }, indexes: { byTenant: { attributes: { region: 'flag', tenant: 'tenantId' } } } }),
     Invoice: entity({ attributes: { invoiceId: t.string(), tags: t.list(t.string()), region: t.string() }, key: { pk: 'Invoice#<invoiceId>', sk: 'I' }, indexes: { byTenant: {} } }),
   }), [
-    'DDB243 T.entities.Order.indexes.byTenant.attributes.tenant: Order\'s mapping for native GSI "byTenant" renames "tenant", which is not one of its key attributes ("tenantId", "region", "tags")',
-    'DDB241 T.entities.Order.indexes.byTenant.attributes.region: Order maps "flag", a boolean attribute, into key attribute "region" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
-    'DDB247 T.entities.Order.indexes.byTenant.attributes.region: Order maps "flag" into key attribute "region" of native GSI "byTenant", but Order also declares its own attribute "region": the copy would overwrite it',
-    'DDB241 T.entities.Order.indexes.byTenant: Order maps "tags", a stringSet attribute, into key attribute "tags" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
-    'DDB242 T.entities.Invoice.indexes.byTenant: Invoice has no attribute "tenantId" for key attribute "tenantId" of native GSI "byTenant"',
-    'DDB241 T.entities.Invoice.indexes.byTenant: Invoice maps "tags", a list attribute, into key attribute "tags" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
+    'DDB243 Tab.entities.Order.indexes.byTenant.attributes.tenant: Order\'s mapping for native GSI "byTenant" renames "tenant", which is not one of its key attributes ("tenantId", "region", "tags")',
+    'DDB241 Tab.entities.Order.indexes.byTenant.attributes.region: Order maps "flag", a boolean attribute, into key attribute "region" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
+    'DDB247 Tab.entities.Order.indexes.byTenant.attributes.region: Order maps "flag" into key attribute "region" of native GSI "byTenant", but Order also declares its own attribute "region": the copy would overwrite it',
+    'DDB241 Tab.entities.Order.indexes.byTenant: Order maps "tags", a stringSet attribute, into key attribute "tags" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
+    'DDB242 Tab.entities.Invoice.indexes.byTenant: Invoice has no attribute "tenantId" for key attribute "tenantId" of native GSI "byTenant"',
+    'DDB241 Tab.entities.Invoice.indexes.byTenant: Invoice maps "tags", a list attribute, into key attribute "tags" of native GSI "byTenant"; a key attribute holds one string, number or binary value',
   ]],
   ['one key attribute stored as two types, by a mapped and by an unmapped entity', table({ byTotal: gsi({ pk: ['tenantId'], sk: ['total'] }) }, {
     Order: entity({ attributes: { tenantId: t.string(), orderId: t.string(), total: t.number() }, key: { pk: 'Order#<orderId>', sk: 'O' }, indexes: { byTotal: {} } }),
     Refund: entity({ attributes: { tenantId: t.string(), refundId: t.string(), total: t.string() }, key: { pk: 'Refund#<refundId>', sk: 'R' } }),
   }), [
-    'DDB244 T.indexes.byTotal: key attribute "total" of native GSI "byTotal" is stored with different types (N in Order, S in Refund); DynamoDB keeps one type per key attribute and refuses a write of the other type',
+    'DDB244 Tab.indexes.byTotal: key attribute "total" of native GSI "byTotal" is stored with different types (N in Order, S in Refund); DynamoDB keeps one type per key attribute and refuses a write of the other type',
   ]],
   ['synthetic-key fields on a native mapping, a native key named like a synthetic key, and a pattern on a native index', table({
     byTenant: gsi({ pk: ['tenantId'], sk: ['sk'] }),
   }, {
     Order: entity({ attributes: order, key: { pk: 'Order#<orderId>', sk: 'O' }, indexes: { byTenant: { pk: 'Tenant#<tenantId>', shard: { count: 4 } } } }),
   }, { patterns: { openOrders: { entity: 'Order', index: 'byTenant', sk: 'status' } } }), [
-    'DDB246 T.indexes.byTenant: key attribute "sk" of native GSI "byTenant" is also the table\'s sort key, which ddbgen writes as a key string',
-    'DDB245 T.entities.Order.indexes.byTenant.pk: Order\'s mapping for native GSI "byTenant" gives pk, shard, but a native index is keyed by the attributes themselves: no template is built and no shard suffix can be added',
-    'DDB242 T.entities.Order.indexes.byTenant: Order has no attribute "sk" for key attribute "sk" of native GSI "byTenant"',
-    'DDB248 T.patterns.openOrders.index: pattern "openOrders" uses native GSI "byTenant"; declared patterns read synthetic keys',
+    'DDB246 Tab.indexes.byTenant: key attribute "sk" of native GSI "byTenant" is also the table\'s sort key, which ddbgen writes as a key string',
+    'DDB245 Tab.entities.Order.indexes.byTenant.pk: Order\'s mapping for native GSI "byTenant" gives pk, shard, but a native index is keyed by the attributes themselves: no template is built and no shard suffix can be added',
+    'DDB242 Tab.entities.Order.indexes.byTenant: Order has no attribute "sk" for key attribute "sk" of native GSI "byTenant"',
+    'DDB248 Tab.patterns.openOrders.index: pattern "openOrders" uses native GSI "byTenant"; declared patterns read synthetic keys',
   ]],
 ];
 

@@ -76,7 +76,7 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
       g.ProvisionedThroughput ? { readCapacity: g.ProvisionedThroughput.ReadCapacityUnits, writeCapacity: g.ProvisionedThroughput.WriteCapacityUnits } : {};
     const gsiWarm = (name: string) => {
       const index = table.indexes[name];
-      return index?.kind === 'gsi' && index.warmThroughput ? { warmThroughput: warm(index.warmThroughput) } : {};
+      return index !== undefined && index.kind !== 'lsi' && index.warmThroughput ? { warmThroughput: warm(index.warmThroughput) } : {};
     };
     const tags = Object.entries(table.tags ?? {});
     if (tags.length) used.add('Tags');
