@@ -14,7 +14,7 @@ const session = entity({
   key: { pk: 'Session#<id>', sk: 'SESSION' },
 });
 type Declaration = Parameters<typeof defineTable>[0];
-const table = (extra: Partial<Declaration>): TableDef => defineTable({ name: 'T', entities: { Session: session }, ...extra } as Declaration);
+const table = (extra: Partial<Declaration>): TableDef => defineTable({ name: 'Tab', entities: { Session: session }, ...extra } as Declaration);
 const brief = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message} | fix: ${d.fix}`);
 const tags = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`t${i}`, 'x']));
 
@@ -36,13 +36,13 @@ test('valid settings have no problems', (t) => {
 
 const cases: Array<[string, TableDef, string[]]> = [
   ['ttl naming no attribute', table({ ttl: 'expiresAtt' }), [
-    'DDB250 T.ttl: ttl names "expiresAtt", which no entity or edge declares, so no item would ever expire | fix: name the timestamp attribute that holds each item\'s expiry, e.g. ttl: \'expiresAt\' (the entities\' timestamps: "expiresAt", "createdAt")',
+    'DDB250 Tab.ttl: ttl names "expiresAtt", which no entity or edge declares, so no item would ever expire | fix: name the timestamp attribute that holds each item\'s expiry, e.g. ttl: \'expiresAt\' (the entities\' timestamps: "expiresAt", "createdAt")',
   ]],
   ['ttl naming a key attribute', table({ ttl: 'pk' }), [
-    'DDB250 T.ttl: ttl names "pk", a key attribute of the table: it holds key text that ddbgen builds, not an expiry | fix: name the timestamp attribute that holds each item\'s expiry, e.g. ttl: \'expiresAt\' (the entities\' timestamps: "expiresAt", "createdAt")',
+    'DDB250 Tab.ttl: ttl names "pk", a key attribute of the table: it holds key text that ddbgen builds, not an expiry | fix: name the timestamp attribute that holds each item\'s expiry, e.g. ttl: \'expiresAt\' (the entities\' timestamps: "expiresAt", "createdAt")',
   ]],
-  ['ttl on a table without timestamps', defineTable({ name: 'T', ttl: 'expiresAt', entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'U#<id>', sk: 'U' } }) } }), [
-    'DDB250 T.ttl: ttl names "expiresAt", which no entity or edge declares, so no item would ever expire | fix: declare the expiry on the entities that expire, e.g. expiresAt: t.timestamp(), and name it: ttl: \'expiresAt\'',
+  ['ttl on a table without timestamps', defineTable({ name: 'Tab', ttl: 'expiresAt', entities: { User: entity({ attributes: { id: t.string() }, key: { pk: 'U#<id>', sk: 'U' } }) } }), [
+    'DDB250 Tab.ttl: ttl names "expiresAt", which no entity or edge declares, so no item would ever expire | fix: declare the expiry on the entities that expire, e.g. expiresAt: t.timestamp(), and name it: ttl: \'expiresAt\'',
   ]],
   ['ttl on a non-timestamp, on an entity and on an edge', table({
     ttl: 'expiresAt',
@@ -52,51 +52,51 @@ const cases: Array<[string, TableDef, string[]]> = [
     },
     edges: { Link: edge({ types: ['Session'], forward: 'LINKS', attributes: { expiresAt: t.string() } }) },
   }), [
-    'DDB251 T.entities.Token.attributes.expiresAt: ttl attribute "expiresAt" is a number attribute of Token; DynamoDB\'s time to live reads an expiry instant | fix: declare it as expiresAt: t.timestamp() on Token (stored as epoch seconds, read back as a Date), or rename Token\'s attribute if it means something else',
-    'DDB251 T.edges.Link.attributes.expiresAt: ttl attribute "expiresAt" is a string attribute of edge Link; DynamoDB\'s time to live reads an expiry instant | fix: declare it as expiresAt: t.timestamp() on edge Link (stored as epoch seconds, read back as a Date), or rename edge Link\'s attribute if it means something else',
+    'DDB251 Tab.entities.Token.attributes.expiresAt: ttl attribute "expiresAt" is a number attribute of Token; DynamoDB\'s time to live reads an expiry instant | fix: declare it as expiresAt: t.timestamp() on Token (stored as epoch seconds, read back as a Date), or rename Token\'s attribute if it means something else',
+    'DDB251 Tab.edges.Link.attributes.expiresAt: ttl attribute "expiresAt" is a string attribute of edge Link; DynamoDB\'s time to live reads an expiry instant | fix: declare it as expiresAt: t.timestamp() on edge Link (stored as epoch seconds, read back as a Date), or rename edge Link\'s attribute if it means something else',
   ]],
   ['ttl that is not a name', table({ ttl: 7 as unknown as string }), [
-    'DDB258 T.ttl: ttl is 7, not the name of a timestamp attribute | fix: write ttl: the name of a timestamp attribute, or leave it out',
+    'DDB258 Tab.ttl: ttl is 7, not the name of a timestamp attribute | fix: write ttl: the name of a timestamp attribute, or leave it out',
   ]],
   ['point-in-time recovery outside 1–35 days', table({ pointInTimeRecovery: { days: 36 } }), [
-    'DDB252 T.pointInTimeRecovery.days: pointInTimeRecovery.days is 36, outside 1–35 | fix: give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
+    'DDB252 Tab.pointInTimeRecovery.days: pointInTimeRecovery.days is 36, outside 1–35 | fix: give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
   ]],
   ['point-in-time recovery of 0 days, and a fraction', table({ pointInTimeRecovery: { days: 0.5 } }), [
-    'DDB252 T.pointInTimeRecovery.days: pointInTimeRecovery.days is 0.5, outside 1–35 | fix: give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
+    'DDB252 Tab.pointInTimeRecovery.days: pointInTimeRecovery.days is 0.5, outside 1–35 | fix: give the recovery period as a whole number of days from 1 to 35 (RecoveryPeriodInDays; 35 when left out)',
   ]],
   ['deletion protection that is not a boolean', table({ deletionProtection: 'yes' as unknown as boolean }), [
-    'DDB258 T.deletionProtection: deletionProtection is "yes", not true or false | fix: write deletionProtection: true, or leave it out',
+    'DDB258 Tab.deletionProtection: deletionProtection is "yes", not true or false | fix: write deletionProtection: true, or leave it out',
   ]],
   ['zero and negative throughput', table({
     capacity: { mode: 'on-demand', warmThroughput: { read: 0, write: 4000 } },
     indexes: { byDay: gsi({ pk: 'gsi1pk', warmThroughput: { read: 12000, write: -4 } }) },
     onDemandMax: { readRequestUnits: 0, writeRequestUnits: 2.5 },
   }), [
-    'DDB253 T.capacity.warmThroughput.read: capacity.warmThroughput.read is 0 | fix: give a whole number of units per second above 0, or leave the setting out',
-    'DDB253 T.indexes.byDay.warmThroughput.write: indexes.byDay.warmThroughput.write is -4 | fix: give a whole number of units per second above 0, or leave the setting out',
-    'DDB253 T.onDemandMax.readRequestUnits: onDemandMax.readRequestUnits is 0 | fix: give a whole number of units per second above 0, or leave the setting out',
-    'DDB253 T.onDemandMax.writeRequestUnits: onDemandMax.writeRequestUnits is 2.5 | fix: give a whole number of units per second above 0, or leave the setting out',
+    'DDB253 Tab.capacity.warmThroughput.read: capacity.warmThroughput.read is 0 | fix: give a whole number of units per second above 0, or leave the setting out',
+    'DDB253 Tab.indexes.byDay.warmThroughput.write: indexes.byDay.warmThroughput.write is -4 | fix: give a whole number of units per second above 0, or leave the setting out',
+    'DDB253 Tab.onDemandMax.readRequestUnits: onDemandMax.readRequestUnits is 0 | fix: give a whole number of units per second above 0, or leave the setting out',
+    'DDB253 Tab.onDemandMax.writeRequestUnits: onDemandMax.writeRequestUnits is 2.5 | fix: give a whole number of units per second above 0, or leave the setting out',
   ]],
   ['on-demand maximum on a provisioned table', table({ capacity: { mode: 'provisioned', read: 10, write: 10 }, onDemandMax: { readRequestUnits: 100 } }), [
-    "DDB254 T.onDemandMax: onDemandMax is declared, but the table is provisioned: its provisioned capacity is its maximum | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+    "DDB254 Tab.onDemandMax: onDemandMax is declared, but the table is provisioned: its provisioned capacity is its maximum | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
   ]],
   ['an empty on-demand maximum, and a misspelled field', table({ onDemandMax: { read: 100 } as never }), [
-    "DDB254 T.onDemandMax.read: onDemandMax has \"read\", which is not readRequestUnits or writeRequestUnits | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
-    "DDB254 T.onDemandMax: onDemandMax gives neither readRequestUnits nor writeRequestUnits | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+    "DDB254 Tab.onDemandMax.read: onDemandMax has \"read\", which is not readRequestUnits or writeRequestUnits | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
+    "DDB254 Tab.onDemandMax: onDemandMax gives neither readRequestUnits nor writeRequestUnits | fix: onDemandMax caps an on-demand table: give capacity: { mode: 'on-demand' } and at least one of onDemandMax: { readRequestUnits, writeRequestUnits }, or remove onDemandMax",
   ]],
   ['tag keys over 128 characters, reserved, empty or with a refused character', table({ tags: { ['k'.repeat(129)]: 'v', 'AWS:owner': 'me', '': 'x', 'team@corp': 'a' } }), [
-    `DDB255 T.tags.${'k'.repeat(129)}: tag key "${'k'.repeat(129)}" is 129 characters long, above 128 | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"`,
-    'DDB255 T.tags.AWS:owner: tag key "AWS:owner" starts with "aws:", a prefix reserved for tags AWS assigns | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
-    'DDB255 T.tags.: tag key "" is empty | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
-    'DDB255 T.tags.team@corp: tag key "team@corp" contains "@", which DynamoDB does not accept in tags | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+    `DDB255 Tab.tags.${'k'.repeat(129)}: tag key "${'k'.repeat(129)}" is 129 characters long, above 128 | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"`,
+    'DDB255 Tab.tags.AWS:owner: tag key "AWS:owner" starts with "aws:", a prefix reserved for tags AWS assigns | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+    'DDB255 Tab.tags.: tag key "" is empty | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
+    'DDB255 Tab.tags.team@corp: tag key "team@corp" contains "@", which DynamoDB does not accept in tags | fix: a tag key is 1 to 128 characters of letters, digits, white space and + - = . _ : /, not starting with "aws:" (reserved for AWS), e.g. "team" or "cost-center"',
   ]],
   ['tag values over 256 characters, not strings, or with a refused character', table({ tags: { long: 'v'.repeat(257), n: 5 as unknown as string, mail: 'a@b' } }), [
-    'DDB256 T.tags.long: tag "long" has a value that is 257 characters long, above 256 | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
-    'DDB256 T.tags.n: tag "n" has a value that is 5, not a string | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
-    'DDB256 T.tags.mail: tag "mail" has a value that contains "@", which DynamoDB does not accept in tags | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+    'DDB256 Tab.tags.long: tag "long" has a value that is 257 characters long, above 256 | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+    'DDB256 Tab.tags.n: tag "n" has a value that is 5, not a string | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
+    'DDB256 Tab.tags.mail: tag "mail" has a value that contains "@", which DynamoDB does not accept in tags | fix: a tag value is a string of at most 256 letters, digits, white space and + - = . _ : /',
   ]],
   ['more than 50 tags', table({ tags: tags(52) }), [
-    'DDB257 T.tags: tags declares 52 tags; a DynamoDB table holds at most 50 | fix: remove 2 tags, or combine related ones into one value (e.g. "owner": "team-a/alice")',
+    'DDB257 Tab.tags: tags declares 52 tags; a DynamoDB table holds at most 50 | fix: remove 2 tags, or combine related ones into one value (e.g. "owner": "team-a/alice")',
   ]],
 ];
 
@@ -113,7 +113,7 @@ test('setting problems point at the schema file: file:line:column', async (t) =>
     [
       "import { defineTable, entity, t } from 'ddbgen';",
       'export default defineTable({',
-      "  name: 'T',",
+      "  name: 'Tab',",
       "  ttl: 'expiresAt',",
       '  pointInTimeRecovery: { days: 90 },',
       "  capacity: { mode: 'on-demand' },",

@@ -45,10 +45,10 @@ export const rules: readonly LintRule[] = [
   underShardedKey,
   provisionedCapacity,
   sharedPartitionReadCost,
-  onDemandMaximum,
-  ttlAttribute,
   nativeKeyNeedsShard,
   syntheticCouldBeNative,
+  onDemandMaximum,
+  ttlAttribute,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);
