@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
@@ -74,8 +74,8 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
   });
 }
 
-test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
-  t.timeout(240_000 + ITEMS * 40);
+/** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
+async function workspace(t: ExecutionContext): Promise<{ local: LocalDynamo; dir: string }> {
   const local = await startDynamoDbLocal();
   const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
   t.teardown(async () => {
@@ -83,6 +83,12 @@ test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with con
     rmSync(dir, { recursive: true, force: true });
   });
   mkdirSync(dir, { recursive: true });
+  return { local, dir };
+}
+
+test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
+  t.timeout(240_000 + ITEMS * 40);
+  const { local, dir } = await workspace(t);
   writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>', ''));
   writeFileSync(path.join(dir, 'new.ts'), schema('Customer#<id>', "byStatus: { pk: 'Status#<status>', sk: '<orderId>' }"));
   let out = '';
@@ -210,13 +216,7 @@ export default defineTable({
 
 test.serial('the key codec change v1 → v2 as a migration: items written raw in v1 form are rewritten (User) or backfilled (Series), item by item; a re-run changes nothing', async (t) => {
   t.timeout(240_000);
-  const local = await startDynamoDbLocal();
-  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
-  t.teardown(async () => {
-    await local.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  mkdirSync(dir, { recursive: true });
+  const { local, dir } = await workspace(t);
   writeFileSync(path.join(dir, 'schema.ts'), FANS_V1);
   let out = '';
   let err = '';
