@@ -14,6 +14,7 @@ import { emitEdges } from './edges.js';
 import { emitEntity, type EmittedModule } from './entity.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, tableDefinitionName } from './table-definition.js';
+import { formatModule } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
@@ -92,13 +93,12 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
-/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted. */
+/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
   file.addStatements(withEscapedDocs(module.statements));
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
-  return `${BANNER}\n\n${separateStatements(file)}`;
+  return `${BANNER}\n\n${formatModule(filePath, separateStatements(file))}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {

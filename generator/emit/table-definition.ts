@@ -5,6 +5,7 @@ import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
+import { jsDoc } from './ast.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };
@@ -56,7 +57,7 @@ export function emitTableDefinition(table: TableDef, _ctx: EmitContext): Emitted
       kind: StructureKind.Function,
       name: tableDefinitionName(table),
       isExported: true,
-      docs: [{ kind: StructureKind.JSDoc, description: `The CreateTable input for the ${table.name} table, with its indexes.\n\n@param tableName the physical table name (default ${quote(table.name)})` }],
+      docs: jsDoc(`The CreateTable input for the ${table.name} table, with its indexes.\n\n@param tableName the physical table name (default ${quote(table.name)})`),
       parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
       returnType: 'CreateTableCommandInput',
       statements: `return ${printLiteral({ TableName: raw('tableName'), ...createTableInput(table) })};`,

@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
-import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
+import { KeyTemplate, SHARD_SEGMENT } from './codec.js';
 import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
