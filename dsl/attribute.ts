@@ -21,6 +21,18 @@ function attribute<T>(def: AttributeDef): Attribute<T, false> {
   }) as unknown as Attribute<T, false>;
 }
 
+/**
+ * The IR of a record of attribute builders. A literal `__proto__: t.string()` key sets the object's
+ * prototype instead of adding a property; it is kept as an attribute named `__proto__`, so
+ * validation can refuse it by name (DDB160) rather than lose it silently.
+ */
+export function attributeDefs(attributes: Readonly<Record<string, Attribute>>): Readonly<Record<string, AttributeDef>> {
+  const entries: Array<[string, AttributeDef]> = Object.entries(attributes).map(([name, a]) => [name, a.def]);
+  const proto = Object.getPrototypeOf(attributes) as Partial<Attribute> | null;
+  if (proto !== null && proto !== Object.prototype && typeof proto === 'object' && proto.def !== undefined) entries.unshift(['__proto__', proto.def]);
+  return Object.freeze(Object.fromEntries(entries));
+}
+
 function defined<T extends object>(options: T): T {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as T;
 }
@@ -55,7 +67,7 @@ export const t = {
     attribute<{ [K in keyof F]: F[K] extends Attribute<infer T> ? T : never }>({
       kind: 'map',
       optional: false,
-      fields: Object.freeze(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.def]))),
+      fields: attributeDefs(fields),
     }),
   stringSet: () => attribute<Set<string>>({ kind: 'stringSet', optional: false }),
   numberSet: () => attribute<Set<number>>({ kind: 'numberSet', optional: false }),

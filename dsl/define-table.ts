@@ -1,7 +1,7 @@
 // defineTable, entity, gsi, lsi and edge: the public DSL. Declarations are object literals; the
 // helpers exist for type inference and return frozen data. defineTable produces the table's IR.
 
-import type { Attribute } from './attribute.js';
+import { attributeDefs, type Attribute } from './attribute.js';
 import type {
   AttributeDef,
   Capacity,
@@ -82,6 +82,7 @@ export interface EntityDeclaration {
   readonly key: { readonly pk: string; readonly sk?: string; readonly shard?: Shard };
   readonly indexes: Readonly<Record<string, IndexMapping>>;
   readonly version?: string;
+  readonly passthrough?: boolean;
   readonly traffic?: Traffic;
   readonly lint?: Readonly<Record<string, Severity>>;
 }
@@ -115,6 +116,12 @@ export function entity<
   indexes?: IX & CheckedMappings<IX, Names<A>>;
   /** A numeric attribute used for optimistic locking. */
   version?: Names<A>;
+  /**
+   * Store attributes a write names but the entity does not declare, and keep them on read. By
+   * default an undeclared attribute in a write is a ValidationError naming it, so a request body
+   * passed through cannot add fields (`isAdmin: true`).
+   */
+  passthrough?: boolean;
   traffic?: Traffic;
   /** Per-rule lint severity overrides for this entity, e.g. `{ HK003: 'off' }`. */
   lint?: Record<string, Severity>;
@@ -124,10 +131,11 @@ export function entity<
   if (typeof key !== 'object' || key === null || typeof key.pk !== 'string') throw new DeclarationError('DDB103', 'an entity has no key');
   return Object.freeze({
     kind: 'entity-declaration',
-    attributes: Object.freeze(Object.fromEntries(Object.entries(declaration.attributes).map(([name, a]) => [name, a.def]))),
+    attributes: attributeDefs(declaration.attributes),
     key: Object.freeze({ pk: key.pk as string, ...(key.sk === undefined ? {} : { sk: key.sk as string }), ...(key.shard ? { shard: key.shard } : {}) }),
     indexes: Object.freeze({ ...(declaration.indexes ?? {}) }) as Record<string, IndexMapping>,
     ...(declaration.version === undefined ? {} : { version: declaration.version }),
+    ...(declaration.passthrough ? { passthrough: true } : {}),
     ...(declaration.traffic === undefined ? {} : { traffic: declaration.traffic }),
     ...(declaration.lint === undefined ? {} : { lint: Object.freeze({ ...declaration.lint }) }),
   });
@@ -205,7 +213,7 @@ export function edge<const Type extends string>(options: {
     forward: options.forward,
     ...(options.inverse === undefined ? {} : { inverse: options.inverse }),
     ...(options.inverseIndex === undefined ? {} : { inverseIndex: options.inverseIndex }),
-    attributes: Object.freeze(Object.fromEntries(Object.entries(options.attributes ?? {}).map(([name, a]) => [name, a.def]))),
+    attributes: attributeDefs(options.attributes ?? {}),
     ...(traffic ? { traffic } : {}),
   });
 }
@@ -306,6 +314,7 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
       }),
       indexes: Object.freeze(indexes),
       ...(decl.version === undefined ? {} : { version: decl.version }),
+      ...(decl.passthrough ? { passthrough: true } : {}),
       ...(traffic ? { traffic } : {}),
       ...(decl.lint ? { lint: decl.lint } : {}),
     });

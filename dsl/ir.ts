@@ -84,6 +84,8 @@ export interface EntityDef {
   readonly key: KeyDef;
   readonly indexes: Readonly<Record<string, IndexMappingDef>>;
   readonly version?: string;
+  /** Undeclared attributes in a write are stored, and kept on read, instead of being a ValidationError. */
+  readonly passthrough?: boolean;
   readonly traffic?: TrafficDef;
   /** Per-rule lint severity overrides for this entity. */
   readonly lint?: Readonly<Record<string, Severity>>;

@@ -52,6 +52,7 @@ const small = defineTable({
     Setting: entity({
       attributes: { name: types.string(), value: types.string(), note: types.string().optional() },
       key: { pk: 'Setting|<name>' },
+      passthrough: true,
     }),
   },
   delimiter: '|',

@@ -129,6 +129,21 @@ const cases: Array<[string, TableDef, string[]]> = [
     'DDB073 T.patterns.prefixOfNumber.op: pattern "prefixOfNumber" uses beginsWith on "n", a number: only strings are stored as readable text in keys',
     'DDB020 T.patterns.bad-name: pattern name "bad-name" is not a valid identifier',
   ]],
+  ['attribute names that reach the object prototype: declared, as a literal __proto__ key, in a map, on an edge; placeholders do not find Object members', table({
+    entities: {
+      User: entity({
+        attributes: { id: t.string(), constructor: t.string(), __proto__: t.string(), prefs: t.list(t.map({ prototype: t.boolean() })) } as unknown as { id: ReturnType<typeof t.string> },
+        key: { pk: 'User#<id>#<toString>' as 'User#<id>', sk: 'P' },
+      }),
+    },
+    edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF', attributes: { constructor: t.string() } }) },
+  }), [
+    'DDB160 T.entities.User.attributes.__proto__: User declares attribute "__proto__", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 T.entities.User.attributes.constructor: User declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+    'DDB160 T.entities.User.attributes.prefs.fields.prototype: User declares attribute "prototype", a name that reaches into JavaScript\'s object prototype',
+    'DDB030 T.entities.User.key.pk: placeholder <toString> names no attribute of this entity',
+    'DDB160 T.edges.Fan.attributes.constructor: edge Fan declares attribute "constructor", a name that reaches into JavaScript\'s object prototype',
+  ]],
 ];
 
 for (const [name, def, want] of cases) {

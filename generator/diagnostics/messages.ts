@@ -127,6 +127,10 @@ export const messages = {
     message: found,
     fix: `use ${list(options)}`,
   }),
+  DDB160: (owner: string, name: string) => ({
+    message: `${owner} declares attribute "${name}", a name that reaches into JavaScript's object prototype`,
+    fix: `rename it, e.g. "${name.replace(/_/g, '')}Value"; __proto__, constructor and prototype are refused as attribute and map-field names, because plain objects and JSON input treat them specially`,
+  }),
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
@@ -462,6 +466,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB140: { title: 'an edge node type is not an entity', why: 'An edge joins entities: a node key is built by the entity\'s own partition-key template, so its edges live in the same partition as the entity.', example: "edges: { Fan: edge({ types: ['User', 'Movie'], forward: 'FAN_OF' }) }  // no Movie entity", fix: 'Declare the entity, keyed by its own id, or connect declared entities only.' },
   DDB141: { title: 'an entity\'s partition key cannot be a node key', why: 'A node is one partition that holds the entity and its edges: a constant, sharded or time-truncated partition key, or one whose partition holds many items of the entity, cannot name one node.', example: "Post: key { pk: 'User#<userId>', sk: 'Post#<postId>' }\nedges: { Likes: edge({ types: ['User', 'Post'], … }) }", fix: "Key the entity by its own id, e.g. key: { pk: 'Post#<id>', sk: 'PROFILE' }." },
   DDB142: { title: 'two node types can have the same node key', why: 'Edges of two node types whose partition keys can be equal would mix in one partition and come back under the wrong type.', example: "User: pk 'User#<id>'  Settings: pk 'User#<userId>'  // both node types of one edge", fix: 'Give one of them a partition key of its own, or connect only one of them.' },
+  DDB160: { title: 'attribute name that reaches the object prototype', why: 'Plain objects and JSON input treat __proto__, constructor and prototype specially: a value under such a name can change what every object inherits, or be silently lost.', example: "attributes: { constructor: t.string() }", fix: 'Rename the attribute or map field, e.g. "constructorName".' },
   DDB170: { title: 'key template has characters that cannot be printed safely', why: 'Key text is printed into generated code and its comments; control characters, comment markers or template-literal syntax there could break or change that code.', example: "key: { pk: 'User*/<id>' }", fix: 'Use printable characters (letters, digits, spaces, punctuation such as # . : | - _ /) without "/*", "*/", "${" or "`".' },
   DDB190: { title: 'hotKeyShare names an unknown key space', why: 'A per-space hotKeyShare applies to one key space: the table key, a GSI the entity maps into, or an edge side.', example: 'traffic: { hotKeyShare: { byNmae: 0.2 } }', fix: 'Name one of the key spaces the message lists, or give one number for the table key (both sides for an edge).' },
   DDB191: { title: 'consistency flag is not a boolean', why: 'Consistent reads and transactional writes cost twice the units; the lint and the plan need to know which.', example: "patterns: { p: { entity: 'User', consistent: 'yes' } }", fix: 'Write true, or leave it out (false).' },

@@ -74,6 +74,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
                 const codec = attributeCodec(a);
                 return codec === undefined ? [] : [[n, codec]];
               })),
+              attributes: Object.keys(edge.attributes),
               keyAttributes: [...ctx.keyAttributes],
             }),
           },

@@ -59,6 +59,10 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
       return codec === undefined ? [] : [[a, codec]];
     }),
   );
+  const pii = Object.keys(entity.attributes).filter((a) => {
+    const def = entity.attributes[a]!;
+    return def.kind === 'string' && def.pii === true;
+  });
   statements.push(
     constant(
       scope.model,
@@ -69,6 +73,10 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
         sk: entity.key.sk && table.key.sk !== undefined ? { attribute: table.key.sk, template: keysRef(scope, 'sk') } : id('undefined'),
         indexes: arr(indexModels),
         codecs,
+        attributes: Object.keys(entity.attributes),
+        required: Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional),
+        pii: pii.length ? pii : undefined,
+        passthrough: entity.passthrough ? true : undefined,
         keyAttributes: [...ctx.keyAttributes],
         primaryParts: scope.primaryParts,
         version: scope.version,

@@ -50,7 +50,7 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
       isExported: true,
       properties: [
         { name: 'tableName', type: 'string', hasQuestionToken: true, docs: jsDoc(`The physical table name. Default ${quote(table.name)}.`) },
-        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: jsDoc('Sign pagination cursors with a secret (HMAC-SHA-256) and let them expire.') },
+        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: jsDoc('How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).') },
         { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and budget for retrying unprocessed batch items and throttled batch requests.') },
         { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.') },
         { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: jsDoc('Shard queries in flight at once when a query gathers over a sharded key. Default 8.') },
@@ -203,7 +203,7 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
         ],
         statements: [
           `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: options.cursor } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
+          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
             (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
             ' };',
           ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
@@ -218,7 +218,7 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
     imports: [
       { moduleSpecifier: '@aws-sdk/lib-dynamodb', isTypeOnly: true, namedImports: ['DynamoDBDocumentClient'] },
       { moduleSpecifier: './runtime/batch.js', isTypeOnly: true, namedImports: ['RetryPolicy'] },
-      { moduleSpecifier: './runtime/cursor.js', isTypeOnly: true, namedImports: ['CursorOptions'] },
+      { moduleSpecifier: './runtime/cursor.js', namedImports: ['checkCursorOptions', { name: 'CursorOptions', isTypeOnly: true }] },
       ...(edges.length
         ? [
             { moduleSpecifier: './runtime/edge.js', namedImports: ['EdgeRepository'] },

@@ -12,6 +12,20 @@ import { nameProblems } from './generated-names.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype'];
+
+/** Reports every attribute (and map field, at any depth) named after a prototype property. */
+function validateAttributeNames(owner: string, attributes: Readonly<Record<string, AttributeDef>>, path: readonly string[], report: Report): void {
+  for (const [name, def] of Object.entries(attributes)) {
+    if (PROTOTYPE_NAMES.includes(name)) report('DDB160', [...path, name], [owner, name]);
+    let inner: AttributeDef = def;
+    while (inner.kind === 'list') inner = inner.of;
+    if (inner.kind === 'map') validateAttributeNames(owner, inner.fields, [...path, name, 'fields'], report);
+  }
+}
+
+/** The attribute `name` of an entity, looked up without reaching Object.prototype. */
+const attributeOf = (entity: EntityDef, name: string): AttributeDef | undefined => (Object.prototype.hasOwnProperty.call(entity.attributes, name) ? entity.attributes[name] : undefined);
 const TRUNCATIONS = ['minute', 'hour', 'day', 'month'];
 const ROTATIONS: readonly string[] = ['day', 'week', 'month', 'year'];
 /** DynamoDB's key limits in UTF-8 bytes: partition keys (table and GSI) 2048, sort keys 1024. */
@@ -55,6 +69,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       report('DDB103', [...at, 'key'], []);
       continue;
     }
+    validateAttributeNames(entity.name, entity.attributes, [...at, 'attributes'], report);
     validateTemplate(table, entity, entity.key.pk, [...at, 'key', 'pk'], true, entity.key.shard !== undefined, report);
     if (entity.key.sk) validateTemplate(table, entity, entity.key.sk, [...at, 'key', 'sk'], true, false, report);
     if (table.key.sk !== undefined && !entity.key.sk) report('DDB036', [...at, 'key'], [`${entity.name} has no sort-key template, but the table has a sort key "${table.key.sk}"`]);
@@ -78,7 +93,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
       if (mapping.pk) validateShard(entity, mapping.pk, mapping.shard, mat, report, mapping);
     }
     if (entity.version !== undefined) {
-      const attribute = entity.attributes[entity.version];
+      const attribute = attributeOf(entity, entity.version);
       if (!attribute) report('DDB060', [...at, 'version'], [entity.version, 'is not an attribute of this entity']);
       else if (attribute.kind !== 'number' || !attribute.integer) report('DDB060', [...at, 'version'], [entity.version, `is a ${attribute.kind === 'number' ? 'non-integer number' : attribute.kind}`]);
       else if (keyTemplatesOf(entity).some((tpl) => tpl.segments.some((seg) => seg.kind === 'placeholder' && seg.name === entity.version))) {
@@ -316,7 +331,7 @@ function validateTemplate(
       if (path[path.length - 1] === 'sk') report('DDB037', path, [`${template.source} uses <shard> in a sort key; a shard suffix belongs in the partition key`], offset);
       else if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
     } else {
-      const attribute = entity.attributes[segment.name];
+      const attribute = attributeOf(entity, segment.name);
       if (!attribute) report('DDB030', path, [segment.name, Object.keys(entity.attributes)], offset);
       else if (!(KEYABLE_KINDS as readonly string[]).includes(attribute.kind)) report('DDB033', path, [segment.name, attribute.kind], offset);
       else if (segment.truncate !== undefined && attribute.kind !== 'timestamp') report('DDB032', path, [segment.name, attribute.kind], offset);
@@ -396,7 +411,7 @@ function validateShard(entity: EntityDef, pk: TemplateDef, shard: ShardDef | und
   const identityNames = new Set(identity.flatMap(templateAttributes));
   let usable = true;
   for (const name of shard.by ?? []) {
-    const by = entity.attributes[name];
+    const by = attributeOf(entity, name);
     if (!by) report('DDB037', [...at, 'by'], [`shard.by names "${name}", which is not an attribute of ${entity.name}`]);
     else if (!identityNames.has(name)) report('DDB120', [...at, 'by'], [name, identity.map((t) => t.source).join(' / '), [...identityNames]]);
     else continue;
@@ -553,6 +568,7 @@ function validateEdges(table: TableDef, report: Report): void {
       if (!index || index.kind !== 'gsi' || index.sk === undefined) report('DDB075', [...at, 'inverseIndex'], [`inverseIndex "${edge.inverseIndex}" of edge ${edge.name} is not a GSI with a sort key of this table`]);
       if (edge.inverse === undefined) report('DDB075', [...at, 'inverseIndex'], [`edge ${edge.name} has an inverseIndex but no inverse label to key it by`]);
     }
+    validateAttributeNames(`edge ${edge.name}`, edge.attributes, [...at, 'attributes'], report);
     for (const name of Object.keys(edge.attributes)) {
       if (name === 'type' || name === 'id' || keyNames.has(name)) report('DDB075', [...at, 'attributes', name], [`edge attribute "${name}" would clash with the ${name === 'type' || name === 'id' ? 'node fields type and id of a link' : 'table key attribute'}`]);
     }

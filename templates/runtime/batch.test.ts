@@ -1,8 +1,8 @@
 // Fault injection for batches: a fake DocumentClient that leaves random subsets unprocessed or throttles.
+import { inspect } from 'node:util';
 import test from 'ava';
 import fc from 'fast-check';
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inspect } from 'node:util';
 import { backoffDelay, batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { BatchError, UnprocessedItemsError } from './errors.js';
 

@@ -42,30 +42,40 @@ export function andAll(parts: readonly RenderedCondition[]): RenderedCondition {
   return { text: parts.map((p) => (p.kind === 'or' ? `(${p.text})` : p.text)).join(' AND '), kind: 'and' };
 }
 
-/** Renders a condition; throws ValidationError for an empty comparison or more than 100 IN values. */
-export function renderCondition(entity: string, codecs: AttributeCodecs, condition: Condition<Record<string, unknown>>, aliases: ExpressionAliases): RenderedCondition {
+/**
+ * Renders a condition; throws ValidationError for an empty comparison, an unknown comparison or
+ * more than 100 IN values. `check` vets each attribute name the condition compares.
+ */
+export function renderCondition(
+  entity: string,
+  codecs: AttributeCodecs,
+  condition: Condition<Record<string, unknown>>,
+  aliases: ExpressionAliases,
+  check: (attribute: string) => void = () => {},
+): RenderedCondition {
   const stored = (attribute: string, value: unknown) => toStored(entity, codecs, { [attribute]: value })[attribute];
   const parts: RenderedCondition[] = [];
   const atom = (text: string) => parts.push({ text, kind: 'atom' });
   for (const [key, spec] of Object.entries(condition)) {
     if (spec === undefined) continue;
     if (key === '$and' || key === '$or') {
-      const list = (spec as Condition<Record<string, unknown>>[]).map((c) => renderCondition(entity, codecs, c, aliases));
+      const list = (spec as Condition<Record<string, unknown>>[]).map((c) => renderCondition(entity, codecs, c, aliases, check));
       if (list.length === 0) throw new ValidationError(entity, key, 'needs at least one condition');
       if (key === '$and') parts.push(andAll(list));
       else parts.push(list.length === 1 ? list[0]! : { text: list.map((p) => p.text).join(' OR '), kind: 'or' });
       continue;
     }
     if (key === '$not') {
-      const inner = renderCondition(entity, codecs, spec as Condition<Record<string, unknown>>, aliases);
+      const inner = renderCondition(entity, codecs, spec as Condition<Record<string, unknown>>, aliases, check);
       parts.push({ text: `NOT ${inner.kind === 'atom' ? inner.text : `(${inner.text})`}`, kind: 'not' });
       continue;
     }
+    check(key);
     const n = aliases.name(key);
     const comparisons = Object.entries(spec as Record<string, unknown>).filter(([, v]) => v !== undefined);
     if (comparisons.length === 0) throw new ValidationError(entity, key, 'the condition compares nothing');
     for (const [op, value] of comparisons) {
-      if (op in SYMBOL) atom(`${n} ${SYMBOL[op]} ${aliases.value(stored(key, value))}`);
+      if (Object.prototype.hasOwnProperty.call(SYMBOL, op)) atom(`${n} ${SYMBOL[op]} ${aliases.value(stored(key, value))}`);
       else if (op === 'between') {
         const [low, high] = value as [unknown, unknown];
         atom(`${n} BETWEEN ${aliases.value(stored(key, low))} AND ${aliases.value(stored(key, high))}`);

@@ -11,7 +11,7 @@ import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
 import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -31,6 +31,8 @@ export interface EdgeModel {
   readonly pk: string;
   readonly sk: string;
   readonly codecs: AttributeCodecs;
+  /** Declared attribute names: others are refused on write and dropped on read. */
+  readonly attributes: readonly string[];
   /** Every key attribute of the table, stripped from attributes on read. */
   readonly keyAttributes: readonly string[];
 }
@@ -149,32 +151,42 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
     const aliases = new ExpressionAliases();
     const record = { ...attributes, ...key };
     const condition = `attribute_not_exists(${aliases.name(this.model.pk)})`;
+    const described = this.described(key, half);
     return {
       operation: 'put',
       entity: `${this.model.name} (${half})`,
       key,
+      described,
       input: { Item: record, ConditionExpression: condition, ...aliases.attributes() },
       size: itemSize(record),
       ambiguous: false,
-      conditionFailed: (_old, cause) =>
-        new ConditionFailedError(`${this.model.name} (${half})`, key, `${this.model.name} ${half} item ${JSON.stringify(key)} already exists${failIfExists ? '' : ' without its other half'}`, { code: 'EDGE_EXISTS', cause }),
+      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, `already exists${failIfExists ? '' : ' without its other half'}`, { code: 'EDGE_EXISTS', described, cause }),
     };
   }
 
+  /** How errors name one half: by the edge and its key attribute names, never the node ids (they may be personal). */
+  private described(key: Record<string, string>, half: 'forward' | 'inverse'): string {
+    return `${this.model.name} ${half} item (${Object.keys(key).join(', ')})`;
+  }
+
   private deletePlan(key: Record<string, string>, half: 'forward' | 'inverse'): WritePlan {
+    const described = this.described(key, half);
     return {
       operation: 'delete',
       entity: `${this.model.name} (${half})`,
       key,
+      described,
       input: { Key: key },
       size: itemSize(key),
       ambiguous: false,
-      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, 'unexpected condition failure', { cause }),
+      conditionFailed: (_old, cause) => new ConditionFailedError(`${this.model.name} (${half})`, key, 'unexpected condition failure', { described, cause }),
     };
   }
 
   private stored(attributes: Attributes | undefined): Record<string, unknown> {
-    return toStored(this.model.name, this.model.codecs, (attributes ?? {}) as Record<string, unknown>);
+    const given = (attributes ?? {}) as Record<string, unknown>;
+    checkAttributeNames(this.model, Object.keys(given));
+    return toStored(this.model.name, this.model.codecs, given);
   }
 
   /**
@@ -234,7 +246,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   /** The edge's attributes, or undefined when there is no such edge. */
   async get(from: N, to: N, options: { consistent?: boolean } = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes) : undefined;
+    return result.Item ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
   }
 
   async exists(from: N, to: N, options: { consistent?: boolean } = {}): Promise<boolean> {
@@ -265,7 +277,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   private link(side: 'forward' | 'inverse', attribute = this.model.sk) {
     return (stored: Record<string, unknown>) => ({
       ...this.nodeOf(side, stored[attribute] as string),
-      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes),
+      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes, this.model.attributes),
     });
   }
 

@@ -12,7 +12,13 @@
 //   ├─ AmbiguousWriteError   a non-idempotent write failed in a way that may or may not have applied
 //   ├─ BatchError            a batch stopped on an error it does not retry; what landed and what did not
 //   │    └─ UnprocessedItemsError  a batch made no progress within its retry budget
-//   └─ CursorError           a cursor is malformed, foreign, tampered with or expired
+//   ├─ CursorError           a cursor is malformed, foreign, tampered with or expired
+//   └─ ConfigurationError    the table's options are unusable (a cursor secret too short, …)
+//
+// Errors never carry stored data unless asked: messages name an item by its entity and its key
+// parts, printing a short fingerprint for parts marked `pii`; raw keys, old items and unprocessed
+// items sit in non-enumerable properties, so logging an error (console.error, util.inspect,
+// JSON.stringify) does not print them; an SDK cause is kept without the item it returned.
 //
 // Every output module reaches this one, so the reference below gives the user's program the ES2020
 // library declarations the output uses (Object.entries, flatMap, AsyncGenerator…) even under
@@ -33,6 +39,25 @@ export class DdbgenError extends Error {
 }
 
 export type KeyErrorCode = 'KEY_PART_MISSING' | 'KEY_PART_EMPTY' | 'KEY_PART_TYPE' | 'KEY_PART_RANGE' | 'KEY_TOO_LONG' | 'KEY_PREFIX_GAP' | 'KEY_PARSE';
+
+/** Defines `name` on `target` as a read-only, non-enumerable property: reachable, but not logged. */
+export function hideProperty(target: object, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: false, writable: false, configurable: true });
+}
+
+/**
+ * Removes the stored items an SDK error carries (`Item` of ConditionalCheckFailedException, the
+ * `Item` of each transaction cancellation reason), so it can be kept as a `cause` without them.
+ */
+export function withoutItems<E>(error: E): E {
+  if (typeof error !== 'object' || error === null) return error;
+  const record = error as { Item?: unknown; CancellationReasons?: unknown };
+  if (Object.prototype.hasOwnProperty.call(record, 'Item')) delete record.Item;
+  if (Array.isArray(record.CancellationReasons)) {
+    for (const reason of record.CancellationReasons as Array<{ Item?: unknown } | null>) if (reason && Object.prototype.hasOwnProperty.call(reason, 'Item')) delete reason.Item;
+  }
+  return error;
+}
 
 /** A key could not be built or parsed. */
 export class KeyError extends DdbgenError {
@@ -94,36 +119,54 @@ export class ItemTooLargeError extends ValidationError {
   }
 }
 
-/** A write's condition did not hold; nothing was written. */
+/** What a failed condition's error knows besides the entity and key. */
+export interface ConditionFailure {
+  /** How the message names the item: `User { id: "u1" }` (pii parts fingerprinted). Default: the entity and its key attribute names. */
+  readonly described?: string;
+  /** The SDK's error, without the item it returned. */
+  readonly cause?: unknown;
+  /** The item as it was, only when the write asked for it (`returnValuesOnConditionFailure: 'old'`). */
+  readonly old?: Readonly<Record<string, unknown>>;
+}
+
+/** An item named by its entity and key attribute names only: `User (pk, sk)`. */
+const keyNames = (entity: string, key: Readonly<Record<string, string>>) => `${entity} (${Object.keys(key).join(', ')})`;
+
+/**
+ * A write's condition did not hold; nothing was written. `key` (the table key) and `old` (the item
+ * as it was, when asked for) are not enumerable, so logging the error does not print them.
+ */
 export class ConditionFailedError extends DdbgenError {
   readonly entity: string;
-  readonly key: Readonly<Record<string, string>>;
-  constructor(entity: string, key: Record<string, string>, message: string, options: { code?: string; cause?: unknown } = {}) {
-    super(options.code ?? 'CONDITION_FAILED', message, { cause: options.cause });
+  declare readonly key: Readonly<Record<string, string>>;
+  declare readonly old: Readonly<Record<string, unknown>> | undefined;
+  constructor(entity: string, key: Record<string, string>, reason: string, failure: ConditionFailure & { code?: string } = {}) {
+    super(failure.code ?? 'CONDITION_FAILED', `${failure.described ?? keyNames(entity, key)}: ${reason}`, { cause: withoutItems(failure.cause) });
     this.entity = entity;
-    this.key = key;
+    hideProperty(this, 'key', key);
+    hideProperty(this, 'old', failure.old);
   }
 }
 
 /** `create` found an item with the same key already in the table. */
 export class ItemExistsError extends ConditionFailedError {
-  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
-    super(entity, key, `${entity} ${JSON.stringify(key)} already exists`, { code: 'ITEM_EXISTS', cause });
+  constructor(entity: string, key: Record<string, string>, failure: ConditionFailure = {}) {
+    super(entity, key, 'already exists', { ...failure, code: 'ITEM_EXISTS' });
   }
 }
 
 /** `update`, `replace` or a versioned write found no item with this key. */
 export class ItemNotFoundError extends ConditionFailedError {
-  constructor(entity: string, key: Record<string, string>, cause?: unknown) {
-    super(entity, key, `${entity} ${JSON.stringify(key)} does not exist`, { code: 'ITEM_NOT_FOUND', cause });
+  constructor(entity: string, key: Record<string, string>, failure: ConditionFailure = {}) {
+    super(entity, key, 'does not exist', { ...failure, code: 'ITEM_NOT_FOUND' });
   }
 }
 
 /** Optimistic locking: the item's version is not the one the write expected (someone wrote first). */
 export class VersionConflictError extends ConditionFailedError {
   readonly expected: number | undefined;
-  constructor(entity: string, key: Record<string, string>, expected: number | undefined, cause?: unknown) {
-    super(entity, key, `${entity} ${JSON.stringify(key)} is not at version ${expected ?? '(new)'}: it was changed since it was read`, { code: 'VERSION_CONFLICT', cause });
+  constructor(entity: string, key: Record<string, string>, expected: number | undefined, failure: ConditionFailure = {}) {
+    super(entity, key, `is not at version ${expected ?? '(new)'}: it was changed since it was read`, { ...failure, code: 'VERSION_CONFLICT' });
     this.expected = expected;
   }
 }
@@ -134,7 +177,10 @@ export interface TransactionItemFailure {
   readonly index: number;
   readonly operation: 'put' | 'update' | 'delete' | 'check';
   readonly entity: string;
+  /** The table key (not enumerable: logging the error does not print it). */
   readonly key: Readonly<Record<string, string>>;
+  /** How messages name the item: `User { id: "u1" }`, pii parts fingerprinted. */
+  readonly described?: string;
   /** DynamoDB's cancellation code: ConditionalCheckFailed, TransactionConflict, ItemCollectionSizeLimitExceeded, … */
   readonly reason: string;
   readonly message: string | undefined;
@@ -146,8 +192,8 @@ export interface TransactionItemFailure {
 export class TransactionError extends DdbgenError {
   readonly failures: readonly TransactionItemFailure[];
   constructor(failures: readonly TransactionItemFailure[], cause?: unknown) {
-    const what = failures.map((f) => `${f.operation} ${f.entity} ${JSON.stringify(f.key)}: ${f.reason}`).join('; ');
-    super('TRANSACTION_CANCELLED', `transaction cancelled, nothing written: ${what || 'no reason given'}`, { cause });
+    const what = failures.map((f) => `${f.operation} ${f.described ?? keyNames(f.entity, f.key)}: ${f.reason}`).join('; ');
+    super('TRANSACTION_CANCELLED', `transaction cancelled, nothing written: ${what || 'no reason given'}`, { cause: withoutItems(cause) });
     this.failures = failures;
   }
 }
@@ -158,13 +204,13 @@ export class TransactionError extends DdbgenError {
  */
 export class AmbiguousWriteError extends DdbgenError {
   readonly entity: string;
-  readonly key: Readonly<Record<string, string>>;
+  declare readonly key: Readonly<Record<string, string>>;
   /** The SDK's error. Not `cause`: the SDK's retry logic follows `cause` and would retry it. */
   readonly original: unknown;
-  constructor(entity: string, key: Record<string, string>, original: unknown) {
-    super('WRITE_AMBIGUOUS', `${entity} ${JSON.stringify(key)}: the write may or may not have been applied (${(original as Error)?.name ?? 'error'}); it was not retried because it is not idempotent`);
+  constructor(entity: string, key: Record<string, string>, original: unknown, described?: string) {
+    super('WRITE_AMBIGUOUS', `${described ?? keyNames(entity, key)}: the write may or may not have been applied (${(original as Error)?.name ?? 'error'}); it was not retried because it is not idempotent`);
     this.entity = entity;
-    this.key = key;
+    hideProperty(this, 'key', key);
     this.original = original;
   }
 }
@@ -223,6 +269,15 @@ export class UnprocessedItemsError<Done = unknown, Left = unknown> extends Batch
 export class CursorError extends DdbgenError {
   constructor(reason: string) {
     super('CURSOR_INVALID', `invalid cursor: ${reason}`);
+  }
+}
+
+/** The table's options cannot work as given (a cursor secret too short, a key id reused, …); raised when the table is made. */
+export class ConfigurationError extends DdbgenError {
+  readonly option: string;
+  constructor(option: string, message: string) {
+    super('CONFIG_INVALID', `${option}: ${message}`);
+    this.option = option;
   }
 }
 

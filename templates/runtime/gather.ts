@@ -8,10 +8,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
 import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js';
-import { CursorError, ValidationError } from './errors.js';
-import { decodeCursor, encodeCursor, isKey } from './cursor.js';
+import { ValidationError } from './errors.js';
+import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { ownsRecord, queryInput } from './repository.js';
+import { cursorScope, ownsRecord, positionCheck, queryInput } from './repository.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
@@ -33,12 +33,28 @@ interface GatherPosition {
   readonly last?: Record<string, unknown>;
 }
 
-const isPosition = (value: unknown): value is GatherPosition =>
-  typeof value === 'object' &&
-  value !== null &&
-  Array.isArray((value as GatherPosition).shards) &&
-  (value as GatherPosition).shards.every((p) => typeof p === 'object' && p !== null && (p.done === true || p.after === undefined || isKey(p.after))) &&
-  ((value as GatherPosition).last === undefined || isKey((value as GatherPosition).last));
+/**
+ * Checks a gather cursor: one position per partition, each `{}`, `{ done: true }` or `{ after }` with
+ * `after` inside that partition's query, and `last` a key of this query's key attributes.
+ */
+function positionsCheck(request: QueryRequest, partitions: readonly Readonly<Record<string, unknown>>[]): PositionCheck {
+  const checks = partitions.map((partition) => positionCheck(request, partition));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Object.keys(value).some((k) => k !== 'shards' && k !== 'last')) return 'its position is not a gather position';
+    const { shards, last } = value as { shards?: unknown; last?: unknown };
+    if (!Array.isArray(shards)) return 'its position is not a list of partition positions';
+    if (shards.length !== partitions.length) return `it holds ${shards.length} partition positions, this query has ${partitions.length}`;
+    for (let i = 0; i < shards.length; i++) {
+      const p = shards[i] as ShardPosition | null;
+      if (typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done')) return `partition position ${i} is malformed`;
+      if (p.done !== undefined && (p.done !== true || p.after !== undefined)) return `partition position ${i} is malformed`;
+      const problem = p.after === undefined ? undefined : checks[i]!(p.after);
+      if (problem !== undefined) return `partition position ${i}: ${problem}`;
+    }
+    if (last !== undefined && (!isKey(last) || Object.keys(last).length !== request.keyAttributes.length || request.keyAttributes.some((a) => !(a in last)))) return 'its last key is not a key of this query';
+    return undefined;
+  };
+}
 
 /** A min-heap over shard states by their buffered head. */
 class Heap {
@@ -133,10 +149,10 @@ export async function gatherPage<T>(
   tables?: readonly string[],
 ): Promise<Page<T>> {
   const shards = partitions.length;
+  const scope = cursorScope(ctx, request);
   const start: GatherPosition =
-    page.cursor === undefined ? { shards: Array.from({ length: shards }, () => ({})) } : decodeCursor<GatherPosition>(page.cursor, request.scope, request.params, ctx.cursor, isPosition);
+    page.cursor === undefined ? { shards: Array.from({ length: shards }, () => ({})) } : await decodeCursor<GatherPosition>(page.cursor, scope, ctx.cursor, positionsCheck(request, partitions));
   const positions = start.shards;
-  if (positions.length !== shards) throw new CursorError(`it holds ${positions.length} partition positions, this query has ${shards}`);
   const limit = page.limit;
   const order = recordOrder(request);
   // Records at or before the last one returned were passed already (written behind the walk, into
@@ -176,5 +192,5 @@ export async function gatherPage<T>(
   const remaining = states.map((s): ShardPosition => (s.exhausted && s.buffer.length === 0 ? { done: true } : s.after ? { after: s.after } : {}));
   const more = remaining.some((p) => !p.done);
   const position: GatherPosition = { shards: remaining, ...(last === undefined ? {} : { last }) };
-  return more ? { items, cursor: encodeCursor(request.scope, request.params, position, ctx.cursor) } : { items };
+  return more ? { items, cursor: await encodeCursor(scope, position, ctx.cursor) } : { items };
 }

@@ -2,9 +2,15 @@
 // and fixed-width UTC ISO-8601 strings in the table (truncated to a declared unit on every write); an empty set is stored as no attribute (DynamoDB
 // has no empty sets); everything else is stored as the DocumentClient marshals it. Key attributes
 // are added on write and removed on read.
+//
+// Prototype safety: only own properties are read (never `for…in`, never `codecs[name]` without an
+// own-property check); `__proto__`, `constructor` and `prototype` are refused as attribute names
+// anywhere in a written value, and skipped when read. A write names only declared attributes
+// (unless the entity is `passthrough`); a read keeps only declared ones and never throws on others.
 
 import { truncateTimestamp } from './codec.js';
 import { ValidationError } from './errors.js';
+import { sha256, utf8Bytes } from './hmac.js';
 
 /** How an attribute is converted; attributes stored as-is are not listed. `{ timestamp: unit }` truncates on write. */
 export type AttributeCodec =
@@ -15,6 +21,64 @@ export type AttributeCodec =
   | { readonly map: Readonly<Record<string, AttributeCodec>> };
 
 export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
+
+/** Names that reach into JavaScript's object machinery: never attribute names. */
+export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+const hasOwn = (record: object, name: string) => Object.prototype.hasOwnProperty.call(record, name);
+
+/** The codec of `name`, looked up without reaching the prototype. */
+function codecOf(codecs: AttributeCodecs, name: string): AttributeCodec | undefined {
+  return hasOwn(codecs, name) ? codecs[name] : undefined;
+}
+
+/** What the runtime knows of an entity's attributes (a slice of its EntityModel). */
+export interface AttributeModel {
+  readonly name: string;
+  /** Declared attribute names. */
+  readonly attributes: readonly string[];
+  /** Keep undeclared attributes on write and read (entity({ passthrough: true })). */
+  readonly passthrough?: boolean;
+}
+
+/** The error for a forbidden name at `path`. */
+function refused(entity: string, path: string, name: string): ValidationError {
+  return new ValidationError(entity, path, `"${name}" cannot be an attribute name or map key (it reaches into JavaScript's object prototype); it was refused`, 'ATTRIBUTE_FORBIDDEN');
+}
+
+/** Throws ValidationError naming every forbidden or (unless passthrough) undeclared name among `names`. */
+export function checkAttributeNames(model: AttributeModel, names: Iterable<string>, what = 'written'): void {
+  const unknown: string[] = [];
+  for (const name of names) {
+    if (FORBIDDEN_NAMES.has(name)) throw refused(model.name, name, name);
+    if (!model.passthrough && !model.attributes.includes(name) && !unknown.includes(name)) unknown.push(name);
+  }
+  if (unknown.length) {
+    const list = unknown.map((n) => JSON.stringify(n)).join(', ');
+    throw new ValidationError(
+      model.name,
+      unknown[0]!,
+      `${list} ${unknown.length === 1 ? 'is not an attribute' : 'are not attributes'} of ${model.name}, so ${unknown.length === 1 ? 'it was' : 'they were'} not ${what}; declared: ${model.attributes.join(', ')} (declare ${unknown.length === 1 ? 'it' : 'them'}, or pick the declared attributes out of the input)`,
+      'ATTRIBUTE_UNKNOWN',
+    );
+  }
+}
+
+/** Throws ValidationError if a plain object anywhere inside `value` (at `path`; '' for a whole record) has a forbidden own key. */
+function checkValueNames(entity: string, path: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => checkValueNames(entity, `${path}[${i}]`, v));
+    return;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return;
+  for (const key of Object.keys(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (FORBIDDEN_NAMES.has(key)) throw refused(entity, at, key);
+    checkValueNames(entity, at, (value as Record<string, unknown>)[key]);
+  }
+}
 
 function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
@@ -49,34 +113,80 @@ function convertRecord(
   convert: typeof toStoredValue,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name in record) {
+  for (const name of Object.keys(record)) {
+    if (FORBIDDEN_NAMES.has(name)) continue;
     const value = record[name];
     if (value === undefined) continue;
-    const codec = codecs[name];
+    const codec = codecOf(codecs, name);
     const converted = codec === undefined ? value : convert(entity, prefix + name, codec, value);
     if (converted !== undefined) out[name] = converted;
   }
   return out;
 }
 
-/** The stored form of (part of) an item: converted values, undefined attributes dropped. */
+/** The stored form of (part of) an item: converted values, undefined attributes dropped; forbidden names refused at any depth. */
 export function toStored(entity: string, codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  checkValueNames(entity, '', record);
   return convertRecord(entity, '', codecs, record, toStoredValue);
 }
 
 /** Names in `record` holding an empty set: an update must REMOVE them, as DynamoDB stores no empty set. */
 export function emptySets(codecs: AttributeCodecs, record: Readonly<Record<string, unknown>>): string[] {
-  return Object.keys(record).filter((name) => codecs[name] === 'set' && (record[name] as Set<unknown> | undefined)?.size === 0);
+  return Object.keys(record).filter((name) => codecOf(codecs, name) === 'set' && (record[name] as Set<unknown> | undefined)?.size === 0);
 }
 
-/** The item form of a stored record, without the table's key attributes. */
-export function fromStored<T>(entity: string, codecs: AttributeCodecs, stored: Readonly<Record<string, unknown>>, keyAttributes: readonly string[]): T {
+/**
+ * The item form of a stored record: its declared attributes (every attribute but the table's key
+ * attributes when `attributes` is undefined, i.e. passthrough), never a forbidden name. Another
+ * writer's extra attributes are dropped, not an error.
+ */
+export function fromStored<T>(entity: string, codecs: AttributeCodecs, stored: Readonly<Record<string, unknown>>, keyAttributes: readonly string[], attributes?: readonly string[]): T {
   const out: Record<string, unknown> = {};
-  for (const name in stored) {
-    if (keyAttributes.includes(name)) continue;
-    const codec = codecs[name];
+  for (const name of Object.keys(stored)) {
+    if (keyAttributes.includes(name) || FORBIDDEN_NAMES.has(name) || (attributes !== undefined && !attributes.includes(name))) continue;
+    const codec = codecOf(codecs, name);
     const value = stored[name];
     out[name] = codec === undefined ? value : fromStoredValue(entity, name, codec, value);
   }
   return out as T;
+}
+
+/** Converts a record in DynamoDB's wire form (`{ S: 'x' }`, `{ N: '1' }`, …) to plain values, as the DocumentClient reads them. */
+export function fromAttributeValues(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(record)) if (!FORBIDDEN_NAMES.has(name)) out[name] = fromAttributeValue(record[name]);
+  return out;
+}
+
+function fromAttributeValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const wire = value as Record<string, unknown>;
+  if (hasOwn(wire, 'S') || hasOwn(wire, 'B') || hasOwn(wire, 'BOOL')) return wire['S'] ?? wire['B'] ?? wire['BOOL'];
+  if (hasOwn(wire, 'N')) return Number(wire['N']);
+  if (hasOwn(wire, 'NULL')) return null;
+  if (hasOwn(wire, 'L')) return (wire['L'] as unknown[]).map(fromAttributeValue);
+  if (hasOwn(wire, 'M')) return fromAttributeValues(wire['M'] as Record<string, unknown>);
+  if (hasOwn(wire, 'SS') || hasOwn(wire, 'BS')) return new Set((wire['SS'] ?? wire['BS']) as unknown[]);
+  if (hasOwn(wire, 'NS')) return new Set((wire['NS'] as string[]).map(Number));
+  return value;
+}
+
+/** A short, stable fingerprint of a value marked pii: `<pii 3b1f09c2>`, the first 32 bits of its SHA-256. */
+export function fingerprint(value: unknown): string {
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  const digest = sha256(utf8Bytes(text));
+  return `<pii ${Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('')}>`;
+}
+
+/**
+ * How an error message names an item: its entity and key parts, `User { id: "u1" }`; a part marked
+ * pii prints as its fingerprint, never its value.
+ */
+export function describeItem(model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[] }, values: Readonly<Record<string, unknown>>): string {
+  const parts = model.primaryParts.map((name) => {
+    const value = hasOwn(values, name) ? values[name] : undefined;
+    const shown = model.pii?.includes(name) ? fingerprint(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);
+    return `${name}: ${shown}`;
+  });
+  return parts.length ? `${model.name} { ${parts.join(', ')} }` : model.name;
 }

@@ -7,7 +7,7 @@
 // become inclusive bounds just beside the key (keys never contain U+0000, see escapeSegment), since
 // DynamoDB allows one key condition per attribute and no key attribute in a filter.
 
-import { KeyTemplate, escapeSegment, isWellFormed, utf8ByteLength } from './codec.js';
+import { KeyTemplate, compareUtf8, escapeSegment, isWellFormed, utf8ByteLength } from './codec.js';
 import { ExpressionAliases } from './expression.js';
 import { KeyValueError } from './errors.js';
 
@@ -176,6 +176,15 @@ function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
     });
   }
   return p;
+}
+
+/** Whether a sort-key value meets a planned condition, in DynamoDB's order (UTF-8 bytes). */
+export function meetsSortCondition(test: PlannedSortCondition, value: string): boolean {
+  if (!test) return true;
+  if (test.op === 'between') return compareUtf8(value, test.low) >= 0 && compareUtf8(value, test.high) <= 0;
+  if (test.op === 'begins_with') return value.startsWith(test.value);
+  const c = compareUtf8(value, test.value);
+  return test.op === '=' ? c === 0 : test.op === '<' ? c < 0 : test.op === '<=' ? c <= 0 : test.op === '>' ? c > 0 : c >= 0;
 }
 
 /** Renders a planned condition to key-condition text, aliasing the attribute and every value. */

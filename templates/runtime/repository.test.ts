@@ -4,7 +4,7 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { KeyValueError, ValidationError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
-import { indexKeyChanges, indexKeys, patternCondition, projectRecord, tagRecord, type EntityModel, type IndexModel } from './repository.js';
+import { indexKeyChanges, indexKeys, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
 const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
@@ -35,6 +35,8 @@ const model: EntityModel = {
   sk: { attribute: 'sk', template: tpl('Order.key.sk', [lit('ORDER'), str('orderId')]) },
   indexes: [byStatus, open],
   codecs: { placedAt: 'timestamp', openedAt: 'timestamp' },
+  attributes: ['userId', 'orderId', 'status', 'region', 'placedAt', 'openedAt', 'assignee', 'note', 'total', 'name'],
+  required: ['userId', 'orderId', 'status', 'region', 'placedAt'],
   keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'],
   primaryParts: ['userId', 'orderId'],
 };
@@ -94,4 +96,12 @@ test('collections: each record is tagged by the member whose sort key parses it'
   t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'PROFILE', name: 'x' }), { type: 'Profile', item: { name: 'x' } });
   t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'ORDER#1', total: 3 }), { type: 'Order', item: { total: 3 } });
   t.deepEqual(tagRecord(members, { pk: 'USER#u', sk: 'FAN_OF#x' }), { type: undefined, item: { pk: 'USER#u', sk: 'FAN_OF#x' } });
+});
+
+test('put: undeclared attributes are refused, or stored as given by a passthrough entity; prototype names never', (t) => {
+  const item = { ...key, status: 'NEW', region: 'eu', placedAt, isAdmin: true };
+  t.is(t.throws(() => storedItem(model, item), { instanceOf: ValidationError }).code, 'ATTRIBUTE_UNKNOWN');
+  const open = { ...model, passthrough: true };
+  t.like(storedItem(open, item), { isAdmin: true, pk: 'USER#u', sk: 'ORDER#o' });
+  t.is(t.throws(() => storedItem(open, { ...item, constructor: 'x' }), { instanceOf: ValidationError }).code, 'ATTRIBUTE_FORBIDDEN');
 });

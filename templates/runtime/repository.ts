@@ -4,14 +4,14 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
 import { KeyTemplate, SHARD_SEGMENT } from './codec.js';
-import { decodeCursor, encodeCursor, type CursorOptions } from './cursor.js';
+import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { fromStored, toStored, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, fromStored, toStored, type AttributeCodecs } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
-import { planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
 
 /** Where generated repositories send their commands, and how. */
@@ -56,6 +56,14 @@ export interface EntityModel {
   readonly sk: KeyAttributeModel | undefined;
   readonly indexes: readonly IndexModel[];
   readonly codecs: AttributeCodecs;
+  /** Declared attribute names: a write naming another is a ValidationError, a read drops others (unless `passthrough`). */
+  readonly attributes: readonly string[];
+  /** Declared attributes that are not optional: `update` cannot remove them. */
+  readonly required: readonly string[];
+  /** Attributes marked pii: error messages print a fingerprint of them, never the value. */
+  readonly pii?: readonly string[];
+  /** Undeclared attributes are written and read as given (entity({ passthrough: true })). */
+  readonly passthrough?: boolean;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */
   readonly keyAttributes: readonly string[];
   /** Attributes read by the primary key: `update` cannot change them (the item would move). */
@@ -65,6 +73,11 @@ export interface EntityModel {
 }
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
+
+/** The item form of a stored record: declared attributes only (all but keys for a passthrough entity). */
+export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>): T {
+  return fromStored<T>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+}
 
 /** The table key of an item, from the attributes its key templates name. */
 export function primaryKey(model: EntityModel, values: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -102,9 +115,10 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
   for (const name of model.keyAttributes) {
-    if (name in item) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+    if (Object.prototype.hasOwnProperty.call(item, name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
   if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
+  checkAttributeNames(model, Object.keys(item));
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
   const record = Object.assign(toStored(model.name, model.codecs, item), keys);
@@ -124,7 +138,7 @@ export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Rea
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item ? fromStored<T>(model.name, model.codecs, result.Item, model.keyAttributes) : undefined;
+  return result.Item ? itemOf<T>(model, result.Item) : undefined;
 }
 
 /**
@@ -177,7 +191,7 @@ export async function batchDeleteItems<K extends Readonly<Record<string, unknown
   await batchWriteRecords(ctx, { operation: 'batchDelete', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
 
-const decodeWith = <T>(model: EntityModel) => (stored: Record<string, unknown>) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
+const decodeWith = <T>(model: EntityModel) => (stored: Record<string, unknown>) => itemOf<T>(model, stored);
 
 export interface PageOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
@@ -241,8 +255,8 @@ export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string
   }
 }
 
-/** The Query input for a request, without sending it. */
-export function queryInput(ctx: TableContext, request: QueryRequest, page: PageOptions = {}): QueryCommandInput {
+/** The Query input for a request, without sending it; `start` is a decoded cursor position. */
+export function queryInput(ctx: TableContext, request: QueryRequest, page: { readonly limit?: number } = {}, start?: Readonly<Record<string, unknown>>): QueryCommandInput {
   const aliases = new ExpressionAliases();
   let keyCondition = `${aliases.name(request.pk.attribute)} = ${aliases.value(request.pk.template.build(request.partition))}`;
   if (request.sk) {
@@ -260,21 +274,47 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: PageO
     ...(request.order === 'desc' ? { ScanIndexForward: false } : {}),
     ...(page.limit !== undefined ? { Limit: page.limit } : {}),
     ...(request.consistent ? { ConsistentRead: true } : {}),
-    ...(page.cursor !== undefined ? { ExclusiveStartKey: decodeCursor(page.cursor, request.scope, request.params, ctx.cursor) } : {}),
+    ...(start !== undefined ? { ExclusiveStartKey: start } : {}),
+  };
+}
+
+/** What a request's cursors are bound to: the physical table, the index, the query and its parameters. */
+export function cursorScope(ctx: TableContext, request: QueryRequest): CursorScope {
+  return { table: ctx.tableName, ...(request.indexName !== undefined ? { index: request.indexName } : {}), query: request.scope, params: request.params };
+}
+
+/**
+ * Checks a cursor position against a query on one partition: exactly the key attributes of its key
+ * space, each a non-empty string, in the queried partition and inside the key condition. A cursor
+ * that passes can only resume the same query somewhere in its own result set.
+ */
+export function positionCheck(request: QueryRequest, partition: Readonly<Record<string, unknown>> = request.partition): PositionCheck {
+  const partitionKey = request.pk.template.build(partition);
+  const wanted = [...new Set(request.keyAttributes)].sort();
+  return (position) => {
+    if (!isKey(position)) return 'its position is not a key';
+    const names = Object.keys(position).sort();
+    if (names.length !== wanted.length || names.some((n, i) => n !== wanted[i])) return `its position does not hold exactly this query's key attributes (${wanted.join(', ')})`;
+    for (const name of names) if (typeof position[name] !== 'string' || position[name] === '') return `its position's ${name} is not a non-empty string`;
+    if (position[request.pk.attribute] !== partitionKey) return 'its position is in another partition than this query reads';
+    if (request.sk && !meetsSortCondition(request.sk.condition, position[request.sk.attribute] as string)) return "its position is outside this query's key condition";
+    return undefined;
   };
 }
 
 /** Maps a stored record to the entity's item type. */
 export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>) => T {
-  return (stored) => fromStored<T>(model.name, model.codecs, stored, model.keyAttributes);
+  return (stored) => itemOf<T>(model, stored);
 }
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
 export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
   if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
-  const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page)));
+  const scope = cursorScope(ctx, request);
+  const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
+  const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored)).map(map);
-  return result.LastEvaluatedKey ? { items, cursor: encodeCursor(request.scope, request.params, result.LastEvaluatedKey, ctx.cursor) } : { items };
+  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
 /**
@@ -350,12 +390,12 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */
 export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): T {
-  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes);
+  const out = itemOf<Record<string, unknown>>(model, stored);
   const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
   for (const { attribute, template } of templates) {
     const raw = stored[attribute];
     if (typeof raw !== 'string') continue;
-    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!(name in out)) out[name] = value;
+    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
   }
   return out as T;
 }
@@ -399,7 +439,7 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
     } catch {
       continue;
     }
-    return { type, item: fromStored(model.name, model.codecs, stored, model.keyAttributes) };
+    return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };
 }

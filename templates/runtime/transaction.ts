@@ -7,7 +7,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { backoffDelay, defaultSleep, keyId } from './batch.js';
 import type { Condition } from './condition.js';
-import { TransactionError, ValidationError, type TransactionItemFailure } from './errors.js';
+import { TransactionError, ValidationError, hideProperty, type TransactionItemFailure } from './errors.js';
 import type { EntityModel, TableContext } from './repository.js';
 import { planCheck, planDelete, planPut, planUpdate, type UpdateInput, type VersionedWriteOptions, type WriteOptions, type WritePlan } from './write.js';
 
@@ -69,7 +69,7 @@ export class Transaction {
     for (const plan of this.plans) {
       const id = keyId(plan.key, Object.keys(plan.key).sort());
       const other = seen.get(id);
-      if (other) throw new ValidationError(plan.entity, '(transaction)', `${JSON.stringify(plan.key)} is written twice (${other.operation} and ${plan.operation}); DynamoDB allows one write per item in a transaction`);
+      if (other) throw new ValidationError(plan.entity, '(transaction)', `${plan.described} is written twice (${other.operation} and ${plan.operation}); DynamoDB allows one write per item in a transaction`);
       seen.set(id, plan);
     }
     return {
@@ -105,15 +105,17 @@ export class Transaction {
         if (name !== 'TransactionCanceledException') throw error;
         const failures: TransactionItemFailure[] = failed.map((r) => {
           const plan = this.plans[r.index]!;
-          return {
+          const failure = {
             index: r.index,
             operation: plan.operation,
             entity: plan.entity,
-            key: plan.key,
+            described: plan.described,
             reason: r.Code!,
             message: r.Message,
             ...(r.Code === 'ConditionalCheckFailed' ? { error: plan.conditionFailed(r.Item, error) } : {}),
           };
+          hideProperty(failure, 'key', plan.key);
+          return failure as TransactionItemFailure;
         });
         throw new TransactionError(failures, error);
       }

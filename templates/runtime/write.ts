@@ -1,6 +1,8 @@
 // Single-item writes, planned once and either sent alone or as one item of a transaction. A plan
 // carries the request, its key, its size, and how a failed condition maps to a typed error (the
-// item as it was comes back with ReturnValuesOnConditionCheckFailure). Optimistic locking: an
+// item as it was comes back with ReturnValuesOnConditionCheckFailure and is used to tell the cases
+// apart; the error carries it only when the write asked, `returnValuesOnConditionFailure: 'old'`,
+// and the SDK cause is kept without it). Optimistic locking: an
 // entity with a version attribute conditions every write on the version it expects and increments
 // it. A counter `add` or list `append` without a version guard is not idempotent, so it is sent
 // with SDK retries of ambiguous failures (timeouts, 5xx) turned off: AmbiguousWriteError instead.
@@ -19,9 +21,9 @@ import {
 } from './errors.js';
 import { ExpressionAliases, changedAttributes, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
 import { itemSize } from './item-size.js';
-import { emptySets, fromStored, toStored } from './item.js';
+import { checkAttributeNames, describeItem, emptySets, fromAttributeValues, toStored } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
-import { indexKeyChanges, primaryKey, storedItem } from './repository.js';
+import { indexKeyChanges, itemOf, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 
@@ -30,19 +32,37 @@ export interface WritePlan {
   readonly operation: Operation;
   readonly entity: string;
   readonly key: Record<string, string>;
+  /** How errors name the item: `User { id: "u1" }`, pii key parts fingerprinted. */
+  readonly described: string;
   /** The request body without TableName (Put, Update, Delete or ConditionCheck shape). */
   readonly input: Record<string, unknown>;
   /** Bytes this item adds to a transaction's 4 MB (computed when a transaction asks). */
   readonly size: number;
   /** True for a counter/append update without a version guard: never retried blindly. */
   readonly ambiguous: boolean;
-  /** The typed error for a failed condition, given the item as it was (undefined if there was none). */
+  /** The typed error for a failed condition, given the item as it was (undefined if there was none) and the SDK's error. */
   conditionFailed(old: Record<string, unknown> | undefined, cause: unknown): DdbgenError;
 }
 
 export interface WriteOptions<Item> {
   /** Extra condition that must hold for the write to happen. */
   readonly condition?: Condition<Item>;
+  /**
+   * `'old'`: when the condition fails, the error carries the item as it was (`error.old`, not
+   * enumerable). Off by default, so errors hold no stored data.
+   */
+  readonly returnValuesOnConditionFailure?: 'old' | 'none';
+}
+
+/** The details of a failed condition's error: how it names the item, the SDK cause and, if asked, the item as it was. */
+function failureOf(model: EntityModel, described: string, options: WriteOptions<unknown>, old: Record<string, unknown> | undefined, cause: unknown) {
+  const asked = options.returnValuesOnConditionFailure === 'old' && old !== undefined;
+  return { described, cause, ...(asked ? { old: itemOf<Record<string, unknown>>(model, isWireRecord(old) ? fromAttributeValues(old) : old) } : {}) };
+}
+
+/** True for a record in DynamoDB's wire form: every value a one-key `{ S | N | … }` object. */
+function isWireRecord(record: Record<string, unknown>): boolean {
+  return Object.values(record).every((v) => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(v)[0]!));
 }
 
 export interface VersionedWriteOptions<Item> extends WriteOptions<Item> {
@@ -59,7 +79,8 @@ function numberIn(record: Record<string, unknown> | undefined, attribute: string
 }
 
 function conditionOf(model: EntityModel, aliases: ExpressionAliases, parts: string[], condition: Condition<Record<string, unknown>> | undefined): string | undefined {
-  const all = [...parts.map((text) => ({ text, kind: 'atom' as const })), ...(condition ? [renderCondition(model.name, model.codecs, condition, aliases)] : [])];
+  const check = (attribute: string) => checkAttributeNames(model, [attribute], 'compared');
+  const all = [...parts.map((text) => ({ text, kind: 'atom' as const })), ...(condition ? [renderCondition(model.name, model.codecs, condition, aliases, check)] : [])];
   return all.length ? checkExpression(model.name, 'condition', andAll(all).text) : undefined;
 }
 
@@ -88,22 +109,25 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
     if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
     condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   }
+  const described = describeItem(model, written as Record<string, unknown>);
   return {
     item: written,
     plan: {
       operation: 'put',
       entity: model.name,
       key,
+      described,
       input: condition && aliases ? { Item: record, ConditionExpression: condition, ...aliases.attributes() } : { Item: record },
       get size() {
         return itemSize(record);
       },
       ambiguous: false,
       conditionFailed(old, cause) {
-        if (isNew && old !== undefined) return version !== undefined && mode === 'put' ? new VersionConflictError(model.name, key, undefined, cause) : new ItemExistsError(model.name, key, cause);
-        if (!isNew && (mode === 'replace' || expected !== undefined) && old === undefined) return new ItemNotFoundError(model.name, key, cause);
-        if (version !== undefined && expected !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, key, expected, cause);
-        return new ConditionFailedError(model.name, key, `${model.name} ${JSON.stringify(key)}: the write's condition did not hold`, { cause });
+        const failure = failureOf(model, described, options, old, cause);
+        if (isNew && old !== undefined) return version !== undefined && mode === 'put' ? new VersionConflictError(model.name, key, undefined, failure) : new ItemExistsError(model.name, key, failure);
+        if (!isNew && (mode === 'replace' || expected !== undefined) && old === undefined) return new ItemNotFoundError(model.name, key, failure);
+        if (version !== undefined && expected !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, key, expected, failure);
+        return new ConditionFailedError(model.name, key, "the write's condition did not hold", failure);
       },
     },
   };
@@ -120,6 +144,10 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
     if (model.keyAttributes.includes(attribute)) throw new ValidationError(model.name, attribute, 'is a key attribute of the table and cannot be updated');
     if (model.primaryParts.includes(attribute)) throw new ValidationError(model.name, attribute, 'is part of the primary key; changing it needs a new key: delete the item and put it again');
     if (attribute === model.version) throw new ValidationError(model.name, attribute, 'is the version attribute: ddbgen increments it on every write');
+  }
+  checkAttributeNames(model, changedAttributes(changes), 'changed');
+  for (const attribute of changes.remove ?? []) {
+    if (model.required.includes(attribute)) throw new ValidationError(model.name, attribute, 'is required, so update cannot remove it; set a new value instead', 'ATTRIBUTE_REQUIRED');
   }
   for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
     if (model.indexes.some((index) => index.inputs.includes(attribute))) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
@@ -149,17 +177,20 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
   if (version !== undefined) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   const ambiguous = version === undefined && (changes.add !== undefined || changes.append !== undefined || changes.prepend !== undefined);
+  const described = describeItem(model, key);
   return {
     operation: 'update',
     entity: model.name,
     key: tableKey,
+    described,
     input: { Key: tableKey, UpdateExpression: expression, ConditionExpression: condition, ...aliases.attributes() },
     size: itemSize(tableKey) + itemSize(stored.set ?? {}),
     ambiguous,
     conditionFailed(old, cause) {
-      if (old === undefined) return new ItemNotFoundError(model.name, tableKey, cause);
-      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, cause);
-      return new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the update's condition did not hold`, { cause });
+      const failure = failureOf(model, described, options, old, cause);
+      if (old === undefined) return new ItemNotFoundError(model.name, tableKey, failure);
+      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, failure);
+      return new ConditionFailedError(model.name, tableKey, "the update's condition did not hold", failure);
     },
   };
 }
@@ -173,17 +204,20 @@ export function planDelete(model: EntityModel, key: Readonly<Record<string, unkn
   const aliases = new ExpressionAliases();
   const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
+  const described = describeItem(model, key);
   return {
     operation: 'delete',
     entity: model.name,
     key: tableKey,
+    described,
     input: { Key: tableKey, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
     size: itemSize(tableKey),
     ambiguous: false,
     conditionFailed(old, cause) {
-      if (old === undefined && version !== undefined) return new ItemNotFoundError(model.name, tableKey, cause);
-      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, cause);
-      return new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the delete's condition did not hold`, { cause });
+      const failure = failureOf(model, described, options, old, cause);
+      if (old === undefined && version !== undefined) return new ItemNotFoundError(model.name, tableKey, failure);
+      if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, failure);
+      return new ConditionFailedError(model.name, tableKey, "the delete's condition did not hold", failure);
     },
   };
 }
@@ -193,14 +227,16 @@ export function planCheck(model: EntityModel, key: Readonly<Record<string, unkno
   const tableKey = primaryKey(model, key);
   const aliases = new ExpressionAliases();
   const expression = conditionOf(model, aliases, [], condition as Condition<Record<string, unknown>>)!;
+  const described = describeItem(model, key);
   return {
     operation: 'check',
     entity: model.name,
     key: tableKey,
+    described,
     input: { Key: tableKey, ConditionExpression: expression, ...aliases.attributes() },
     size: itemSize(tableKey),
     ambiguous: false,
-    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, `${model.name} ${JSON.stringify(tableKey)}: the checked condition did not hold`, { cause }),
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'the checked condition did not hold', { described, cause }),
   };
 }
 
@@ -219,7 +255,7 @@ function noAmbiguousRetries(plan: WritePlan) {
       const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
       const name = (error as { name?: string })?.name ?? '';
       if (THROTTLE.test(name) || (status !== undefined && status >= 400 && status < 500)) throw error;
-      throw new AmbiguousWriteError(plan.entity, plan.key, error);
+      throw new AmbiguousWriteError(plan.entity, plan.key, error, plan.described);
     }
   };
 }
@@ -243,7 +279,7 @@ export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues
 
 /** The item form of a record returned by a write. */
 export function writtenItem<T>(model: EntityModel, record: Record<string, unknown> | undefined): T | undefined {
-  return record ? fromStored<T>(model.name, model.codecs, record, model.keyAttributes) : undefined;
+  return record ? itemOf<T>(model, record) : undefined;
 }
 
 /** Writes an item (see planPut for the modes) and returns it as written. */
@@ -300,14 +336,16 @@ export async function incrementItem<T>(ctx: TableContext, model: EntityModel, ke
   const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key) };
   for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
+  const described = describeItem(model, key);
   const plan: WritePlan = {
     operation: 'update',
     entity: model.name,
     key: tableKey,
+    described,
     input: { Key: tableKey, UpdateExpression: expression, ...aliases.attributes() },
     size: itemSize(tableKey),
     ambiguous: true,
-    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { cause }),
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { described, cause }),
   };
   return writtenItem(model, await sendWrite(ctx, plan, 'ALL_NEW')) as T;
 }

@@ -109,7 +109,7 @@ test('an index input changed without the rest of its key, or a sparse input remo
 
 test('signed cursors and async iteration', async (t) => {
   const { tableName } = t.context;
-  const db = new SocialTable(local().documents, { tableName, cursor: { secret: 'shh', ttlSeconds: 60 } });
+  const db = new SocialTable(local().documents, { tableName, cursor: { secret: 'a-secret-of-at-least-32-bytes-for-tests', ttlSeconds: 60 } });
   await db.article.batchPut([1, 2, 3, 4, 5, 6, 7].map((d) => article('u', `a${d}`, d)));
   const first = await db.article.query({ userId: 'u' }, { limit: 3 });
   t.regex(first.cursor!, /\./, 'signed');

@@ -70,6 +70,14 @@ test('entity model: an index is a named constant, the model lists them by name',
   t.true(statements[0]!.declarations[0]!.initializer.includes("optional: ['flaggedAt']"));
 });
 
+test('entity model: declared and required attributes, PII and passthrough for the runtime checks', (t) => {
+  const passing = defineTable({ name: 'Kv', key: { pk: 'id' }, entities: { Setting: entity({ attributes: { name: types.string({ pii: true }), note: types.string().optional() }, key: { pk: 'S#<name>' }, passthrough: true }) } });
+  const [model] = emitEntityModel(entityScope(passing.entities['Setting']!, createContext(passing))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const text = model!.declarations[0]!.initializer;
+  for (const line of ["attributes: ['name', 'note']", "required: ['name']", "pii: ['name']", 'passthrough: true', 'sk: undefined']) t.true(text.includes(line), line);
+  t.false((emitEntityModel(scope('Tag'))[0] as { declarations: Array<{ initializer: string }> }).declarations[0]!.initializer.includes('passthrough'));
+});
+
 test('crud: methods and their one-line bodies', (t) => {
   const methods = emitCrud(scope('Order'));
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);

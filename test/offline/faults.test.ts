@@ -87,7 +87,7 @@ test('conflicts past the attempt budget, and conditional failures, become Transa
   );
   t.is(versions.inputs.length, 1, 'a condition failure is not retried');
   t.true(stale.failures[0]!.error instanceof VersionConflictError);
-  t.is(stale.message, 'transaction cancelled, nothing written: update Settings {"pk":"User.a","sk":"SETTINGS"}: ConditionalCheckFailed');
+  t.is(stale.message, 'transaction cancelled, nothing written: update Settings { userId: "a" }: ConditionalCheckFailed');
 
   const check = fakeTransactions([cancelled({ Code: 'ConditionalCheckFailed' })]);
   const checked = await t.throwsAsync(check.db.transaction().user.check({ id: 'a' }, { status: { eq: 'ACTIVE' } }).commit({ token: 'my-token' }), { instanceOf: TransactionError });

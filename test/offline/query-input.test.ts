@@ -90,7 +90,7 @@ test('a cursor becomes ExclusiveStartKey for the same query only', async (t) => 
       return { Items: [], LastEvaluatedKey: { pk: 'User.u', sk: 'Article.x' } };
     },
   } as unknown as DynamoDBDocumentClient;
-  const db = new SocialTable(client, { tableName: 'T', cursor: { secret: 'k' } });
+  const db = new SocialTable(client, { tableName: 'T', cursor: { secret: 'k'.repeat(32) } });
   const first = await db.article.query({ userId: 'u' }, { limit: 1 });
   await db.article.query({ userId: 'u' }, { limit: 1, cursor: first.cursor! });
   t.deepEqual((inputs[1] as { ExclusiveStartKey: unknown }).ExclusiveStartKey, { pk: 'User.u', sk: 'Article.x' });

@@ -66,7 +66,7 @@ export function clientFor(endpoint: string): DynamoDBClient {
 }
 
 /** Starts DynamoDB Local in memory. Needs Java 17 (`apt-get install default-jre-headless`). */
-export async function startDynamoDbLocal(timeoutMs = 60_000): Promise<LocalDynamo> {
+export async function startDynamoDbLocal(timeoutMs = 180_000): Promise<LocalDynamo> {
   hookProcessExit();
   const port = await freePort();
   const child = dynamoDbLocal.spawn({ port, stdio: 'pipe' });

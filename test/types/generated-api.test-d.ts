@@ -11,6 +11,10 @@ export async function misuse(db: SocialTable): Promise<void> {
   await db.user.put({ id: '1', email: 'e', status: 'DELETED', joinedAt: updatedAt });
   // @ts-expect-error: required attributes are required
   await db.user.put({ id: '1', status: 'ACTIVE', joinedAt: updatedAt });
+  // @ts-expect-error: the old item on a failed condition is 'old' or 'none', nothing else
+  await db.user.create({ id: '1', email: 'e', status: 'ACTIVE', joinedAt: updatedAt }, { returnValuesOnConditionFailure: 'ALL_OLD' });
+  // @ts-expect-error: update cannot remove a required attribute
+  await db.user.update({ id: '1' }, { remove: ['email'] });
   // @ts-expect-error: primary-key parts cannot be changed by update
   await db.article.update({ userId: 'u', updatedAt, articleId: 'a' }, { set: { updatedAt } });
   // @ts-expect-error: an index-key part cannot be a counter (its key would drift)
