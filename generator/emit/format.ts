@@ -32,7 +32,7 @@ function load(): Formatter {
   return formatter;
 }
 
-/** The module's text laid out; `filePath` only names it in an error. */
-export function formatModule(filePath: string, text: string): string {
-  return load().formatText({ filePath, fileText: text });
+/** The module's text laid out (in `width` columns, the output's by default); `filePath` only names it in an error. */
+export function formatModule(filePath: string, text: string, width = LINE_WIDTH): string {
+  return load().formatText({ filePath, fileText: text, ...(width === LINE_WIDTH ? {} : { overrideConfig: { lineWidth: width } }) });
 }

@@ -27,28 +27,42 @@ function physicalKeyType(scope: EntityScope) {
   return objectType([{ name: table.key.pk, type: keyword.string() }, ...(scope.entity.key.sk && table.key.sk !== undefined ? [{ name: table.key.sk, type: keyword.string() }] : [])]);
 }
 
+/** The codec definitions of an entity's key templates: the table key's and each index's. */
+export interface EntityTemplates {
+  readonly pk: KeyTemplateDef;
+  readonly sk?: KeyTemplateDef;
+  readonly indexes: ReadonlyArray<{ readonly name: string; readonly pk?: KeyTemplateDef; readonly sk?: KeyTemplateDef }>;
+}
+
+export function entityTemplates(scope: EntityScope): EntityTemplates {
+  const { entity, name, ctx } = scope;
+  return {
+    pk: templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx, entity.key.shard),
+    ...(entity.key.sk ? { sk: templateDef(entity, entity.key.sk, `${name}.key.sk`, SK_BYTES, ctx) } : {}),
+    indexes: scope.indexPaths.map((path) => {
+      const index = path.index!;
+      const mapping = entity.indexes[index.name]!;
+      const target = `${name}.indexes.${index.name}`;
+      return {
+        name: index.name,
+        ...(index.kind === 'gsi' ? { pk: templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard, identityTemplates(entity, mapping)) } : {}),
+        ...(path.sk ? { sk: templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx) } : {}),
+      };
+    }),
+  };
+}
+
 export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
   const KeyTemplate = runtimeValue(scope, 'codec', 'KeyTemplate');
-  const template = (def: KeyTemplateDef) => construct(KeyTemplate, [literal(def)]);
-  const entries: ObjectEntry[] = [['pk', template(templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx, entity.key.shard))]];
-  if (entity.key.sk) entries.push(['sk', template(templateDef(entity, entity.key.sk, `${name}.key.sk`, SK_BYTES, ctx))]);
-  if (scope.indexPaths.length) {
-    const indexes = scope.indexPaths.map((path): ObjectEntry => {
-      const index = path.index!;
-      const mapping = entity.indexes[index.name]!;
-      const target = `${name}.indexes.${index.name}`;
-      return [
-        index.name,
-        obj([
-          ['pk', index.kind === 'gsi' ? template(templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard, identityTemplates(entity, mapping))) : undefined],
-          ['sk', path.sk ? template(templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx)) : undefined],
-        ]),
-      ];
-    });
-    entries.push(['indexes', obj(indexes)]);
-  }
+  const template = (def: KeyTemplateDef | undefined) => (def === undefined ? undefined : construct(KeyTemplate, [literal(def)]));
+  const defs = entityTemplates(scope);
+  const entries: ObjectEntry[] = [
+    ['pk', template(defs.pk)],
+    ['sk', template(defs.sk)],
+  ];
+  if (defs.indexes.length) entries.push(['indexes', obj(defs.indexes.map((index): ObjectEntry => [index.name, obj([['pk', template(index.pk)], ['sk', template(index.sk)]])]))]);
   const hasSk = entity.key.sk !== undefined && table.key.sk !== undefined;
   const keyType = physicalKeyType(scope);
   const part = (template: 'pk' | 'sk', method: 'build' | 'parse', arg: Expression) => call(prop(keysRef(scope, template), method), [arg]);

@@ -6,6 +6,7 @@ import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
 import { arr, as, call, constant, id, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
 import { pascalCase } from './context.js';
 import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
+import { keyExample } from './doc-examples.js';
 import { updateType } from './item-types.js';
 
 export type Method = OptionalKind<MethodDeclarationStructure>;
@@ -21,6 +22,10 @@ export function delegate(scope: EntityScope, module: 'repository' | 'write', hel
 }
 
 const throws = (text: string): DocTag => ({ name: 'throws', text });
+const example = (scope: EntityScope, method: string, command: string): DocTag[] => {
+  const tag = keyExample(scope, method, command);
+  return tag ? [tag] : [];
+};
 const BATCH_ERROR = 'BatchError (UnprocessedItemsError when retries make no progress) if it stops early';
 const KEY_ERROR = 'KeyValueError before any request if a key part is missing or invalid';
 
@@ -45,7 +50,7 @@ export function emitCrud(scope: EntityScope): Method[] {
   if (addressable) {
     methods.push({
       name: 'get',
-      docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [throws(KEY_ERROR)]),
+      docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(scope, 'get', 'GetCommand'), throws(KEY_ERROR)]),
       parameters: [param('key', key), param('options', readOptions, { optional: true })],
       returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
       statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], [item]),
@@ -89,6 +94,7 @@ export function emitCrud(scope: EntityScope): Method[] {
     methods.push({
       name: 'delete',
       docs: jsDoc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none (nothing with \`returnValues: 'NONE'\`).${versionNote}`, [
+        ...(version === undefined ? example(scope, 'delete', 'DeleteCommand') : []),
         throws('ConditionFailedError if `options.condition` does not hold'),
         ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
         throws(KEY_ERROR),

@@ -89,7 +89,9 @@ test('crud: documentation on what callers see, with the typed errors thrown', (t
   const [get] = emitCrud(scope('Order'));
   const doc = get!.docs![0] as { description: string; tags: Array<{ tagName: string; text: string }> };
   t.is(doc.description, 'Reads one Order by its key; undefined when there is none.');
-  t.deepEqual(doc.tags.map((tag) => tag.tagName), ['throws']);
+  t.deepEqual(doc.tags.map((tag) => tag.tagName), ['example', 'throws']);
+  // the request is built by the runtime codec (KeyTemplate), not written by hand
+  t.is(doc.tags[0]!.text, "\nawait db.order.get({ orderId: 'orderId-1' });\n// sends GetCommand:\n// { TableName: 'Shop', Key: { pk: 'Order#orderId-1', sk: 'ORDER' } }");
 });
 
 test('index queries: the table path is left out when its sort key is constant; projections overload with docs on each signature', (t) => {
