@@ -266,4 +266,9 @@ test('CLI: usage errors exit 2', async (t) => {
   const format = await run(['diff', 'a.ts', 'b.ts', '--format', 'xml'], root);
   t.is(format.code, 2);
   t.is(format.stderr, 'ddbgen: unknown --format "xml": use text, json or sarif\n');
+  const codec = await run(['diff', 'a.ts', 'b.ts', '--old-codec', '3'], root);
+  t.deepEqual(codec, { code: 2, stdout: '', stderr: 'ddbgen: unknown --old-codec "3": key codec versions are 1 and 2\n' });
+  const missing = await run(['diff', 'a.ts', 'b.ts', '--old-codec'], root);
+  t.is(missing.code, 2);
+  t.is(missing.stderr, 'ddbgen: --old-codec <value> needs a value\n  run ddbgen help diff for the usage\n');
 });
