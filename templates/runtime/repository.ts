@@ -2,7 +2,7 @@
 // these functions and an `EntityModel` constant, so the behaviour lives here, tested once.
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGetRecords, batchWriteRecords, keyId, type RetryPolicy } from './batch.js';
+import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
 import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
@@ -223,10 +223,7 @@ export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string,
 
 /** Reads many items by key; the result is in the order of `keys`, undefined where there is none. */
 export async function batchGetItems<T, K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
-  const reads = keys.map((source) => ({ key: primaryKey(model, source), source }));
-  const attributes = tableKeyAttributes(model);
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
-  return reads.map((read) => found.get(keyId(read.key, attributes)));
+  return readInOrder<T, K>(ctx, model, keys.map((source) => ({ key: primaryKey(model, source), source })), options);
 }
 
 /** Writes many items (the last of two with one key wins). Every key is built before anything is sent. */
@@ -242,10 +239,19 @@ export async function batchDeleteItems<K extends Readonly<Record<string, unknown
 }
 
 /** Decodes batch-read records; an expired one (unless `includeExpired`) decodes to nothing, so it reads as not found. */
-const decodeWith = <T>(ctx: TableContext, model: EntityModel, options: ExpiryOptions) => {
+/**
+ * Reads items by table key in one batched call: one result per read, in the order of `reads`,
+ * undefined where there is no item (or it has expired, unless `includeExpired`).
+ */
+async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: readonly BatchRead<S>[], options: ReadOptions): Promise<Array<T | undefined>> {
+  const attributes = tableKeyAttributes(model);
   const keep = unexpired(ctx.ttl, options);
-  return (stored: Record<string, unknown>) => (keep(stored) ? itemOf<T>(model, stored) : undefined);
-};
+  const decode = (stored: Record<string, unknown>) => (keep(stored) ? itemOf<T>(model, stored) : undefined);
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decode, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
+  return reads.map((read) => found.get(keyId(read.key, attributes)));
+}
+
+const present = <T>(items: ReadonlyArray<T | undefined>): T[] => items.filter((item): item is T => item !== undefined);
 
 export interface PageOptions extends ExpiryOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
@@ -378,12 +384,7 @@ export async function queryPage<T>(ctx: TableContext, request: QueryRequest, pag
  */
 export async function getAllItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T[]> {
   const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
-  const attributes = tableKeyAttributes(model);
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
-  return reads.flatMap((read) => {
-    const item = found.get(keyId(read.key, attributes));
-    return item === undefined ? [] : [item];
-  });
+  return present(await readInOrder<T, typeof partition>(ctx, model, reads, options));
 }
 
 /** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
@@ -462,11 +463,7 @@ export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page:
     const key = Object.fromEntries(attributes.map((a) => [a, stored[a]]));
     return { key, source: primaryKeyParts(model, key) };
   });
-  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decodeWith<T>(ctx, model, options), { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
-  const items = reads.flatMap((read) => {
-    const item = found.get(keyId(read.key, attributes));
-    return item === undefined ? [] : [item];
-  });
+  const items = present(await readInOrder<T, Record<string, unknown>>(ctx, model, reads, options));
   return page.cursor === undefined ? { items } : { items, cursor: page.cursor };
 }
 
