@@ -247,12 +247,9 @@ export class BatchError<Done = unknown, Left = unknown> extends DdbgenError {
     super(code, `${operation} ${entity}: ${why}; ${outcome.unprocessed.length} of ${total} not ${verb}, they are in error.unprocessed`, { cause: outcome.cause });
     this.operation = operation;
     this.entity = entity;
-    const hidden = (value: unknown) => ({ value, enumerable: false, writable: false, configurable: false });
-    Object.defineProperties(this, {
-      written: hidden(operation === 'batchGet' ? [] : outcome.done),
-      items: hidden(operation === 'batchGet' ? outcome.done : []),
-      unprocessed: hidden(outcome.unprocessed),
-    });
+    hideProperty(this, 'written', operation === 'batchGet' ? [] : outcome.done);
+    hideProperty(this, 'items', operation === 'batchGet' ? outcome.done : []);
+    hideProperty(this, 'unprocessed', outcome.unprocessed);
   }
 }
 
