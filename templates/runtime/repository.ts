@@ -189,16 +189,19 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
 /**
  * Checks the names and values of an item to write, before anything is built from it: no key
  * attribute, no shard suffix, no forbidden name at any depth, no undeclared attribute (unless
- * passthrough). One pass over the item's names; the errors name
- * the first offending attribute.
+ * passthrough). One pass over the item's names; the first undeclared one checks them all.
  */
 export function checkWritten(model: EntityModel, written: object): void {
   const item = written as Readonly<Record<string, unknown>>;
   if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
+  let undeclared = false;
   for (const name in item) {
     if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
-    // a declared attribute is never a key attribute (DDB validates that) nor a forbidden name
-    if (!model.attributes.includes(name)) checkUndeclared(model, item);
+    // a declared attribute is never a key attribute (DDB022) nor a forbidden name (DDB160)
+    if (!undeclared && !model.attributes.includes(name)) {
+      checkUndeclared(model, item);
+      undeclared = true;
+    }
     const value = item[name];
     if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
   }
