@@ -14,6 +14,7 @@ import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
 import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
 import { emitRecordConversion } from '../../generator/emit/record-conversion.js';
+import { nameProblems } from '../../generator/validate/generated-names.js';
 
 const table = defineTable({
   name: 'Shop',
@@ -125,7 +126,7 @@ test('sparse indexes: mark and clear for an index read by optional attributes', 
 
 test('record conversion: keys built first, then the required attributes no key reads, attributes converted in place, optional ones and sparse index keys only when present', (t) => {
   const [record, item] = emitRecordConversion(scope('Order')) as Array<{ name: string; parameters: Array<{ type: string }>; returnType: string; statements: string[] }>;
-  t.is(record!.name, 'orderRecord');
+  t.is(record!.name, 'orderToRecord');
   t.deepEqual(record!.parameters.map((p) => p.type), ['Order']);
   t.deepEqual(record!.statements, [
     'checkWritten(orderModel, item);',
@@ -138,7 +139,7 @@ test('record conversion: keys built first, then the required attributes no key r
     "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = OrderKeys.indexes.byStatus.pk.build(item);\n    record['gsi1sk'] = OrderKeys.indexes.byStatus.sk.build(item);\n}",
     'return checkedSize(orderModel, record);',
   ]);
-  t.is(item!.name, 'orderItem');
+  t.is(item!.name, 'orderFromRecord');
   t.deepEqual(item!.statements, [
     "const item: Order = {\n    orderId: record['orderId'] as string,\n    status: record['status'] as 'OPEN' | 'SHIPPED',\n    placedAt: itemDate(record['placedAt']) as Date\n};",
     "if (record['flaggedAt'] !== undefined)\n    item.flaggedAt = itemDate(record['flaggedAt']) as Date;",
@@ -149,4 +150,13 @@ test('record conversion: keys built first, then the required attributes no key r
 test('record conversion: a passthrough entity keeps the generic conversion', (t) => {
   const open = defineTable({ name: 'Open', entities: { Doc: entity({ passthrough: true, attributes: { id: types.string() }, key: { pk: 'D#<id>', sk: 'DOC' } }) } });
   t.deepEqual(emitRecordConversion(entityScope(open.entities['Doc']!, createContext(open))), []);
+});
+
+test('record conversion: its function names never take a runtime helper\'s name (an entity Tag beside collections\' tagRecord)', (t) => {
+  const tags = defineTable({
+    name: 'Tags',
+    entities: { Tag: entity({ attributes: { name: types.string() }, key: { pk: 'Tag#<name>', sk: 'TAG' } }), Item: entity({ attributes: { id: types.string() }, key: { pk: 'Tag#<id>', sk: 'ITEM' } }) },
+  });
+  t.deepEqual(nameProblems(tags), []);
+  t.deepEqual(named(emitRecordConversion(entityScope(tags.entities['Tag']!, createContext(tags)))), ['tagToRecord', 'tagFromRecord']);
 });
