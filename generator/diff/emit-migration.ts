@@ -29,9 +29,13 @@ export function defaultMaxWcu(table: TableDef): number {
   return Math.max(1, Math.min(PARTITION_CAP, Math.floor((capacity - declared) / 2)));
 }
 
-/** The migration's identity: its table, both versions' IR and the old key codec. A checkpoint of another migration has another id. */
-export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): string {
-  const inputs = oldCodec === KEY_CODEC_VERSION ? [before, after] : [before, after, { keyCodec: oldCodec }];
+/**
+ * The migration's identity: its table, both versions' IR, the old key codec and the edges it moves
+ * (a program that moves edges does not resume from one that left them alone). A checkpoint of
+ * another migration has another id.
+ */
+export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION, edges: readonly string[] = []): string {
+  const inputs = [before, after, ...(oldCodec === KEY_CODEC_VERSION ? [] : [{ keyCodec: oldCodec }]), ...(edges.length ? [{ edges }] : [])];
   return `${tableFolder(after)}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}`;
 }
 
@@ -72,7 +76,7 @@ ${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key 
 ${imports.join('\n')}
 
 export const plan: MigrationPlan = {
-  id: ${quote(migrationId(before, after, oldCodec))},
+  id: ${quote(migrationId(before, after, oldCodec, edges.map((e) => e.name)))},
   tableName: ${quote(after.name)},
   entities: [
 ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}

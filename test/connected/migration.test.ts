@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
@@ -63,7 +63,9 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
     if (kill) {
       timer = setInterval(() => {
         const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
-        if (pages >= kill.pages) process.kill(child.pid!, 'SIGKILL');
+        if (pages < kill.pages) return;
+        clearInterval(timer); // once: the process may take longer than a tick to be gone
+        process.kill(child.pid!, 'SIGKILL');
       }, 20);
     }
     child.on('error', reject);
@@ -279,4 +281,149 @@ test.serial('the key codec change v1 → v2 as a migration: items written raw in
   const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
   t.deepEqual(fresh.segments[0], { scanned: items.length, rewritten: 0, backfilled: 0, current: users.length + series.length, superseded: 0, unchanged: notes.length, skipped: 0 });
   t.is(fresh.consumedWcu, 0);
+});
+
+// Users (integer ids 1..1e9: key codec v1 wrote id 1 as 000000000) and tags (string ids) joined by
+// edge Fan, whose items carry both nodes' ids: the v1 → v2 migration moves both halves of each.
+const FAN_GRAPH = `import { defineTable, edge, entity, t } from 'ddbgen';
+export default defineTable({
+  name: 'Graph',
+  entities: {
+    User: entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }), name: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+    Tag: entity({ attributes: { name: t.string() }, key: { pk: 'Tag#<name>', sk: 'PROFILE' } }),
+  },
+  edges: { Fan: edge({ types: ['User', 'Tag'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { note: t.string() } }) },
+});
+`;
+
+type GraphNode = { type: 'User'; id: number } | { type: 'Tag'; id: string };
+
+test.serial('edge items across the key codec change: both halves moved, killed mid-way and resumed, new-style edge writes meanwhile; every edge checked from both sides', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'schema.ts'), FAN_GRAPH);
+  let err = '';
+  const code = await main(['diff', 'schema.ts', 'schema.ts', '--old-codec', '1', '--emit-migration', 'migrations'], { cwd: dir, stdout: () => {}, stderr: (s) => (err += s) });
+  t.is(code, 0);
+  t.deepEqual(err.split('\n').filter((l) => l.startsWith('schema.ts')).map((l) => l.replace(/^.*? - (\w+ \w+):.*$/, '$1')), ['warning DDB230', 'warning DDB232']);
+  const program = path.join(dir, 'migrations', 'graph', 'migrate-graph.ts');
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+  );
+  const typeCheck = promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+  const after = await import(path.join(dir, 'migrations', 'graph', 'new', 'graph', 'index.js'));
+  const tableName = `graph-${randomUUID()}`;
+  await local.createTable(after.graphTableDefinition(tableName));
+  const db = new after.GraphTable(local.documents, { tableName });
+
+  // the graph, written raw as codec v1 wrote it: each edge as two items, ids as the offset from min
+  const v1 = (node: GraphNode) => (node.type === 'User' ? String(node.id - 1).padStart(9, '0') : node.id);
+  const v2 = (node: GraphNode) => (node.type === 'User' ? String(node.id).padStart(10, '0') : node.id);
+  const users: GraphNode[] = Array.from({ length: 200 }, (_, i) => ({ type: 'User', id: i * 37 + 1 }));
+  const tags: GraphNode[] = Array.from({ length: 20 }, (_, i) => ({ type: 'Tag', id: `tag-${i}` }));
+  const edges: Array<{ from: GraphNode; to: GraphNode; note: string }> = [];
+  users.forEach((from, a) => {
+    for (let k = 0; k < 5; k++) edges.push({ from, to: users[(a + 1 + k * 13) % users.length]!, note: `n${edges.length}` });
+    for (let k = 0; k < 2; k++) edges.push({ from, to: tags[(a + k) % tags.length]!, note: `n${edges.length}` });
+    if (a < 10) edges.push({ from, to: from, note: `n${edges.length}` });
+  });
+  tags.forEach((from, k) => edges.push({ from, to: users[k * 10]!, note: `n${edges.length}` }));
+  const raw = [
+    ...users.map((u) => ({ pk: `User#${v1(u)}`, sk: 'PROFILE', id: u.id, name: `user ${String(u.id)}` })),
+    ...tags.map((g) => ({ pk: `Tag#${v1(g)}`, sk: 'PROFILE', name: g.id })),
+    ...edges.flatMap((e) => [
+      { pk: `${e.from.type}#${v1(e.from)}`, sk: `FAN_OF#${e.to.type}#${v1(e.to)}`, note: e.note },
+      { pk: `${e.to.type}#${v1(e.to)}`, sk: `FANNED_BY#${e.from.type}#${v1(e.from)}`, note: e.note },
+    ]),
+    // an edge with only one half, and one whose id no codec wrote: reported by key and skipped
+    { pk: 'User#000000000', sk: 'FAN_OF#Tag#orphan', note: 'orphan' },
+    { pk: 'User#000000000', sk: 'FAN_OF#User#abc', note: 'unreadable' },
+  ];
+  for (let i = 0; i < raw.length; i += 25) {
+    let requests: unknown[] = raw.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length) {
+      const result = await local.documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
+      requests = result.UnprocessedItems?.[tableName] ?? [];
+    }
+  }
+  t.true(edges.length > 1400);
+
+  const checkpoints = path.join(dir, 'checkpoints');
+  const args = ['--table', tableName, '--segments', '4', '--checkpoints', checkpoints, '--page-size', '50', '--max-wcu', '2000'];
+  const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
+  t.is(killed.code, null, 'ended by the signal');
+  const midway = await scanTable(local.documents, tableName);
+  const oldForward = midway.filter((i) => /^FAN_OF#User#\d{9}$/.test(String(i.sk)) && /^User#\d{9}$/.test(String(i.pk)) && i.note !== 'orphan');
+  t.true(oldForward.length > 60 && midway.some((i) => /^FAN_OF#\w+#(\d{10}|tag-\d+)$/.test(String(i.sk)) && /^(User#\d{10}|Tag#)/.test(String(i.pk))), `stopped mid-way (${oldForward.length} old forward items left)`);
+  const byNote = new Map(edges.map((e) => [e.note, e]));
+
+  // the new code adds edges still stored in v1 form before the resumed run (its halves win) and
+  // during it (whichever transaction is first wins; a second add is a no-op), and new edges
+  const early = oldForward.slice(0, 10).map((i) => byNote.get(String(i.note))!);
+  for (const e of early) t.deepEqual(await db.fan.add(e.from, e.to, { note: `early ${e.note}` }), { created: true });
+  const resumed = runProgram(program, args, local.endpoint);
+  const latest = new Map<string, string>(early.map((e) => [e.note, `early ${e.note}`]));
+  for (const e of oldForward.slice(10, 60).map((i) => byNote.get(String(i.note))!)) {
+    if ((await db.fan.add(e.from, e.to, { note: `during ${e.note}` })).created) latest.set(e.note, `during ${e.note}`);
+  }
+  const added = tags.slice(10, 20).map((to, k) => ({ from: users[k + 100]!, to, note: `added ${k}` }));
+  for (const e of added) await db.fan.add(e.from, e.to, { note: e.note });
+  const run = await resumed;
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const counts = Object.values(report.segments as Record<string, Record<string, number>>);
+  const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
+  t.true(sum('superseded') >= early.length, `${sum('superseded')} superseded`);
+  t.deepEqual(
+    report.skipped.map((s: { key: object; reason: string }) => [s.key, s.reason]).sort((a: [{ sk: string }], b: [{ sk: string }]) => (a[0].sk < b[0].sk ? -1 : 1)),
+    [
+      [{ pk: 'User#000000000', sk: 'FAN_OF#Tag#orphan' }, 'edge Fan: its other half {"pk":"Tag#orphan","sk":"FANNED_BY#User#000000000"} is not in the table (an edge is stored as two items); nothing was written'],
+      [{ pk: 'User#000000000', sk: 'FAN_OF#User#abc' }, 'edge Fan: its keys name no node of the old schema or the new one'],
+    ],
+  );
+  t.true(report.consumedWcu / report.seconds <= 2000 * 1.1 + 50, `${report.consumedWcu} WCU in ${report.seconds}s`);
+
+  // item by item: every edge's two halves under v2 keys with its latest attributes, no v1 key left
+  const items = await scanTable(local.documents, tableName);
+  const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
+  t.is(byKey.size, items.length, 'no key twice');
+  const all = [...edges, ...added];
+  t.is(items.length, users.length + tags.length + 2 * all.length + 2, 'nothing lost, nothing doubled');
+  for (const e of all) {
+    const note = latest.get(e.note) ?? e.note;
+    t.is(byKey.get(`${e.from.type}#${v2(e.from)} FAN_OF#${e.to.type}#${v2(e.to)}`)?.note, note, `${e.note} forward`);
+    t.is(byKey.get(`${e.to.type}#${v2(e.to)} FANNED_BY#${e.from.type}#${v2(e.from)}`)?.note, note, `${e.note} inverse`);
+  }
+  t.deepEqual(items.filter((i) => /(^|#)\d{9}$/.test(String(i.pk)) || /#\d{9}$/.test(String(i.sk))).map((i) => i.note).sort(), ['orphan', 'unreadable'], 'only the skipped items keep v1 keys');
+
+  // through the generated edge API: every node's outgoing and incoming links, exactly
+  const id = (node: GraphNode) => `${node.type} ${String(node.id)}`;
+  const listed = async (page: (options: object) => Promise<{ items: Array<{ type: string; id: unknown; note: string }>; cursor?: string }>) => {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await page(cursor ? { cursor } : {});
+      out.push(...result.items.map((l) => `${l.type} ${String(l.id)}: ${l.note}`));
+      cursor = result.cursor;
+    } while (cursor);
+    return out.sort();
+  };
+  for (const node of [...users, ...tags]) {
+    const link = (other: GraphNode, e: { note: string }) => `${id(other)}: ${latest.get(e.note) ?? e.note}`;
+    t.deepEqual(await listed((o) => db.fan.outgoing(node, o)), all.filter((e) => id(e.from) === id(node)).map((e) => link(e.to, e)).sort(), `outgoing ${id(node)}`);
+    t.deepEqual(await listed((o) => db.fan.incoming(node, o)), all.filter((e) => id(e.to) === id(node)).map((e) => link(e.from, e)).sort(), `incoming ${id(node)}`);
+  }
+  t.deepEqual(await db.user.get({ id: users[3]!.id }), { id: users[3]!.id, name: `user ${String(users[3]!.id)}` });
+
+  // idempotent: from scratch, every edge item and entity is already in its v2 form
+  const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
+  const again = Object.values(fresh.segments as Record<string, Record<string, number>>);
+  const total = (k: string) => again.reduce((s, c) => s + c[k]!, 0);
+  t.deepEqual([total('rewritten'), total('superseded'), total('current'), total('unchanged'), total('skipped')], [0, 0, users.length + 2 * all.length, tags.length, 2]);
+  t.is(fresh.consumedWcu, 4, 'only the orphan half tried again: a cancelled transaction of 4 items, charged its minimum');
+  t.is(await typeCheck, '');
 });
