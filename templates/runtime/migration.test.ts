@@ -105,6 +105,27 @@ test('a delimiter change moves every edge item, string ids too; the moved items 
   t.is(described(classify(delimiter, { pk: 'Tag|c', sk: 'FANNED_BY|Tag|a\\|b' })), 'current');
 });
 
+test('an edge whose inverse lives in a GSI is one item: its index keys move with it', (t) => {
+  const model = (codecVersion: 1 | 2): EdgeModel => ({ ...edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', codecVersion), inverseIndex: { name: 'byInverse', pk: 'gsi1pk', sk: 'gsi1sk' }, keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] });
+  const indexed: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2) }] };
+  const what = classify(indexed, { pk: 'User#000000000', sk: 'FAN_OF#Tag#rock', gsi1pk: 'Tag#rock', gsi1sk: 'FANNED_BY#User#000000000', since: '2026' });
+  t.deepEqual('move' in what && what.move.halves, [
+    { old: { pk: 'User#000000000', sk: 'FAN_OF#Tag#rock' }, next: { since: '2026', pk: 'User#0000000001', sk: 'FAN_OF#Tag#rock', gsi1pk: 'Tag#rock', gsi1sk: 'FANNED_BY#User#0000000001' } },
+  ]);
+  t.is(described(classify(indexed, { pk: 'Tag#rock', sk: 'FANNED_BY#User#000000000' })), 'skip: its keys match no entity of the old schema', 'no inverse items: FANNED_BY is no item label');
+});
+
+test('a partition key that two node types read is moved only when both readings move the same items', (t) => {
+  const model = (codecVersion: 1 | 2): EdgeModel => {
+    const node = (entity: string) => new KeyTemplate({ entity, target: `${entity}.key.pk`, delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'Node' }, { kind: 'integer', attr: 'id', min: 1, max: 1e9 }], codecVersion });
+    return { ...edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', codecVersion), nodes: { User: node('User'), Group: node('Group') } };
+  };
+  const shared: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2) }] };
+  t.is(described(classify(shared, { pk: 'Node#000000000', sk: 'FAN_OF#User#000000001' })), 'skip: edge Fan: its partition key reads as a node of User and Group, which move it differently');
+  const forwardOnly: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: { ...model(1), inverse: undefined }, to: { ...model(2), inverse: undefined } } as MigratedEdge] };
+  t.is(described(classify(forwardOnly, { pk: 'Node#000000000', sk: 'FAN_OF#User#000000001' })), 'move Fan: Node#000000000 FAN_OF#User#000000001 → Node#0000000001 FAN_OF#User#0000000002');
+});
+
 test('a renamed label moves only the halves that carry it', (t) => {
   const fan: MigratedEdge = { name: 'Fan', from: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', 2), to: edgeModel('Fan', 'LIKES', 'FANNED_BY', '#', 2) };
   const renamed: MigrationPlan = { ...edgePlan, edges: [fan] };

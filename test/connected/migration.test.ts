@@ -427,3 +427,68 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   t.is(fresh.consumedWcu, 4, 'only the orphan half tried again: a cancelled transaction of 4 items, charged its minimum');
   t.is(await typeCheck, '');
 });
+
+const socialGraph = (delimiter: string, follows: string) => `import { defineTable, edge, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Social',
+  delimiter: '${delimiter}',
+  indexes: { byLiked: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+  entities: {
+    User: entity({ attributes: { id: t.string(), name: t.string() }, key: { pk: 'User${delimiter}<id>', sk: 'PROFILE' } }),
+    Tag: entity({ attributes: { name: t.string() }, key: { pk: 'Tag${delimiter}<name>', sk: 'PROFILE' } }),
+  },
+  edges: {
+    Follow: edge({ types: ['User'], forward: '${follows}', inverse: 'FOLLOWED_BY' }),
+    Like: edge({ types: ['User', 'Tag'], forward: 'LIKES', inverse: 'LIKED_BY', inverseIndex: 'byLiked', attributes: { stars: t.number({ integer: true, min: 1, max: 5 }) } }),
+  },
+});
+`;
+
+test.serial('a new delimiter and a renamed edge label: the migration moves both edges (one with its inverse in a GSI), written by the old code and read by the new', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'old.ts'), socialGraph('#', 'FOLLOWS'));
+  writeFileSync(path.join(dir, 'new.ts'), socialGraph('|', 'FOLLOWING'));
+  let err = '';
+  t.is(await main(['diff', 'old.ts', 'new.ts', '--emit-migration', 'migrations'], { cwd: dir, stdout: () => {}, stderr: (s) => (err += s) }), 0);
+  t.deepEqual(err.split('\n').filter((l) => l.startsWith('new.ts') || l.startsWith('old.ts')).map((l) => l.replace(/^.*? - \w+ (\w+):.*$/, '$1')), ['DDB220', 'DDB215', 'DDB215', 'DDB223', 'DDB223']);
+  t.regex(err, /DDB223: \[rewrites keys\] edge "Follow" changed forward: [^]*DDB223: \[rewrites keys\] edge "Like" uses the new delimiter: [^]*fix: generate and run the migration/);
+  const program = path.join(dir, 'migrations', 'social', 'migrate-social.ts');
+  const before = await import(path.join(dir, 'migrations', 'social', 'old', 'social', 'index.js'));
+  const after = await import(path.join(dir, 'migrations', 'social', 'new', 'social', 'index.js'));
+  const tableName = `social-${randomUUID()}`;
+  await local.createTable(after.socialTableDefinition(tableName));
+  const oldDb = new before.SocialTable(local.documents, { tableName });
+  const db = new after.SocialTable(local.documents, { tableName });
+
+  // written by the old code: ids hold the new delimiter, so their escaping changes too
+  const users = Array.from({ length: 30 }, (_, i) => ({ type: 'User' as const, id: `u|${i}` }));
+  const tags = Array.from({ length: 5 }, (_, i) => ({ type: 'Tag' as const, id: `t#${i}` }));
+  await oldDb.user.batchPut(users.map((u) => ({ id: u.id, name: `name ${u.id}` })));
+  await oldDb.tag.batchPut(tags.map((g) => ({ name: g.id })));
+  const follows = users.flatMap((from, a) => [1, 2, 3].map((k) => ({ from, to: users[(a + k) % users.length]! })));
+  const likes = users.map((from, a) => ({ from, to: tags[a % tags.length]!, attributes: { stars: (a % 5) + 1 } }));
+  t.deepEqual(await oldDb.follow.addMany(follows), { done: follows.length, unchanged: 0, failed: [] });
+  t.deepEqual(await oldDb.like.addMany(likes), { done: likes.length, unchanged: 0, failed: [] });
+
+  const args = ['--table', tableName, '--segments', '3', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '20'];
+  const run = await runProgram(program, args, local.endpoint);
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  t.deepEqual(report.skipped, []);
+
+  const items = await scanTable(local.documents, tableName);
+  t.is(items.length, users.length + tags.length + 2 * follows.length + likes.length, 'nothing lost, nothing doubled');
+  t.deepEqual(items.filter((i) => !/^(User|Tag)\|/.test(String(i.pk)) || !/^(PROFILE$|FOLLOWING\||FOLLOWED_BY\||LIKES\|)/.test(String(i.sk))), [], 'no key in the old form left');
+  const sorted = (links: Array<{ id: unknown }>) => links.map((l) => String(l.id)).sort();
+  for (const [a, user] of users.entries()) {
+    t.deepEqual(sorted((await db.follow.outgoing(user)).items), sorted(follows.filter((f) => f.from === user).map((f) => f.to)), `${user.id} follows`);
+    t.deepEqual(sorted((await db.follow.incoming(user)).items), sorted(follows.filter((f) => f.to === user).map((f) => f.from)), `${user.id} followed by`);
+    t.deepEqual(await db.like.get(user, tags[a % tags.length]!), { stars: (a % 5) + 1 });
+    t.is(await db.user.get({ id: user.id }).then((u: { name: string } | undefined) => u?.name), `name ${user.id}`);
+  }
+  for (const tag of tags) t.deepEqual(sorted((await db.like.incoming(tag)).items), sorted(likes.filter((l) => l.to === tag).map((l) => l.from)), `${tag.id} liked by`);
+
+  const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
+  t.like(fresh.segments[0], { scanned: items.length, rewritten: 0, superseded: 0, current: items.length, skipped: 0 });
+});
