@@ -54,17 +54,9 @@ export interface MigratedEntity {
  * What the migration reads of an old-schema edge model (typed by shape, like OldEntityModel): the
  * definitions of its node key templates, carrying the old codec version, are rebuilt here.
  */
-export interface OldEdgeModel {
-  readonly name: string;
+export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes'> & {
   readonly nodes: Readonly<Record<string, { readonly def: KeyTemplateDef }>>;
-  readonly forward: string;
-  readonly inverse?: string;
-  readonly inverseIndex?: { readonly name: string; readonly pk: string; readonly sk: string };
-  readonly delimiter: string;
-  readonly pk: string;
-  readonly sk: string;
-  readonly keyAttributes: readonly string[];
-}
+};
 
 /** An edge whose stored items move to new keys: node ids re-encoded (key codec), delimiter or labels changed. */
 export interface MigratedEdge {

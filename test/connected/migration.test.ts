@@ -76,6 +76,18 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
   });
 }
 
+/** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
+function typeCheckProgram(dir: string, program: string): Promise<string> {
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+  );
+  return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
+
 /** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
 async function workspace(t: ExecutionContext): Promise<{ local: LocalDynamo; dir: string }> {
   const local = await startDynamoDbLocal();
@@ -99,14 +111,7 @@ test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with con
   t.regex(out, /ddbgen: wrote migrations\/shop\/migrate-shop\.ts/);
   const program = path.join(dir, 'migrations', 'shop', 'migrate-shop.ts');
   // the emitted program type-checks as a user's strict compiler sees it (in the background meanwhile)
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
-  );
-  const typeCheck = promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
+  const typeCheck = typeCheckProgram(dir, program);
 
   const before = await import(path.join(dir, 'migrations', 'shop', 'old', 'shop', 'index.js'));
   const after = await import(path.join(dir, 'migrations', 'shop', 'new', 'shop', 'index.js'));
@@ -307,14 +312,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   t.is(code, 0);
   t.deepEqual(err.split('\n').filter((l) => l.startsWith('schema.ts')).map((l) => l.replace(/^.*? - (\w+ \w+):.*$/, '$1')), ['warning DDB230', 'warning DDB232']);
   const program = path.join(dir, 'migrations', 'graph', 'migrate-graph.ts');
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
-  );
-  const typeCheck = promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
+  const typeCheck = typeCheckProgram(dir, program);
   const after = await import(path.join(dir, 'migrations', 'graph', 'new', 'graph', 'index.js'));
   const tableName = `graph-${randomUUID()}`;
   await local.createTable(after.graphTableDefinition(tableName));
@@ -459,6 +457,7 @@ test.serial('a new delimiter and a renamed edge label: the migration moves both 
   t.deepEqual(err.split('\n').filter((l) => l.startsWith('new.ts') || l.startsWith('old.ts')).map((l) => l.replace(/^.*? - \w+ (\w+):.*$/, '$1')), ['DDB220', 'DDB215', 'DDB215', 'DDB223', 'DDB223']);
   t.regex(err, /DDB223: \[rewrites keys\] edge "Follow" changed forward: [^]*DDB223: \[rewrites keys\] edge "Like" uses the new delimiter: [^]*fix: generate and run the migration/);
   const program = path.join(dir, 'migrations', 'social', 'migrate-social.ts');
+  const typeCheck = typeCheckProgram(dir, program);
   const before = await import(path.join(dir, 'migrations', 'social', 'old', 'social', 'index.js'));
   const after = await import(path.join(dir, 'migrations', 'social', 'new', 'social', 'index.js'));
   const tableName = `social-${randomUUID()}`;
@@ -496,4 +495,5 @@ test.serial('a new delimiter and a renamed edge label: the migration moves both 
 
   const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
   t.like(fresh.segments[0], { scanned: items.length, rewritten: 0, superseded: 0, current: items.length, skipped: 0 });
+  t.is(await typeCheck, '');
 });
