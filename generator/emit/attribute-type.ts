@@ -2,34 +2,37 @@
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import type { AttributeCodec } from '../../templates/runtime/item.js';
-import { propertyKey, quote } from './context.js';
+import { keyword, literalType, objectType, print, typeRef, union, type TypeNode } from './ast.js';
 
 /** `t.enum(['A', 'B'])` → `'A' | 'B'`; `t.map({ at: t.timestamp() })` → `{ at: Date }`. */
-export function attributeType(def: AttributeDef): string {
+export function attributeTypeNode(def: AttributeDef): TypeNode {
   switch (def.kind) {
     case 'string':
-      return 'string';
+      return keyword.string();
     case 'number':
-      return 'number';
+      return keyword.number();
     case 'boolean':
-      return 'boolean';
+      return keyword.boolean();
     case 'enum':
-      return def.values.map(quote).join(' | ');
+      return union(def.values.map(literalType));
     case 'timestamp':
-      return 'Date';
+      return typeRef('Date');
     case 'list':
-      return `Array<${attributeType(def.of)}>`;
-    case 'map': {
-      const fields = Object.entries(def.fields).map(([name, field]) => `${propertyKey(name)}${field.optional ? '?' : ''}: ${attributeType(field)}`);
-      return fields.length ? `{ ${fields.join('; ')} }` : 'Record<string, never>';
-    }
+      return typeRef('Array', attributeTypeNode(def.of));
+    case 'map':
+      return objectType(Object.entries(def.fields).map(([name, field]) => ({ name, type: attributeTypeNode(field), optional: field.optional })));
     case 'stringSet':
-      return 'Set<string>';
+      return typeRef('Set', keyword.string());
     case 'numberSet':
-      return 'Set<number>';
+      return typeRef('Set', keyword.number());
     case 'binary':
-      return 'Uint8Array';
+      return typeRef('Uint8Array');
   }
+}
+
+/** The attribute's type as source text. */
+export function attributeType(def: AttributeDef): string {
+  return print(attributeTypeNode(def));
 }
 
 /**

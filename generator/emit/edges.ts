@@ -8,6 +8,7 @@ import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeType } from './attribute-type.js';
 import { camelCase, entityFile, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
+import { jsDoc } from './ast.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });
 
@@ -27,19 +28,19 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
     const entities = edge.types.map((type) => table.entities[type]!);
     for (const type of edge.types) used.add(type);
     statements.push(
-      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: [{ kind: StructureKind.JSDoc, description: `The entities edge ${edge.name} connects.` }], type: edge.types.map(quote).join(' | ') },
+      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: jsDoc(`The entities edge ${edge.name} connects.`), type: edge.types.map(quote).join(' | ') },
       {
         kind: StructureKind.TypeAlias,
         name: names.node,
         isExported: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `One end of edge ${edge.name}: an entity and its id, whose key is that entity's partition (${entities.map((e) => `\`${e.key.pk.source}\``).join(', ')}).` }],
+        docs: jsDoc(`One end of edge ${edge.name}: an entity and its id, whose key is that entity's partition (${entities.map((e) => `\`${e.key.pk.source}\``).join(', ')}).`),
         type: entities.map((entity) => `{ readonly type: ${quote(entity.name)}; readonly id: ${idType(entity)} }`).join(' | '),
       },
       {
         kind: StructureKind.TypeAlias,
         name: names.attributes,
         isExported: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `Attributes stored on both items of edge ${edge.name}.` }],
+        docs: jsDoc(`Attributes stored on both items of edge ${edge.name}.`),
         type: Object.keys(edge.attributes).length
           ? `{ ${Object.entries(edge.attributes).map(([n, a]) => `${propertyKey(n)}${a.optional ? '?' : ''}: ${attributeType(a)}`).join('; ')} }`
           : 'Record<string, never>',
@@ -48,18 +49,12 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
         kind: StructureKind.VariableStatement,
         isExported: true,
         declarationKind: VariableDeclarationKind.Const,
-        docs: [
-          {
-            kind: StructureKind.JSDoc,
-            description:
-              `Edge ${edge.name}: pk the from-entity's partition key, sk \`${edge.forward}${d}<to type>${d}<to id>\`` +
+        docs: jsDoc(`Edge ${edge.name}: pk the from-entity's partition key, sk \`${edge.forward}${d}<to type>${d}<to id>\`` +
               (edge.inverse && edge.inverseIndex
                 ? `; the inverse is kept in GSI ${edge.inverseIndex} (pk the to-entity's partition key, sk \`${edge.inverse}${d}<from type>${d}<from id>\`): one write, eventually consistent incoming reads.`
                 : edge.inverse
                   ? `, mirrored by pk the to-entity's partition key, sk \`${edge.inverse}${d}<from type>${d}<from id>\`, written together in one transaction.`
-                  : ' (no inverse items).'),
-          },
-        ],
+                  : ' (no inverse items).')),
         declarations: [
           {
             name: names.model,

@@ -16,6 +16,7 @@ import { emitEntity, type EmittedModule } from './entity.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
+import { formatModule } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
@@ -84,17 +85,16 @@ function withEscapedDocs<T>(value: T): T {
 }
 
 /**
- * Prints one emitted module as a file: banner, imports, statements (doc text escaped), formatted.
- * The formatted text is taken as text (formatting the file in place would re-parse and re-wrap
- * it), and the file leaves the scratch project: memory stays flat however many modules a table has.
+ * Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by
+ * format.ts. The file leaves the scratch project: memory stays flat however many modules a table has.
  */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
   const file = project.createSourceFile(filePath, '', { overwrite: true });
   file.addImportDeclarations(module.imports);
   file.addStatements(withEscapedDocs(module.statements));
-  const text = project.getLanguageService().getFormattedDocumentText(file.getFilePath(), { indentSize: 2, convertTabsToSpaces: true, semicolons: ts.SemicolonPreference.Insert });
+  const text = file.getFullText();
   project.removeSourceFile(file);
-  return `${BANNER}\n\n${separateStatements(filePath, text)}`;
+  return `${BANNER}\n\n${formatModule(filePath, separateStatements(filePath, text))}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {

@@ -8,6 +8,9 @@ import { keySegments } from '../model/key-segments.js';
 import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
+import { jsDoc } from './ast.js';
+import { entityScope } from './entity-scope.js';
+import { updateType } from './item-types.js';
 
 const ROTATION_SUFFIX = { day: 'YYYY-MM-DD', week: 'YYYY-Www (ISO week)', month: 'YYYY-MM', year: 'YYYY' } as const;
 
@@ -33,7 +36,9 @@ export function collections(table: TableDef): Collection[] {
 /** `SocialUserCollectionItem`: the tagged items of one collection. */
 const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
 
-export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModule {
+export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule {
+  /** Whether an entity has an `<Entity>Update` type (something an update can change). */
+  const updatable = (e: EntityDef) => updateType(entityScope(e, ctx)) !== undefined;
   const entities = Object.values(table.entities);
   const edges = Object.values(table.edges);
   const className = tableClassName(table);
@@ -44,13 +49,13 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       name: `${className}Options`,
       isExported: true,
       properties: [
-        { name: 'tableName', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: `The physical table name. Default ${quote(table.name)}.` }] },
-        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).' }] },
-        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and budget for retrying unprocessed batch items and throttled batch requests.' }] },
-        { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.' }] },
-        { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc, description: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }] },
+        { name: 'tableName', type: 'string', hasQuestionToken: true, docs: jsDoc(`The physical table name. Default ${quote(table.name)}.`) },
+        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: jsDoc('How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).') },
+        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and budget for retrying unprocessed batch items and throttled batch requests.') },
+        { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.') },
+        { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: jsDoc('Shard queries in flight at once when a query gathers over a sharded key. Default 8.') },
         ...(table.rotation
-          ? [{ name: 'rotationBase', type: 'string', hasQuestionToken: true, docs: [{ kind: StructureKind.JSDoc as const, description: `The base name of the rotated tables, for reads across them. Default \`tableName\` (forTime sets it).` }] }]
+          ? [{ name: 'rotationBase', type: 'string', hasQuestionToken: true, docs: jsDoc(`The base name of the rotated tables, for reads across them. Default \`tableName\` (forTime sets it).`) }]
           : []),
       ],
     },
@@ -61,7 +66,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       kind: StructureKind.TypeAlias,
       name: collectionItemType(table, group),
       isExported: true,
-      docs: [{ kind: StructureKind.JSDoc, description: `An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.` }],
+      docs: jsDoc(`An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.`),
       type: [...union, '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
     });
   }
@@ -71,12 +76,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     const members = group.members.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ');
     return {
       name: `${group.name}Collection`,
-      docs: [
-        {
-          kind: StructureKind.JSDoc,
-          description: `Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`,
-        },
-      ],
+      docs: jsDoc(`Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`),
       parameters: [
         { name: 'partition', type: `${first.name}Partition` },
         { name: 'options', type: 'PageOptions & ReadOptions & { order?: \'asc\' | \'desc\' }', initializer: '{}' },
@@ -98,20 +98,14 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     kind: StructureKind.Class,
     name: transactionClass,
     isExported: true,
-    docs: [
-      {
-        kind: StructureKind.JSDoc,
-        description:
-          `Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
-          (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : ''),
-      },
-    ],
+    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
+          (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : '')),
     properties: [
       { name: 'writes', type: 'Transaction', isReadonly: true, scope: 'private' as never },
       ...transactional.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         isReadonly: true,
-        type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${e.name}Update, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
+        type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${updatable(e) ? `${e.name}Update` : 'Record<string, never>'}, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
       })),
     ],
     ctors: [
@@ -123,7 +117,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     methods: [
       {
         name: 'commit',
-        docs: [{ kind: StructureKind.JSDoc, description: 'Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB cancels it, in which case nothing was written.' }],
+        docs: jsDoc('Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB cancels it, in which case nothing was written.'),
         parameters: [{ name: 'options', type: 'CommitOptions', hasQuestionToken: true }],
         returnType: 'Promise<void>',
         statements: 'return this.writes.commit(options);',
@@ -135,12 +129,12 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     kind: StructureKind.TypeAlias,
     name: itemType,
     isExported: true,
-    docs: [{ kind: StructureKind.JSDoc, description: `Any item of the ${table.name} table, tagged with its entity; \`type: undefined\` for an item no entity owns (edges, foreign data).` }],
+    docs: jsDoc(`Any item of the ${table.name} table, tagged with its entity; \`type: undefined\` for an item no entity owns (edges, foreign data).`),
     type: [...entities.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`), '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
   });
   methods.push({
     name: 'scanSegments',
-    docs: [{ kind: StructureKind.JSDoc, description: 'Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.' }],
+    docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
     parameters: [{ name: 'options', type: 'ScanOptions', initializer: '{}' }],
     returnType: `AsyncGenerator<${itemType}, void, undefined>`,
     statements: `return scanSegments<${itemType}>(this.context, [${entities.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ')}], options);`,
@@ -151,7 +145,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       {
         name: 'tableNameFor',
         isStatic: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).` }],
+        docs: jsDoc(`The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).`),
         parameters: [{ name: 'at', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
         returnType: 'string',
         statements: `return rotatedTableName(base, at, ${every});`,
@@ -159,7 +153,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       {
         name: 'tablesBetween',
         isStatic: true,
-        docs: [{ kind: StructureKind.JSDoc, description: 'Every physical table a time range touches, oldest first.' }],
+        docs: jsDoc('Every physical table a time range touches, oldest first.'),
         parameters: [{ name: 'from', type: 'Date' }, { name: 'to', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
         returnType: 'string[]',
         statements: `return rotatedTablesBetween(base, from, to, ${every});`,
@@ -167,7 +161,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
       {
         name: 'forTime',
         isStatic: true,
-        docs: [{ kind: StructureKind.JSDoc, description: `The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).` }],
+        docs: jsDoc(`The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).`),
         parameters: [{ name: 'client', type: 'DynamoDBDocumentClient' }, { name: 'at', type: 'Date' }, { name: 'options', type: `${className}Options`, initializer: '{}' }],
         returnType: className,
         statements: [
@@ -179,7 +173,7 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
   }
   methods.unshift({
     name: 'transaction',
-    docs: [{ kind: StructureKind.JSDoc, description: 'Starts a transaction: add writes per entity, then `commit()`.' }],
+    docs: jsDoc('Starts a transaction: add writes per entity, then `commit()`.'),
     returnType: transactionClass,
     statements: `return new ${transactionClass}(this.context);`,
   });
@@ -187,24 +181,18 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
     kind: StructureKind.Class,
     name: className,
     isExported: true,
-    docs: [
-      {
-        kind: StructureKind.JSDoc,
-        description:
-          `The ${table.name} table: one repository per entity.\n\n@example\n` +
+    docs: jsDoc(`The ${table.name} table: one repository per entity.\n\n@example\n` +
           `const db = new ${className}(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n` +
-          (entities[0] ? `await db.${camelCase(entities[0].name)}.get({ … });` : ''),
-      },
-    ],
+          (entities[0] ? `await db.${camelCase(entities[0].name)}.get({ … });` : '')),
     properties: [
-      { name: 'tableName', type: 'string', isReadonly: true, docs: [{ kind: StructureKind.JSDoc, description: 'The physical table name in use.' }] },
+      { name: 'tableName', type: 'string', isReadonly: true, docs: jsDoc('The physical table name in use.') },
       { name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never },
       ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
       ...edges.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         type: `EdgeRepository<${edgeTypeNames(e).node}, ${edgeTypeNames(e).attributes}>`,
         isReadonly: true,
-        docs: [{ kind: StructureKind.JSDoc as const, description: `Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.` }],
+        docs: jsDoc(`Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.`),
       })),
     ],
     ctors: [
@@ -255,10 +243,14 @@ export function emitTableClass(table: TableDef, _ctx: EmitContext): EmittedModul
           `${e.name}Repository`,
           `${camelCase(e.name)}Model`,
           { name: e.name, isTypeOnly: true },
-          ...(e.version === undefined ? [] : [{ name: `${e.name}Input`, isTypeOnly: true }]),
-          { name: `${e.name}Key`, isTypeOnly: true },
+          ...(transactional.includes(e)
+            ? [
+                ...(e.version === undefined ? [] : [{ name: `${e.name}Input`, isTypeOnly: true }]),
+                { name: `${e.name}Key`, isTypeOnly: true },
+                ...(updatable(e) ? [{ name: `${e.name}Update`, isTypeOnly: true }] : []),
+              ]
+            : []),
           ...(groups.some((g) => g.members[0] === e) ? [{ name: `${e.name}Partition`, isTypeOnly: true }] : []),
-          { name: `${e.name}Update`, isTypeOnly: true },
         ],
       })),
     ],

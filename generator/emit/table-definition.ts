@@ -7,6 +7,7 @@ import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
 import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { STREAM_VIEW_TYPES } from './stream.js';
+import { jsDoc } from './ast.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };
@@ -91,7 +92,7 @@ export function emitTableDefinition(table: TableDef, _ctx: EmitContext): Emitted
       kind: StructureKind.Function,
       name: tableDefinitionName(table),
       isExported: true,
-      docs: [{ kind: StructureKind.JSDoc, description: `The CreateTable input for the ${table.name} table, with its indexes.\n\n@param tableName the physical table name (default ${quote(table.name)})` }],
+      docs: jsDoc(`The CreateTable input for the ${table.name} table, with its indexes.\n\n@param tableName the physical table name (default ${quote(table.name)})`),
       parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
       returnType: 'CreateTableCommandInput',
       statements: `return ${printLiteral({ TableName: raw('tableName'), ...createTableInput(table) })};`,
@@ -108,13 +109,13 @@ export function emitTableDefinition(table: TableDef, _ctx: EmitContext): Emitted
       kind: StructureKind.Function,
       name: tableSettingsName(table),
       isExported: true,
-      docs: [{
-        kind: StructureKind.JSDoc,
-        description: `The settings CreateTable does not take, as the inputs of the calls that apply them once the ${table.name} table is ACTIVE: ${[
+      docs: jsDoc(
+        `The settings CreateTable does not take, as the inputs of the calls that apply them once the ${table.name} table is ACTIVE: ${[
           ...(TimeToLiveSpecification ? [`timeToLive (UpdateTimeToLiveCommand: items expire at their ${table.ttl})`] : []),
           ...(PointInTimeRecoverySpecification ? [`continuousBackups (UpdateContinuousBackupsCommand: point-in-time recovery over ${PointInTimeRecoverySpecification.RecoveryPeriodInDays} days)`] : []),
-        ].join(', ')}.\n\n@param tableName the physical table name (default ${quote(table.name)})`,
-      }],
+        ].join(', ')}.`,
+        [{ name: 'param', text: `tableName the physical table name (default ${quote(table.name)})` }],
+      ),
       parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
       returnType: `{ ${[...(TimeToLiveSpecification ? ['timeToLive: UpdateTimeToLiveCommandInput'] : []), ...(PointInTimeRecoverySpecification ? ['continuousBackups: UpdateContinuousBackupsCommandInput'] : [])].join('; ')} }`,
       statements: `return ${printLiteral(calls)};`,

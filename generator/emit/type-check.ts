@@ -17,6 +17,7 @@ export const baseCompilerOptions: ts.CompilerOptions = {
   strict: true,
   noUncheckedIndexedAccess: true,
   exactOptionalPropertyTypes: true,
+  noUnusedLocals: true,
   noImplicitOverride: true,
   skipLibCheck: true,
   noEmit: true,

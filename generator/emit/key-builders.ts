@@ -1,0 +1,98 @@
+// Emits `<Entity>Keys`: one KeyTemplate per key template (table and each index), plus `key` (the
+// table key of an item) and `parse` (its parts back from a table key).
+
+import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
+import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
+import { identityTemplates, keySegments } from '../model/key-segments.js';
+import { as, call, construct, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
+import type { EmitContext } from './context.js';
+import { an, runtimeValue, type EntityScope } from './entity-scope.js';
+
+const PK_BYTES = 2048;
+const SK_BYTES = 1024;
+
+function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
+  const segments = keySegments(entity, template, shard, identity);
+  if (!segments) throw new Error(`internal: ${target} was not validated`);
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }) };
+}
+
+/** `<Entity>Keys.pk`, `<Entity>Keys.indexes.byName.sk`: where a template lives. */
+export const keysRef = (scope: EntityScope, ...path: string[]): Expression => path.reduce<Expression>((object, name) => prop(object, name), id(`${scope.name}Keys`));
+
+/** The table's key attribute types: `{ pk: string; sk: string }`. */
+function physicalKeyType(scope: EntityScope) {
+  const { table } = scope.ctx;
+  return objectType([{ name: table.key.pk, type: keyword.string() }, ...(scope.entity.key.sk && table.key.sk !== undefined ? [{ name: table.key.sk, type: keyword.string() }] : [])]);
+}
+
+/** The codec definitions of an entity's key templates: the table key's and each index's. */
+export interface EntityTemplates {
+  readonly pk: KeyTemplateDef;
+  readonly sk?: KeyTemplateDef;
+  readonly indexes: ReadonlyArray<{ readonly name: string; readonly pk?: KeyTemplateDef; readonly sk?: KeyTemplateDef }>;
+}
+
+export function entityTemplates(scope: EntityScope): EntityTemplates {
+  const { entity, name, ctx } = scope;
+  return {
+    pk: templateDef(entity, entity.key.pk, `${name}.key.pk`, PK_BYTES, ctx, entity.key.shard),
+    ...(entity.key.sk ? { sk: templateDef(entity, entity.key.sk, `${name}.key.sk`, SK_BYTES, ctx) } : {}),
+    indexes: scope.indexPaths.map((path) => {
+      const index = path.index!;
+      const mapping = entity.indexes[index.name]!;
+      const target = `${name}.indexes.${index.name}`;
+      return {
+        name: index.name,
+        ...(index.kind === 'gsi' ? { pk: templateDef(entity, mapping.pk!, `${target}.pk`, PK_BYTES, ctx, mapping.shard, identityTemplates(entity, mapping)) } : {}),
+        ...(path.sk ? { sk: templateDef(entity, path.sk, `${target}.sk`, SK_BYTES, ctx) } : {}),
+      };
+    }),
+  };
+}
+
+export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
+  const { entity, name, ctx } = scope;
+  const { table } = ctx;
+  const KeyTemplate = runtimeValue(scope, 'codec', 'KeyTemplate');
+  const template = (def: KeyTemplateDef | undefined) => (def === undefined ? undefined : construct(KeyTemplate, [literal(def)]));
+  const defs = entityTemplates(scope);
+  const entries: ObjectEntry[] = [
+    ['pk', template(defs.pk)],
+    ['sk', template(defs.sk)],
+  ];
+  if (defs.indexes.length) entries.push(['indexes', obj(defs.indexes.map((index): ObjectEntry => [index.name, obj([['pk', template(index.pk)], ['sk', template(index.sk)]])]))]);
+  const hasSk = entity.key.sk !== undefined && table.key.sk !== undefined;
+  const keyType = physicalKeyType(scope);
+  const part = (template: 'pk' | 'sk', method: 'build' | 'parse', arg: Expression) => call(prop(keysRef(scope, template), method), [arg]);
+  if (scope.addressable) {
+    entries.push(
+      objectMethod(
+        'key',
+        [{ name: 'values', type: typeRef(`${name}Key`) }],
+        keyType,
+        [ret(obj([[table.key.pk, part('pk', 'build', id('values'))], ...(hasSk ? [[table.key.sk!, part('sk', 'build', id('values'))] as const] : [])]))],
+        `The table key of ${an(name)}. Throws KeyValueError before any request if a part is missing or invalid.`,
+      ),
+    );
+  }
+  entries.push(
+    objectMethod(
+      'parse',
+      [{ name: 'key', type: keyType }],
+      typeRef(`${name}Key`),
+      [ret(as(objWithSpreads([['...', part('pk', 'parse', prop('key', table.key.pk))], ...(hasSk ? [['...', part('sk', 'parse', prop('key', table.key.sk!))] as const] : [])]), typeRef(`${name}Key`)))],
+      `The parts of ${an(name)} table key; throws KeyParseError if the key is not ${an(name)}'s.`,
+    ),
+  );
+  return [
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: jsDoc(`Builds and parses ${name} keys: ${entity.key.pk.source}${entity.key.sk ? ` / ${entity.key.sk.source}` : ''}.`),
+      declarations: [{ name: `${name}Keys`, initializer: print(obj(entries)) }],
+    },
+  ];
+}

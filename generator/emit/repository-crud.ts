@@ -1,0 +1,182 @@
+// Emits the repository methods that address items by key or write whole items: get, put, create,
+// replace, update, delete, their batch forms, a run of a sequence (getRange) and every shard of a
+// constant-sort-key partition (getAll).
+
+import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
+import { arr, as, call, constant, id, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
+import { pascalCase } from './context.js';
+import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
+import { keyExample } from './doc-examples.js';
+import { updateType } from './item-types.js';
+
+export type Method = OptionalKind<MethodDeclarationStructure>;
+
+/** A method parameter: `name: Type`, `name?: Type` or `name: Type = initializer`. */
+export function param(name: string, type: TypeNode, options: { optional?: boolean; initializer?: string } = {}) {
+  return { name, type: print(type), ...(options.optional ? { hasQuestionToken: true } : {}), ...(options.initializer ? { initializer: options.initializer } : {}) };
+}
+
+/** `return helper<T>(this.context, model, ...args);` */
+export function delegate(scope: EntityScope, module: 'repository' | 'write', helper: string, args: readonly Expression[], typeArgs: readonly TypeNode[] = []): string {
+  return returns(call(runtimeValue(scope, module, helper), [path('this.context'), id(scope.model), ...args], typeArgs));
+}
+
+const throws = (text: string): DocTag => ({ name: 'throws', text });
+const example = (scope: EntityScope, method: string, command: string): DocTag[] => {
+  const tag = keyExample(scope, method, command);
+  return tag ? [tag] : [];
+};
+const BATCH_ERROR = 'BatchError (UnprocessedItemsError when retries make no progress) if it stops early';
+const KEY_ERROR = 'KeyValueError before any request if a key part is missing or invalid';
+
+export function emitCrud(scope: EntityScope): Method[] {
+  const { name, version, addressable, entity } = scope;
+  const item = typeRef(name);
+  const key = typeRef(`${name}Key`);
+  const readOptions = runtimeType(scope, 'repository', 'ReadOptions');
+  const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
+  const writeOptions = () => runtimeType(scope, 'write', 'WriteOptions', item);
+  const changeOptions = (extra: TypeNode) =>
+    version === undefined ? param('options', intersection([writeOptions(), extra]), { optional: true }) : param('options', intersection([runtimeType(scope, 'write', 'VersionedWriteOptions', item), extra]));
+  const writeThrows = [throws('ValidationError if a value does not fit its declared type, ItemTooLargeError above 400 KB'), throws(KEY_ERROR)];
+  const putMethod = (method: 'put' | 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
+    name: method,
+    docs: jsDoc(description, [...extra, ...writeThrows]),
+    parameters: [param('item', typeRef(scope.inputType)), param('options', writeOptions(), { optional: true })],
+    returnType: print(typeRef('Promise', item)),
+    statements: delegate(scope, 'write', 'putItem', [version === undefined ? id('item') : as(id('item'), item), str(method), id('options')]),
+  });
+  const methods: Method[] = [];
+  if (addressable) {
+    methods.push({
+      name: 'get',
+      docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(scope, 'get', 'GetCommand'), throws(KEY_ERROR)]),
+      parameters: [param('key', key), param('options', readOptions, { optional: true })],
+      returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
+      statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], [item]),
+    });
+  }
+  methods.push(
+    putMethod(
+      'put',
+      addressable
+        ? `Writes ${an(name)}, replacing any item with the same key.${versionNote}`
+        : `Writes ${an(name)} under a shard drawn at random (${entity.key.shard!.count} shards of ${entity.key.pk.source}): it is read back by gathering every shard, never by key.`,
+      version === undefined ? [] : [throws('VersionConflictError if another write came first')],
+    ),
+  );
+  if (addressable) {
+    methods.push(
+      putMethod('create', `Writes a new ${name}.`, [throws(`ItemExistsError if ${an(name)} with the same key exists`)]),
+      putMethod('replace', `Overwrites an existing ${name}.${versionNote}`, [throws(`ItemNotFoundError if there is none`), ...(version === undefined ? [] : [throws('VersionConflictError if another write came first')])]),
+    );
+    if (updateType(scope)) {
+      const returnValues = runtimeType(scope, 'write', 'UpdateReturnValues');
+      methods.push({
+        name: 'update',
+        docs: jsDoc(
+          `Changes an existing ${name} and returns it.` +
+            `${scope.indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}${versionNote}` +
+            ' `returnValues` picks what comes back: the item after (default) or before, the changed attributes, or nothing.',
+          [
+            throws('ItemNotFoundError if there is none'),
+            throws('ConditionFailedError if `options.condition` does not hold'),
+            ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
+            throws('ValidationError if a change does not fit its declared type or needs other index-key parts'),
+          ],
+        ),
+        typeParameters: [{ name: 'R', constraint: print(returnValues), default: "'ALL_NEW'" }],
+        parameters: [param('key', key), param('changes', typeRef(`${name}Update`)), changeOptions(objectType([{ name: 'returnValues', type: typeRef('R'), optional: true, readonly: true }]))],
+        returnType: print(typeRef('Promise', runtimeType(scope, 'write', 'Returned', item, typeRef('R')))),
+        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], [runtimeType(scope, 'write', 'Returned', item, typeRef('R'))]),
+      });
+    }
+    methods.push({
+      name: 'delete',
+      docs: jsDoc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none (nothing with \`returnValues: 'NONE'\`).${versionNote}`, [
+        ...(version === undefined ? example(scope, 'delete', 'DeleteCommand') : []),
+        throws('ConditionFailedError if `options.condition` does not hold'),
+        ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
+        throws(KEY_ERROR),
+      ]),
+      parameters: [param('key', key), changeOptions(objectType([{ name: 'returnValues', type: union([literalType('ALL_OLD'), literalType('NONE')]), optional: true, readonly: true }]))],
+      returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
+      statements: delegate(scope, 'write', 'deleteItem', [id('key'), id('options')], [item]),
+    });
+    methods.push({
+      name: 'batchGet',
+      docs: jsDoc(`Reads many ${name} items by key (100 per request, unprocessed keys retried); results follow the order of \`keys\`, undefined where there is none.`, [
+        throws(`${BATCH_ERROR}: its \`items\` are the ${name} items read and \`unprocessed\` the ${name}Key values not read`),
+      ]),
+      parameters: [param('keys', readonlyArray(key)), param('options', readOptions, { optional: true })],
+      returnType: print(typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
+      statements: delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], [item, key]),
+    });
+  }
+  methods.push({
+    name: 'batchPut',
+    docs: jsDoc(`Writes many ${name} items (25 per request, unprocessed items retried).${version === undefined ? '' : ' Batch writes take no conditions: versions are written as given.'}`, [
+      throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name} items written and not written`),
+      throws('ValidationError or ItemTooLargeError before anything is sent if an item is invalid'),
+    ]),
+    parameters: [param('items', readonlyArray(item))],
+    returnType: print(typeRef('Promise', keyword.void())),
+    statements: delegate(scope, 'repository', 'batchPutItems', [id('items')]),
+  });
+  if (addressable) {
+    methods.push({
+      name: 'batchDelete',
+      docs: jsDoc(`Deletes many ${name} items by key (25 per request, unprocessed items retried).`, [
+        throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name}Key values deleted and not deleted`),
+      ]),
+      parameters: [param('keys', readonlyArray(key))],
+      returnType: print(typeRef('Promise', keyword.void())),
+      statements: delegate(scope, 'repository', 'batchDeleteItems', [id('keys')]),
+    });
+  }
+  methods.push(...sequenceRange(scope), ...gatherAll(scope));
+  return methods;
+}
+
+/** A sequence (seed 000): items at non-negative integer positions leading the sort key, read as a run in one batched call. */
+function sequenceRange(scope: EntityScope): Method[] {
+  const { entity, name } = scope;
+  const leading = entity.key.sk?.segments.find((seg) => seg.kind === 'placeholder');
+  const def = leading?.kind === 'placeholder' ? entity.attributes[leading.name] : undefined;
+  if (!scope.addressable || leading?.kind !== 'placeholder' || def?.kind !== 'number' || !def.integer || (def.min ?? -1) < 0) return [];
+  const position = leading.name;
+  const rest = scope.primaryParts.filter((a) => a !== position);
+  const key = typeRef(`${name}Key`);
+  return [
+    {
+      name: `get${pascalCase(position)}Range`,
+      docs: jsDoc(`Reads the ${name} items at ${position} \`from\` to \`to\` (inclusive) in one batched call (100 keys per request); results follow ${position} order, undefined where there is none.`, [
+        throws(`${BATCH_ERROR}`),
+      ]),
+      parameters: [param('key', attributesType(scope, rest, 'required')), param('from', keyword.number()), param('to', keyword.number()), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
+      returnType: print(typeRef('Promise', typeRef('Array', union([typeRef(name), keyword.undefined()])))),
+      statements: [
+        constant('keys', arr([]), typeRef('Array', key)),
+        `for (let at = from; at <= to; at++) ${statement(call('keys.push', [objWithSpreads([['...', id('key')], [position, id('at')]])]))}`,
+        delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], [typeRef(name), key]),
+      ],
+    },
+  ];
+}
+
+/** A sharded partition with a constant sort key holds one item per shard: read by gathering every shard's key. */
+export const gathersConstant = (scope: EntityScope) => scope.entity.key.shard !== undefined && scope.primary.sort.length === 0;
+
+function gatherAll(scope: EntityScope): Method[] {
+  if (!gathersConstant(scope)) return [];
+  const { entity, name } = scope;
+  return [
+    {
+      name: 'getAll',
+      docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [throws(BATCH_ERROR)]),
+      parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
+      returnType: print(typeRef('Promise', typeRef('Array', typeRef(name)))),
+      statements: delegate(scope, 'repository', 'getAllItems', [id('partition'), id('options')], [typeRef(name)]),
+    },
+  ];
+}

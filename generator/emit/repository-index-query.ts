@@ -1,0 +1,168 @@
+// Emits a query method per access path (the table when its sort key varies, and each index), its
+// async iterator (`…All`), a time-range query across the buckets of a time-bucketed partition key
+// (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
+
+import type { AccessPath } from '../model/access-paths.js';
+import { arrow, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
+import { textPrefixes } from './item-types.js';
+import { delegate, gathersConstant, param, type Method } from './repository-crud.js';
+
+const RANGE = objectType([
+  { name: 'from', type: typeRef('Date'), readonly: true },
+  { name: 'to', type: typeRef('Date'), readonly: true },
+]);
+
+/** The paths with something to query: a varying sort key, an index, or one item per shard to gather. */
+export function queryPaths(scope: EntityScope): AccessPath[] {
+  return [scope.primary, ...scope.indexPaths].filter((p) => p.sort.length > 0 || p.index !== undefined || (p === scope.primary && gathersConstant(scope)));
+}
+
+/** `(stored) => …`: how a page's records become items: decoded whole, or as the index projects them. */
+export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
+  const names = pathNames(scope, path);
+  if (path.projection === 'all') return call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)], [typeRef(scope.name)]);
+  return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')], [typeRef(names.itemType)]));
+}
+
+/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor);` */
+export function iterate(scope: EntityScope, method: string, first: string): string {
+  const withCursor = objWithSpreads([
+    ['...', id('options')],
+    ['...', parenthesized(conditional(binary(id('cursor'), '===', id('undefined')), obj([]), obj([['cursor', id('cursor')]])))],
+  ]);
+  return returns(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]));
+}
+
+function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
+  const gsi = path.index?.kind === 'gsi';
+  const text = textPrefixes(scope, path.sort);
+  const condition = path.sort.length
+    ? runtimeType(scope, 'keyCondition', 'SortCondition', typeRef(names.sortPrefixType), ...(text.length ? [typeRef(names.sortTextPrefixType)] : []))
+    : keyword.never();
+  return runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', condition);
+}
+
+export function emitIndexQueries(scope: EntityScope): Method[] {
+  const { name } = scope;
+  const methods: Method[] = [];
+  const page = (type: string) => print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(type))));
+  for (const access of queryPaths(scope)) {
+    const names = pathNames(scope, access);
+    const gsi = access.index?.kind === 'gsi';
+    const projected = access.projection !== 'all';
+    const options = queryOptions(scope, access, names);
+    const request = call(runtimeValue(scope, 'repository', 'entityQuery'), [id(scope.model), str(names.method), access.index ? str(access.index.name) : id('undefined'), id('partition'), id('options')]);
+    const where = `${access.index ? `index ${access.index.name}` : 'the table'} (${access.pk.source}${access.sk ? ` / ${access.sk.source}` : ''})`;
+    const partition = param('partition', typeRef(names.partitionType));
+    const queryPage = runtimeValue(scope, 'repository', 'queryPage');
+    const cursorNote = ' Pass `cursor` from the previous page to continue.';
+    if (!projected) {
+      methods.push({
+        name: names.method,
+        docs: jsDoc(
+          `Lists ${name} items of one partition of ${where} in sort-key order` +
+            (access.sort.length ? ', optionally narrowed by `where` on a left-to-right prefix of the sort-key parts (`eq` matches whole parts, `beginsWith` text at the start of a string part)' : '') +
+            `.${cursorNote}`,
+          [{ name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned' }],
+        ),
+        parameters: [partition, param('options', options, { initializer: '{}' })],
+        returnType: page(name),
+        statements: returns(call(queryPage, [path('this.context'), request, id('options'), recordMapper(scope, access)])),
+        // async: a key error rejects the promise like a request error does
+        isAsync: true,
+      });
+    } else {
+      const fetchItems = runtimeValue(scope, 'repository', 'fetchItems');
+      // the overloads carry the documentation: they are what callers see
+      const docs = jsDoc(`Lists ${name} items of one partition of ${where} as the index projects them; with \`fetch: true\`, reads the full items by key (batched).${cursorNote}`, [
+        { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned; BatchError if `fetch` stops early' },
+      ]);
+      methods.push({
+        name: names.method,
+        overloads: [
+          { docs, parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: literalType(true) }])]))], returnType: page(name) },
+          { docs, parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: literalType(false), optional: true }])]), { optional: true })], returnType: page(names.itemType) },
+        ],
+        parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: keyword.boolean(), optional: true }])]), { initializer: '{}' })],
+        returnType: print(typeRef('Promise', union([runtimeType(scope, 'repository', 'Page', typeRef(name)), runtimeType(scope, 'repository', 'Page', typeRef(names.itemType))]))),
+        statements: [
+          constant('request', request),
+          returnsIf(not(path('options.fetch')), call(queryPage, [path('this.context'), id('request'), id('options'), recordMapper(scope, access)])),
+          returns(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(queryPage, [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')], [typeRef(name)])),
+        ],
+        isAsync: true,
+      });
+    }
+    methods.push(...timeRange(scope, access, names), ...acrossTables(scope, access, names));
+    methods.push({
+      name: `${names.method}All`,
+      docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
+      parameters: [partition, param('options', options, { initializer: '{}' })],
+      returnType: print(typeRef('AsyncGenerator', typeRef(names.itemType), keyword.void(), keyword.undefined())),
+      statements: iterate(scope, names.method, 'partition'),
+    });
+  }
+  return methods;
+}
+
+/** Across every time bucket of a partition key like `Featured.<featuredAt:month>` whose sort key starts with the same timestamp, unbucketed. */
+function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Method[] {
+  const { entity, name } = scope;
+  const bucket = access.pk.segments.find((seg) => seg.kind === 'placeholder' && seg.truncate !== undefined && entity.attributes[seg.name]?.kind === 'timestamp');
+  const firstSort = access.sk?.segments.find((seg) => seg.kind === 'placeholder');
+  if (bucket?.kind !== 'placeholder' || firstSort?.kind !== 'placeholder' || firstSort.name !== bucket.name || firstSort.truncate !== undefined) return [];
+  const rest = access.partition.filter((a) => a !== bucket.name);
+  const method = `${names.method}Between`;
+  const sharded = access.pk.segments.some((seg) => seg.kind === 'placeholder' && seg.name === 'shard');
+  const gsi = access.index?.kind === 'gsi';
+  return [
+    {
+      name: method,
+      docs: jsDoc(
+        `${name} items with ${bucket.name} from \`range.from\` to \`range.to\` (inclusive), across every ${bucket.truncate} bucket of ${access.pk.source}` +
+          `${sharded ? ' and every shard' : ''}, merged in order under one cursor.`,
+        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+      ),
+      // a partition that is nothing but the bucket takes no partition argument
+      parameters: [
+        ...(rest.length ? [param('partition', attributesType(scope, rest, 'required'))] : []),
+        param('range', RANGE),
+        param('options', runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', keyword.never()), { initializer: '{}' }),
+      ],
+      returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(names.itemType)))),
+      statements: delegate(scope, 'repository', 'queryTimeRange', [
+        str(method),
+        access.index ? str(access.index.name) : id('undefined'),
+        obj([['attribute', str(bucket.name)], ['unit', str(bucket.truncate!)]]),
+        rest.length ? id('partition') : obj([]),
+        id('range'),
+        id('options'),
+        recordMapper(scope, access),
+      ]),
+      isAsync: true,
+    },
+  ];
+}
+
+/** On a rotated table, a table query whose sort key leads with a timestamp reads every period's table the range touches. */
+function acrossTables(scope: EntityScope, access: AccessPath, names: PathNames): Method[] {
+  const { entity, name, ctx } = scope;
+  const leading = access.sk?.segments.find((seg) => seg.kind === 'placeholder');
+  if (!ctx.table.rotation || access.index || leading?.kind !== 'placeholder' || leading.truncate !== undefined || entity.attributes[leading.name]?.kind !== 'timestamp' || access.partition.includes(leading.name)) return [];
+  const method = `${names.method}AcrossTables`;
+  return [
+    {
+      name: method,
+      docs: jsDoc(
+        `${name} items of one partition with ${leading.name} from \`range.from\` to \`range.to\` (inclusive), read from every ${ctx.table.rotation}'s table the range touches` +
+          ' (one per period, from the base name), merged in order under one cursor.',
+        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+      ),
+      parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'repository', 'QueryOptions', keyword.never()), { initializer: '{}' })],
+      returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(name)))),
+      statements: delegate(scope, 'repository', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)]),
+      isAsync: true,
+    },
+  ];
+}

@@ -1,0 +1,69 @@
+// Emits a method per declared access pattern (`recentArticles`) and its async iterator.
+
+import { binary, call, id, intersection, jsDoc, keyword, literal, nonNull, obj, objWithSpreads, path, print, prop, returns, str, typeRef, type Expression } from './ast.js';
+import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
+import { patternParamsType } from './item-types.js';
+import { iterate, recordMapper } from './repository-index-query.js';
+import { param, type Method } from './repository-crud.js';
+
+export function emitPatterns(scope: EntityScope): Method[] {
+  const { name } = scope;
+  const methods: Method[] = [];
+  for (const { pattern, path: access, op, before } of scope.patterns) {
+    const names = pathNames(scope, access);
+    const gsi = access.index?.kind === 'gsi';
+    const pageOptions = runtimeType(scope, 'repository', 'PageOptions');
+    const options = gsi ? pageOptions : intersection([pageOptions, runtimeType(scope, 'repository', 'ReadOptions')]);
+    const keySpace: Expression = access.index ? id(names.indexModel!) : id(scope.model);
+    const sk =
+      access.sk === undefined
+        ? undefined
+        : obj([
+            ['attribute', prop(nonNull(prop(keySpace, 'sk')), 'attribute')],
+            [
+              'condition',
+              call(runtimeValue(scope, 'repository', 'patternCondition'), [
+                prop(nonNull(prop(keySpace, 'sk')), 'template'),
+                pattern.sk === undefined ? id('params') : objWithSpreads([['...', id('params')], [pattern.sk, id('undefined')]]),
+                pattern.sk === undefined ? id('undefined') : str(pattern.sk),
+                str(op),
+                pattern.sk === undefined ? id('undefined') : prop('params', pattern.sk),
+              ]),
+            ],
+          ]);
+    const request = obj([
+      ['scope', str(`${name}.${pattern.name}`)],
+      ['indexName', access.index ? str(access.index.name) : undefined],
+      ['pk', prop(keySpace, 'pk')],
+      ['partition', id('params')],
+      ['sk', sk],
+      ['params', id('params')],
+      ['keyAttributes', call(runtimeValue(scope, 'repository', 'keyAttributesOf'), [id(scope.model), access.index ? id(names.indexModel!) : id('undefined')])],
+      ['order', str(pattern.order ?? 'asc')],
+      ['consistent', gsi ? literal(false) : binary(path('options.consistent'), '===', literal(true))],
+      ['owner', access.index ? undefined : id(scope.model)],
+    ]);
+    const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', access.index ? `on index ${access.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');
+    const params = param('params', typeRef(patternParamsType(scope, pattern.name)));
+    methods.push(
+      {
+        name: pattern.name,
+        docs: jsDoc(`Pattern ${pattern.name}: ${name} items, ${describe}.${before.length ? ` Fixes ${before.join(', ')} first.` : ''}`, [
+          { name: 'throws', text: 'KeyValueError before any request if a parameter is missing or invalid; CursorError if `cursor` is not one this pattern returned' },
+        ]),
+        parameters: [params, param('options', options, { initializer: '{}' })],
+        returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(names.itemType)))),
+        statements: returns(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), request, id('options'), recordMapper(scope, access)])),
+        isAsync: true,
+      },
+      {
+        name: `${pattern.name}All`,
+        docs: jsDoc(`Every item of pattern ${pattern.name}, page after page (from \`options.cursor\` if given), as an async iterator.`),
+        parameters: [params, param('options', options, { initializer: '{}' })],
+        returnType: print(typeRef('AsyncGenerator', typeRef(names.itemType), keyword.void(), keyword.undefined())),
+        statements: iterate(scope, pattern.name, 'params'),
+      },
+    );
+  }
+  return methods;
+}

@@ -1,0 +1,39 @@
+// Emits `mark<Index>` / `clear<Index>` for each sparse index of an entity: an index whose key reads
+// optional attributes holds the item only while they are set.
+
+import { arr, id, jsDoc, obj, print, str, typeRef } from './ast.js';
+import { an, attributesType, runtimeType, type EntityScope } from './entity-scope.js';
+import { indexInputs } from './entity-model.js';
+import { pascalCase } from './context.js';
+import { delegate, param, type Method } from './repository-crud.js';
+
+export function emitSparseIndexes(scope: EntityScope): Method[] {
+  const { name, version } = scope;
+  if (!scope.addressable) return [];
+  const item = typeRef(name);
+  const options = version === undefined ? [] : [param('options', runtimeType(scope, 'write', 'VersionedWriteOptions', item))];
+  const passOptions = version === undefined ? [] : [id('options')];
+  return scope.indexPaths.flatMap((access): Method[] => {
+    const index = access.index!.name;
+    const { optional } = indexInputs(scope, index);
+    if (!optional.length) return [];
+    const suffix = pascalCase(index);
+    const throws = { name: 'throws' as const, text: 'ItemNotFoundError if there is none' };
+    return [
+      {
+        name: `mark${suffix}`,
+        docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')} (its index key is written in the same request).`, [throws]),
+        parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, optional, 'required')), ...options],
+        returnType: print(typeRef('Promise', item)),
+        statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['set', id('values')]]), ...passOptions], [item]),
+      },
+      {
+        name: `clear${suffix}`,
+        docs: jsDoc(`Takes ${an(name)} out of sparse index ${index}: removes ${optional.join(', ')} and its index key attributes.`, [throws]),
+        parameters: [param('key', typeRef(`${name}Key`)), ...options],
+        returnType: print(typeRef('Promise', item)),
+        statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['remove', arr(optional.map(str))]]), ...passOptions], [item]),
+      },
+    ];
+  });
+}

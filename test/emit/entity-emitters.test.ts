@@ -1,0 +1,123 @@
+// One entity's emitters, each given a small entity and checked on its own output: declared names,
+// members and method statements (small exact strings, never a whole module).
+import test from 'ava';
+import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
+import { createContext } from '../../generator/emit/context.js';
+import { entityScope } from '../../generator/emit/entity-scope.js';
+import { emitItemTypes } from '../../generator/emit/item-types.js';
+import { emitKeyBuilders } from '../../generator/emit/key-builders.js';
+import { emitEntityModel } from '../../generator/emit/entity-model.js';
+import { emitCrud } from '../../generator/emit/repository-crud.js';
+import { emitIndexQueries } from '../../generator/emit/repository-index-query.js';
+import { emitPatterns } from '../../generator/emit/repository-pattern.js';
+import { emitCounters } from '../../generator/emit/repository-counter.js';
+import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
+
+const table = defineTable({
+  name: 'Shop',
+  indexes: { byStatus: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'keys-only' }), bySku: gsi({ pk: 'gsi2pk', projection: 'all' }) },
+  entities: {
+    Order: entity({
+      attributes: { orderId: types.string(), status: types.enum(['OPEN', 'SHIPPED']), placedAt: types.timestamp(), flaggedAt: types.timestamp().optional() },
+      key: { pk: 'Order#<orderId>', sk: 'ORDER' },
+      indexes: { byStatus: { pk: 'Status#<status>', sk: '<flaggedAt>' } },
+    }),
+    Stock: entity({
+      attributes: { sku: types.string(), count: types.number({ integer: true }), reserved: types.number({ integer: true }).optional() },
+      key: { pk: 'Sku#<sku>', sk: 'STOCK' },
+    }),
+    Tag: entity({
+      attributes: { name: types.string(), at: types.timestamp() },
+      key: { pk: 'Tag#<name>', sk: 'AT#<at>' },
+    }),
+  },
+  patterns: { tagsSince: { entity: 'Tag', sk: 'at', op: 'gte', order: 'desc' } },
+});
+const ctx = createContext(table);
+const scope = (name: string) => entityScope(table.entities[name]!, ctx);
+const named = (statements: StatementStructures[]) => statements.map((s) => (s as { name?: string; declarations?: Array<{ name: string }> }).name ?? (s as { declarations: Array<{ name: string }> }).declarations[0]!.name);
+const methodNames = (methods: OptionalKind<MethodDeclarationStructure>[]) => methods.map((m) => m.name);
+const find = (statements: StatementStructures[], name: string) => statements.find((s) => (s as { name?: string }).name === name) as { type?: string; properties?: Array<{ name: string; type: string; hasQuestionToken?: boolean }> };
+
+test('item types: the item, its key, each path and the update, nothing empty', (t) => {
+  const statements = emitItemTypes(scope('Order'));
+  t.deepEqual(named(statements), ['Order', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusItem', 'OrderUpdate']);
+  t.is(find(statements, 'OrderKey').type, '{ orderId: string; }');
+  t.is(find(statements, 'OrderByStatusItem').type, "Pick<Order, 'orderId' | 'status' | 'flaggedAt'>");
+  t.deepEqual(find(statements, 'Order').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), ['orderId: string', "status: 'OPEN' | 'SHIPPED'", 'placedAt: Date', 'flaggedAt?: Date']);
+});
+
+test('item types: an entity whose attributes are all key parts has no update type', (t) => {
+  const only = defineTable({ name: 'K', entities: { Pair: entity({ attributes: { a: types.string(), b: types.string() }, key: { pk: 'A#<a>', sk: 'B#<b>' } }) } });
+  t.false(named(emitItemTypes(entityScope(only.entities['Pair']!, createContext(only)))).includes('PairUpdate'));
+  t.false(methodNames(emitCrud(entityScope(only.entities['Pair']!, createContext(only)))).includes('update'));
+});
+
+test('key builders: one KeyTemplate per template, key and parse by direct calls', (t) => {
+  const s = scope('Tag');
+  const [keys] = emitKeyBuilders(s) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const text = keys!.declarations[0]!.initializer;
+  t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
+  t.true(text.includes('return { ...TagKeys.pk.parse(key.pk), ...TagKeys.sk.parse(key.sk) } as TagKey;'));
+  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate'] }]);
+});
+
+test('entity model: an index is a named constant, the model lists them by name', (t) => {
+  const statements = emitEntityModel(scope('Order')) as Array<{ declarations: Array<{ name: string; initializer: string }> }>;
+  t.deepEqual(statements.map((s) => s.declarations[0]!.name), ['orderByStatusIndex', 'orderModel']);
+  t.true(statements[1]!.declarations[0]!.initializer.includes('indexes: [orderByStatusIndex]'));
+  t.true(statements[0]!.declarations[0]!.initializer.includes("optional: ['flaggedAt']"));
+});
+
+test('entity model: declared and required attributes, PII and passthrough for the runtime checks', (t) => {
+  const passing = defineTable({ name: 'Kv', key: { pk: 'id' }, entities: { Setting: entity({ attributes: { name: types.string({ pii: true }), note: types.string().optional() }, key: { pk: 'S#<name>' }, passthrough: true }) } });
+  const [model] = emitEntityModel(entityScope(passing.entities['Setting']!, createContext(passing))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const text = model!.declarations[0]!.initializer;
+  for (const line of ["attributes: ['name', 'note']", "required: ['name']", "pii: ['name']", 'passthrough: true', 'sk: undefined']) t.true(text.includes(line), line);
+  t.false((emitEntityModel(scope('Tag'))[0] as { declarations: Array<{ initializer: string }> }).declarations[0]!.initializer.includes('passthrough'));
+});
+
+test('crud: methods and their one-line bodies', (t) => {
+  const methods = emitCrud(scope('Order'));
+  t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
+  t.is(methods[0]!.statements, 'return getItem<Order>(this.context, orderModel, key, options);');
+  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options);");
+});
+
+test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
+  const [get] = emitCrud(scope('Order'));
+  const doc = get!.docs![0] as { description: string; tags: Array<{ tagName: string; text: string }> };
+  t.is(doc.description, 'Reads one Order by its key; undefined when there is none.');
+  t.deepEqual(doc.tags.map((tag) => tag.tagName), ['example', 'throws']);
+  // the request is built by the runtime codec (KeyTemplate), not written by hand
+  t.is(doc.tags[0]!.text, "\nawait db.order.get({ orderId: 'orderId-1' });\n// sends GetCommand:\n// { TableName: 'Shop', Key: { pk: 'Order#orderId-1', sk: 'ORDER' } }");
+});
+
+test('index queries: the table path is left out when its sort key is constant; projections overload with docs on each signature', (t) => {
+  const methods = emitIndexQueries(scope('Order'));
+  t.deepEqual(methodNames(methods), ['queryByStatus', 'queryByStatusAll']);
+  t.is(methods[0]!.overloads!.length, 2);
+  t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
+  t.is(methods[0]!.docs, undefined);
+  t.true(String((methods[0]!.statements as string[])[1]).includes('projectRecord<OrderByStatusItem>(orderModel, orderByStatusIndex, stored)'));
+});
+
+test('patterns: one method and its iterator per pattern', (t) => {
+  const methods = emitPatterns(scope('Tag'));
+  t.deepEqual(methodNames(methods), ['tagsSince', 'tagsSinceAll']);
+  t.true(String(methods[0]!.statements).includes("order: 'desc'"));
+  t.deepEqual(emitPatterns(scope('Order')), []);
+});
+
+test('counters: increment for an entity of numbers; nothing for others', (t) => {
+  t.deepEqual(methodNames(emitCounters(scope('Stock'))), ['increment']);
+  t.deepEqual(emitCounters(scope('Order')), []);
+});
+
+test('sparse indexes: mark and clear for an index read by optional attributes', (t) => {
+  const methods = emitSparseIndexes(scope('Order'));
+  t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
+  t.is(methods[1]!.statements, "return updateItem<Order>(this.context, orderModel, key, { remove: ['flaggedAt'] });");
+  t.deepEqual(emitSparseIndexes(scope('Tag')), []);
+});
