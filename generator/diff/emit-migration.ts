@@ -102,20 +102,23 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     if (!before || !after) continue;
     const moves = changes.filter((c) => c.table === after.table.name && c.migrate);
     if (!moves.length) continue;
-    const named = (m: NonNullable<LocatedChange['migrate']>) => ('edge' in m ? m.edge : m.entity);
-    const moved = [...new Set(moves.map((c) => `${c.migrate!.kind === 'edge' ? 'edge' : 'entity'} ${named(c.migrate!)}`))].map((id) => {
-      const own = moves.filter((c) => `${c.migrate!.kind === 'edge' ? 'edge' : 'entity'} ${named(c.migrate!)}` === id);
-      const kinds = own.map((c) => c.migrate!.kind);
-      const kind = kinds.includes('edge') ? ('edge' as const) : kinds.includes('rewrite') ? ('rewrite' as const) : ('backfill' as const);
-      return { name: named(own[0]!.migrate!), kind, reasons: own.map((c) => c.change) };
-    });
+    // one entry per entity (a key rewrite also writes its index attributes) and per edge
+    const moved = new Map<string, { name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>();
+    for (const { migrate, change } of moves) {
+      const name = 'edge' in migrate! ? migrate.edge : migrate!.entity;
+      const id = `${migrate!.kind === 'edge' ? 'edge' : 'entity'} ${name}`;
+      const entry = moved.get(id) ?? { name, kind: migrate!.kind, reasons: [] };
+      if (migrate!.kind === 'rewrite') entry.kind = 'rewrite';
+      entry.reasons.push(change);
+      moved.set(id, entry);
+    }
     const folder = tableFolder(after.table);
     const root = path.join(dir, folder);
     // the program reads items with the old code's fromStored and runs the new code's migration engine
     writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
     writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'] }).files]);
     const file = path.join(root, `migrate-${folder}.ts`);
-    writeFileSync(file, program(before.table, after.table, moved, oldCodec));
+    writeFileSync(file, program(before.table, after.table, [...moved.values()], oldCodec));
     written.push(file);
   }
   return written;
