@@ -288,20 +288,20 @@ test.serial('the key codec change v1 → v2 as a migration: items written raw in
   t.is(fresh.consumedWcu, 0);
 });
 
-// Users (integer ids 1..1e9: key codec v1 wrote id 1 as 000000000) and tags (string ids) joined by
+// Users (integer ids 1..1e9: key codec v1 wrote id 1 as 000000000) and topics (string ids) joined by
 // edge Fan, whose items carry both nodes' ids: the v1 → v2 migration moves both halves of each.
 const FAN_GRAPH = `import { defineTable, edge, entity, t } from 'ddbgen';
 export default defineTable({
   name: 'Graph',
   entities: {
     User: entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }), name: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
-    Tag: entity({ attributes: { name: t.string() }, key: { pk: 'Tag#<name>', sk: 'PROFILE' } }),
+    Topic: entity({ attributes: { name: t.string() }, key: { pk: 'Topic#<name>', sk: 'PROFILE' } }),
   },
-  edges: { Fan: edge({ types: ['User', 'Tag'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { note: t.string() } }) },
+  edges: { Fan: edge({ types: ['User', 'Topic'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { note: t.string() } }) },
 });
 `;
 
-type GraphNode = { type: 'User'; id: number } | { type: 'Tag'; id: string };
+type GraphNode = { type: 'User'; id: number } | { type: 'Topic'; id: string };
 
 test.serial('edge items across the key codec change: both halves moved, killed mid-way and resumed, new-style edge writes meanwhile; every edge checked from both sides', async (t) => {
   t.timeout(240_000);
@@ -322,23 +322,23 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   const v1 = (node: GraphNode) => (node.type === 'User' ? String(node.id - 1).padStart(9, '0') : node.id);
   const v2 = (node: GraphNode) => (node.type === 'User' ? String(node.id).padStart(10, '0') : node.id);
   const users: GraphNode[] = Array.from({ length: 200 }, (_, i) => ({ type: 'User', id: i * 37 + 1 }));
-  const tags: GraphNode[] = Array.from({ length: 20 }, (_, i) => ({ type: 'Tag', id: `tag-${i}` }));
+  const topics: GraphNode[] = Array.from({ length: 20 }, (_, i) => ({ type: 'Topic', id: `topic-${i}` }));
   const edges: Array<{ from: GraphNode; to: GraphNode; note: string }> = [];
   users.forEach((from, a) => {
     for (let k = 0; k < 5; k++) edges.push({ from, to: users[(a + 1 + k * 13) % users.length]!, note: `n${edges.length}` });
-    for (let k = 0; k < 2; k++) edges.push({ from, to: tags[(a + k) % tags.length]!, note: `n${edges.length}` });
+    for (let k = 0; k < 2; k++) edges.push({ from, to: topics[(a + k) % topics.length]!, note: `n${edges.length}` });
     if (a < 10) edges.push({ from, to: from, note: `n${edges.length}` });
   });
-  tags.forEach((from, k) => edges.push({ from, to: users[k * 10]!, note: `n${edges.length}` }));
+  topics.forEach((from, k) => edges.push({ from, to: users[k * 10]!, note: `n${edges.length}` }));
   const raw = [
     ...users.map((u) => ({ pk: `User#${v1(u)}`, sk: 'PROFILE', id: u.id, name: `user ${String(u.id)}` })),
-    ...tags.map((g) => ({ pk: `Tag#${v1(g)}`, sk: 'PROFILE', name: g.id })),
+    ...topics.map((g) => ({ pk: `Topic#${v1(g)}`, sk: 'PROFILE', name: g.id })),
     ...edges.flatMap((e) => [
       { pk: `${e.from.type}#${v1(e.from)}`, sk: `FAN_OF#${e.to.type}#${v1(e.to)}`, note: e.note },
       { pk: `${e.to.type}#${v1(e.to)}`, sk: `FANNED_BY#${e.from.type}#${v1(e.from)}`, note: e.note },
     ]),
     // an edge with only one half, and one whose id no codec wrote: reported by key and skipped
-    { pk: 'User#000000000', sk: 'FAN_OF#Tag#orphan', note: 'orphan' },
+    { pk: 'User#000000000', sk: 'FAN_OF#Topic#orphan', note: 'orphan' },
     { pk: 'User#000000000', sk: 'FAN_OF#User#abc', note: 'unreadable' },
   ];
   for (let i = 0; i < raw.length; i += 25) {
@@ -358,7 +358,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const midway = await scanTable(local.documents, tableName);
   const oldForward = midway.filter((i) => /^FAN_OF#User#\d{9}$/.test(String(i.sk)) && /^User#\d{9}$/.test(String(i.pk)) && i.note !== 'orphan');
-  t.true(oldForward.length > 60 && midway.some((i) => /^FAN_OF#\w+#(\d{10}|tag-\d+)$/.test(String(i.sk)) && /^(User#\d{10}|Tag#)/.test(String(i.pk))), `stopped mid-way (${oldForward.length} old forward items left)`);
+  t.true(oldForward.length > 60 && midway.some((i) => /^FAN_OF#\w+#(\d{10}|topic-\d+)$/.test(String(i.sk)) && /^(User#\d{10}|Topic#)/.test(String(i.pk))), `stopped mid-way (${oldForward.length} old forward items left)`);
   const byNote = new Map(edges.map((e) => [e.note, e]));
 
   // the new code adds edges still stored in v1 form before the resumed run (its halves win) and
@@ -373,7 +373,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   for (const e of oldForward.slice(10, 60).map((i) => byNote.get(String(i.note))!)) {
     if ((await db.fan.add(e.from, e.to, { note: `during ${e.note}` })).created) latest.set(e.note, `during ${e.note}`);
   }
-  const added = tags.slice(10, 20).map((to, k) => ({ from: users[k + 100]!, to, note: `added ${k}` }));
+  const added = topics.slice(10, 20).map((to, k) => ({ from: users[k + 100]!, to, note: `added ${k}` }));
   for (const e of added) await db.fan.add(e.from, e.to, { note: e.note });
   const run = await resumed;
   t.is(run.code, 0, run.stderr);
@@ -384,7 +384,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   t.deepEqual(
     report.skipped.map((s: { key: object; reason: string }) => [s.key, s.reason]).sort((a: [{ sk: string }], b: [{ sk: string }]) => (a[0].sk < b[0].sk ? -1 : 1)),
     [
-      [{ pk: 'User#000000000', sk: 'FAN_OF#Tag#orphan' }, 'edge Fan: its other half {"pk":"Tag#orphan","sk":"FANNED_BY#User#000000000"} is not in the table (an edge is stored as two items); nothing was written'],
+      [{ pk: 'User#000000000', sk: 'FAN_OF#Topic#orphan' }, 'edge Fan: its other half {"pk":"Topic#orphan","sk":"FANNED_BY#User#000000000"} is not in the table (an edge is stored as two items); nothing was written'],
       [{ pk: 'User#000000000', sk: 'FAN_OF#User#abc' }, 'edge Fan: its keys name no node of the old schema or the new one'],
     ],
   );
@@ -395,7 +395,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
   t.is(byKey.size, items.length, 'no key twice');
   const all = [...edges, ...added];
-  t.is(items.length, users.length + tags.length + 2 * all.length + 2, 'nothing lost, nothing doubled');
+  t.is(items.length, users.length + topics.length + 2 * all.length + 2, 'nothing lost, nothing doubled');
   for (const e of all) {
     const note = latest.get(e.note) ?? e.note;
     t.is(byKey.get(`${e.from.type}#${v2(e.from)} FAN_OF#${e.to.type}#${v2(e.to)}`)?.note, note, `${e.note} forward`);
@@ -415,7 +415,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
     } while (cursor);
     return out.sort();
   };
-  for (const node of [...users, ...tags]) {
+  for (const node of [...users, ...topics]) {
     const link = (other: GraphNode, e: { note: string }) => `${id(other)}: ${latest.get(e.note) ?? e.note}`;
     t.deepEqual(await listed((o) => db.fan.outgoing(node, o)), all.filter((e) => id(e.from) === id(node)).map((e) => link(e.to, e)).sort(), `outgoing ${id(node)}`);
     t.deepEqual(await listed((o) => db.fan.incoming(node, o)), all.filter((e) => id(e.to) === id(node)).map((e) => link(e.from, e)).sort(), `incoming ${id(node)}`);
@@ -426,7 +426,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
   const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
   const again = Object.values(fresh.segments as Record<string, Record<string, number>>);
   const total = (k: string) => again.reduce((s, c) => s + c[k]!, 0);
-  t.deepEqual([total('rewritten'), total('superseded'), total('current'), total('unchanged'), total('skipped')], [0, 0, users.length + 2 * all.length, tags.length, 2]);
+  t.deepEqual([total('rewritten'), total('superseded'), total('current'), total('unchanged'), total('skipped')], [0, 0, users.length + 2 * all.length, topics.length, 2]);
   t.is(fresh.consumedWcu, 4, 'only the orphan half tried again: a cancelled transaction of 4 items, charged its minimum');
   t.is(await typeCheck, '');
 });
@@ -438,11 +438,11 @@ export default defineTable({
   indexes: { byLiked: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
   entities: {
     User: entity({ attributes: { id: t.string(), name: t.string() }, key: { pk: 'User${delimiter}<id>', sk: 'PROFILE' } }),
-    Tag: entity({ attributes: { name: t.string() }, key: { pk: 'Tag${delimiter}<name>', sk: 'PROFILE' } }),
+    Topic: entity({ attributes: { name: t.string() }, key: { pk: 'Topic${delimiter}<name>', sk: 'PROFILE' } }),
   },
   edges: {
     Follow: edge({ types: ['User'], forward: '${follows}', inverse: 'FOLLOWED_BY' }),
-    Like: edge({ types: ['User', 'Tag'], forward: 'LIKES', inverse: 'LIKED_BY', inverseIndex: 'byLiked', attributes: { stars: t.number({ integer: true, min: 1, max: 5 }) } }),
+    Like: edge({ types: ['User', 'Topic'], forward: 'LIKES', inverse: 'LIKED_BY', inverseIndex: 'byLiked', attributes: { stars: t.number({ integer: true, min: 1, max: 5 }) } }),
   },
 });
 `;
@@ -467,11 +467,11 @@ test.serial('a new delimiter and a renamed edge label: the migration moves both 
 
   // written by the old code: ids hold the new delimiter, so their escaping changes too
   const users = Array.from({ length: 30 }, (_, i) => ({ type: 'User' as const, id: `u|${i}` }));
-  const tags = Array.from({ length: 5 }, (_, i) => ({ type: 'Tag' as const, id: `t#${i}` }));
+  const topics = Array.from({ length: 5 }, (_, i) => ({ type: 'Topic' as const, id: `t#${i}` }));
   await oldDb.user.batchPut(users.map((u) => ({ id: u.id, name: `name ${u.id}` })));
-  await oldDb.tag.batchPut(tags.map((g) => ({ name: g.id })));
+  await oldDb.topic.batchPut(topics.map((g) => ({ name: g.id })));
   const follows = users.flatMap((from, a) => [1, 2, 3].map((k) => ({ from, to: users[(a + k) % users.length]! })));
-  const likes = users.map((from, a) => ({ from, to: tags[a % tags.length]!, attributes: { stars: (a % 5) + 1 } }));
+  const likes = users.map((from, a) => ({ from, to: topics[a % topics.length]!, attributes: { stars: (a % 5) + 1 } }));
   t.deepEqual(await oldDb.follow.addMany(follows), { done: follows.length, unchanged: 0, failed: [] });
   t.deepEqual(await oldDb.like.addMany(likes), { done: likes.length, unchanged: 0, failed: [] });
 
@@ -482,16 +482,16 @@ test.serial('a new delimiter and a renamed edge label: the migration moves both 
   t.deepEqual(report.skipped, []);
 
   const items = await scanTable(local.documents, tableName);
-  t.is(items.length, users.length + tags.length + 2 * follows.length + likes.length, 'nothing lost, nothing doubled');
-  t.deepEqual(items.filter((i) => !/^(User|Tag)\|/.test(String(i.pk)) || !/^(PROFILE$|FOLLOWING\||FOLLOWED_BY\||LIKES\|)/.test(String(i.sk))), [], 'no key in the old form left');
+  t.is(items.length, users.length + topics.length + 2 * follows.length + likes.length, 'nothing lost, nothing doubled');
+  t.deepEqual(items.filter((i) => !/^(User|Topic)\|/.test(String(i.pk)) || !/^(PROFILE$|FOLLOWING\||FOLLOWED_BY\||LIKES\|)/.test(String(i.sk))), [], 'no key in the old form left');
   const sorted = (links: Array<{ id: unknown }>) => links.map((l) => String(l.id)).sort();
   for (const [a, user] of users.entries()) {
     t.deepEqual(sorted((await db.follow.outgoing(user)).items), sorted(follows.filter((f) => f.from === user).map((f) => f.to)), `${user.id} follows`);
     t.deepEqual(sorted((await db.follow.incoming(user)).items), sorted(follows.filter((f) => f.to === user).map((f) => f.from)), `${user.id} followed by`);
-    t.deepEqual(await db.like.get(user, tags[a % tags.length]!), { stars: (a % 5) + 1 });
+    t.deepEqual(await db.like.get(user, topics[a % topics.length]!), { stars: (a % 5) + 1 });
     t.is(await db.user.get({ id: user.id }).then((u: { name: string } | undefined) => u?.name), `name ${user.id}`);
   }
-  for (const tag of tags) t.deepEqual(sorted((await db.like.incoming(tag)).items), sorted(likes.filter((l) => l.to === tag).map((l) => l.from)), `${tag.id} liked by`);
+  for (const topic of topics) t.deepEqual(sorted((await db.like.incoming(topic)).items), sorted(likes.filter((l) => l.to === topic).map((l) => l.from)), `${topic.id} liked by`);
 
   const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
   t.like(fresh.segments[0], { scanned: items.length, rewritten: 0, superseded: 0, current: items.length, skipped: 0 });
