@@ -51,19 +51,22 @@ function newProject(): Project {
   });
 }
 
-/** The text with one blank line between top-level statements (imports and re-exports stay grouped). */
-function separateStatements(filePath: string, source: string): string {
-  const file = ts.createSourceFile(filePath, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  let text = source;
+/** The file's text with one blank line between top-level statements (imports and re-exports stay grouped). */
+function separateStatements(file: ts.SourceFile): string {
+  const source = file.text;
+  const parts: string[] = [];
+  let from = 0;
   const statements = file.statements;
-  for (let i = statements.length - 1; i > 0; i--) {
+  for (let i = 1; i < statements.length; i++) {
     const previous = statements[i - 1]!;
     const current = statements[i]!;
     const grouped = (ts.isImportDeclaration(previous) && ts.isImportDeclaration(current)) || (ts.isExportDeclaration(previous) && ts.isExportDeclaration(current));
-    if (grouped || text.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
-    text = `${text.slice(0, previous.end)}\n${text.slice(previous.end)}`;
+    if (grouped || source.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
+    parts.push(source.slice(from, previous.end), '\n');
+    from = previous.end;
   }
-  return text;
+  parts.push(source.slice(from));
+  return parts.join('');
 }
 
 type Doc = string | { description?: unknown; tags?: ReadonlyArray<{ text?: unknown }> };
@@ -86,15 +89,15 @@ function withEscapedDocs<T>(value: T): T {
 
 /**
  * Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by
- * format.ts. The file leaves the scratch project: memory stays flat however many modules a table has.
+ * format.ts. The structures are printed and parsed once, into a file that then leaves the scratch
+ * project: memory stays flat however many modules a table has.
  */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
-  const file = project.createSourceFile(filePath, '', { overwrite: true });
-  file.addImportDeclarations(module.imports);
-  file.addStatements(withEscapedDocs(module.statements));
-  const text = file.getFullText();
+  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as const, ...declaration }));
+  const file = project.createSourceFile(filePath, { statements: [...imports, ...withEscapedDocs(module.statements)] }, { overwrite: true });
+  const text = separateStatements(file.compilerNode);
   project.removeSourceFile(file);
-  return `${BANNER}\n\n${formatModule(filePath, separateStatements(filePath, text))}`;
+  return `${BANNER}\n\n${formatModule(filePath, text)}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
