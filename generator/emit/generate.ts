@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
-import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
-import { emitEntity, type EmittedModule } from './entity.js';
+import type { EmittedModule } from './entity.js';
+import { entityTable, takeEntityModule } from './entity-module.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
@@ -180,6 +181,11 @@ export interface GenerateOptions {
   readonly emit?: EmitKind;
   /** The previous run's cache (see generation-cache.ts); without it everything is rendered and checked. */
   readonly cache?: GenerationCache;
+  /**
+   * Whether a next run will read the returned cache (default true). False (`--no-cache`, an output
+   * outside any project) checks the output as a plain program: no compiler build state is made.
+   */
+  readonly keepCache?: boolean;
   /** Named in each file's header (the CLI gives it). */
   readonly origin?: Origin;
   /** Emit key templates that read and write key codec v1 (a migration's copy of an old schema). */
@@ -197,11 +203,6 @@ function assertIdentifiers(table: TableDef): void {
   const names = [table.name, ...[table.entities, table.indexes, table.patterns, table.edges].flatMap((group) => Object.keys(group))];
   const bad = names.find((name) => !IDENTIFIER.test(name));
   if (bad !== undefined) throw new Error(`internal: ${JSON.stringify(bad)} is not an identifier; validate the table before generating it`);
-}
-
-/** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
-function entityScope(table: TableDef, entity: EntityDef): TableDef {
-  return { ...table, entities: { [entity.name]: entity }, edges: {}, patterns: Object.fromEntries(Object.entries(table.patterns).filter(([, p]) => p.entity === entity.name)) };
 }
 
 /**
@@ -233,8 +234,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const entities = Object.values(table.entities);
   for (const [i, entity] of entities.entries()) {
     options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
-    const scope = entityScope(table, entity);
-    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope, options.keyCodec)));
+    render(entityFile(entity), entityTable(table, entity), () => takeEntityModule(table, entity, options.keyCodec));
   }
   const ctx = createContext(table, options.keyCodec);
   if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
@@ -255,7 +255,8 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
     const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
-    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
+    const incremental = options.keepCache ?? true;
+    const result = compileGenerated({ files: sources, options: compilerOptions, incremental, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
