@@ -12,6 +12,7 @@ import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 
 export const RUNTIME = {
   codec: './runtime/codec.js',
+  item: './runtime/item.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
   repository: './runtime/repository.js',
