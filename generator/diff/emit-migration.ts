@@ -115,8 +115,8 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     const folder = tableFolder(after.table);
     const root = path.join(dir, folder);
     // the program reads items with the old code's fromStored and runs the new code's migration engine
-    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
-    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'] }).files]);
+    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], keepCache: false, ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
+    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'], keepCache: false }).files]);
     const file = path.join(root, `migrate-${folder}.ts`);
     writeFileSync(file, program(before.table, after.table, [...moved.values()], oldCodec));
     written.push(file);
