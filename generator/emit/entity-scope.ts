@@ -12,6 +12,7 @@ import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 
 export const RUNTIME = {
   codec: './runtime/codec.js',
+  condition: './runtime/condition.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
   repository: './runtime/repository.js',
@@ -50,6 +51,8 @@ export interface EntityScope {
   /** False when the shard suffix is random: no item can be addressed by its key. */
   readonly addressable: boolean;
   readonly version: string | undefined;
+  /** `<Entity>Condition`: the entity's write condition, spelled out. */
+  readonly conditionType: string;
   /** What writes take: the item, or `<Entity>Input` when versioned. */
   readonly inputType: string;
   /** Attributes an update may change: neither key parts nor the version. */
@@ -80,6 +83,7 @@ export function entityScope(entity: EntityDef, ctx: EmitContext): EntityScope {
     addressable: entity.key.shard?.random !== true,
     version,
     inputType: version === undefined ? entity.name : `${entity.name}Input`,
+    conditionType: `${entity.name}Condition`,
     mutable: Object.keys(entity.attributes).filter((a) => !primaryParts.includes(a) && a !== version),
     native: emitNativeIndexes(entity, ctx),
   };

@@ -3,10 +3,10 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import { projectedAttributes, type AccessPath } from '../model/access-paths.js';
-import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
+import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyArray, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
 import { attributeTypeNode } from './attribute-type.js';
 import { pascalCase, propertyKey } from './context.js';
-import { an, attributesType, pathNames, type EntityScope } from './entity-scope.js';
+import { an, attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 
 function alias(name: string, description: string, type: TypeNode): StatementStructures {
   return { kind: StructureKind.TypeAlias, name, isExported: true, docs: jsDoc(description), type: print(type) };
@@ -83,6 +83,32 @@ export function updateType(scope: EntityScope): TypeNode | undefined {
   );
 }
 
+/**
+ * `<Entity>Condition`: `Condition<Entity>` spelled out member by member, so the type checker reads
+ * a declared interface where it would otherwise map over the item for every signature using it.
+ */
+function conditionInterface(scope: EntityScope): StatementStructures {
+  const { entity, name, conditionType } = scope;
+  const self = typeRef(conditionType);
+  return {
+    kind: StructureKind.Interface,
+    name: conditionType,
+    isExported: true,
+    docs: jsDoc(`A write condition on ${name}'s attributes (what \`Condition<${name}>\` means): comparisons, combined with \`$and\`, \`$or\` and \`$not\`.`),
+    properties: [
+      ...Object.entries(entity.attributes).map(([attribute, def]) => ({
+        name: propertyKey(attribute),
+        type: print(runtimeType(scope, 'condition', 'Comparison', attributeTypeNode(def))),
+        hasQuestionToken: true,
+        isReadonly: true,
+      })),
+      { name: '$and', type: print(readonlyArray(self)), hasQuestionToken: true, isReadonly: true },
+      { name: '$or', type: print(readonlyArray(self)), hasQuestionToken: true, isReadonly: true },
+      { name: '$not', type: print(self), hasQuestionToken: true, isReadonly: true },
+    ],
+  };
+}
+
 export function emitItemTypes(scope: EntityScope): StatementStructures[] {
   const { entity, name, version } = scope;
   const statements: StatementStructures[] = [
@@ -93,6 +119,7 @@ export function emitItemTypes(scope: EntityScope): StatementStructures[] {
       docs: jsDoc(`An item of entity ${name}.`),
       properties: Object.entries(entity.attributes).map(([attribute, def]) => ({ name: propertyKey(attribute), type: print(attributeTypeNode(def)), hasQuestionToken: def.optional })),
     },
+    conditionInterface(scope),
     alias(`${name}Key`, `The attributes that identify one ${name}: its primary-key parts.`, attributesType(scope, scope.primaryParts, 'required')),
     ...pathTypes(scope, scope.primary),
     ...scope.indexPaths.flatMap((path) => pathTypes(scope, path)),
