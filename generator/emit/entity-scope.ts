@@ -28,6 +28,8 @@ export interface PathNames {
   readonly sortKeyType: string;
   readonly sortPrefixType: string;
   readonly sortTextPrefixType: string;
+  /** `SortCondition<SortPrefix, SortTextPrefix>` spelled out, what `where` takes. */
+  readonly sortConditionType: string;
   /** The item type its results have. */
   readonly itemType: string;
   /** The index's model constant (`articleByNameIndex`); undefined for the table. */
@@ -99,6 +101,7 @@ export function pathNames(scope: EntityScope, path: AccessPath): PathNames {
     sortKeyType: `${base}SortKey`,
     sortPrefixType: `${base}SortPrefix`,
     sortTextPrefixType: `${base}SortTextPrefix`,
+    sortConditionType: `${base}SortCondition`,
     itemType: path.projection === 'all' ? scope.name : `${base}Item`,
     ...(path.index ? { indexModel: `${camelCase(scope.name)}${suffix}Index` } : {}),
   };

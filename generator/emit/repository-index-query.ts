@@ -5,7 +5,6 @@
 import type { AccessPath } from '../model/access-paths.js';
 import { arrow, as, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
-import { textPrefixes } from './item-types.js';
 import { delegate, gathersConstant, param, type Method } from './repository-crud.js';
 
 const RANGE = objectType([
@@ -46,10 +45,7 @@ export function iterate(scope: EntityScope, method: string, first: string, item:
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
   const gsi = path.index?.kind === 'gsi';
-  const text = textPrefixes(scope, path.sort);
-  const condition = path.sort.length
-    ? runtimeType(scope, 'keyCondition', 'SortCondition', typeRef(names.sortPrefixType), ...(text.length ? [typeRef(names.sortTextPrefixType)] : []))
-    : keyword.never();
+  const condition = path.sort.length ? typeRef(names.sortConditionType) : keyword.never();
   return runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', condition);
 }
 

@@ -42,9 +42,15 @@ const find = (statements: StatementStructures[], name: string) => statements.fin
 
 test('item types: the item, its key, each path and the update, nothing empty', (t) => {
   const statements = emitItemTypes(scope('Order'));
-  t.deepEqual(named(statements), ['Order', 'OrderCondition', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusItem', 'OrderUpdate']);
+  t.deepEqual(named(statements), ['Order', 'OrderCondition', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusSortCondition', 'OrderByStatusItem', 'OrderUpdate']);
   t.is(find(statements, 'OrderKey').type, '{ orderId: string; }');
-  t.is(find(statements, 'OrderByStatusItem').type, "Pick<Order, 'orderId' | 'status' | 'flaggedAt'>");
+  // the projection spelled out, optional attributes kept optional
+  t.is(find(statements, 'OrderByStatusItem').type, "{ orderId: string; status: 'OPEN' | 'SHIPPED'; flaggedAt?: Date; }");
+  // SortCondition<OrderByStatusSortPrefix> spelled out: no beginsWith member, as no sort-key part is a string
+  t.is(
+    find(statements, 'OrderByStatusSortCondition').type,
+    ['eq', 'between', 'gt', 'gte', 'lt', 'lte'].map((op) => `(Omit<NoSortOperator, '${op}'> & { readonly ${op}: ${op === 'between' ? 'readonly [OrderByStatusSortPrefix, OrderByStatusSortPrefix]' : 'OrderByStatusSortPrefix'}; })`).join(' | '),
+  );
   t.deepEqual(find(statements, 'Order').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), ['orderId: string', "status: 'OPEN' | 'SHIPPED'", 'placedAt: Date', 'flaggedAt?: Date']);
   // Condition<Order> spelled out: one comparison per attribute (optional ones too), and the combinators
   t.deepEqual(find(statements, 'OrderCondition').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), [

@@ -1,5 +1,5 @@
 // Compile-only: the API generated from fixtures/social.ts rejects misuse at compile time.
-import type { Condition, SocialTable, User, UserCondition } from '../../out/social/index.js';
+import type { ArticleSortCondition, ArticleSortPrefix, ArticleSortTextPrefix, Condition, SocialTable, SortCondition, User, UserCondition } from '../../out/social/index.js';
 
 export async function misuse(db: SocialTable): Promise<void> {
   const updatedAt = new Date();
@@ -86,6 +86,10 @@ export async function misuse(db: SocialTable): Promise<void> {
   const spelled: UserCondition = {} as Condition<User>;
   const mapped: Condition<User> = spelled;
   void mapped;
+  // A path's sort condition is SortCondition<Prefix, TextPrefix> spelled out, both ways assignable.
+  const sortSpelled: ArticleSortCondition = {} as SortCondition<ArticleSortPrefix, ArticleSortTextPrefix>;
+  const sortGeneric: SortCondition<ArticleSortPrefix, ArticleSortTextPrefix> = sortSpelled;
+  void sortGeneric;
 
   // And what is allowed:
   await db.article.queryFeaturedBetween({ from: updatedAt, to: updatedAt }, { limit: 5 });
