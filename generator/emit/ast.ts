@@ -123,6 +123,11 @@ export function prop(object: Expression | string, name: string): Expression {
   return IDENTIFIER.test(name) ? f.createPropertyAccessExpression(target, name) : f.createElementAccessExpression(target, str(name));
 }
 
+/** `object['name']`: a member of a record with an index signature (read as such under noPropertyAccessFromIndexSignature). */
+export function element(object: Expression | string, name: string): Expression {
+  return f.createElementAccessExpression(typeof object === 'string' ? path(object) : object, str(name));
+}
+
 /** `a.b.c` from a dotted path of identifiers (`this` included). */
 export function path(dotted: string): Expression {
   const [first, ...rest] = dotted.split('.');
@@ -280,9 +285,27 @@ export function returnsIf(condition: Expression, expression: Expression): string
   return print(f.createIfStatement(condition, f.createReturnStatement(expression)));
 }
 
+/** `if (condition) throw error;` */
+export function throwsIf(condition: Expression, error: Expression): string {
+  return print(f.createIfStatement(condition, f.createThrowStatement(error)));
+}
+
 /** `expr;` */
 export function statement(expression: Expression): string {
   return print(f.createExpressionStatement(expression));
+}
+
+const assignment = (target: Expression, value: Expression) => f.createExpressionStatement(f.createBinaryExpression(target, ts.SyntaxKind.EqualsToken, value));
+
+/** `target = value;` */
+export function assigns(target: Expression, value: Expression): string {
+  return print(assignment(target, value));
+}
+
+/** `if (condition) target = value;`, or a block of such assignments. */
+export function assignsIf(condition: Expression, assignments: ReadonlyArray<readonly [Expression, Expression]>): string {
+  const body = assignments.map(([target, value]) => assignment(target, value));
+  return print(f.createIfStatement(condition, body.length === 1 ? body[0]! : f.createBlock(body, true)));
 }
 
 // ---- doc comments

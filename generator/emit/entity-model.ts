@@ -6,6 +6,7 @@ import { shardInputs } from '../model/key-segments.js';
 import { arr, id, jsDoc, literal, print, type Expression } from './ast.js';
 import { attributeCodec } from './attribute-type.js';
 import { keysRef } from './key-builders.js';
+import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
 import { pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 
 /** What an index of the entity reads: its key inputs and the optional ones among them (a sparse index). */
@@ -81,6 +82,8 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
         primaryParts: scope.primaryParts,
         version: scope.version,
         nativeIndexes: scope.native.models.length ? scope.native.models : undefined,
+        toRecord: hasRecordConversion(scope) ? id(recordFunction(scope)) : undefined,
+        toItem: hasRecordConversion(scope) ? id(itemFunction(scope)) : undefined,
       }),
       `How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`,
       true,

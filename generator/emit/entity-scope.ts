@@ -13,6 +13,7 @@ import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 export const RUNTIME = {
   codec: './runtime/codec.js',
   condition: './runtime/condition.js',
+  item: './runtime/item.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
   repository: './runtime/repository.js',

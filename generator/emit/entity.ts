@@ -11,6 +11,7 @@ import { emitEntityModel } from './entity-model.js';
 import { entityScope, RUNTIME, runtimeType, type EntityScope } from './entity-scope.js';
 import { emitItemTypes } from './item-types.js';
 import { emitKeyBuilders } from './key-builders.js';
+import { emitRecordConversion } from './record-conversion.js';
 import { emitCounters } from './repository-counter.js';
 import { emitCrud, type Method } from './repository-crud.js';
 import { emitIndexQueries } from './repository-index-query.js';
@@ -52,6 +53,6 @@ function emitRepository(scope: EntityScope): StatementStructures {
 
 export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const scope = entityScope(entity, ctx);
-  const statements = [...emitItemTypes(scope), ...scope.native.statements, ...emitKeyBuilders(scope), ...emitEntityModel(scope), emitRepository(scope)];
+  const statements = [...emitItemTypes(scope), ...scope.native.statements, ...emitKeyBuilders(scope), ...emitRecordConversion(scope), ...emitEntityModel(scope), emitRepository(scope)];
   return { imports: scope.imports.declarations(), statements };
 }

@@ -310,3 +310,39 @@ test('parse rejects keys that do not fit the template', (t) => {
   }
   t.is(escapeSegment('a.b\\c', '.'), 'a\\.b\\\\c');
 });
+
+test('matches(key) is what parse accepts, without decoding: built keys match, every other string agrees with parse', (t) => {
+  const shapes: SegmentDef[][] = [
+    [{ kind: 'literal', text: 'A' }, { kind: 'string', attr: 'x' }, { kind: 'string', attr: 'y' }],
+    [{ kind: 'string', attr: 'x' }, { kind: 'literal', text: 'L' }, { kind: 'integer', attr: 'n', min: -5, max: 500 }],
+    [{ kind: 'literal', text: 'E' }, { kind: 'enum', attr: 'e', values: ['a', 'b.c'] }, { kind: 'boolean', attr: 'b' }],
+    [{ kind: 'literal', text: 'T' }, { kind: 'timestamp', attr: 'at', unit: 'millisecond' }, { kind: 'string', attr: 'x' }],
+  ];
+  const parses = (tpl: KeyTemplate, key: string) => {
+    try {
+      tpl.parse(key);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const text = fc.string({ unit: fc.constantFrom('.', '#', '\\', '0', '1', '5', 'A', 'E', 'L', 'T', 'a', 'b', 'c', 'true', 'false', '-', ':', 'Z') });
+  for (const delimiter of ['.', '#']) {
+    for (const segments of shapes) {
+      const tpl = template(segments, delimiter);
+      fc.assert(fc.property(text, (key) => tpl.matches(key) === parses(tpl, key)), { numRuns: 3000 });
+    }
+    const [strings, numbers, enums, times] = shapes.map((segments) => template(segments, delimiter));
+    fc.assert(
+      fc.property(keyPart, keyPart, fc.integer({ min: -5, max: 500 }), fc.boolean(), fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (x, y, n, b, at) =>
+        strings!.matches(strings!.build({ x, y })) && numbers!.matches(numbers!.build({ x, n })) && enums!.matches(enums!.build({ e: b ? 'b.c' : 'a', b })) && times!.matches(times!.build({ at, x })),
+      ),
+    );
+  }
+  t.false(s2.matches('A.x'), 'a segment short');
+  t.false(s2.matches('A.x.y.z'), 'a segment over');
+  t.false(s2.matches('B.x.y'), 'another literal');
+  t.false(s2.matches('A..y'), 'an empty value');
+  t.false(s2.matches('A.x\\q.y'), 'a bad escape');
+  t.true(s2.matches('A.x\\.y.z'), 'an escaped delimiter stays in its value');
+});

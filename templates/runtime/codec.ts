@@ -253,7 +253,25 @@ export function isLegacyInteger(text: string, min: number, max: number): boolean
 
 /** Encodes a timestamp as fixed-width UTC ISO-8601 text, truncated to `unit`. */
 export function encodeTimestamp(value: Date, unit: TimestampUnit): string {
-  return value.toISOString().slice(0, TIMESTAMP_WIDTH[unit]);
+  return isoString(value).slice(0, TIMESTAMP_WIDTH[unit]);
+}
+
+let lastDate: Date | undefined;
+let lastTime = NaN;
+let lastIso = '';
+
+/**
+ * `value.toISOString()`, remembered for the last Date: a write converts the same Date for its
+ * attribute and for each key that holds it. (A Date is mutable, so its time is compared too.)
+ */
+export function isoString(value: Date): string {
+  const time = value.getTime();
+  if (value !== lastDate || time !== lastTime) {
+    lastIso = value.toISOString();
+    lastDate = value;
+    lastTime = time;
+  }
+  return lastIso;
 }
 
 /** The start of the UTC second, minute, hour, day or month holding `value`. */
@@ -363,8 +381,9 @@ export class KeyTemplate {
     return start + shardOf(segment.by.map((by) => this.encode(by, values[by.attr])), segment.count);
   }
 
-  /** Builds the full key. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
-  build(values: KeyValues): string {
+  /** Builds the full key from an item or its key parts. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
+  build(item: KeyValues | object): string {
+    const values = item as KeyValues;
     const { segments, delimiter } = this.def;
     let key = '';
     for (let i = 0; i < segments.length; i++) {
@@ -433,6 +452,50 @@ export class KeyTemplate {
     return out;
   }
 
+  /**
+   * Whether `key` has this template's shape: its literals, and a well-formed part for each value
+   * segment (a timestamp's text, an integer, enum value, … in range). What `parse` accepts, without
+   * decoding values or throwing: the check a query runs on every record it reads.
+   */
+  matches(key: string): boolean {
+    const { segments, delimiter } = this.def;
+    const plain = !key.includes(ESCAPE);
+    let at = 0;
+    for (let i = 0; i < segments.length; i++) {
+      if (i > 0) {
+        if (!key.startsWith(delimiter, at)) return false;
+        at += delimiter.length;
+      }
+      const segment = segments[i]!;
+      if (segment.kind === 'literal') {
+        if (!key.startsWith(segment.text, at)) return false;
+        at += segment.text.length;
+        continue;
+      }
+      // the part runs to the next delimiter that is not escaped
+      let end = plain ? key.indexOf(delimiter, at) : at;
+      if (end === -1) end = key.length;
+      let escaped = false;
+      while (!plain && end < key.length && !key.startsWith(delimiter, end)) {
+        if (key[end] !== ESCAPE) end++;
+        else {
+          const next = key[end + 1];
+          if (next !== ESCAPE && next !== delimiter && next !== '0') return false;
+          escaped = true;
+          end += 2;
+        }
+      }
+      if (end === at) return false;
+      if (segment.kind !== 'string') {
+        const raw = key.slice(at, end);
+        const part = escaped ? splitKey(raw, delimiter)![0]! : raw;
+        if (segment.kind === 'timestamp' ? !TIMESTAMP_PATTERN[segment.unit].test(part) : this.decode(segment, part) === undefined) return false;
+      }
+      at = end;
+    }
+    return at === key.length;
+  }
+
   /** Like `parse`, without values a truncated timestamp segment holds only approximately. */
   parseExact(key: string): Record<string, unknown> {
     const values = this.parse(key);
@@ -453,6 +516,7 @@ export class KeyTemplate {
   }
 
   private checkLength(key: string): string {
+    if (key.length * 3 <= this.def.maxBytes) return key; // a UTF-16 unit is at most 3 UTF-8 bytes
     const bytes = utf8ByteLength(key);
     if (bytes > this.def.maxBytes) {
       throw this.error('KEY_TOO_LONG', undefined, `key is ${bytes} bytes in UTF-8, above DynamoDB's limit of ${this.def.maxBytes}`, `${this.def.maxBytes} bytes`);

@@ -10,7 +10,7 @@
 // anywhere in a written value, and skipped when read. A write names only declared attributes
 // (unless the entity is `passthrough`); a read keeps only declared ones and never throws on others.
 
-import { truncateTimestamp } from './codec.js';
+import { isoString, truncateTimestamp } from './codec.js';
 import { ValidationError } from './errors.js';
 import { sha256, utf8Bytes } from './hmac.js';
 
@@ -74,7 +74,7 @@ export function checkAttributeNames(model: AttributeModel, names: Iterable<strin
 }
 
 /** Throws ValidationError if a plain object anywhere inside `value` (at `path`; '' for a whole record) has a forbidden own key. */
-function checkValueNames(entity: string, path: string, value: unknown): void {
+export function checkValueNames(entity: string, path: string, value: unknown): void {
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     value.forEach((v, i) => checkValueNames(entity, `${path}[${i}]`, v));
@@ -89,11 +89,29 @@ function checkValueNames(entity: string, path: string, value: unknown): void {
   }
 }
 
-function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
+/** The stored form of a `timestamp` attribute (full precision): its ISO-8601 text; ValidationError unless a valid Date. */
+export function storedDate(entity: string, path: string, value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
+  return isoString(value);
+}
+
+/** The stored form of a set attribute: an empty set is no attribute (DynamoDB stores no empty set). */
+export function storedSet<S extends { readonly size: number }>(value: S | null | undefined): S | null | undefined {
+  return value === undefined || value === null || value.size > 0 ? value : undefined;
+}
+
+/** The item form of a stored `timestamp` attribute. */
+export function itemDate(value: unknown): Date | null | undefined {
+  return value === undefined || value === null ? value : new Date(value as string);
+}
+
+/** The stored form of an attribute value under its codec (undefined: store nothing, e.g. an empty set). */
+export function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (codec === 'timestamp' || (typeof codec === 'object' && ('timestamp' in codec || 'epochSeconds' in codec))) {
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
-    if (codec === 'timestamp') return value.toISOString();
+    if (codec === 'timestamp') return isoString(value);
     if ('timestamp' in codec) return truncateTimestamp(value, codec.timestamp).toISOString();
     return truncateTimestamp(value, codec.epochSeconds).getTime() / 1000;
   }
@@ -108,7 +126,8 @@ function toStoredValue(entity: string, path: string, codec: AttributeCodec, valu
   return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, toStoredValue);
 }
 
-function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
+/** The item form of a stored attribute value under its codec. */
+export function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return new Date(value as string);
   // A number of epoch seconds; an ISO string written before the attribute became the TTL reads as it was.

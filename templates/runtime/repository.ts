@@ -9,7 +9,7 @@ import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValueNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
@@ -74,6 +74,13 @@ export interface EntityModel {
   readonly version?: string;
   /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
   readonly nativeIndexes?: readonly NativeIndexModel[];
+  /**
+   * The entity's item → stored record conversion, generated straight-line (checked, converted, keys
+   * built); the generic `storedItem` runs when it is absent (a passthrough entity).
+   */
+  toRecord?(item: object): Record<string, unknown>;
+  /** The entity's stored record → item conversion, generated straight-line; the generic one runs when it is absent. */
+  toItem?(record: Readonly<Record<string, unknown>>): object;
 }
 
 /** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
@@ -123,8 +130,14 @@ export function isCopied(model: EntityModel, name: string): boolean {
 
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
 
-/** The item form of a stored record: declared attributes only (all but keys for a passthrough entity). */
-export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>): T {
+/**
+ * The item form of a stored record: declared attributes only (all but keys for a passthrough
+ * entity). A whole record goes through the entity's generated `toItem`; a `partial` one (an index
+ * projection, the changed attributes an update returns) through the generic conversion, which
+ * leaves out what the record does not hold.
+ */
+export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>, partial = false): T {
+  if (model.toItem && !partial) return model.toItem(stored) as T;
   return fromStored<T>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
 }
 
@@ -136,7 +149,8 @@ export function primaryKey(model: EntityModel, values: Readonly<Record<string, u
 }
 
 /** Whether the item belongs in a sparse index: all optional inputs present (true), none (false), some (error). */
-function indexMembership(model: EntityModel, index: IndexModel, values: Readonly<Record<string, unknown>>): boolean {
+export function indexMembership(model: EntityModel, index: IndexModel, item: object): boolean {
+  const values = item as Readonly<Record<string, unknown>>;
   const missing = index.optional.filter((name) => values[name] === undefined || values[name] === null);
   if (missing.length === 0) return true;
   if (missing.length === index.optional.length) return false;
@@ -163,15 +177,57 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
 
 /** The full stored record of an item: its converted attributes plus its table and index keys. */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (model.toRecord) return model.toRecord(item);
+  checkWritten(model, item);
+  const keys = indexKeys(model, item);
+  Object.assign(keys, primaryKey(model, item));
+  checkRequired(model, item);
+  const stored = toStored(model.name, model.codecs, item);
+  return checkedSize(model, Object.assign(stored, nativeIndexAttributes(model, stored), keys));
+}
+
+/**
+ * Checks the names and values of an item to write, before anything is built from it: no key
+ * attribute, no shard suffix, no forbidden name at any depth, no undeclared attribute (unless
+ * passthrough). One pass over the item's names; the first undeclared one checks them all.
+ */
+export function checkWritten(model: EntityModel, written: object): void {
+  const item = written as Readonly<Record<string, unknown>>;
+  if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
+  let undeclared = false;
+  for (const name in item) {
+    if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+    // a declared attribute is never a key attribute (DDB022) nor a forbidden name (DDB160)
+    if (!undeclared && !model.attributes.includes(name)) {
+      checkUndeclared(model, item);
+      undeclared = true;
+    }
+    const value = item[name];
+    if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
+  }
+}
+
+/** An item naming an undeclared attribute: a key attribute or the shard is refused first, then forbidden or (unless passthrough) undeclared names. */
+function checkUndeclared(model: EntityModel, item: Readonly<Record<string, unknown>>): void {
   for (const name of model.keyAttributes) {
     if (Object.prototype.hasOwnProperty.call(item, name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
   }
-  if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
   checkAttributeNames(model, Object.keys(item));
-  const keys = indexKeys(model, item);
-  Object.assign(keys, primaryKey(model, item));
-  const stored = toStored(model.name, model.codecs, item);
-  const record = Object.assign(stored, nativeIndexAttributes(model, stored), keys);
+}
+
+/** Throws ValidationError naming the first required attribute the item lacks (checked once its keys are built, so a missing key part is a KeyValueError). */
+export function checkRequired(model: EntityModel, written: object): void {
+  const item = written as Readonly<Record<string, unknown>>;
+  for (const name of model.required) if (item[name] === undefined) throw missingAttribute(model, name);
+}
+
+/** The error for a required attribute an item to write lacks. */
+export function missingAttribute(model: EntityModel, name: string): ValidationError {
+  return new ValidationError(model.name, name, `is required; give ${model.name}.${name} a value`, 'ATTRIBUTE_REQUIRED');
+}
+
+/** The record, if it fits DynamoDB's 400 KB; else ItemTooLargeError (measured only when a cheap bound is over). */
+export function checkedSize(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
   if ((itemSizeBound(record) ?? Infinity) > MAX_ITEM_BYTES) {
     const bytes = itemSize(record);
     if (bytes > MAX_ITEM_BYTES) throw new ItemTooLargeError(model.name, bytes, MAX_ITEM_BYTES);
@@ -311,13 +367,7 @@ export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string
   const sk = request.owner?.sk;
   if (!sk) return true;
   const value = stored[sk.attribute];
-  if (typeof value !== 'string') return false;
-  try {
-    sk.template.parse(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof value === 'string' && sk.template.matches(value);
 }
 
 /** The Query input for a request, without sending it; `start` is a decoded cursor position. */
@@ -379,7 +429,8 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   const keep = unexpired(ctx.ttl, page);
-  const items = (result.Items ?? []).filter((stored) => ownsRecord(request, stored) && keep(stored)).map(map);
+  const items: unknown[] = [];
+  for (const stored of result.Items ?? []) if (ownsRecord(request, stored) && keep(stored)) items.push(map(stored));
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
@@ -451,7 +502,7 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */
 export function projectRecord(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): unknown {
-  const out = itemOf<Record<string, unknown>>(model, stored);
+  const out = itemOf<Record<string, unknown>>(model, stored, true);
   const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
   for (const { attribute, template } of templates) {
     const raw = stored[attribute];
@@ -489,13 +540,9 @@ export interface CollectionMember {
 export function tagRecord(members: readonly CollectionMember[], stored: Record<string, unknown>): { type: string | undefined; item: Record<string, unknown> } {
   for (const { type, model } of members) {
     const sk = model.sk ? stored[model.sk.attribute] : undefined;
-    if (model.sk && typeof sk !== 'string') continue;
-    try {
-      if (model.sk) model.sk.template.parse(sk as string);
-      model.pk.template.parse(stored[model.pk.attribute] as string);
-    } catch {
-      continue;
-    }
+    const pk = stored[model.pk.attribute];
+    if (model.sk && (typeof sk !== 'string' || !model.sk.template.matches(sk))) continue;
+    if (typeof pk !== 'string' || !model.pk.template.matches(pk)) continue;
     return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };

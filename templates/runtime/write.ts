@@ -124,21 +124,23 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
     if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
     condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   }
-  const described = describeItem(model, written as Record<string, unknown>);
+  const describe = () => describeItem(model, written as Record<string, unknown>);
   return {
     item: written,
     plan: {
       operation: 'put',
       entity: model.name,
       key,
-      described,
+      get described() {
+        return describe();
+      },
       input: condition && aliases ? { Item: record, ConditionExpression: condition, ...aliases.attributes() } : { Item: record },
       get size() {
         return itemSize(record);
       },
       ambiguous: false,
       conditionFailed(old, cause) {
-        const failure = failureOf(model, described, options, old, cause);
+        const failure = failureOf(model, describe(), options, old, cause);
         if (isNew && old !== undefined) return version !== undefined && mode === 'put' ? new VersionConflictError(model.name, key, undefined, failure) : new ItemExistsError(model.name, key, failure);
         if (!isNew && (mode === 'replace' || expected !== undefined) && old === undefined) return new ItemNotFoundError(model.name, key, failure);
         if (version !== undefined && expected !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, key, expected, failure);
@@ -192,17 +194,19 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
   if (version !== undefined) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   const ambiguous = version === undefined && (changes.add !== undefined || changes.append !== undefined || changes.prepend !== undefined);
-  const described = describeItem(model, key);
+  const describe = () => describeItem(model, key);
   return {
     operation: 'update',
     entity: model.name,
     key: tableKey,
-    described,
+    get described() {
+      return describe();
+    },
     input: { Key: tableKey, UpdateExpression: expression, ConditionExpression: condition, ...aliases.attributes() },
     size: itemSize(tableKey) + itemSize(stored.set ?? {}),
     ambiguous,
     conditionFailed(old, cause) {
-      const failure = failureOf(model, described, options, old, cause);
+      const failure = failureOf(model, describe(), options, old, cause);
       if (old === undefined) return new ItemNotFoundError(model.name, tableKey, failure);
       if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, failure);
       return new ConditionFailedError(model.name, tableKey, "the update's condition did not hold", failure);
@@ -219,17 +223,19 @@ export function planDelete(model: EntityModel, key: Readonly<Record<string, unkn
   const aliases = new ExpressionAliases();
   const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
-  const described = describeItem(model, key);
+  const describe = () => describeItem(model, key);
   return {
     operation: 'delete',
     entity: model.name,
     key: tableKey,
-    described,
+    get described() {
+      return describe();
+    },
     input: { Key: tableKey, ...(condition ? { ConditionExpression: condition, ...aliases.attributes() } : {}) },
     size: itemSize(tableKey),
     ambiguous: false,
     conditionFailed(old, cause) {
-      const failure = failureOf(model, described, options, old, cause);
+      const failure = failureOf(model, describe(), options, old, cause);
       if (old === undefined && version !== undefined) return new ItemNotFoundError(model.name, tableKey, failure);
       if (version !== undefined && numberIn(old, version) !== expected) return new VersionConflictError(model.name, tableKey, expected, failure);
       return new ConditionFailedError(model.name, tableKey, "the delete's condition did not hold", failure);
@@ -242,16 +248,18 @@ export function planCheck(model: EntityModel, key: Readonly<Record<string, unkno
   const tableKey = primaryKey(model, key);
   const aliases = new ExpressionAliases();
   const expression = conditionOf(model, aliases, [], condition as Condition<Record<string, unknown>>)!;
-  const described = describeItem(model, key);
+  const describe = () => describeItem(model, key);
   return {
     operation: 'check',
     entity: model.name,
     key: tableKey,
-    described,
+    get described() {
+      return describe();
+    },
     input: { Key: tableKey, ConditionExpression: expression, ...aliases.attributes() },
     size: itemSize(tableKey),
     ambiguous: false,
-    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'the checked condition did not hold', { described, cause }),
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'the checked condition did not hold', { described: describe(), cause }),
   };
 }
 
@@ -293,12 +301,17 @@ export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues
 }
 
 /** The item form of a record returned by a write. */
-export function writtenItem<T>(model: EntityModel, record: Record<string, unknown> | undefined): T | undefined {
-  return record ? itemOf<T>(model, record) : undefined;
+export function writtenItem<T>(model: EntityModel, record: Record<string, unknown> | undefined, partial = false): T | undefined {
+  return record ? itemOf<T>(model, record, partial) : undefined;
 }
 
 /** Writes an item (see planPut for the modes) and returns it as written. */
 export async function putItem(ctx: TableContext, model: EntityModel, item: object, mode: 'put' | 'create' | 'replace', options?: WriteRequestOptions): Promise<unknown> {
+  if (mode === 'put' && model.version === undefined && options?.condition === undefined) {
+    // an unconditional put cannot fail a condition: the request alone, as an expert writes it
+    await ctx.client.send(new PutCommand({ TableName: ctx.tableName, Item: storedItem(model, item as Record<string, unknown>) }));
+    return item;
+  }
   const { plan, item: written } = planPut(model, item, mode, options);
   await sendWrite(ctx, plan);
   return written;
@@ -319,7 +332,7 @@ export async function updateItem(
   options?: WriteRequestOptions & { readonly returnValues?: UpdateReturnValues },
 ): Promise<unknown> {
   const returnValues = options?.returnValues ?? 'ALL_NEW';
-  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options), returnValues));
+  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options), returnValues), returnValues.startsWith('UPDATED_'));
 }
 
 /** Deletes an item; returns what was deleted (or undefined if there was nothing), or nothing with returnValues 'NONE'. */
@@ -351,16 +364,18 @@ export async function incrementItem(ctx: TableContext, model: EntityModel, key: 
   const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key) };
   for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
-  const described = describeItem(model, key);
+  const describe = () => describeItem(model, key);
   const plan: WritePlan = {
     operation: 'update',
     entity: model.name,
     key: tableKey,
-    described,
+    get described() {
+      return describe();
+    },
     input: { Key: tableKey, UpdateExpression: expression, ...aliases.attributes() },
     size: itemSize(tableKey),
     ambiguous: true,
-    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { described, cause }),
+    conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { described: describe(), cause }),
   };
   return writtenItem(model, await sendWrite(ctx, plan, 'ALL_NEW'));
 }

@@ -1,0 +1,131 @@
+// Emits an entity's item ↔ record conversions as straight-line functions: `<entity>Record` (the
+// item checked, each attribute converted in place, its table and index keys built by direct calls
+// on `<Entity>Keys`) and `<entity>Item` (each declared attribute read back by name). The model
+// names them (`toRecord`, `toItem`), so every write and read of the entity goes through them. A
+// passthrough entity keeps the runtime's generic conversion: its attributes are not known here.
+
+import { StructureKind, type StatementStructures } from 'ts-morph';
+import type { AttributeDef } from '../../dsl/ir.js';
+import { as, assignsIf, binary, call, constant, element, id, jsDoc, keyword, nonNull, obj, print, prop, returns, statement, str, throwsIf, typeRef, type Expression } from './ast.js';
+import { attributeCodec, attributeTypeNode } from './attribute-type.js';
+import { indexInputs } from './entity-model.js';
+import { pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
+import { keysRef } from './key-builders.js';
+
+export const recordFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}Record`;
+export const itemFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}Item`;
+
+/** Whether the entity gets generated conversions. */
+export const hasRecordConversion = (scope: EntityScope) => scope.entity.passthrough !== true;
+
+const undefinedId = () => id('undefined');
+
+/** How one attribute is converted: as-is, a full-precision timestamp, or through its codec. */
+function conversion(scope: EntityScope, name: string, def: AttributeDef) {
+  const codec = attributeCodec(def, name === scope.ctx.table.ttl);
+  const codecRef = () => element(prop(id(scope.model), 'codecs'), name);
+  return {
+    toRecord(value: Expression): Expression {
+      if (codec === undefined) return value;
+      if (codec === 'timestamp') return call(runtimeValue(scope, 'item', 'storedDate'), [str(scope.name), str(name), value]);
+      if (codec === 'set') return call(runtimeValue(scope, 'item', 'storedSet'), [value]);
+      return call(runtimeValue(scope, 'item', 'toStoredValue'), [str(scope.name), str(name), nonNull(codecRef()), value]);
+    },
+    toItem(value: Expression): Expression {
+      if (codec === undefined || codec === 'set') return value;
+      if (codec === 'timestamp') return call(runtimeValue(scope, 'item', 'itemDate'), [value]);
+      return call(runtimeValue(scope, 'item', 'fromStoredValue'), [str(scope.name), str(name), nonNull(codecRef()), value]);
+    },
+    /** A stored value that can be "nothing" (an empty set, alone or in a list) is assigned only when there is one. */
+    mayVanish: codec === 'set' || (typeof codec === 'object' && 'list' in codec),
+  };
+}
+
+/** `Record<string, unknown>`: a stored record as lib-dynamodb reads and writes it. */
+const recordType = () => typeRef('Record', keyword.string(), keyword.unknown());
+
+/** A local name for a key attribute's value: the attribute's own name when it is a plain identifier no other local uses. */
+const keyLocal = (attribute: string, i: number) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(attribute) && !['item', 'record'].includes(attribute) && !attribute.startsWith('stored') ? attribute : `key${i}`);
+
+function emitRecord(scope: EntityScope): StatementStructures {
+  const { entity, ctx, name, model } = scope;
+  const { table } = ctx;
+  const item = id('item');
+  const record = id('record');
+  const body: string[] = [statement(call(runtimeValue(scope, 'repository', 'checkWritten'), [id(model), item]))];
+  const keys: Array<readonly [string, Expression]> = [];
+  const sparse: string[] = [];
+  for (const path of scope.indexPaths) {
+    const index = path.index!;
+    if (index.kind === 'native-gsi') continue; // keyed by the item's own attributes
+    const built: Array<readonly [string, Expression]> = [
+      ...(index.kind === 'gsi' ? [[index.pk, call(prop(keysRef(scope, 'indexes', index.name, 'pk'), 'build'), [item])] as const] : []),
+      ...(path.sk && index.sk !== undefined ? [[index.sk, call(prop(keysRef(scope, 'indexes', index.name, 'sk'), 'build'), [item])] as const] : []),
+    ];
+    if (indexInputs(scope, index.name).optional.length === 0) keys.push(...built);
+    else {
+      const member = call(runtimeValue(scope, 'repository', 'indexMembership'), [id(model), id(pathNames(scope, path).indexModel!), item]);
+      sparse.push(assignsIf(member, built.map(([attribute, value]) => [element(record, attribute), value] as const)));
+    }
+  }
+  keys.push([table.key.pk, call(prop(keysRef(scope, 'pk'), 'build'), [item])]);
+  if (entity.key.sk && table.key.sk !== undefined) keys.push([table.key.sk, call(prop(keysRef(scope, 'sk'), 'build'), [item])]);
+  // keys first, as the generic conversion builds them: a missing key part is a KeyValueError
+  const locals = keys.map(([attribute], i) => keyLocal(attribute, i));
+  keys.forEach(([, value], i) => body.push(constant(locals[i]!, value)));
+  // required attributes no key reads (a missing key part is a KeyValueError from its key)
+  const built = new Set([...scope.primaryParts, ...scope.indexPaths.flatMap((path) => (path.index!.kind === 'native-gsi' || indexInputs(scope, path.index!.name).optional.length ? [] : indexInputs(scope, path.index!.name).inputs))]);
+  for (const [attribute, def] of Object.entries(entity.attributes)) {
+    if (!def.optional && !built.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'repository', 'missingAttribute'), [id(model), str(attribute)])));
+  }
+  const fields: Array<readonly [string, Expression]> = [];
+  const later: string[] = [];
+  for (const [attribute, def] of Object.entries(entity.attributes)) {
+    const { toRecord, mayVanish } = conversion(scope, attribute, def);
+    const value = prop(item, attribute);
+    if (!def.optional && !mayVanish) fields.push([attribute, toRecord(value)]);
+    else if (!mayVanish) later.push(assignsIf(binary(value, '!==', undefinedId()), [[element(record, attribute), toRecord(value)]]));
+    else {
+      const local = `stored${attribute.charAt(0).toUpperCase()}${attribute.slice(1)}`.replace(/[^A-Za-z0-9_$]/g, '_');
+      later.push(constant(local, toRecord(value)), assignsIf(binary(id(local), '!==', undefinedId()), [[element(record, attribute), id(local)]]));
+    }
+  }
+  keys.forEach(([attribute], i) => fields.push([attribute, id(locals[i]!)]));
+  body.push(constant('record', obj(fields), recordType()), ...later, ...sparse);
+  if (scope.native.models.length) body.push(statement(call('Object.assign', [record, call(runtimeValue(scope, 'repository', 'nativeIndexAttributes'), [id(model), record])])));
+  body.push(returns(call(runtimeValue(scope, 'repository', 'checkedSize'), [id(model), record])));
+  return {
+    kind: StructureKind.Function,
+    name: recordFunction(scope),
+    docs: jsDoc(`The stored record of ${name.match(/^[AEIOU]/i) ? 'an' : 'a'} ${name}: attributes converted as the table holds them, with its table and index keys. Throws ValidationError, KeyValueError or ItemTooLargeError before any request.`),
+    parameters: [{ name: 'item', type: name }],
+    returnType: print(recordType()),
+    statements: body,
+  };
+}
+
+function emitItem(scope: EntityScope): StatementStructures {
+  const { entity, name } = scope;
+  const record = id('record');
+  const fields: Array<readonly [string, Expression]> = [];
+  const later: string[] = [];
+  for (const [attribute, def] of Object.entries(entity.attributes)) {
+    const { toItem, mayVanish } = conversion(scope, attribute, def);
+    const stored = element(record, attribute);
+    const value = as(toItem(stored), attributeTypeNode(def));
+    if (!def.optional && !mayVanish) fields.push([attribute, value]);
+    else later.push(assignsIf(binary(stored, '!==', undefinedId()), [[prop(id('item'), attribute), value]]));
+  }
+  return {
+    kind: StructureKind.Function,
+    name: itemFunction(scope),
+    docs: jsDoc(`${name.match(/^[AEIOU]/i) ? 'An' : 'A'} ${name} from its stored record: each declared attribute read back; key attributes and others' attributes are left out.`),
+    parameters: [{ name: 'record', type: print(typeRef('Readonly', recordType())) }],
+    returnType: name,
+    statements: [constant('item', obj(fields), typeRef(name)), ...later, returns(id('item'))],
+  };
+}
+
+export function emitRecordConversion(scope: EntityScope): StatementStructures[] {
+  return hasRecordConversion(scope) ? [emitRecord(scope), emitItem(scope)] : [];
+}
