@@ -296,12 +296,12 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
 
   /** The nodes `from` points to (optionally of one type), with the edge's attributes. */
   async outgoing(from: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
-    return queryPage(this.context, this.links('outgoing', from, options), options, this.link('forward'));
+    return queryPage(this.context, this.links('outgoing', from, options), options, this.link('forward')) as Promise<Page<N & Attributes>>;
   }
 
   /** The nodes that point to `to` (optionally of one type), with the edge's attributes. */
   async incoming(to: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
-    return queryPage(this.context, this.links('incoming', to, options), options, this.link('inverse', this.model.inverseIndex?.sk));
+    return queryPage(this.context, this.links('incoming', to, options), options, this.link('inverse', this.model.inverseIndex?.sk)) as Promise<Page<N & Attributes>>;
   }
 
   /** How many links a node has on one side (a COUNT query: reads the keys, returns no items). */

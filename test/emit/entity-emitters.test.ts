@@ -44,10 +44,26 @@ const find = (statements: StatementStructures[], name: string) => statements.fin
 
 test('item types: the item, its key, each path and the update, nothing empty', (t) => {
   const statements = emitItemTypes(scope('Order'));
-  t.deepEqual(named(statements), ['Order', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusItem', 'OrderUpdate']);
+  t.deepEqual(named(statements), ['Order', 'OrderCondition', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusSortCondition', 'OrderByStatusItem', 'OrderUpdate']);
   t.is(find(statements, 'OrderKey').type, '{ orderId: string; }');
-  t.is(find(statements, 'OrderByStatusItem').type, "Pick<Order, 'orderId' | 'status' | 'flaggedAt'>");
+  // the projection spelled out, optional attributes kept optional
+  t.is(find(statements, 'OrderByStatusItem').type, "{ orderId: string; status: 'OPEN' | 'SHIPPED'; flaggedAt?: Date; }");
+  // SortCondition<OrderByStatusSortPrefix> spelled out: no beginsWith member, as no sort-key part is a string
+  t.is(
+    find(statements, 'OrderByStatusSortCondition').type,
+    ['eq', 'between', 'gt', 'gte', 'lt', 'lte'].map((op) => `(Omit<NoSortOperator, '${op}'> & { readonly ${op}: ${op === 'between' ? 'readonly [OrderByStatusSortPrefix, OrderByStatusSortPrefix]' : 'OrderByStatusSortPrefix'}; })`).join(' | '),
+  );
   t.deepEqual(find(statements, 'Order').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), ['orderId: string', "status: 'OPEN' | 'SHIPPED'", 'placedAt: Date', 'flaggedAt?: Date']);
+  // Condition<Order> spelled out: one comparison per attribute (optional ones too), and the combinators
+  t.deepEqual(find(statements, 'OrderCondition').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), [
+    'orderId?: Comparison<string>',
+    "status?: Comparison<'OPEN' | 'SHIPPED'>",
+    'placedAt?: Comparison<Date>',
+    'flaggedAt?: Comparison<Date>',
+    '$and?: readonly OrderCondition[]',
+    '$or?: readonly OrderCondition[]',
+    '$not?: OrderCondition',
+  ]);
 });
 
 test('item types: an entity whose attributes are all key parts has no update type', (t) => {
@@ -83,8 +99,8 @@ test('entity model: declared and required attributes, PII and passthrough for th
 test('crud: methods and their one-line bodies', (t) => {
   const methods = emitCrud(scope('Order'));
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
-  t.is(methods[0]!.statements, 'return getItem<Order>(this.context, orderModel, key, options);');
-  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options);");
+  t.is(methods[0]!.statements, 'return getItem(this.context, orderModel, key, options) as Promise<Order | undefined>;');
+  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options) as Promise<Order>;");
 });
 
 test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
@@ -102,7 +118,7 @@ test('index queries: the table path is left out when its sort key is constant; p
   t.is(methods[0]!.overloads!.length, 2);
   t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
   t.is(methods[0]!.docs, undefined);
-  t.true(String((methods[0]!.statements as string[])[1]).includes('projectRecord<OrderByStatusItem>(orderModel, orderByStatusIndex, stored)'));
+  t.true(String((methods[0]!.statements as string[])[1]).includes('stored => projectRecord(orderModel, orderByStatusIndex, stored)) as Promise<Page<OrderByStatusItem>>'));
 });
 
 test('patterns: one method and its iterator per pattern', (t) => {
@@ -120,7 +136,7 @@ test('counters: increment for an entity of numbers; nothing for others', (t) => 
 test('sparse indexes: mark and clear for an index read by optional attributes', (t) => {
   const methods = emitSparseIndexes(scope('Order'));
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
-  t.is(methods[1]!.statements, "return updateItem<Order>(this.context, orderModel, key, { remove: ['flaggedAt'] });");
+  t.is(methods[1]!.statements, "return updateItem(this.context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
 });
 
