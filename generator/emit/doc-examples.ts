@@ -1,17 +1,29 @@
-// The `@example` of a repository method: a call with sample values and the request it sends, the
-// request computed by the runtime's own key codec (KeyTemplate) from the entity's templates, so an
-// example shows what the method really sends and cannot drift from it.
+// The `@example` of a repository method: a call with sample values and the request it sends. The
+// request is computed by the runtime's own request builders (planPut, planUpdate, queryInput, …)
+// on the entity's live model, so an example shows what the method really sends and cannot drift
+// from it; test/doc-examples.test.ts sends every example of a fixture to check.
 
 import type { AttributeDef } from '../../dsl/ir.js';
-import { KeyTemplate } from '../../templates/runtime/codec.js';
-import { awaitExpr, call, construct, literal, obj, path, print, str, type DocTag, type Expression } from './ast.js';
+import { DdbgenError } from '../../templates/runtime/errors.js';
+import { entityQuery, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest } from '../../templates/runtime/repository.js';
+import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
+import type { AccessPath } from '../model/access-paths.js';
+import { arr, awaitExpr, call, construct, literal, obj, path, print, str, type DocTag, type Expression } from './ast.js';
 import { camelCase } from './context.js';
+import { liveEntityModel } from './entity-model.js';
 import type { EntityScope } from './entity-scope.js';
 import { formatModule, LINE_WIDTH } from './format.js';
-import { entityTemplates } from './key-builders.js';
+
+/** A value for an example: what the runtime is given, and how the call spells it. */
+interface Sample {
+  readonly value: unknown;
+  readonly code: Expression;
+}
+
+const SAMPLE_INSTANT = new Date(Date.UTC(2024, 0, 15, 9, 30));
 
 /** A sample value of an attribute: its name for a string, the first enum value, the smallest number, a fixed instant. */
-function sample(name: string, def: AttributeDef): { value: unknown; code: Expression } {
+function sample(name: string, def: AttributeDef): Sample {
   switch (def.kind) {
     case 'enum':
       return { value: def.values[0], code: str(def.values[0]!) };
@@ -21,28 +33,199 @@ function sample(name: string, def: AttributeDef): { value: unknown; code: Expres
     }
     case 'boolean':
       return { value: true, code: literal(true) };
-    case 'timestamp': {
-      const value = new Date(Date.UTC(2024, 0, 15, 9, 30));
-      return { value, code: construct('Date', [str(value.toISOString())]) };
+    case 'timestamp':
+      return { value: SAMPLE_INSTANT, code: construct('Date', [str(SAMPLE_INSTANT.toISOString())]) };
+    case 'stringSet':
+      return { value: new Set([`${name}-1`]), code: construct('Set', [arr([str(`${name}-1`)])]) };
+    case 'numberSet':
+      return { value: new Set([1]), code: construct('Set', [arr([literal(1)])]) };
+    case 'list':
+      return { value: [], code: arr([]) };
+    case 'map': {
+      const fields = Object.entries(def.fields).filter(([, field]) => !field.optional);
+      return samples(Object.fromEntries(fields), fields.map(([field]) => field));
     }
+    case 'binary':
+      return { value: new Uint8Array([1]), code: construct('Uint8Array', [arr([literal(1)])]) };
     default:
       return { value: `${name}-1`, code: str(`${name}-1`) };
   }
 }
 
+/** Samples of the named attributes, as one object. */
+function samples(attributes: Readonly<Record<string, AttributeDef>>, names: readonly string[]): Sample {
+  const each = names.map((name) => [name, sample(name, attributes[name]!)] as const);
+  return { value: Object.fromEntries(each.map(([name, s]) => [name, s.value])), code: obj(each.map(([name, s]) => [name, s.code])) };
+}
+
+/** A request value as source: sets and bytes as their constructors, the rest as literals. */
+function requestLiteral(value: unknown): Expression {
+  if (value instanceof Set) return construct('Set', [arr([...value].map(requestLiteral))]);
+  if (value instanceof Uint8Array) return construct('Uint8Array', [arr([...value].map((b) => literal(b)))]);
+  if (Array.isArray(value)) return arr(value.map(requestLiteral));
+  if (value !== null && typeof value === 'object') return obj(Object.entries(value).map(([k, v]) => [k, v === undefined ? undefined : requestLiteral(v)] as const));
+  return literal(value);
+}
+
 /** Source laid out for a doc comment (its indent and ` * ` taken off the width). */
 const layout = (code: string) => formatModule('example.ts', code, LINE_WIDTH - 6).trimEnd();
 
-/** `@example` of a method that takes the item's key: the call, then the Key of the command it sends. */
-export function keyExample(scope: EntityScope, method: string, command: string): DocTag | undefined {
-  if (!scope.addressable) return undefined;
-  const templates = entityTemplates(scope);
-  const values = Object.fromEntries(scope.primaryParts.map((name) => [name, sample(name, scope.entity.attributes[name]!)]));
-  const plain = Object.fromEntries(Object.entries(values).map(([name, s]) => [name, s.value]));
-  const { table } = scope.ctx;
-  const key: Record<string, string> = { [table.key.pk]: new KeyTemplate(templates.pk).build(plain) };
-  if (templates.sk && table.key.sk !== undefined) key[table.key.sk] = new KeyTemplate(templates.sk).build(plain);
-  const callText = print(awaitExpr(call(path(`db.${camelCase(scope.name)}.${method}`), [obj(Object.entries(values).map(([name, s]) => [name, s.code]))])));
-  const request = layout(`(${print(literal({ TableName: table.name, Key: key }))});`).replace(/^\(|\);$/g, '');
+/** The tag: the call, then `// sends <Command>:` and the command's input, commented. */
+function exampleTag(scope: EntityScope, method: string, args: readonly Expression[], command: string, input: object): DocTag {
+  const callText = print(awaitExpr(call(path(`db.${camelCase(scope.name)}.${method}`), args)));
+  const request = layout(`(${print(requestLiteral(input))});`).replace(/^\(|\);$/g, '');
   return { name: 'example', text: `\n${layout(`${callText};`)}\n// sends ${command}:\n${request.split('\n').map((line) => `// ${line}`).join('\n')}` };
+}
+
+/**
+ * The examples of one entity's methods, computed on its live model (built once, on first use). An
+ * entity whose shard is drawn at random per write has none for writes: their keys are not
+ * reproducible.
+ */
+export class EntityExamples {
+  readonly #scope: EntityScope;
+  #model: EntityModel | undefined;
+
+  constructor(scope: EntityScope) {
+    this.#scope = scope;
+  }
+
+  get #live(): EntityModel {
+    return (this.#model ??= liveEntityModel(this.#scope));
+  }
+
+  get #table(): string {
+    return this.#scope.ctx.table.name;
+  }
+
+  #of(names: readonly string[]): Sample {
+    return samples(this.#scope.entity.attributes, names);
+  }
+
+  /** The key of the sample item. */
+  #key(): Sample {
+    return this.#of(this.#scope.primaryParts);
+  }
+
+  /** `options` of a versioned write: the version as read. */
+  #versioned(): Sample | undefined {
+    return this.#scope.version === undefined ? undefined : { value: { expectedVersion: 1 }, code: obj([['expectedVersion', literal(1)]]) };
+  }
+
+  #write(method: string, args: Sample[], command: string, plan: () => WritePlan, returnValues?: UpdateReturnValues): DocTag | undefined {
+    return this.#tag(method, args, command, () => writeInput(this.#table, plan(), returnValues));
+  }
+
+  /**
+   * The tag of a call with `args`, its request computed by `request`. Sample values the runtime
+   * refuses (a value outside a declared constraint) leave the method without an example.
+   */
+  #tag(method: string, args: Sample[], command: string, request: () => object): DocTag | undefined {
+    try {
+      return exampleTag(this.#scope, method, args.map((a) => a.code), command, request());
+    } catch (error) {
+      if (error instanceof DdbgenError) return undefined;
+      throw error;
+    }
+  }
+
+  get(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    return this.#tag('get', [key], 'GetCommand', () => ({ TableName: this.#table, Key: primaryKey(this.#live, key.value as Record<string, unknown>) }));
+  }
+
+  /** The sample item of a write: its required attributes; the version only where the method takes the item as stored (batchPut). */
+  #item(withVersion = false): Sample {
+    const { entity, version } = this.#scope;
+    return this.#of(Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional && (withVersion || a !== version)));
+  }
+
+  put(mode: 'put' | 'create' | 'replace'): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const item = this.#item();
+    return this.#write(mode, [item], 'PutCommand', () => planPut(this.#live, item.value, mode).plan);
+  }
+
+  /** An update that sets one attribute: the first that feeds no index key, if there is one. */
+  update(): DocTag | undefined {
+    const { mutable, indexInputs, entity } = this.#scope;
+    const settable = mutable.filter((a) => !this.#live.nativeIndexes?.some((index) => [...index.partition, ...index.sort].some(([, source]) => source === a)));
+    const attribute = settable.find((a) => !indexInputs.has(a) && !entity.attributes[a]!.optional) ?? settable.find((a) => !indexInputs.has(a));
+    if (attribute === undefined) return undefined;
+    const key = this.#key();
+    const value = sample(attribute, entity.attributes[attribute]!);
+    const changes: Sample = { value: { set: { [attribute]: value.value } }, code: obj([['set', obj([[attribute, value.code]])]]) };
+    const options = this.#versioned();
+    const plan = () => planUpdate(this.#live, key.value as Record<string, unknown>, changes.value as never, options?.value ?? {});
+    return this.#write('update', [key, changes, ...(options ? [options] : [])], 'UpdateCommand', plan, 'ALL_NEW');
+  }
+
+  delete(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    const options = this.#versioned();
+    return this.#write('delete', [key, ...(options ? [options] : [])], 'DeleteCommand', () => planDelete(this.#live, key.value as Record<string, unknown>, options?.value ?? {}), 'ALL_OLD');
+  }
+
+  batchGet(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    return this.#tag('batchGet', [{ value: [key.value], code: arr([key.code]) }], 'BatchGetCommand', () => ({ RequestItems: { [this.#table]: { Keys: [primaryKey(this.#live, key.value as Record<string, unknown>)] } } }));
+  }
+
+  batchPut(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const item = this.#item(true);
+    return this.#tag('batchPut', [{ value: [item.value], code: arr([item.code]) }], 'BatchWriteCommand', () => ({ RequestItems: { [this.#table]: [{ PutRequest: { Item: storedItem(this.#live, item.value as Record<string, unknown>) } }] } }));
+  }
+
+  batchDelete(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    return this.#tag('batchDelete', [{ value: [key.value], code: arr([key.code]) }], 'BatchWriteCommand', () => ({ RequestItems: { [this.#table]: [{ DeleteRequest: { Key: primaryKey(this.#live, key.value as Record<string, unknown>) } }] } }));
+  }
+
+  #query(method: string, args: Sample[], request: () => QueryRequest): DocTag | undefined {
+    return this.#tag(method, args, 'QueryCommand', () => queryInput({ tableName: this.#table } as never, request()));
+  }
+
+  /** A query of the table or an index: one partition, narrowed by `eq` on the first sort-key part. */
+  query(access: AccessPath, method: string): DocTag | undefined {
+    const partition = this.#of(access.partition);
+    const first = access.sort[0];
+    const where = first === undefined ? undefined : this.#of([first]);
+    const options: Sample | undefined = where && { value: { where: { eq: where.value } }, code: obj([['where', obj([['eq', where.code]])]]) };
+    const request = () => entityQuery(this.#live, method, access.index?.name, partition.value as Record<string, unknown>, (options?.value ?? {}) as never);
+    return this.#query(method, [partition, ...(options ? [options] : [])], request);
+  }
+
+  /** `increment`: one of each counter. */
+  increment(counters: readonly string[]): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    const deltas: Sample = { value: Object.fromEntries(counters.map((c) => [c, 1])), code: obj(counters.map((c) => [c, literal(1)])) };
+    const plan = () => planIncrement(this.#live, key.value as Record<string, unknown>, deltas.value as Record<string, number>, counters);
+    return this.#write('increment', [key, deltas], 'UpdateCommand', plan, 'ALL_NEW');
+  }
+
+  /** `mark<Index>` (sets the sparse index's optional inputs) or `clear<Index>` (removes them). */
+  sparse(method: string, optional: readonly string[], mark: boolean): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const key = this.#key();
+    const values = this.#of(optional);
+    const changes = mark ? { set: values.value } : { remove: optional };
+    const options = this.#versioned();
+    const plan = () => planUpdate(this.#live, key.value as Record<string, unknown>, changes as never, options?.value ?? {});
+    return this.#write(method, [key, ...(mark ? [values] : []), ...(options ? [options] : [])], 'UpdateCommand', plan, 'ALL_NEW');
+  }
+}
+
+const byScope = new WeakMap<EntityScope, EntityExamples>();
+
+/** The examples of an entity's methods: one live model per entity, whichever emitter asks first. */
+export function examplesOf(scope: EntityScope): EntityExamples {
+  let examples = byScope.get(scope);
+  if (!examples) byScope.set(scope, (examples = new EntityExamples(scope)));
+  return examples;
 }
