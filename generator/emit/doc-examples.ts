@@ -5,10 +5,11 @@
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
-import { entityQuery, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest } from '../../templates/runtime/repository.js';
+import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest } from '../../templates/runtime/repository.js';
+import { nativeQueryInput } from '../../templates/runtime/native-index.js';
 import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
-import type { AccessPath } from '../model/access-paths.js';
-import { arr, awaitExpr, call, construct, literal, obj, path, print, str, type DocTag, type Expression } from './ast.js';
+import type { AccessPath, ResolvedPattern } from '../model/access-paths.js';
+import { arr, awaitExpr, binary, call, construct, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
 import { camelCase } from './context.js';
 import { liveEntityModel } from './entity-model.js';
 import type { EntityScope } from './entity-scope.js';
@@ -58,8 +59,26 @@ function samples(attributes: Readonly<Record<string, AttributeDef>>, names: read
   return { value: Object.fromEntries(each.map(([name, s]) => [name, s.value])), code: obj(each.map(([name, s]) => [name, s.code])) };
 }
 
-/** A request value as source: sets and bytes as their constructors, the rest as literals. */
+/** Runs of one character this long or longer are spelled `'c'.repeat(n)` (the upper bound of a prefix range repeats its greatest character). */
+const RUN = 8;
+
+/** A string as source, long runs of one character as `.repeat`: `'Article.' + '\u{10ffff}'.repeat(255)`. */
+function stringLiteral(text: string): Expression {
+  const parts: Expression[] = [];
+  const pattern = new RegExp(`(.)\\1{${RUN - 1},}`, 'gsu');
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) parts.push(str(text.slice(at, match.index)));
+    parts.push(call(prop(str(match[1]!), 'repeat'), [literal([...match[0]].length)]));
+    at = match.index + match[0].length;
+  }
+  if (at < text.length || parts.length === 0) parts.push(str(text.slice(at)));
+  return parts.reduce((left, right) => binary(left, '+', right));
+}
+
+/** A request value as source: sets and bytes as their constructors, long runs in strings repeated, the rest as literals. */
 function requestLiteral(value: unknown): Expression {
+  if (typeof value === 'string') return stringLiteral(value);
   if (value instanceof Set) return construct('Set', [arr([...value].map(requestLiteral))]);
   if (value instanceof Uint8Array) return construct('Uint8Array', [arr([...value].map((b) => literal(b)))]);
   if (Array.isArray(value)) return arr(value.map(requestLiteral));
@@ -198,6 +217,48 @@ export class EntityExamples {
     const options: Sample | undefined = where && { value: { where: { eq: where.value } }, code: obj([['where', obj([['eq', where.code]])]]) };
     const request = () => entityQuery(this.#live, method, access.index?.name, partition.value as Record<string, unknown>, (options?.value ?? {}) as never);
     return this.#query(method, [partition, ...(options ? [options] : [])], request);
+  }
+
+  /** A declared pattern's query: its partition, the sort-key parts it fixes, and its operand (both ends of a `between` alike). */
+  pattern({ pattern, path: access, op, before }: ResolvedPattern): DocTag | undefined {
+    const { entity } = this.#scope;
+    const fixed = [...access.partition, ...before.filter((b) => !access.partition.includes(b))].map((a) => [a, sample(a, entity.attributes[a]!)] as const);
+    const sk = pattern.sk;
+    if (sk !== undefined) {
+      const one = op === 'beginsWith' ? sample(sk, { kind: 'string' } as AttributeDef) : sample(sk, entity.attributes[sk]!);
+      fixed.push([sk, op === 'between' ? { value: [one.value, one.value], code: arr([one.code, one.code]) } : one]);
+    }
+    const params = Object.fromEntries(fixed.map(([a, s]) => [a, s.value]));
+    const args: Sample = { value: params, code: obj(fixed.map(([a, s]) => [a, s.code])) };
+    const request = (): QueryRequest => {
+      const model = this.#live;
+      const index = access.index && model.indexes.find((i) => i.name === access.index!.name);
+      const keySpace = index ?? model;
+      return {
+        scope: `${model.name}.${pattern.name}`,
+        ...(index ? { indexName: index.name } : {}),
+        pk: keySpace.pk,
+        partition: params,
+        ...(keySpace.sk && access.sk ? { sk: { attribute: keySpace.sk.attribute, condition: patternCondition(keySpace.sk.template, sk === undefined ? params : { ...params, [sk]: undefined }, sk, op, sk === undefined ? undefined : params[sk]) } } : {}),
+        params,
+        keyAttributes: keyAttributesOf(model, index),
+        order: pattern.order ?? 'asc',
+        consistent: false,
+        ...(index ? {} : { owner: model }),
+      };
+    };
+    return this.#query(pattern.name, [args], request);
+  }
+
+  /** A native index's query: its partition attributes, and `where` fixing the first sort attribute. */
+  nativeQuery(indexName: string, method: string): DocTag | undefined {
+    const index = this.#scope.native.models.find((m) => m.name === indexName)!;
+    const partition = this.#of(index.partition.map(([, source]) => source!));
+    const first = index.sort[0]?.[1];
+    const where = first === undefined ? undefined : this.#of([first]);
+    const options: Sample | undefined = where && { value: { where: where.value }, code: obj([['where', where.code]]) };
+    const input = () => nativeQueryInput({ tableName: this.#table } as never, this.#live, `${this.#scope.name}.${method}`, indexName, partition.value as Record<string, unknown>, (options?.value ?? {}) as never);
+    return this.#tag(method, [partition, ...(options ? [options] : [])], 'QueryCommand', input);
   }
 
   /** `increment`: one of each counter. */
