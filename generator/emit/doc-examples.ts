@@ -136,12 +136,13 @@ export class EntityExamples {
   }
 
   /**
-   * The tag of a call with `args`, its request computed by `request`. Sample values the runtime
-   * refuses (a value outside a declared constraint) leave the method without an example.
+   * The tag of a call with `args`, its request computed by `request` (undefined: no example). A
+   * call the runtime refuses with the sample values leaves the method without an example.
    */
-  #tag(method: string, args: Sample[], command: string, request: () => object): DocTag | undefined {
+  #tag(method: string, args: Sample[], command: string, request: () => object | undefined): DocTag | undefined {
     try {
-      return exampleTag(this.#scope, method, args.map((a) => a.code), command, request());
+      const input = request();
+      return input && exampleTag(this.#scope, method, args.map((a) => a.code), command, input);
     } catch (error) {
       if (error instanceof DdbgenError) return undefined;
       throw error;
@@ -193,6 +194,14 @@ export class EntityExamples {
     return this.#tag('batchGet', [{ value: [key.value], code: arr([key.code]) }], 'BatchGetCommand', () => ({ RequestItems: { [this.#table]: { Keys: [primaryKey(this.#live, key.value as Record<string, unknown>)] } } }));
   }
 
+  /** A sequence's run (`get<Position>Range`): positions 0 and 1, read in one batch. */
+  range(method: string, position: string): DocTag | undefined {
+    const rest = this.#of(this.#scope.primaryParts.filter((a) => a !== position));
+    const keys = () => [0, 1].map((at) => primaryKey(this.#live, { ...(rest.value as Record<string, unknown>), [position]: at }));
+    const bounds = [0, 1].map((at) => ({ value: at, code: literal(at) }));
+    return this.#tag(method, [rest, ...bounds], 'BatchGetCommand', () => ({ RequestItems: { [this.#table]: { Keys: keys() } } }));
+  }
+
   batchPut(): DocTag | undefined {
     if (!this.#scope.addressable) return undefined;
     const item = this.#item(true);
@@ -205,8 +214,12 @@ export class EntityExamples {
     return this.#tag('batchDelete', [{ value: [key.value], code: arr([key.code]) }], 'BatchWriteCommand', () => ({ RequestItems: { [this.#table]: [{ DeleteRequest: { Key: primaryKey(this.#live, key.value as Record<string, unknown>) } }] } }));
   }
 
+  /** A query's example; none for a sharded partition key, which gathers one query per shard. */
   #query(method: string, args: Sample[], request: () => QueryRequest): DocTag | undefined {
-    return this.#tag(method, args, 'QueryCommand', () => queryInput({ tableName: this.#table } as never, request()));
+    return this.#tag(method, args, 'QueryCommand', () => {
+      const built = request();
+      return built.pk.template.shards === undefined ? queryInput({ tableName: this.#table } as never, built) : undefined;
+    });
   }
 
   /** A query of the table or an index: one partition, narrowed by `eq` on the first sort-key part. */

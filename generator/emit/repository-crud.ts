@@ -154,6 +154,7 @@ function sequenceRange(scope: EntityScope): Method[] {
     {
       name: `get${pascalCase(position)}Range`,
       docs: jsDoc(`Reads the ${name} items at ${position} \`from\` to \`to\` (inclusive) in one batched call (100 keys per request); results follow ${position} order, undefined where there is none.`, [
+        ...example(examplesOf(scope).range(`get${pascalCase(position)}Range`, position)),
         throws(`${BATCH_ERROR}`),
       ]),
       parameters: [param('key', attributesType(scope, rest, 'required')), param('from', keyword.number()), param('to', keyword.number()), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
