@@ -202,7 +202,7 @@ test('sparse index: mark sets the optional inputs and the index key in one updat
 });
 
 test('an entity whose shard is drawn at random has no write examples: its keys are not reproducible', (t) => {
-  const random = defineTable({ name: 'R', entities: { Hit: entity({ attributes: { page: types.string(), n: types.number() }, key: { pk: 'Page#<page>', sk: 'HIT', shard: { count: 4, random: true } } }) } });
+  const random = defineTable({ name: 'R', entities: { Hit: entity({ attributes: { page: types.string(), n: types.number() }, key: { pk: 'Page#<page>#<shard>', sk: 'HIT', shard: { count: 4, random: true } } }) } });
   const scope = entityScope(random.entities['Hit']!, createContext(random));
   const hit = examplesOf(scope);
   t.deepEqual([hit.put('put'), hit.batchPut(), hit.get(), hit.increment(['n'])], [undefined, undefined, undefined, undefined]);
