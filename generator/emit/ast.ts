@@ -286,6 +286,11 @@ export function returnsIf(condition: Expression, expression: Expression): string
   return print(f.createIfStatement(condition, f.createReturnStatement(expression)));
 }
 
+/** `if (condition) throw error;` */
+export function throwsIf(condition: Expression, error: Expression): string {
+  return print(f.createIfStatement(condition, f.createThrowStatement(error)));
+}
+
 /** `expr;` */
 export function statement(expression: Expression): string {
   return print(f.createExpressionStatement(expression));

@@ -5,18 +5,18 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
 import { templateAttributes } from '../model/key-segments.js';
-import { attributeCodec, attributeType } from './attribute-type.js';
-import { camelCase, entityFile, printLiteral, propertyKey, quote, raw, type EmitContext } from './context.js';
+import { attributeCodec, attributeTypeNode } from './attribute-type.js';
+import { camelCase, entityFile, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
-import { jsDoc } from './ast.js';
+import { id, jsDoc, literal, literalType, objectType, print, prop, union, type TypeNode } from './ast.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });
 
 /** A node's id type: its entity's one partition-key part, or an object of the parts. */
-function idType(entity: EntityDef): string {
+function idType(entity: EntityDef): TypeNode {
   const parts = templateAttributes(entity.key.pk);
-  if (parts.length === 1) return attributeType(entity.attributes[parts[0]!]!);
-  return `{ ${parts.map((name) => `readonly ${propertyKey(name)}: ${attributeType(entity.attributes[name]!)}`).join('; ')} }`;
+  if (parts.length === 1) return attributeTypeNode(entity.attributes[parts[0]!]!);
+  return objectType(parts.map((name) => ({ name, type: attributeTypeNode(entity.attributes[name]!), readonly: true })));
 }
 
 export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
@@ -28,22 +28,20 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
     const entities = edge.types.map((type) => table.entities[type]!);
     for (const type of edge.types) used.add(type);
     statements.push(
-      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: jsDoc(`The entities edge ${edge.name} connects.`), type: edge.types.map(quote).join(' | ') },
+      { kind: StructureKind.TypeAlias, name: names.type, isExported: true, docs: jsDoc(`The entities edge ${edge.name} connects.`), type: print(union(edge.types.map(literalType))) },
       {
         kind: StructureKind.TypeAlias,
         name: names.node,
         isExported: true,
         docs: jsDoc(`One end of edge ${edge.name}: an entity and its id, whose key is that entity's partition (${entities.map((e) => `\`${e.key.pk.source}\``).join(', ')}).`),
-        type: entities.map((entity) => `{ readonly type: ${quote(entity.name)}; readonly id: ${idType(entity)} }`).join(' | '),
+        type: print(union(entities.map((entity) => objectType([{ name: 'type', type: literalType(entity.name), readonly: true }, { name: 'id', type: idType(entity), readonly: true }])))),
       },
       {
         kind: StructureKind.TypeAlias,
         name: names.attributes,
         isExported: true,
         docs: jsDoc(`Attributes stored on both items of edge ${edge.name}.`),
-        type: Object.keys(edge.attributes).length
-          ? `{ ${Object.entries(edge.attributes).map(([n, a]) => `${propertyKey(n)}${a.optional ? '?' : ''}: ${attributeType(a)}`).join('; ')} }`
-          : 'Record<string, never>',
+        type: print(objectType(Object.entries(edge.attributes).map(([name, a]) => ({ name, type: attributeTypeNode(a), optional: a.optional })))),
       },
       {
         kind: StructureKind.VariableStatement,
@@ -59,9 +57,9 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
           {
             name: names.model,
             type: 'EdgeModel',
-            initializer: printLiteral({
+            initializer: print(literal({
               name: edge.name,
-              nodes: Object.fromEntries(edge.types.map((type) => [type, raw(`${type}Keys.pk`)])),
+              nodes: Object.fromEntries(edge.types.map((type) => [type, prop(id(`${type}Keys`), 'pk')])),
               forward: edge.forward,
               ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }),
               ...(edge.inverseIndex === undefined
@@ -76,7 +74,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
               })),
               attributes: Object.keys(edge.attributes),
               keyAttributes: [...ctx.keyAttributes],
-            }),
+            })),
           },
         ],
       },

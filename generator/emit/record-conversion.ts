@@ -6,7 +6,7 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { AttributeDef } from '../../dsl/ir.js';
-import { as, assignsIf, binary, call, constant, element, id, jsDoc, keyword, nonNull, obj, print, prop, returns, statement, str, typeRef, type Expression } from './ast.js';
+import { as, assignsIf, binary, call, constant, element, id, jsDoc, keyword, nonNull, obj, print, prop, returns, statement, str, throwsIf, typeRef, type Expression } from './ast.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';
 import { indexInputs } from './entity-model.js';
 import { pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
@@ -73,7 +73,11 @@ function emitRecord(scope: EntityScope): StatementStructures {
   // keys first, as the generic conversion builds them: a missing key part is a KeyValueError
   const locals = keys.map(([attribute], i) => keyLocal(attribute, i));
   keys.forEach(([, value], i) => body.push(constant(locals[i]!, value)));
-  body.push(statement(call(runtimeValue(scope, 'repository', 'checkRequired'), [id(model), item])));
+  // required attributes no key reads (a missing key part is a KeyValueError from its key)
+  const built = new Set([...scope.primaryParts, ...scope.indexPaths.flatMap((path) => (path.index!.kind === 'native-gsi' || indexInputs(scope, path.index!.name).optional.length ? [] : indexInputs(scope, path.index!.name).inputs))]);
+  for (const [attribute, def] of Object.entries(entity.attributes)) {
+    if (!def.optional && !built.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'repository', 'missingAttribute'), [id(model), str(attribute)])));
+  }
   const fields: Array<readonly [string, Expression]> = [];
   const later: string[] = [];
   for (const [attribute, def] of Object.entries(entity.attributes)) {

@@ -516,6 +516,7 @@ export class KeyTemplate {
   }
 
   private checkLength(key: string): string {
+    if (key.length * 3 <= this.def.maxBytes) return key; // a UTF-16 unit is at most 3 UTF-8 bytes
     const bytes = utf8ByteLength(key);
     if (bytes > this.def.maxBytes) {
       throw this.error('KEY_TOO_LONG', undefined, `key is ${bytes} bytes in UTF-8, above DynamoDB's limit of ${this.def.maxBytes}`, `${this.def.maxBytes} bytes`);

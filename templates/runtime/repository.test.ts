@@ -4,7 +4,7 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { KeyValueError, ValidationError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
-import { indexKeyChanges, indexKeys, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
+import { indexKeyChanges, indexKeys, itemOf, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
 const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
@@ -104,4 +104,36 @@ test('put: undeclared attributes are refused, or stored as given by a passthroug
   const open = { ...model, passthrough: true };
   t.like(storedItem(open, item), { isAdmin: true, pk: 'USER#u', sk: 'ORDER#o' });
   t.is(t.throws(() => storedItem(open, { ...item, constructor: 'x' }), { instanceOf: ValidationError }).code, 'ATTRIBUTE_FORBIDDEN');
+});
+
+test('put: a required attribute left out is a ValidationError once the keys are built; a missing key part stays a KeyValueError', (t) => {
+  const item = { ...key, status: 'NEW', region: 'eu', placedAt };
+  const { placedAt: _, ...withoutPlacedAt } = item;
+  const totalRequired = { ...model, required: [...model.required, 'total'] };
+  const missing = t.throws(() => storedItem(totalRequired, item), { instanceOf: ValidationError });
+  t.is(missing.code, 'ATTRIBUTE_REQUIRED');
+  t.is(missing.attribute, 'total');
+  t.like(storedItem(totalRequired, { ...item, total: 0 }), { total: 0 });
+  t.is(t.throws(() => storedItem(model, withoutPlacedAt), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING', 'placedAt feeds index byStatus: its key fails first');
+  t.is(t.throws(() => storedItem(model, { ...item, orderId: undefined }), { instanceOf: KeyValueError }).code, 'KEY_PART_MISSING');
+});
+
+test('an entity\'s generated conversions: whole records go through toItem and toRecord; partial ones (projections, changed attributes) through the generic conversion', (t) => {
+  const calls: string[] = [];
+  const generated: EntityModel = {
+    ...model,
+    toRecord(item) {
+      calls.push('toRecord');
+      return { ...item, pk: 'P', sk: 'S' };
+    },
+    toItem(record) {
+      calls.push('toItem');
+      return { userId: record['userId'], orderId: record['orderId'], status: record['status'], region: record['region'], placedAt: new Date(record['placedAt'] as string) };
+    },
+  };
+  t.deepEqual(storedItem(generated, { userId: 'u' }), { userId: 'u', pk: 'P', sk: 'S' });
+  const whole = { pk: 'USER#u', sk: 'ORDER#o', userId: 'u', orderId: 'o', status: 'NEW', region: 'eu', placedAt: placedAt.toISOString() };
+  t.deepEqual(itemOf(generated, whole), { userId: 'u', orderId: 'o', status: 'NEW', region: 'eu', placedAt });
+  t.deepEqual(itemOf(generated, { status: 'DONE' }, true), { status: 'DONE' }, 'a partial record keeps only what it holds');
+  t.deepEqual(calls, ['toRecord', 'toItem']);
 });

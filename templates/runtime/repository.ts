@@ -9,7 +9,7 @@ import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValueNames, FORBIDDEN_NAMES, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValueNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
@@ -189,27 +189,41 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
 /**
  * Checks the names and values of an item to write, before anything is built from it: no key
  * attribute, no shard suffix, no forbidden name at any depth, no undeclared attribute (unless
- * passthrough). One pass over the item's names; the errors name
- * the first offending attribute.
+ * passthrough). One pass over the item's names; the first undeclared one checks them all.
  */
 export function checkWritten(model: EntityModel, written: object): void {
   const item = written as Readonly<Record<string, unknown>>;
   if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
+  let undeclared = false;
   for (const name in item) {
     if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
-    if (model.keyAttributes.includes(name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
-    if (FORBIDDEN_NAMES.has(name) || (!model.passthrough && !model.attributes.includes(name))) checkAttributeNames(model, Object.keys(item));
+    // a declared attribute is never a key attribute (DDB022) nor a forbidden name (DDB160)
+    if (!undeclared && !model.attributes.includes(name)) {
+      checkUndeclared(model, item);
+      undeclared = true;
+    }
     const value = item[name];
     if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
   }
 }
 
+/** An item naming an undeclared attribute: a key attribute or the shard is refused first, then forbidden or (unless passthrough) undeclared names. */
+function checkUndeclared(model: EntityModel, item: Readonly<Record<string, unknown>>): void {
+  for (const name of model.keyAttributes) {
+    if (Object.prototype.hasOwnProperty.call(item, name)) throw new ValidationError(model.name, name, 'is a key attribute of the table; ddbgen writes it from the key templates');
+  }
+  checkAttributeNames(model, Object.keys(item));
+}
+
 /** Throws ValidationError naming the first required attribute the item lacks (checked once its keys are built, so a missing key part is a KeyValueError). */
 export function checkRequired(model: EntityModel, written: object): void {
   const item = written as Readonly<Record<string, unknown>>;
-  for (const name of model.required) {
-    if (item[name] === undefined) throw new ValidationError(model.name, name, `is required; give ${model.name}.${name} a value`, 'ATTRIBUTE_REQUIRED');
-  }
+  for (const name of model.required) if (item[name] === undefined) throw missingAttribute(model, name);
+}
+
+/** The error for a required attribute an item to write lacks. */
+export function missingAttribute(model: EntityModel, name: string): ValidationError {
+  return new ValidationError(model.name, name, `is required; give ${model.name}.${name} a value`, 'ATTRIBUTE_REQUIRED');
 }
 
 /** The record, if it fits DynamoDB's 400 KB; else ItemTooLargeError (measured only when a cheap bound is over). */

@@ -13,6 +13,7 @@ import { emitIndexQueries } from '../../generator/emit/repository-index-query.js
 import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
 import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
+import { emitRecordConversion } from '../../generator/emit/record-conversion.js';
 
 const table = defineTable({
   name: 'Shop',
@@ -120,4 +121,32 @@ test('sparse indexes: mark and clear for an index read by optional attributes', 
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
   t.is(methods[1]!.statements, "return updateItem<Order>(this.context, orderModel, key, { remove: ['flaggedAt'] });");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
+});
+
+test('record conversion: keys built first, then the required attributes no key reads, attributes converted in place, optional ones and sparse index keys only when present', (t) => {
+  const [record, item] = emitRecordConversion(scope('Order')) as Array<{ name: string; parameters: Array<{ type: string }>; returnType: string; statements: string[] }>;
+  t.is(record!.name, 'orderRecord');
+  t.deepEqual(record!.parameters.map((p) => p.type), ['Order']);
+  t.deepEqual(record!.statements, [
+    'checkWritten(orderModel, item);',
+    'const pk = OrderKeys.pk.build(item);',
+    'const sk = OrderKeys.sk.build(item);',
+    "if (item.status === undefined)\n    throw missingAttribute(orderModel, 'status');",
+    "if (item.placedAt === undefined)\n    throw missingAttribute(orderModel, 'placedAt');",
+    "const record: Record<string, unknown> = {\n    orderId: item.orderId,\n    status: item.status,\n    placedAt: storedDate('Order', 'placedAt', item.placedAt),\n    pk,\n    sk\n};",
+    "if (item.flaggedAt !== undefined)\n    record['flaggedAt'] = storedDate('Order', 'flaggedAt', item.flaggedAt);",
+    "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = OrderKeys.indexes.byStatus.pk.build(item);\n    record['gsi1sk'] = OrderKeys.indexes.byStatus.sk.build(item);\n}",
+    'return checkedSize(orderModel, record);',
+  ]);
+  t.is(item!.name, 'orderItem');
+  t.deepEqual(item!.statements, [
+    "const item: Order = {\n    orderId: record['orderId'] as string,\n    status: record['status'] as 'OPEN' | 'SHIPPED',\n    placedAt: itemDate(record['placedAt']) as Date\n};",
+    "if (record['flaggedAt'] !== undefined)\n    item.flaggedAt = itemDate(record['flaggedAt']) as Date;",
+    'return item;',
+  ]);
+});
+
+test('record conversion: a passthrough entity keeps the generic conversion', (t) => {
+  const open = defineTable({ name: 'Open', entities: { Doc: entity({ passthrough: true, attributes: { id: types.string() }, key: { pk: 'D#<id>', sk: 'DOC' } }) } });
+  t.deepEqual(emitRecordConversion(entityScope(open.entities['Doc']!, createContext(open))), []);
 });
