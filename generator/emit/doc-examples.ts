@@ -1,7 +1,7 @@
 // The `@example` of a repository method: a call with sample values and the request it sends. The
 // request is computed by the runtime's own request builders (planPut, planUpdate, queryInput, …)
 // on the entity's live model, so an example shows what the method really sends and cannot drift
-// from it; test/doc-examples.test.ts sends every example of a fixture to check.
+// from it; test/offline/doc-examples.test.ts sends every example of the fixtures to check.
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
