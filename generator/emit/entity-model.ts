@@ -2,10 +2,13 @@
 // `<entity>Model`, the keys and conversions the shared runtime works from.
 
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import type { AccessPath } from '../model/access-paths.js';
 import { shardInputs } from '../model/key-segments.js';
+import { KeyTemplate } from '../../templates/runtime/codec.js';
+import type { EntityModel } from '../../templates/runtime/repository.js';
 import { arr, id, jsDoc, literal, print, type Expression } from './ast.js';
 import { attributeCodec } from './attribute-type.js';
-import { keysRef } from './key-builders.js';
+import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
 import { pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 
@@ -27,33 +30,33 @@ function constant(name: string, type: string, initializer: Expression, descripti
   };
 }
 
-export function emitEntityModel(scope: EntityScope): StatementStructures[] {
+/** Where a key template lives, as `<Entity>Keys` names it: `('pk')`, `('indexes', 'byName', 'sk')`. */
+type TemplateAt<T> = (...path: string[]) => T;
+
+/** An index model, its templates given by `template`: printed as references, or live KeyTemplates. */
+function indexDescription<T>(scope: EntityScope, path: AccessPath, template: TemplateAt<T>) {
+  const index = path.index!;
+  const { table } = scope.ctx;
+  const { inputs, optional } = indexInputs(scope, index.name);
+  return {
+    name: index.name,
+    kind: index.kind,
+    pk: index.kind === 'gsi' ? { attribute: index.pk, template: template('indexes', index.name, 'pk') } : { attribute: table.key.pk, template: template('pk') },
+    sk: path.sk && index.sk !== undefined ? { attribute: index.sk, template: template('indexes', index.name, 'sk') } : undefined,
+    inputs,
+    optional,
+    projection: index.projection === 'all' || index.projection === 'keys-only' ? index.projection : [...index.projection],
+  };
+}
+
+/**
+ * The entity model, one description for both of its forms: the literal the entity module prints
+ * and the live object examples are computed with. `template` gives the key templates, `indexes`
+ * the index models, `conversions` the generated record conversions (absent when live).
+ */
+function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, indexes: I[], conversions?: { toRecord: C; toItem: C }) {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
-  const statements: StatementStructures[] = [];
-  const indexModels: Expression[] = [];
-  for (const path of scope.indexPaths) {
-    const index = path.index!;
-    const { inputs, optional } = indexInputs(scope, index.name);
-    const constName = pathNames(scope, path).indexModel!;
-    indexModels.push(id(constName));
-    statements.push(
-      constant(
-        constName,
-        print(runtimeType(scope, 'repository', 'IndexModel')),
-        literal({
-          name: index.name,
-          kind: index.kind,
-          pk: index.kind === 'gsi' ? { attribute: index.pk, template: keysRef(scope, 'indexes', index.name, 'pk') } : { attribute: table.key.pk, template: keysRef(scope, 'pk') },
-          sk: path.sk && index.sk !== undefined ? { attribute: index.sk, template: keysRef(scope, 'indexes', index.name, 'sk') } : undefined,
-          inputs,
-          optional,
-          projection: index.projection === 'all' || index.projection === 'keys-only' ? index.projection : [...index.projection],
-        }),
-        `How ${name} items appear in ${index.kind === 'gsi' ? 'GSI' : 'LSI'} ${index.name}.`,
-      ),
-    );
-  }
   const codecs = Object.fromEntries(
     Object.entries(entity.attributes).flatMap(([a, def]) => {
       const codec = attributeCodec(def, a === table.ttl);
@@ -64,27 +67,55 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
     const def = entity.attributes[a]!;
     return def.kind === 'string' && def.pii === true;
   });
+  return {
+    name,
+    pk: { attribute: table.key.pk, template: template('pk') },
+    sk: entity.key.sk && table.key.sk !== undefined ? { attribute: table.key.sk, template: template('sk') } : undefined,
+    indexes,
+    codecs,
+    attributes: Object.keys(entity.attributes),
+    required: Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional),
+    pii: pii.length ? pii : undefined,
+    passthrough: entity.passthrough ? true : undefined,
+    keyAttributes: [...ctx.keyAttributes, ...scope.native.copies],
+    primaryParts: scope.primaryParts,
+    version: scope.version,
+    nativeIndexes: scope.native.models.length ? scope.native.models : undefined,
+    toRecord: conversions?.toRecord,
+    toItem: conversions?.toItem,
+  };
+}
+
+/** The entity's runtime model as a live object, its key templates built by the runtime's KeyTemplate (the record conversions left to the generic ones). */
+export function liveEntityModel(scope: EntityScope): EntityModel {
+  const templates = entityTemplates(scope);
+  const template = (...path: string[]): KeyTemplate => {
+    const def = path[0] === 'indexes' ? templates.indexes.find((i) => i.name === path[1])![path[2] as 'pk' | 'sk'] : templates[path[0] as 'pk' | 'sk'];
+    return new KeyTemplate(def!);
+  };
+  return modelDescription(scope, template, scope.indexPaths.map((path) => indexDescription(scope, path, template))) as EntityModel;
+}
+
+export function emitEntityModel(scope: EntityScope): StatementStructures[] {
+  const { name } = scope;
+  const statements: StatementStructures[] = [];
+  const indexModels: Expression[] = [];
+  const template = (...path: string[]) => keysRef(scope, ...path);
+  for (const path of scope.indexPaths) {
+    const index = path.index!;
+    const constName = pathNames(scope, path).indexModel!;
+    indexModels.push(id(constName));
+    statements.push(
+      constant(constName, print(runtimeType(scope, 'repository', 'IndexModel')), literal(indexDescription(scope, path, template)), `How ${name} items appear in ${index.kind === 'gsi' ? 'GSI' : 'LSI'} ${index.name}.`),
+    );
+  }
+  const conversions = hasRecordConversion(scope) ? { toRecord: id(recordFunction(scope)), toItem: id(itemFunction(scope)) } : undefined;
+  const model = modelDescription(scope, template, indexModels, conversions);
   statements.push(
     constant(
       scope.model,
       print(runtimeType(scope, 'repository', 'EntityModel')),
-      literal({
-        name,
-        pk: { attribute: table.key.pk, template: keysRef(scope, 'pk') },
-        sk: entity.key.sk && table.key.sk !== undefined ? { attribute: table.key.sk, template: keysRef(scope, 'sk') } : id('undefined'),
-        indexes: arr(indexModels),
-        codecs,
-        attributes: Object.keys(entity.attributes),
-        required: Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional),
-        pii: pii.length ? pii : undefined,
-        passthrough: entity.passthrough ? true : undefined,
-        keyAttributes: [...ctx.keyAttributes, ...scope.native.copies],
-        primaryParts: scope.primaryParts,
-        version: scope.version,
-        nativeIndexes: scope.native.models.length ? scope.native.models : undefined,
-        toRecord: hasRecordConversion(scope) ? id(recordFunction(scope)) : undefined,
-        toItem: hasRecordConversion(scope) ? id(itemFunction(scope)) : undefined,
-      }),
+      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes) }),
       `How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`,
       true,
     ),

@@ -6,7 +6,8 @@
 import { StructureKind, type ImportDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
-import type { EmitContext } from './context.js';
+import { pascalCase, type EmitContext } from './context.js';
+import { examplesOf } from './doc-examples.js';
 import { emitEntityModel } from './entity-model.js';
 import { entityScope, RUNTIME, runtimeType, type EntityScope } from './entity-scope.js';
 import { emitItemTypes } from './item-types.js';
@@ -32,7 +33,14 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
   scope.imports.value(RUNTIME.repository, 'allItems');
   scope.imports.type(RUNTIME.repository, 'IndexQueryOptions');
   scope.imports.type(RUNTIME.repository, 'Page');
-  return [...methods];
+  const examples = examplesOf(scope);
+  return scope.native.models.flatMap((index) => {
+    const method = `query${pascalCase(index.name)}`;
+    const tag = examples.nativeQuery(index.name, method);
+    return methods
+      .filter((m) => m.name === method || m.name === `${method}All`)
+      .map((m) => (m.name === method && tag ? { ...m, docs: m.docs!.map((d) => ({ ...(d as object), tags: [{ tagName: tag.name, text: tag.text }] })) } : m));
+  });
 }
 
 /** The repository's method families, in the order they appear in the class. */

@@ -5,7 +5,8 @@
 import { arr, as, id, jsDoc, keyword, objectType, print, str, typeRef } from './ast.js';
 import { attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 import { indexInputs } from './entity-model.js';
-import { delegate, gathersConstant, param, type Method } from './repository-crud.js';
+import { examplesOf } from './doc-examples.js';
+import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
 /** The entity's counters when every attribute outside the key is a number or optional, and no index reads a counter. */
 export function counters(scope: EntityScope): string[] {
@@ -31,6 +32,7 @@ export function emitCounters(scope: EntityScope): Method[] {
         `Adds to ${names.join(', ')} atomically (ADD), creating the ${name} if it is absent with the other counters at 0.` +
           (addressable ? '' : ' Each call adds to one shard drawn at random; `sum` reads the total.'),
         [
+          ...example(examplesOf(scope).increment(names)),
           { name: 'throws', text: 'AmbiguousWriteError if the outcome is unknown (timeout, 5xx): an increment is not idempotent, so it is not retried' },
           { name: 'throws', text: 'ValidationError if a delta is not a finite number' },
         ],

@@ -6,7 +6,7 @@ import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
 import { arr, as, call, constant, id, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
 import { pascalCase } from './context.js';
 import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
-import { keyExample } from './doc-examples.js';
+import { examplesOf } from './doc-examples.js';
 import { updateType } from './item-types.js';
 
 export type Method = OptionalKind<MethodDeclarationStructure>;
@@ -27,15 +27,14 @@ export function delegate(scope: EntityScope, module: 'repository' | 'write', hel
 }
 
 const throws = (text: string): DocTag => ({ name: 'throws', text });
-const example = (scope: EntityScope, method: string, command: string): DocTag[] => {
-  const tag = keyExample(scope, method, command);
-  return tag ? [tag] : [];
-};
+/** The `@example` tag, when the method has one. */
+export const example = (tag: DocTag | undefined): DocTag[] => (tag ? [tag] : []);
 const BATCH_ERROR = 'BatchError (UnprocessedItemsError when retries make no progress) if it stops early';
 const KEY_ERROR = 'KeyValueError before any request if a key part is missing or invalid';
 
 export function emitCrud(scope: EntityScope): Method[] {
   const { name, version, addressable, entity } = scope;
+  const examples = examplesOf(scope);
   const item = typeRef(name);
   const key = typeRef(`${name}Key`);
   const readOptions = runtimeType(scope, 'repository', 'ReadOptions');
@@ -47,7 +46,7 @@ export function emitCrud(scope: EntityScope): Method[] {
   const writeThrows = [throws('ValidationError if a value does not fit its declared type, ItemTooLargeError above 400 KB'), throws(KEY_ERROR)];
   const putMethod = (method: 'put' | 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
     name: method,
-    docs: jsDoc(description, [...extra, ...writeThrows]),
+    docs: jsDoc(description, [...example(examples.put(method)), ...extra, ...writeThrows]),
     parameters: [param('item', typeRef(scope.inputType)), param('options', writeOptions(), { optional: true })],
     returnType: print(typeRef('Promise', item)),
     statements: delegate(scope, 'write', 'putItem', [id('item'), str(method), id('options')], typeRef('Promise', item)),
@@ -56,7 +55,7 @@ export function emitCrud(scope: EntityScope): Method[] {
   if (addressable) {
     methods.push({
       name: 'get',
-      docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(scope, 'get', 'GetCommand'), throws(KEY_ERROR)]),
+      docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(examples.get()), throws(KEY_ERROR)]),
       parameters: [param('key', key), param('options', readOptions, { optional: true })],
       returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
       statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
@@ -85,6 +84,7 @@ export function emitCrud(scope: EntityScope): Method[] {
             `${scope.indexPaths.length ? ' Index keys fed by changed attributes are rebuilt in the same request.' : ''}${versionNote}` +
             ' `returnValues` picks what comes back: the item after (default) or before, the changed attributes, or nothing.',
           [
+            ...example(examples.update()),
             throws('ItemNotFoundError if there is none'),
             throws('ConditionFailedError if `options.condition` does not hold'),
             ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
@@ -100,7 +100,7 @@ export function emitCrud(scope: EntityScope): Method[] {
     methods.push({
       name: 'delete',
       docs: jsDoc(`Deletes ${an(name)}; returns the deleted item, or undefined if there was none (nothing with \`returnValues: 'NONE'\`).${versionNote}`, [
-        ...(version === undefined ? example(scope, 'delete', 'DeleteCommand') : []),
+        ...example(examples.delete()),
         throws('ConditionFailedError if `options.condition` does not hold'),
         ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
         throws(KEY_ERROR),
@@ -112,6 +112,7 @@ export function emitCrud(scope: EntityScope): Method[] {
     methods.push({
       name: 'batchGet',
       docs: jsDoc(`Reads many ${name} items by key (100 per request, unprocessed keys retried); results follow the order of \`keys\`, undefined where there is none.`, [
+        ...example(examples.batchGet()),
         throws(`${BATCH_ERROR}: its \`items\` are the ${name} items read and \`unprocessed\` the ${name}Key values not read`),
       ]),
       parameters: [param('keys', readonlyArray(key)), param('options', readOptions, { optional: true })],
@@ -122,6 +123,7 @@ export function emitCrud(scope: EntityScope): Method[] {
   methods.push({
     name: 'batchPut',
     docs: jsDoc(`Writes many ${name} items (25 per request, unprocessed items retried).${version === undefined ? '' : ' Batch writes take no conditions: versions are written as given.'}`, [
+      ...example(examples.batchPut()),
       throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name} items written and not written`),
       throws('ValidationError or ItemTooLargeError before anything is sent if an item is invalid'),
     ]),
@@ -133,6 +135,7 @@ export function emitCrud(scope: EntityScope): Method[] {
     methods.push({
       name: 'batchDelete',
       docs: jsDoc(`Deletes many ${name} items by key (25 per request, unprocessed items retried).`, [
+        ...example(examples.batchDelete()),
         throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name}Key values deleted and not deleted`),
       ]),
       parameters: [param('keys', readonlyArray(key))],
@@ -157,6 +160,7 @@ function sequenceRange(scope: EntityScope): Method[] {
     {
       name: `get${pascalCase(position)}Range`,
       docs: jsDoc(`Reads the ${name} items at ${position} \`from\` to \`to\` (inclusive) in one batched call (100 keys per request); results follow ${position} order, undefined where there is none.`, [
+        ...example(examplesOf(scope).range(`get${pascalCase(position)}Range`, position)),
         throws(`${BATCH_ERROR}`),
       ]),
       parameters: [param('key', attributesType(scope, rest, 'required')), param('from', keyword.number()), param('to', keyword.number()), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],

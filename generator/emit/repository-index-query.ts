@@ -5,7 +5,8 @@
 import type { AccessPath } from '../model/access-paths.js';
 import { arrow, as, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
-import { delegate, gathersConstant, param, type Method } from './repository-crud.js';
+import { examplesOf } from './doc-examples.js';
+import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
 const RANGE = objectType([
   { name: 'from', type: typeRef('Date'), readonly: true },
@@ -69,7 +70,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
           `Lists ${name} items of one partition of ${where} in sort-key order` +
             (access.sort.length ? ', optionally narrowed by `where` on a left-to-right prefix of the sort-key parts (`eq` matches whole parts, `beginsWith` text at the start of a string part)' : '') +
             `.${cursorNote}`,
-          [{ name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned' }],
+          [...example(examplesOf(scope).query(access, names.method)), { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned' }],
         ),
         parameters: [partition, param('options', options, { initializer: '{}' })],
         returnType: page(name),
@@ -81,6 +82,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
       const fetchItems = runtimeValue(scope, 'repository', 'fetchItems');
       // the overloads carry the documentation: they are what callers see
       const docs = jsDoc(`Lists ${name} items of one partition of ${where} as the index projects them; with \`fetch: true\`, reads the full items by key (batched).${cursorNote}`, [
+        ...example(examplesOf(scope).query(access, names.method)),
         { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned; BatchError if `fetch` stops early' },
       ]);
       methods.push({

@@ -4,12 +4,14 @@ import { binary, call, id, intersection, jsDoc, literal, nonNull, obj, objWithSp
 import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { patternParamsType } from './item-types.js';
 import { itemsOf, iterate, pageOf, queryPageAs, recordMapper } from './repository-index-query.js';
-import { param, type Method } from './repository-crud.js';
+import { examplesOf } from './doc-examples.js';
+import { example, param, type Method } from './repository-crud.js';
 
 export function emitPatterns(scope: EntityScope): Method[] {
   const { name } = scope;
   const methods: Method[] = [];
-  for (const { pattern, path: access, op, before } of scope.patterns) {
+  for (const resolved of scope.patterns) {
+    const { pattern, path: access, op, before } = resolved;
     const names = pathNames(scope, access);
     const gsi = access.index?.kind === 'gsi';
     const pageOptions = runtimeType(scope, 'repository', 'PageOptions');
@@ -49,6 +51,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
       {
         name: pattern.name,
         docs: jsDoc(`Pattern ${pattern.name}: ${name} items, ${describe}.${before.length ? ` Fixes ${before.join(', ')} first.` : ''}`, [
+          ...example(examplesOf(scope).pattern(resolved)),
           { name: 'throws', text: 'KeyValueError before any request if a parameter is missing or invalid; CursorError if `cursor` is not one this pattern returned' },
         ]),
         parameters: [params, param('options', options, { initializer: '{}' })],

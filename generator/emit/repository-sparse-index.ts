@@ -5,7 +5,8 @@ import { arr, id, jsDoc, obj, print, str, typeRef } from './ast.js';
 import { an, attributesType, runtimeType, type EntityScope } from './entity-scope.js';
 import { indexInputs } from './entity-model.js';
 import { pascalCase } from './context.js';
-import { delegate, param, type Method } from './repository-crud.js';
+import { examplesOf } from './doc-examples.js';
+import { delegate, example, param, type Method } from './repository-crud.js';
 
 export function emitSparseIndexes(scope: EntityScope): Method[] {
   const { name, version } = scope;
@@ -22,14 +23,14 @@ export function emitSparseIndexes(scope: EntityScope): Method[] {
     return [
       {
         name: `mark${suffix}`,
-        docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')} (its index key is written in the same request).`, [throws]),
+        docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')} (its index key is written in the same request).`, [...example(examplesOf(scope).sparse(`mark${suffix}`, optional, true)), throws]),
         parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, optional, 'required')), ...options],
         returnType: print(typeRef('Promise', item)),
         statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['set', id('values')]]), ...passOptions], typeRef('Promise', item)),
       },
       {
         name: `clear${suffix}`,
-        docs: jsDoc(`Takes ${an(name)} out of sparse index ${index}: removes ${optional.join(', ')} and its index key attributes.`, [throws]),
+        docs: jsDoc(`Takes ${an(name)} out of sparse index ${index}: removes ${optional.join(', ')} and its index key attributes.`, [...example(examplesOf(scope).sparse(`clear${suffix}`, optional, false)), throws]),
         parameters: [param('key', typeRef(`${name}Key`)), ...options],
         returnType: print(typeRef('Promise', item)),
         statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['remove', arr(optional.map(str))]]), ...passOptions], typeRef('Promise', item)),

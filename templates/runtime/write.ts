@@ -283,9 +283,14 @@ function noAmbiguousRetries(plan: WritePlan) {
   };
 }
 
+/** The input one planned write is sent with: its request on the table, the item back if its condition fails, and what `returnValues` asks. */
+export function writeInput(tableName: string, plan: WritePlan, returnValues: UpdateReturnValues = 'NONE'): Record<string, unknown> {
+  return { TableName: tableName, ...plan.input, ...(plan.input['ConditionExpression'] ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}), ...(returnValues !== 'NONE' ? { ReturnValues: returnValues } : {}) };
+}
+
 /** Sends one planned write and maps a failed condition to its typed error. */
 export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues: UpdateReturnValues = 'NONE'): Promise<Record<string, unknown> | undefined> {
-  const input = { TableName: ctx.tableName, ...plan.input, ...(plan.input['ConditionExpression'] ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}), ...(returnValues !== 'NONE' ? { ReturnValues: returnValues } : {}) };
+  const input = writeInput(ctx.tableName, plan, returnValues);
   const command =
     plan.operation === 'put' ? new PutCommand(input as never) : plan.operation === 'update' ? new UpdateCommand(input as never) : new DeleteCommand(input as never);
   if (plan.ambiguous) {
@@ -351,6 +356,11 @@ export async function deleteItem(
  * increment is not idempotent: it is never retried after an ambiguous failure.
  */
 export async function incrementItem(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): Promise<unknown> {
+  return writtenItem(model, await sendWrite(ctx, planIncrement(model, key, deltas, counters), 'ALL_NEW'));
+}
+
+/** Plans an increment (see incrementItem). */
+export function planIncrement(model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): WritePlan {
   const tableKey = primaryKey(model, key);
   const add: Record<string, number> = {};
   for (const [name, delta] of Object.entries(deltas)) {
@@ -365,7 +375,7 @@ export async function incrementItem(ctx: TableContext, model: EntityModel, key: 
   for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
   const describe = () => describeItem(model, key);
-  const plan: WritePlan = {
+  return {
     operation: 'update',
     entity: model.name,
     key: tableKey,
@@ -377,7 +387,6 @@ export async function incrementItem(ctx: TableContext, model: EntityModel, key: 
     ambiguous: true,
     conditionFailed: (_old, cause) => new ConditionFailedError(model.name, tableKey, 'unexpected condition failure', { described: describe(), cause }),
   };
-  return writtenItem(model, await sendWrite(ctx, plan, 'ALL_NEW'));
 }
 
 function indexKeysOf(model: EntityModel, key: Readonly<Record<string, unknown>>): Record<string, string> {

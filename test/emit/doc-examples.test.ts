@@ -1,0 +1,216 @@
+// The `@example` of each repository method family, given a small entity: the call with sample
+// values and the request the runtime's builders compute for it (small exact texts).
+import test from 'ava';
+import { defineTable, entity, gsi, lsi, t as types } from '../../dsl/index.js';
+import { createContext } from '../../generator/emit/context.js';
+import { examplesOf } from '../../generator/emit/doc-examples.js';
+import { entityScope } from '../../generator/emit/entity-scope.js';
+
+const table = defineTable({
+  name: 'Shop',
+  indexes: { byStatus: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'all' }), byDate: lsi({ sk: 'lsi1sk', projection: 'keys-only' }) },
+  entities: {
+    Order: entity({
+      attributes: { orderId: types.string(), status: types.enum(['OPEN', 'SHIPPED']), note: types.string(), flaggedAt: types.timestamp().optional() },
+      key: { pk: 'Order#<orderId>', sk: 'ORDER' },
+      indexes: { byStatus: { pk: 'Status#<status>', sk: '<flaggedAt>' } },
+    }),
+    Note: entity({
+      attributes: { id: types.string(), pinnedAt: types.timestamp().optional() },
+      key: { pk: 'Note#<id>', sk: 'NOTE' },
+      indexes: { byStatus: { pk: 'Pinned#<id>', sk: '<pinnedAt>' } },
+    }),
+    Stock: entity({
+      attributes: { sku: types.string(), count: types.number({ integer: true }), reserved: types.number({ integer: true }).optional() },
+      key: { pk: 'Sku#<sku>', sk: 'STOCK' },
+    }),
+    Tag: entity({
+      attributes: { name: types.string(), at: types.timestamp(), rev: types.number({ integer: true }) },
+      key: { pk: 'Tag#<name>', sk: 'AT#<at>' },
+      indexes: { byDate: { sk: 'D#<at>' } },
+      version: 'rev',
+    }),
+  },
+  patterns: { tagsSince: { entity: 'Tag', sk: 'at', op: 'gte', order: 'desc' } },
+});
+const ctx = createContext(table);
+const examples = (name: string) => examplesOf(entityScope(table.entities[name]!, ctx));
+/** The tag's text as its lines (the doc comment adds ` * `). */
+const lines = (tag: { text: string } | undefined) => tag?.text.trim().split('\n');
+
+test('get: the call, then the Key built by the key templates', (t) => {
+  t.deepEqual(lines(examples('Order').get()), [
+    "await db.order.get({ orderId: 'orderId-1' });",
+    '// sends GetCommand:',
+    "// { TableName: 'Shop', Key: { pk: 'Order#orderId-1', sk: 'ORDER' } }",
+  ]);
+});
+
+test('create: required attributes only, the item with its table and index keys, and the condition', (t) => {
+  t.deepEqual(lines(examples('Order').put('create')), [
+    "await db.order.create({ orderId: 'orderId-1', status: 'OPEN', note: 'note-1' });",
+    '// sends PutCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    '//   Item: {',
+    "//     orderId: 'orderId-1',",
+    "//     status: 'OPEN',",
+    "//     note: 'note-1',",
+    "//     pk: 'Order#orderId-1',",
+    "//     sk: 'ORDER',",
+    '//   },',
+    "//   ConditionExpression: 'attribute_not_exists(#n0)',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk' },",
+    "//   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',",
+    '// }',
+  ]);
+});
+
+test('put: an unconditional put sends the item alone', (t) => {
+  t.deepEqual(lines(examples('Stock').put('put')), [
+    "await db.stock.put({ sku: 'sku-1', count: 1 });",
+    '// sends PutCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   Item: { sku: 'sku-1', count: 1, pk: 'Sku#sku-1', sk: 'STOCK' },",
+    '// }',
+  ]);
+});
+
+test('update: sets the first attribute that feeds no index key', (t) => {
+  t.deepEqual(lines(examples('Order').update()), [
+    "await db.order.update({ orderId: 'orderId-1' }, { set: { note: 'note-1' } });",
+    '// sends UpdateCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   Key: { pk: 'Order#orderId-1', sk: 'ORDER' },",
+    "//   UpdateExpression: 'SET #n0 = :v0',",
+    "//   ConditionExpression: 'attribute_exists(#n1)',",
+    "//   ExpressionAttributeNames: { '#n0': 'note', '#n1': 'pk' },",
+    "//   ExpressionAttributeValues: { ':v0': 'note-1' },",
+    "//   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',",
+    "//   ReturnValues: 'ALL_NEW',",
+    '// }',
+  ]);
+});
+
+test('delete of a versioned entity: the expected version in the call and the condition', (t) => {
+  t.deepEqual(lines(examples('Tag').delete()), [
+    "await db.tag.delete({ name: 'name-1', at: new Date('2024-01-15T09:30:00.000Z') }, {",
+    '  expectedVersion: 1,',
+    '});',
+    '// sends DeleteCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   Key: { pk: 'Tag#name-1', sk: 'AT#2024-01-15T09:30:00.000Z' },",
+    "//   ConditionExpression: '#n0 = :v0',",
+    "//   ExpressionAttributeNames: { '#n0': 'rev' },",
+    "//   ExpressionAttributeValues: { ':v0': 1 },",
+    "//   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',",
+    "//   ReturnValues: 'ALL_OLD',",
+    '// }',
+  ]);
+});
+
+test('batchDelete: a one-key batch and its BatchWriteItem request', (t) => {
+  t.deepEqual(lines(examples('Stock').batchDelete()), [
+    "await db.stock.batchDelete([{ sku: 'sku-1' }]);",
+    '// sends BatchWriteCommand:',
+    '// {',
+    "//   RequestItems: { Shop: [{ DeleteRequest: { Key: { pk: 'Sku#sku-1', sk: 'STOCK' } } }] },",
+    '// }',
+  ]);
+});
+
+test('index query: one partition, `where` on the first sort-key part', (t) => {
+  const scope = entityScope(table.entities['Order']!, ctx);
+  t.deepEqual(lines(examplesOf(scope).query(scope.indexPaths[0]!, 'queryByStatus')), [
+    "await db.order.queryByStatus({ status: 'OPEN' }, {",
+    "  where: { eq: { flaggedAt: new Date('2024-01-15T09:30:00.000Z') } },",
+    '});',
+    '// sends QueryCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   IndexName: 'byStatus',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND #n1 = :v1',",
+    "//   ExpressionAttributeNames: { '#n0': 'gsi1pk', '#n1': 'gsi1sk' },",
+    "//   ExpressionAttributeValues: { ':v0': 'Status#OPEN', ':v1': '2024-01-15T09:30:00.000Z' },",
+    '// }',
+  ]);
+});
+
+test('pattern: its parameters and the sort condition it plans (gte on a prefix: up to the last key under it, spelled with repeat)', (t) => {
+  const scope = entityScope(table.entities['Tag']!, ctx);
+  t.deepEqual(lines(examplesOf(scope).pattern(scope.patterns[0]!)), [
+    "await db.tag.tagsSince({ name: 'name-1', at: new Date('2024-01-15T09:30:00.000Z') });",
+    '// sends QueryCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },",
+    '//   ExpressionAttributeValues: {',
+    "//     ':v0': 'Tag#name-1',",
+    "//     ':v1': 'AT#2024-01-15T09:30:00.000Z',",
+    "//     ':v2': 'AT#' + '\\u{10ffff}'.repeat(255) + '\\u007f',",
+    '//   },',
+    '//   ScanIndexForward: false,',
+    '// }',
+  ]);
+});
+
+test('increment: one of each counter, the other counters started at 0', (t) => {
+  t.deepEqual(lines(examples('Stock').increment(['count', 'reserved'])), [
+    "await db.stock.increment({ sku: 'sku-1' }, { count: 1, reserved: 1 });",
+    '// sends UpdateCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   Key: { pk: 'Sku#sku-1', sk: 'STOCK' },",
+    "//   UpdateExpression: 'SET #n0 = if_not_exists(#n0, :v0) ADD #n1 :v1, #n2 :v2',",
+    "//   ExpressionAttributeNames: { '#n0': 'sku', '#n1': 'count', '#n2': 'reserved' },",
+    "//   ExpressionAttributeValues: { ':v0': 'sku-1', ':v1': 1, ':v2': 1 },",
+    "//   ReturnValues: 'ALL_NEW',",
+    '// }',
+  ]);
+});
+
+test('sparse index: mark sets the optional inputs and the index key in one update', (t) => {
+  t.deepEqual(lines(examples('Note').sparse('markByStatus', ['pinnedAt'], true)), [
+    "await db.note.markByStatus({ id: 'id-1' }, {",
+    "  pinnedAt: new Date('2024-01-15T09:30:00.000Z'),",
+    '});',
+    '// sends UpdateCommand:',
+    '// {',
+    "//   TableName: 'Shop',",
+    "//   Key: { pk: 'Note#id-1', sk: 'NOTE' },",
+    "//   UpdateExpression: 'SET #n0 = :v0, #n1 = :v1, #n2 = :v2',",
+    "//   ConditionExpression: 'attribute_exists(#n3)',",
+    '//   ExpressionAttributeNames: {',
+    "//     '#n0': 'pinnedAt',",
+    "//     '#n1': 'gsi1pk',",
+    "//     '#n2': 'gsi1sk',",
+    "//     '#n3': 'pk',",
+    '//   },',
+    '//   ExpressionAttributeValues: {',
+    "//     ':v0': '2024-01-15T09:30:00.000Z',",
+    "//     ':v1': 'Pinned#id-1',",
+    "//     ':v2': '2024-01-15T09:30:00.000Z',",
+    '//   },',
+    "//   ReturnValuesOnConditionCheckFailure: 'ALL_OLD',",
+    "//   ReturnValues: 'ALL_NEW',",
+    '// }',
+  ]);
+});
+
+test('an entity whose shard is drawn at random has no write examples: its keys are not reproducible', (t) => {
+  const random = defineTable({ name: 'R', entities: { Hit: entity({ attributes: { page: types.string(), n: types.number() }, key: { pk: 'Page#<page>#<shard>', sk: 'HIT', shard: { count: 4, random: true } } }) } });
+  const scope = entityScope(random.entities['Hit']!, createContext(random));
+  const hit = examplesOf(scope);
+  t.deepEqual([hit.put('put'), hit.batchPut(), hit.get(), hit.increment(['n'])], [undefined, undefined, undefined, undefined]);
+  // nor its query, which gathers one query per shard
+  t.is(hit.query(scope.primary, 'query'), undefined);
+});
+
+test('a call the runtime refuses leaves the method without an example', (t) => {
+  // Order's byStatus key also reads status: setting flaggedAt alone cannot rebuild it
+  t.is(examples('Order').sparse('markByStatus', ['flaggedAt'], true), undefined);
+});
