@@ -145,14 +145,36 @@ test('classify: items written by key codec v1 — integer keys whose range does 
     ['DDB230', 'rewrite-keys', 'entities.User.key', 'rewrite'],
     ['DDB231', 'backfill', 'entities.Series.indexes.byRank', 'backfill'],
     ['DDB230', 'rewrite-keys', 'entities.Temp.key', 'rewrite'],
-    ['DDB232', 'rewrite-keys', 'edges.Fan', ''],
+    ['DDB232', 'rewrite-keys', 'edges.Fan', 'edge'],
   ]);
+  t.is(
+    `${changes[3]!.message} | ${changes[3]!.fix}`,
+    `edge "Fan" connects "User", whose ids are integers key codec v1 wrote as the offset from min and v2 writes as the value: its stored items are keyed by the old form and must be rewritten | generate and run the migration (ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR: it reads each edge item's node ids with codec v1 and moves both halves of the edge to codec v2 keys), then acknowledge: migrations: [{ change: 'edges.Fan' }]`,
+  );
   t.deepEqual(changes.slice(0, 2).map((c) => `${c.message} | ${c.fix}`), [
     `User's keys hold "id", integer whose range does not start at 0: key codec v1 stored it as the offset from min (id 1 of 1..1e9 as 000000000), codec v2 as the value itself (0000000001), so every stored User item must be written under its new key and its old key deleted | generate and run the migration (ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR: it reads the old keys with codec v1 and writes codec v2), then acknowledge: migrations: [{ change: 'entities.User.key' }]`,
     `Series's mapping into index "byRank" holds "rank", integer whose range does not start at 0, which key codec v1 wrote as the offset from min and v2 writes as the value: the index attributes of stored Series items must be rewritten | generate and run the backfill (ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.Series.indexes.byRank' }]`,
   ]);
   t.deepEqual(compareTables(table, integerKeyed('Fan.<id>'), 1).map((c) => [c.code, c.change]).slice(0, 2), [['DDB215', 'entities.User.key.pk'], ['DDB231', 'entities.Series.indexes.byRank']], 'a template change is one rewrite, not two');
 });
+
+const follow = (options: Partial<Parameters<typeof edge>[0]>) => (d: Declaration) => ({ ...d, edges: { Follow: edge({ types: ['User'], forward: 'FOLLOWS', inverse: 'FOLLOWED_BY', ...options }) } });
+const edgeCases: Array<[string, (d: Declaration) => Declaration, Array<[string, string, string, string]>]> = [
+  ['labels renamed: the migration moves the items', follow({ forward: 'FOLLOWING' }), [['DDB223', 'rewrite-keys', 'edges.Follow', 'migration']]],
+  ['the delimiter changed: moved too', (d) => ({ ...d, delimiter: '|' }), [['DDB223', 'rewrite-keys', 'edges.Follow', 'migration']]],
+  ['a node type added: stored items keep their keys', follow({ types: ['User', 'Post'] }), [['DDB223', 'safe', 'edges.Follow.types', 'none']]],
+  ['a node type removed: by hand', follow({ types: ['Post'] }), [['DDB223', 'rewrite-keys', 'edges.Follow', 'by hand: an item that links a removed node type has no new key']]],
+  ['inverse dropped: by hand', follow({ inverse: undefined }), [['DDB223', 'rewrite-keys', 'edges.Follow', 'by hand: inverse items would have to be created from nothing or dropped, not re-keyed']]],
+  ['labels swapped: by hand', follow({ forward: 'FOLLOWED_BY', inverse: 'FOLLOWS' }), [['DDB223', 'rewrite-keys', 'edges.Follow', 'by hand: a new label is an old label of the other direction, so a moved item could not be told from one still to move']]],
+  ['made symmetric: by hand', follow({ inverse: 'FOLLOWS' }), [['DDB223', 'rewrite-keys', 'edges.Follow', "by hand: a symmetric edge's items read as either direction, so they cannot be matched to an asymmetric edge's halves"]]],
+];
+for (const [name, edit, want] of edgeCases) {
+  test(`classify edges: ${name}`, (t) => {
+    const changes = compareTables(base(), base(edit)).filter((c) => c.change.startsWith('edges.'));
+    const how = (c: (typeof changes)[number]) => (c.migrate?.kind === 'edge' ? 'migration' : c.class === 'safe' ? 'none' : `by hand: ${/cannot move them \((.*)\)$/.exec(c.message)?.[1]}`);
+    t.deepEqual(changes.map((c) => [c.code, c.class, c.change, how(c)]), want);
+  });
+}
 
 const root = path.resolve(import.meta.dirname, '..');
 

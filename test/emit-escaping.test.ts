@@ -37,7 +37,7 @@ test('a key literal or attribute name holding */ stays inside the generated doc 
   t.true(module.includes('*\\/'), 'the comment delimiter is escaped');
   // every top-level statement of the module is one ddbgen emits: imports, types, the keys, the record conversions, the model and the repository
   const source = ts.createSourceFile('user.ts', module, ts.ScriptTarget.ES2022, true);
-  const conversion = (s: ts.Node) => ts.isFunctionDeclaration(s) && ['userRecord', 'userItem'].includes(s.name?.text ?? '');
+  const conversion = (s: ts.Node) => ts.isFunctionDeclaration(s) && ['userToRecord', 'userFromRecord'].includes(s.name?.text ?? '');
   const emitted = [ts.isImportDeclaration, ts.isInterfaceDeclaration, ts.isTypeAliasDeclaration, ts.isVariableStatement, ts.isClassDeclaration, conversion];
   t.deepEqual(source.statements.filter((s) => !emitted.some((is) => is(s))).map((s) => s.getText()), []);
 

@@ -57,6 +57,16 @@ for (const emit of ['ts', 'js'] as EmitKind[]) {
   });
 }
 
+test('a run that keeps no cache (--no-cache) makes the same output, without the compiler build state', (t) => {
+  for (const emit of ['ts', 'js'] as EmitKind[]) {
+    const kept = generateTable(shop({ note: true }), out, { emit });
+    const unkept = generateTable(shop({ note: true }), out, { emit, keepCache: false });
+    t.deepEqual(unkept.files, kept.files, emit);
+    t.is(unkept.stats.checked, kept.stats.checked, `${emit}: every file checked`);
+    t.true(kept.cache.buildInfo !== undefined && unkept.cache.buildInfo === undefined, emit);
+  }
+});
+
 test('another SDK version is a change: the output is checked again against it', (t) => {
   const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-cache-sdk-'));
   writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }');

@@ -331,7 +331,7 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
       const origin = tableOrigin(inputs, table.file);
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : {}), ...(io.interactive && !io.quiet ? { progress: step } : {}) });
+      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : { keepCache: false }), ...(io.interactive && !io.quiet ? { progress: step } : {}) });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       progress(io, '');

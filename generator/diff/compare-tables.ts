@@ -5,7 +5,7 @@
 // Fields this module does not know (added to the IR later) are compared generically and reported
 // as "needs review", never as safe.
 
-import type { AttributeDef, EntityDef, IndexDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { AttributeDef, EdgeDef, EntityDef, IndexDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KEY_CODEC_VERSION, type SegmentDef } from '../../templates/runtime/codec.js';
 import { messages } from '../diagnostics/messages.js';
 import { keySegments } from '../model/key-segments.js';
@@ -35,8 +35,8 @@ export interface SchemaChange {
   readonly fix: string;
   /** The path exists only in the old schema (a removal): locate it there. */
   readonly removed?: boolean;
-  /** Entities whose stored items a generated migration rewrites (keys) or backfills (index attributes). */
-  readonly migrate?: { readonly entity: string; readonly kind: 'rewrite' | 'backfill' };
+  /** Entities whose stored items a generated migration rewrites (keys) or backfills (index attributes); edges whose items it moves. */
+  readonly migrate?: { readonly entity: string; readonly kind: 'rewrite' | 'backfill' } | { readonly edge: string; readonly kind: 'edge' };
 }
 
 type Plain = unknown;
@@ -224,6 +224,23 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
   return out;
 }
 
+/**
+ * Why the generated migration cannot move an edge's stored items from `before` to `after`, or
+ * undefined when it can: it moves items whose keys re-encode (node ids, delimiter, labels), never
+ * creates or drops halves.
+ */
+function edgeNotMovable(before: EdgeDef, after: EdgeDef): string | undefined {
+  if (before.types.some((type) => !after.types.includes(type))) return 'an item that links a removed node type has no new key';
+  if ((before.inverse === undefined) !== (after.inverse === undefined)) return 'inverse items would have to be created from nothing or dropped, not re-keyed';
+  if (before.inverseIndex !== after.inverseIndex) return 'the inverse moves between a second item and a GSI, so items are created or dropped, not re-keyed';
+  if ((before.forward === before.inverse) !== (after.forward === after.inverse)) return "a symmetric edge's items read as either direction, so they cannot be matched to an asymmetric edge's halves";
+  const roles = [before.forward, before.inverse];
+  if ((after.forward !== before.forward && roles.includes(after.forward)) || (after.inverse !== before.inverse && roles.includes(after.inverse))) {
+    return "a new label is an old label of the other direction, so a moved item could not be told from one still to move";
+  }
+  return undefined;
+}
+
 function describeIndex(index: IndexDef): string {
   const projection = Array.isArray(index.projection) ? `[${index.projection.join(', ')}]` : index.projection;
   if (index.kind === 'native-gsi') return `pk [${index.pk.join(', ')}]${index.sk.length ? `, sk [${index.sk.join(', ')}]` : ''}, projection ${projection}`;
@@ -304,20 +321,27 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
     const x = before.edges[name];
     const y = after.edges[name];
     const path = `edges.${name}`;
-    if (!x) out.push(change('DDB223', 'safe', path, messages.DDB223(name, 'is new', false)));
-    else if (!y) out.push(change('DDB223', 'destructive', path, messages.DDB223(name, 'was removed; its stored edge items stay in the table', false), { removed: true }));
+    if (!x) out.push(change('DDB223', 'safe', path, messages.DDB223(name, 'is new', 'none')));
+    else if (!y) out.push(change('DDB223', 'destructive', path, messages.DDB223(name, 'was removed; its stored edge items stay in the table', 'none'), { removed: true }));
     else {
       const keyed = ['types', 'forward', 'inverse', 'inverseIndex'] as const;
-      const moved = keyed.filter((f) => !sameData(x[f], y[f]));
-      if (moved.length || delimiterChanged) out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter', true)));
-      else if (oldCodec !== KEY_CODEC_VERSION) {
+      // node types only added (or reordered) leave every stored item's key as it was
+      const typesGrew = x.types.every((type) => y.types.includes(type));
+      const added = y.types.filter((type) => !x.types.includes(type));
+      if (typesGrew && added.length) out.push(change('DDB223', 'safe', `${path}.types`, messages.DDB223(name, `also connects ${added.join(', ')}`, 'none')));
+      const moved = keyed.filter((f) => !sameData(x[f], y[f]) && !(f === 'types' && typesGrew));
+      if (moved.length || delimiterChanged) {
+        const what = moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter';
+        const why = edgeNotMovable(x, y);
+        out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, what, why === undefined ? 'migration' : 'by hand', why), why === undefined ? { migrate: { edge: name, kind: 'edge' } } : {}));
+      } else if (oldCodec !== KEY_CODEC_VERSION) {
         const ids = x.types.filter((type) => {
           const node = before.entities[type];
           return node !== undefined && codecSensitiveParts(node, node.key.pk, node.key.shard).length > 0;
         });
-        if (ids.length) out.push(change('DDB232', 'rewrite-keys', path, messages.DDB232(name, ids, oldCodec, KEY_CODEC_VERSION)));
+        if (ids.length) out.push(change('DDB232', 'rewrite-keys', path, messages.DDB232(name, ids, oldCodec, KEY_CODEC_VERSION), { migrate: { edge: name, kind: 'edge' } }));
       }
-      if (!sameData(x.attributes, y.attributes)) out.push(change('DDB223', 'safe', `${path}.attributes`, messages.DDB223(name, 'changed its attributes', false)));
+      if (!sameData(x.attributes, y.attributes)) out.push(change('DDB223', 'safe', `${path}.attributes`, messages.DDB223(name, 'changed its attributes', 'none')));
       if (!sameData(x.traffic, y.traffic)) out.push(change('DDB225', 'safe', `${path}.traffic`, messages.DDB225(`edge "${name}"'s traffic`)));
       out.push(...unknownChanges(x, y, ['kind', 'name', 'attributes', 'traffic', ...keyed], path));
     }

@@ -1,7 +1,7 @@
 // Writes the migration program for the changes that move stored items (rewritten keys, index
-// backfills): both schema versions' generated code (old/ and new/, so each item is parsed with the
+// backfills, re-keyed edges): both schema versions' generated code (old/ and new/, so each item is parsed with the
 // old codec and built with the new), the migration runtime beside the new code, and
-// migrate-<table>.ts, which names the entities, the migration's identity and its default write cap.
+// migrate-<table>.ts, which names the entities and edges, the migration's identity and its default write cap.
 
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -29,14 +29,23 @@ export function defaultMaxWcu(table: TableDef): number {
   return Math.max(1, Math.min(PARTITION_CAP, Math.floor((capacity - declared) / 2)));
 }
 
-/** The migration's identity: its table, both versions' IR and the old key codec. A checkpoint of another migration has another id. */
-export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): string {
-  const inputs = oldCodec === KEY_CODEC_VERSION ? [before, after] : [before, after, { keyCodec: oldCodec }];
+/**
+ * The migration's identity: its table, both versions' IR, the old key codec and the edges it moves
+ * (a program that moves edges does not resume from one that left them alone). A checkpoint of
+ * another migration has another id.
+ */
+export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION, edges: readonly string[] = []): string {
+  const inputs = [before, after, ...(oldCodec === KEY_CODEC_VERSION ? [] : [{ keyCodec: oldCodec }]), ...(edges.length ? [{ edges }] : [])];
   return `${tableFolder(after)}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}`;
 }
 
-function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill'; reasons: string[] }>, oldCodec: KeyCodecVersion): string {
+type Moved = ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>;
+
+function program(before: TableDef, after: TableDef, moved: Moved, oldCodec: KeyCodecVersion): string {
   const folder = tableFolder(after);
+  const entities = moved.filter((m) => m.kind !== 'edge');
+  const edges = moved.filter((m) => m.kind === 'edge');
+  const edgeModel = (name: string) => `${camelCase(name)}EdgeModel`;
   const migrated = new Set(entities.map((e) => e.name));
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
   const imports = [
@@ -47,11 +56,18 @@ function program(before: TableDef, after: TableDef, entities: ReadonlyArray<{ na
       return [`import { ${camelCase(e.name)}Model as old${e.name} } from './old/${folder}/${module}';`, `import { ${camelCase(e.name)}Model as new${e.name} } from './new/${folder}/${module}';`];
     }),
     ...unchanged.map((e) => `import { ${camelCase(e.name)}Model as old${e.name} } from './old/${folder}/${entityFile(e).replace(/\.ts$/, '.js')}';`),
+    ...(edges.length
+      ? [
+          `import { ${edges.map((e) => `${edgeModel(e.name)} as old${e.name}Edge`).join(', ')} } from './old/${folder}/edges.js';`,
+          `import { ${edges.map((e) => `${edgeModel(e.name)} as new${e.name}Edge`).join(', ')} } from './new/${folder}/edges.js';`,
+        ]
+      : []),
   ];
+  const movedEdges = new Set(edges.map((e) => e.name));
   return `${BANNER}
 
 // Migrates the stored items of table ${after.name}:
-${entities.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' : 'backfills index attributes'} (${e.reasons.join('; ')})`).join('\n')}
+${moved.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' : e.kind === 'edge' ? 'moves both halves of every edge' : 'backfills index attributes'} (${e.reasons.join('; ')})`).join('\n')}
 ${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key codec v${oldCodec}: old/ reads them as v${oldCodec}, new/ writes v${KEY_CODEC_VERSION}.\n`}//
 // Run every segment here, or each segment in its own process or machine (same --segments):
 //   npx tsx migrate-${folder}.ts --segments 8 [--segment 3] [--table NAME] [--checkpoints DIR] [--max-wcu N]
@@ -60,13 +76,14 @@ ${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key 
 ${imports.join('\n')}
 
 export const plan: MigrationPlan = {
-  id: ${quote(migrationId(before, after, oldCodec))},
+  id: ${quote(migrationId(before, after, oldCodec, edges.map((e) => e.name)))},
   tableName: ${quote(after.name)},
   entities: [
 ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}
   ],
   unchanged: [${unchanged.map((e) => `old${e.name}`).join(', ')}],
-  edgePrefixes: [${Object.values(before.edges).flatMap((e) => [e.forward, ...(e.inverse === undefined ? [] : [e.inverse])]).map((label) => quote(label + before.delimiter)).join(', ')}],
+  edges: [${edges.map((e) => `{ name: '${e.name}', from: old${e.name}Edge, to: new${e.name}Edge }`).join(', ')}],
+  edgePrefixes: [${Object.values(before.edges).filter((e) => !movedEdges.has(e.name)).flatMap((e) => [e.forward, ...(e.inverse === undefined ? [] : [e.inverse])]).map((label) => quote(label + before.delimiter)).join(', ')}],
   decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},
 };
@@ -85,17 +102,23 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     if (!before || !after) continue;
     const moves = changes.filter((c) => c.table === after.table.name && c.migrate);
     if (!moves.length) continue;
-    const entities = [...new Set(moves.map((c) => c.migrate!.entity))].map((name) => {
-      const own = moves.filter((c) => c.migrate!.entity === name);
-      return { name, kind: own.some((c) => c.migrate!.kind === 'rewrite') ? ('rewrite' as const) : ('backfill' as const), reasons: own.map((c) => c.change) };
-    });
+    // one entry per entity (a key rewrite also writes its index attributes) and per edge
+    const moved = new Map<string, { name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>();
+    for (const { migrate, change } of moves) {
+      const name = 'edge' in migrate! ? migrate.edge : migrate!.entity;
+      const id = `${migrate!.kind === 'edge' ? 'edge' : 'entity'} ${name}`;
+      const entry = moved.get(id) ?? { name, kind: migrate!.kind, reasons: [] };
+      if (migrate!.kind === 'rewrite') entry.kind = 'rewrite';
+      entry.reasons.push(change);
+      moved.set(id, entry);
+    }
     const folder = tableFolder(after.table);
     const root = path.join(dir, folder);
     // the program reads items with the old code's fromStored and runs the new code's migration engine
-    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
-    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'] }).files]);
+    writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], keepCache: false, ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
+    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'], keepCache: false }).files]);
     const file = path.join(root, `migrate-${folder}.ts`);
-    writeFileSync(file, program(before.table, after.table, entities, oldCodec));
+    writeFileSync(file, program(before.table, after.table, [...moved.values()], oldCodec));
     written.push(file);
   }
   return written;

@@ -12,6 +12,7 @@ import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 
 export const RUNTIME = {
   codec: './runtime/codec.js',
+  condition: './runtime/condition.js',
   item: './runtime/item.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
@@ -28,6 +29,8 @@ export interface PathNames {
   readonly sortKeyType: string;
   readonly sortPrefixType: string;
   readonly sortTextPrefixType: string;
+  /** `SortCondition<SortPrefix, SortTextPrefix>` spelled out, what `where` takes. */
+  readonly sortConditionType: string;
   /** The item type its results have. */
   readonly itemType: string;
   /** The index's model constant (`articleByNameIndex`); undefined for the table. */
@@ -51,6 +54,8 @@ export interface EntityScope {
   /** False when the shard suffix is random: no item can be addressed by its key. */
   readonly addressable: boolean;
   readonly version: string | undefined;
+  /** `<Entity>Condition`: the entity's write condition, spelled out. */
+  readonly conditionType: string;
   /** What writes take: the item, or `<Entity>Input` when versioned. */
   readonly inputType: string;
   /** Attributes an update may change: neither key parts nor the version. */
@@ -81,6 +86,7 @@ export function entityScope(entity: EntityDef, ctx: EmitContext): EntityScope {
     addressable: entity.key.shard?.random !== true,
     version,
     inputType: version === undefined ? entity.name : `${entity.name}Input`,
+    conditionType: `${entity.name}Condition`,
     mutable: Object.keys(entity.attributes).filter((a) => !primaryParts.includes(a) && a !== version),
     native: emitNativeIndexes(entity, ctx),
   };
@@ -96,6 +102,7 @@ export function pathNames(scope: EntityScope, path: AccessPath): PathNames {
     sortKeyType: `${base}SortKey`,
     sortPrefixType: `${base}SortPrefix`,
     sortTextPrefixType: `${base}SortTextPrefix`,
+    sortConditionType: `${base}SortCondition`,
     itemType: path.projection === 'all' ? scope.name : `${base}Item`,
     ...(path.index ? { indexModel: `${camelCase(scope.name)}${suffix}Index` } : {}),
   };

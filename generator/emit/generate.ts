@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
-import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
-import { emitEntity, type EmittedModule } from './entity.js';
+import type { EmittedModule } from './entity.js';
+import { entityTable, takeEntityModule } from './entity-module.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
@@ -51,19 +52,22 @@ function newProject(): Project {
   });
 }
 
-/** The text with one blank line between top-level statements (imports and re-exports stay grouped). */
-function separateStatements(filePath: string, source: string): string {
-  const file = ts.createSourceFile(filePath, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  let text = source;
+/** The file's text with one blank line between top-level statements (imports and re-exports stay grouped). */
+function separateStatements(file: ts.SourceFile): string {
+  const source = file.text;
+  const parts: string[] = [];
+  let from = 0;
   const statements = file.statements;
-  for (let i = statements.length - 1; i > 0; i--) {
+  for (let i = 1; i < statements.length; i++) {
     const previous = statements[i - 1]!;
     const current = statements[i]!;
     const grouped = (ts.isImportDeclaration(previous) && ts.isImportDeclaration(current)) || (ts.isExportDeclaration(previous) && ts.isExportDeclaration(current));
-    if (grouped || text.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
-    text = `${text.slice(0, previous.end)}\n${text.slice(previous.end)}`;
+    if (grouped || source.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
+    parts.push(source.slice(from, previous.end), '\n');
+    from = previous.end;
   }
-  return text;
+  parts.push(source.slice(from));
+  return parts.join('');
 }
 
 type Doc = string | { description?: unknown; tags?: ReadonlyArray<{ text?: unknown }> };
@@ -86,15 +90,15 @@ function withEscapedDocs<T>(value: T): T {
 
 /**
  * Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by
- * format.ts. The file leaves the scratch project: memory stays flat however many modules a table has.
+ * format.ts. The structures are printed and parsed once, into a file that then leaves the scratch
+ * project: memory stays flat however many modules a table has.
  */
 export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
-  const file = project.createSourceFile(filePath, '', { overwrite: true });
-  file.addImportDeclarations(module.imports);
-  file.addStatements(withEscapedDocs(module.statements));
-  const text = file.getFullText();
+  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as const, ...declaration }));
+  const file = project.createSourceFile(filePath, { statements: [...imports, ...withEscapedDocs(module.statements)] }, { overwrite: true });
+  const text = separateStatements(file.compilerNode);
   project.removeSourceFile(file);
-  return `${BANNER}\n\n${formatModule(filePath, separateStatements(filePath, text))}`;
+  return `${BANNER}\n\n${formatModule(filePath, text)}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -177,6 +181,11 @@ export interface GenerateOptions {
   readonly emit?: EmitKind;
   /** The previous run's cache (see generation-cache.ts); without it everything is rendered and checked. */
   readonly cache?: GenerationCache;
+  /**
+   * Whether a next run will read the returned cache (default true). False (`--no-cache`, an output
+   * outside any project) checks the output as a plain program: no compiler build state is made.
+   */
+  readonly keepCache?: boolean;
   /** Named in each file's header (the CLI gives it). */
   readonly origin?: Origin;
   /** Emit key templates that read and write key codec v1 (a migration's copy of an old schema). */
@@ -194,11 +203,6 @@ function assertIdentifiers(table: TableDef): void {
   const names = [table.name, ...[table.entities, table.indexes, table.patterns, table.edges].flatMap((group) => Object.keys(group))];
   const bad = names.find((name) => !IDENTIFIER.test(name));
   if (bad !== undefined) throw new Error(`internal: ${JSON.stringify(bad)} is not an identifier; validate the table before generating it`);
-}
-
-/** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
-function entityScope(table: TableDef, entity: EntityDef): TableDef {
-  return { ...table, entities: { [entity.name]: entity }, edges: {}, patterns: Object.fromEntries(Object.entries(table.patterns).filter(([, p]) => p.entity === entity.name)) };
 }
 
 /**
@@ -230,8 +234,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const entities = Object.values(table.entities);
   for (const [i, entity] of entities.entries()) {
     options.progress?.(`rendering ${i + 1} of ${entities.length} entities`);
-    const scope = entityScope(table, entity);
-    render(entityFile(entity), scope, () => emitEntity(entity, createContext(scope, options.keyCodec)));
+    render(entityFile(entity), entityTable(table, entity), () => takeEntityModule(table, entity, options.keyCodec));
   }
   const ctx = createContext(table, options.keyCodec);
   if (Object.keys(table.edges).length) render('edges.ts', table, () => emitEdges(table, ctx));
@@ -252,7 +255,8 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
     const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
-    const result = compileGenerated({ files: sources, options: compilerOptions, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
+    const incremental = options.keepCache ?? true;
+    const result = compileGenerated({ files: sources, options: compilerOptions, incremental, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };

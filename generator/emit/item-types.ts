@@ -3,10 +3,10 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import { projectedAttributes, type AccessPath } from '../model/access-paths.js';
-import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
+import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyArray, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
 import { attributeTypeNode } from './attribute-type.js';
 import { pascalCase, propertyKey } from './context.js';
-import { an, attributesType, pathNames, type EntityScope } from './entity-scope.js';
+import { an, attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 
 function alias(name: string, description: string, type: TypeNode): StatementStructures {
   return { kind: StructureKind.TypeAlias, name, isExported: true, docs: jsDoc(description), type: print(type) };
@@ -18,7 +18,7 @@ function prefixUnion(scope: EntityScope, names: readonly string[]): TypeNode {
 }
 
 /** The left-to-right prefixes that end on a string part (what `beginsWith` takes); none when no part is a string. */
-export function textPrefixes(scope: EntityScope, names: readonly string[]): TypeNode[] {
+function textPrefixes(scope: EntityScope, names: readonly string[]): TypeNode[] {
   return names.flatMap((name, i) => (scope.entity.attributes[name]?.kind === 'string' ? [attributesType(scope, names.slice(0, i + 1), 'required')] : []));
 }
 
@@ -42,6 +42,14 @@ function pathTypes(scope: EntityScope, path: AccessPath): StatementStructures[] 
         ),
       );
     }
+    out.push(
+      alias(
+        names.sortConditionType,
+        `A sort-key condition on ${name} in ${where}: exactly one operator on a left-to-right prefix of the sort-key parts ` +
+          `(\`SortCondition<${names.sortPrefixType}${text.length ? `, ${names.sortTextPrefixType}` : ''}>\`, spelled out).`,
+        sortCondition(scope, typeRef(names.sortPrefixType), text.length ? typeRef(names.sortTextPrefixType) : undefined),
+      ),
+    );
   }
   if (path.projection !== 'all') {
     const projected = projectedAttributes(scope.ctx.table, scope.entity, path);
@@ -50,11 +58,28 @@ function pathTypes(scope: EntityScope, path: AccessPath): StatementStructures[] 
       alias(
         names.itemType,
         `${name} as index ${path.index!.name} projects it (${what}). Pass \`fetch: true\` to read full items.`,
-        typeRef('Pick', typeRef(name), union(projected.map(literalType))),
+        attributesType(scope, projected),
       ),
     );
   }
   return out;
+}
+
+const SORT_OPERATORS = ['eq', 'beginsWith', 'between', 'gt', 'gte', 'lt', 'lte'] as const;
+
+/**
+ * The runtime's `SortCondition<Prefix, TextPrefix>` without its type parameters: one member per
+ * operator, `Omit<NoSortOperator, op> & { op: … }` (the other operators absent); no `beginsWith`
+ * member when no sort-key part is a string. `Omit<NoSortOperator, op>` is the same type for every
+ * entity, so nothing here is instantiated per entity.
+ */
+function sortCondition(scope: EntityScope, prefix: TypeNode, textPrefix: TypeNode | undefined): TypeNode {
+  const operand = (op: (typeof SORT_OPERATORS)[number]) => (op === 'beginsWith' ? textPrefix! : op === 'between' ? readonlyTuple([prefix, prefix]) : prefix);
+  return union(
+    SORT_OPERATORS.filter((op) => op !== 'beginsWith' || textPrefix !== undefined).map((op) =>
+      intersection([typeRef('Omit', runtimeType(scope, 'keyCondition', 'NoSortOperator'), literalType(op)), objectType([{ name: op, readonly: true, type: operand(op) }])]),
+    ),
+  );
 }
 
 /** The `update` changes: set, remove, add, delete, append, prepend, setIfNotExists, each only where an attribute takes it. */
@@ -83,6 +108,32 @@ export function updateType(scope: EntityScope): TypeNode | undefined {
   );
 }
 
+/**
+ * `<Entity>Condition`: `Condition<Entity>` spelled out member by member, so the type checker reads
+ * a declared interface where it would otherwise map over the item for every signature using it.
+ */
+function conditionInterface(scope: EntityScope): StatementStructures {
+  const { entity, name, conditionType } = scope;
+  const self = typeRef(conditionType);
+  return {
+    kind: StructureKind.Interface,
+    name: conditionType,
+    isExported: true,
+    docs: jsDoc(`A write condition on ${name}'s attributes (what \`Condition<${name}>\` means): comparisons, combined with \`$and\`, \`$or\` and \`$not\`.`),
+    properties: [
+      ...Object.entries(entity.attributes).map(([attribute, def]) => ({
+        name: propertyKey(attribute),
+        type: print(runtimeType(scope, 'condition', 'Comparison', attributeTypeNode(def))),
+        hasQuestionToken: true,
+        isReadonly: true,
+      })),
+      { name: '$and', type: print(readonlyArray(self)), hasQuestionToken: true, isReadonly: true },
+      { name: '$or', type: print(readonlyArray(self)), hasQuestionToken: true, isReadonly: true },
+      { name: '$not', type: print(self), hasQuestionToken: true, isReadonly: true },
+    ],
+  };
+}
+
 export function emitItemTypes(scope: EntityScope): StatementStructures[] {
   const { entity, name, version } = scope;
   const statements: StatementStructures[] = [
@@ -93,6 +144,7 @@ export function emitItemTypes(scope: EntityScope): StatementStructures[] {
       docs: jsDoc(`An item of entity ${name}.`),
       properties: Object.entries(entity.attributes).map(([attribute, def]) => ({ name: propertyKey(attribute), type: print(attributeTypeNode(def)), hasQuestionToken: def.optional })),
     },
+    conditionInterface(scope),
     alias(`${name}Key`, `The attributes that identify one ${name}: its primary-key parts.`, attributesType(scope, scope.primaryParts, 'required')),
     ...pathTypes(scope, scope.primary),
     ...scope.indexPaths.flatMap((path) => pathTypes(scope, path)),

@@ -1,6 +1,6 @@
-// Emits an entity's item ↔ record conversions as straight-line functions: `<entity>Record` (the
+// Emits an entity's item ↔ record conversions as straight-line functions: `<entity>ToRecord` (the
 // item checked, each attribute converted in place, its table and index keys built by direct calls
-// on `<Entity>Keys`) and `<entity>Item` (each declared attribute read back by name). The model
+// on `<Entity>Keys`) and `<entity>FromRecord` (each declared attribute read back by name). The model
 // names them (`toRecord`, `toItem`), so every write and read of the entity goes through them. A
 // passthrough entity keeps the runtime's generic conversion: its attributes are not known here.
 
@@ -12,8 +12,9 @@ import { indexInputs } from './entity-model.js';
 import { pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
 import { keysRef } from './key-builders.js';
 
-export const recordFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}Record`;
-export const itemFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}Item`;
+/** `articleToRecord` and `articleFromRecord`: verbs no runtime helper and no other generated name ends with. */
+export const recordFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}ToRecord`;
+export const itemFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}FromRecord`;
 
 /** Whether the entity gets generated conversions. */
 export const hasRecordConversion = (scope: EntityScope) => scope.entity.passthrough !== true;

@@ -39,7 +39,7 @@ export function emitCounters(scope: EntityScope): Method[] {
       ),
       parameters: [param('key', typeRef(`${name}Key`)), param('deltas', attributesType(scope, names, 'optional'))],
       returnType: print(typeRef('Promise', typeRef(name))),
-      statements: delegate(scope, 'write', 'incrementItem', [id('key'), as(id('deltas'), typeRef('Record', keyword.string(), keyword.number())), arr(names.map(str))], [typeRef(name)]),
+      statements: delegate(scope, 'write', 'incrementItem', [id('key'), as(id('deltas'), typeRef('Record', keyword.string(), keyword.number())), arr(names.map(str))], typeRef('Promise', typeRef(name))),
     },
   ];
   if (gathersConstant(scope)) {

@@ -16,9 +16,14 @@ export function param(name: string, type: TypeNode, options: { optional?: boolea
   return { name, type: print(type), ...(options.optional ? { hasQuestionToken: true } : {}), ...(options.initializer ? { initializer: options.initializer } : {}) };
 }
 
-/** `return helper<T>(this.context, model, ...args);` */
-export function delegate(scope: EntityScope, module: 'repository' | 'write', helper: string, args: readonly Expression[], typeArgs: readonly TypeNode[] = []): string {
-  return returns(call(runtimeValue(scope, module, helper), [path('this.context'), id(scope.model), ...args], typeArgs));
+/**
+ * `return helper(this.context, model, ...args) as Result;`: the runtime returns `unknown` where the
+ * result is an entity's item, and the method asserts its declared type once (no type argument
+ * for the user's type checker to instantiate per entity).
+ */
+export function delegate(scope: EntityScope, module: 'repository' | 'write', helper: string, args: readonly Expression[], result?: TypeNode): string {
+  const sent = call(runtimeValue(scope, module, helper), [path('this.context'), id(scope.model), ...args]);
+  return returns(result ? as(sent, result) : sent);
 }
 
 const throws = (text: string): DocTag => ({ name: 'throws', text });
@@ -34,16 +39,17 @@ export function emitCrud(scope: EntityScope): Method[] {
   const key = typeRef(`${name}Key`);
   const readOptions = runtimeType(scope, 'repository', 'ReadOptions');
   const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
-  const writeOptions = () => runtimeType(scope, 'write', 'WriteOptions', item);
+  const condition = typeRef(scope.conditionType);
+  const writeOptions = () => runtimeType(scope, 'write', 'WriteOptions', item, condition);
   const changeOptions = (extra: TypeNode) =>
-    version === undefined ? param('options', intersection([writeOptions(), extra]), { optional: true }) : param('options', intersection([runtimeType(scope, 'write', 'VersionedWriteOptions', item), extra]));
+    version === undefined ? param('options', intersection([writeOptions(), extra]), { optional: true }) : param('options', intersection([runtimeType(scope, 'write', 'VersionedWriteOptions', item, condition), extra]));
   const writeThrows = [throws('ValidationError if a value does not fit its declared type, ItemTooLargeError above 400 KB'), throws(KEY_ERROR)];
   const putMethod = (method: 'put' | 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
     name: method,
     docs: jsDoc(description, [...example(examples.put(method)), ...extra, ...writeThrows]),
     parameters: [param('item', typeRef(scope.inputType)), param('options', writeOptions(), { optional: true })],
     returnType: print(typeRef('Promise', item)),
-    statements: delegate(scope, 'write', 'putItem', [version === undefined ? id('item') : as(id('item'), item), str(method), id('options')]),
+    statements: delegate(scope, 'write', 'putItem', [id('item'), str(method), id('options')], typeRef('Promise', item)),
   });
   const methods: Method[] = [];
   if (addressable) {
@@ -52,7 +58,7 @@ export function emitCrud(scope: EntityScope): Method[] {
       docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(examples.get()), throws(KEY_ERROR)]),
       parameters: [param('key', key), param('options', readOptions, { optional: true })],
       returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
-      statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], [item]),
+      statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
     });
   }
   methods.push(
@@ -88,7 +94,7 @@ export function emitCrud(scope: EntityScope): Method[] {
         typeParameters: [{ name: 'R', constraint: print(returnValues), default: "'ALL_NEW'" }],
         parameters: [param('key', key), param('changes', typeRef(`${name}Update`)), changeOptions(objectType([{ name: 'returnValues', type: typeRef('R'), optional: true, readonly: true }]))],
         returnType: print(typeRef('Promise', runtimeType(scope, 'write', 'Returned', item, typeRef('R')))),
-        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], [runtimeType(scope, 'write', 'Returned', item, typeRef('R'))]),
+        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], typeRef('Promise', runtimeType(scope, 'write', 'Returned', item, typeRef('R')))),
       });
     }
     methods.push({
@@ -101,7 +107,7 @@ export function emitCrud(scope: EntityScope): Method[] {
       ]),
       parameters: [param('key', key), changeOptions(objectType([{ name: 'returnValues', type: union([literalType('ALL_OLD'), literalType('NONE')]), optional: true, readonly: true }]))],
       returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
-      statements: delegate(scope, 'write', 'deleteItem', [id('key'), id('options')], [item]),
+      statements: delegate(scope, 'write', 'deleteItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
     });
     methods.push({
       name: 'batchGet',
@@ -111,7 +117,7 @@ export function emitCrud(scope: EntityScope): Method[] {
       ]),
       parameters: [param('keys', readonlyArray(key)), param('options', readOptions, { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
-      statements: delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], [item, key]),
+      statements: delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
     });
   }
   methods.push({
@@ -162,7 +168,7 @@ function sequenceRange(scope: EntityScope): Method[] {
       statements: [
         constant('keys', arr([]), typeRef('Array', key)),
         `for (let at = from; at <= to; at++) ${statement(call('keys.push', [objWithSpreads([['...', id('key')], [position, id('at')]])]))}`,
-        delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], [typeRef(name), key]),
+        delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([typeRef(name), keyword.undefined()])))),
       ],
     },
   ];
@@ -180,7 +186,7 @@ function gatherAll(scope: EntityScope): Method[] {
       docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [throws(BATCH_ERROR)]),
       parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', typeRef(name)))),
-      statements: delegate(scope, 'repository', 'getAllItems', [id('partition'), id('options')], [typeRef(name)]),
+      statements: delegate(scope, 'repository', 'getAllItems', [id('partition'), id('options')], typeRef('Promise', typeRef('Array', typeRef(name)))),
     },
   ];
 }

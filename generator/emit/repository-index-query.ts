@@ -3,9 +3,8 @@
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
 import type { AccessPath } from '../model/access-paths.js';
-import { arrow, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { arrow, as, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
-import { textPrefixes } from './item-types.js';
 import { examplesOf } from './doc-examples.js';
 import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
@@ -22,32 +21,39 @@ export function queryPaths(scope: EntityScope): AccessPath[] {
 /** `(stored) => …`: how a page's records become items: decoded whole, or as the index projects them. */
 export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
   const names = pathNames(scope, path);
-  if (path.projection === 'all') return call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)], [typeRef(scope.name)]);
-  return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')], [typeRef(names.itemType)]));
+  if (path.projection === 'all') return call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
+  return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')]));
 }
 
-/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor);` */
-export function iterate(scope: EntityScope, method: string, first: string): string {
+/** `Promise<Page<Item>>`: what a query method returns, and what it asserts the runtime's page to. */
+export const pageOf = (scope: EntityScope, item: string): TypeNode => typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(item)));
+
+/** `AsyncGenerator<Item, void, undefined>`: what an `…All` method returns. */
+export const itemsOf = (item: string): TypeNode => typeRef('AsyncGenerator', typeRef(item), keyword.void(), keyword.undefined());
+
+/** `queryPage(this.context, request, options, map) as Promise<Page<Item>>`. */
+export const queryPageAs = (scope: EntityScope, item: string, request: Expression, map: Expression): Expression =>
+  as(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
+
+/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as AsyncGenerator<Item, void, undefined>;` */
+export function iterate(scope: EntityScope, method: string, first: string, item: string): string {
   const withCursor = objWithSpreads([
     ['...', id('options')],
     ['...', parenthesized(conditional(binary(id('cursor'), '===', id('undefined')), obj([]), obj([['cursor', id('cursor')]])))],
   ]);
-  return returns(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]));
+  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]), itemsOf(item)));
 }
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
   const gsi = path.index?.kind === 'gsi';
-  const text = textPrefixes(scope, path.sort);
-  const condition = path.sort.length
-    ? runtimeType(scope, 'keyCondition', 'SortCondition', typeRef(names.sortPrefixType), ...(text.length ? [typeRef(names.sortTextPrefixType)] : []))
-    : keyword.never();
+  const condition = path.sort.length ? typeRef(names.sortConditionType) : keyword.never();
   return runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', condition);
 }
 
 export function emitIndexQueries(scope: EntityScope): Method[] {
   const { name } = scope;
   const methods: Method[] = [];
-  const page = (type: string) => print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(type))));
+  const page = (type: string) => print(pageOf(scope, type));
   for (const access of queryPaths(scope)) {
     const names = pathNames(scope, access);
     const gsi = access.index?.kind === 'gsi';
@@ -56,7 +62,6 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
     const request = call(runtimeValue(scope, 'repository', 'entityQuery'), [id(scope.model), str(names.method), access.index ? str(access.index.name) : id('undefined'), id('partition'), id('options')]);
     const where = `${access.index ? `index ${access.index.name}` : 'the table'} (${access.pk.source}${access.sk ? ` / ${access.sk.source}` : ''})`;
     const partition = param('partition', typeRef(names.partitionType));
-    const queryPage = runtimeValue(scope, 'repository', 'queryPage');
     const cursorNote = ' Pass `cursor` from the previous page to continue.';
     if (!projected) {
       methods.push({
@@ -69,7 +74,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
         ),
         parameters: [partition, param('options', options, { initializer: '{}' })],
         returnType: page(name),
-        statements: returns(call(queryPage, [path('this.context'), request, id('options'), recordMapper(scope, access)])),
+        statements: returns(queryPageAs(scope, name, request, recordMapper(scope, access))),
         // async: a key error rejects the promise like a request error does
         isAsync: true,
       });
@@ -90,8 +95,8 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
         returnType: print(typeRef('Promise', union([runtimeType(scope, 'repository', 'Page', typeRef(name)), runtimeType(scope, 'repository', 'Page', typeRef(names.itemType))]))),
         statements: [
           constant('request', request),
-          returnsIf(not(path('options.fetch')), call(queryPage, [path('this.context'), id('request'), id('options'), recordMapper(scope, access)])),
-          returns(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(queryPage, [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')], [typeRef(name)])),
+          returnsIf(not(path('options.fetch')), queryPageAs(scope, names.itemType, id('request'), recordMapper(scope, access))),
+          returns(as(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
         ],
         isAsync: true,
       });
@@ -101,8 +106,8 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
       name: `${names.method}All`,
       docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
       parameters: [partition, param('options', options, { initializer: '{}' })],
-      returnType: print(typeRef('AsyncGenerator', typeRef(names.itemType), keyword.void(), keyword.undefined())),
-      statements: iterate(scope, names.method, 'partition'),
+      returnType: print(itemsOf(names.itemType)),
+      statements: iterate(scope, names.method, 'partition', names.itemType),
     });
   }
   return methods;
@@ -132,7 +137,7 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
         param('range', RANGE),
         param('options', runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', keyword.never()), { initializer: '{}' }),
       ],
-      returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(names.itemType)))),
+      returnType: print(pageOf(scope, names.itemType)),
       statements: delegate(scope, 'repository', 'queryTimeRange', [
         str(method),
         access.index ? str(access.index.name) : id('undefined'),
@@ -141,7 +146,7 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
         id('range'),
         id('options'),
         recordMapper(scope, access),
-      ]),
+      ], pageOf(scope, names.itemType)),
       isAsync: true,
     },
   ];
@@ -162,8 +167,8 @@ function acrossTables(scope: EntityScope, access: AccessPath, names: PathNames):
         [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
       parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'repository', 'QueryOptions', keyword.never()), { initializer: '{}' })],
-      returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(name)))),
-      statements: delegate(scope, 'repository', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)]),
+      returnType: print(pageOf(scope, name)),
+      statements: delegate(scope, 'repository', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)], pageOf(scope, name)),
       isAsync: true,
     },
   ];

@@ -1,9 +1,9 @@
 // Emits a method per declared access pattern (`recentArticles`) and its async iterator.
 
-import { binary, call, id, intersection, jsDoc, keyword, literal, nonNull, obj, objWithSpreads, path, print, prop, returns, str, typeRef, type Expression } from './ast.js';
+import { binary, call, id, intersection, jsDoc, literal, nonNull, obj, objWithSpreads, path, print, prop, returns, str, typeRef, type Expression } from './ast.js';
 import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { patternParamsType } from './item-types.js';
-import { iterate, recordMapper } from './repository-index-query.js';
+import { itemsOf, iterate, pageOf, queryPageAs, recordMapper } from './repository-index-query.js';
 import { examplesOf } from './doc-examples.js';
 import { example, param, type Method } from './repository-crud.js';
 
@@ -55,16 +55,16 @@ export function emitPatterns(scope: EntityScope): Method[] {
           { name: 'throws', text: 'KeyValueError before any request if a parameter is missing or invalid; CursorError if `cursor` is not one this pattern returned' },
         ]),
         parameters: [params, param('options', options, { initializer: '{}' })],
-        returnType: print(typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(names.itemType)))),
-        statements: returns(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), request, id('options'), recordMapper(scope, access)])),
+        returnType: print(pageOf(scope, names.itemType)),
+        statements: returns(queryPageAs(scope, names.itemType, request, recordMapper(scope, access))),
         isAsync: true,
       },
       {
         name: `${pattern.name}All`,
         docs: jsDoc(`Every item of pattern ${pattern.name}, page after page (from \`options.cursor\` if given), as an async iterator.`),
         parameters: [params, param('options', options, { initializer: '{}' })],
-        returnType: print(typeRef('AsyncGenerator', typeRef(names.itemType), keyword.void(), keyword.undefined())),
-        statements: iterate(scope, pattern.name, 'params'),
+        returnType: print(itemsOf(names.itemType)),
+        statements: iterate(scope, pattern.name, 'params', names.itemType),
       },
     );
   }

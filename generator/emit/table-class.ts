@@ -86,12 +86,16 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
         `const members: CollectionMember[] = [${members}];`,
         `const order = options.order ?? 'asc';`,
         `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, keyAttributes: ${printLiteral([table.key.pk, table.key.sk!])}, order, consistent: options.consistent === true };`,
-        `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored) as ${itemType});`,
+        `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored)) as Promise<Page<${itemType}>>;`,
       ],
       isAsync: true,
     };
   });
   const transactionClass = transactionClassName(table);
+  // The type arguments are written out at \`new\` too: inferring them from the property's type costs
+  // the user's type checker a structural comparison of two instantiations per entity.
+  const entityTransaction = (e: EntityDef) =>
+    `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${updatable(e) ? `${e.name}Update` : 'Record<string, never>'}, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`;
   // Items under a random shard suffix have no key a transaction could address.
   const transactional = entities.filter((e) => e.key.shard?.random !== true);
   statements.push({
@@ -105,13 +109,13 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
       ...transactional.map((e) => ({
         name: propertyKey(camelCase(e.name)),
         isReadonly: true,
-        type: `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${updatable(e) ? `${e.name}Update` : 'Record<string, never>'}, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`,
+        type: entityTransaction(e),
       })),
     ],
     ctors: [
       {
         parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: ['this.writes = new Transaction(context);', ...transactional.map((e) => `this.${camelCase(e.name)} = new EntityTransaction(this.writes, ${camelCase(e.name)}Model, this);`)],
+        statements: ['this.writes = new Transaction(context);', ...transactional.map((e) => `this.${camelCase(e.name)} = new ${entityTransaction(e)}(this.writes, ${camelCase(e.name)}Model, this);`)],
       },
     ],
     methods: [

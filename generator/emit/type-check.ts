@@ -2,7 +2,8 @@
 // is a ddbgen bug) and, for `emit: 'js'`, compile them to .js + .d.ts. It runs as a TypeScript
 // builder program, so given the build state of the previous run it re-checks and re-emits only the
 // files a change can affect (changed files, and files whose imports changed shape), like `tsc
-// --incremental`.
+// --incremental`. A run whose result no later run reads (no cache kept) checks them as a plain
+// program, without the build state's bookkeeping.
 
 import path from 'node:path';
 import { getLibFiles } from '@ts-morph/common';
@@ -29,6 +30,8 @@ export interface CompileInput {
   readonly options: ts.CompilerOptions;
   /** The build state the previous run left (tsbuildinfo text), if any. */
   readonly buildInfo?: string;
+  /** Make the build state for a next run (default true); false checks the files as a plain program. */
+  readonly incremental?: boolean;
   /** Called after each generated file is checked, with how many are (1, 2, …). */
   readonly checking?: (file: number) => void;
 }
@@ -38,7 +41,7 @@ export interface CompileResult {
   readonly errors: string[];
   /** Absolute path → text of each .js / .d.ts the compiler wrote in this run (affected files only). */
   readonly emitted: Map<string, string>;
-  /** The build state to hand to the next run. */
+  /** The build state to hand to the next run (undefined when not incremental). */
   readonly buildInfo: string | undefined;
   /** Generated files whose semantic diagnostics were computed in this run (not taken from the build state). */
   readonly checked: number;
@@ -58,9 +61,12 @@ const parsed = new Map<string, ts.SourceFile & { version?: string }>();
 
 /** Type-checks (and with `noEmit: false`, compiles) the files; see the header. */
 export function compileGenerated(input: CompileInput, relativeTo: string): CompileResult {
-  const options: ts.CompilerOptions = { ...input.options, incremental: true, tsBuildInfoFile: BUILD_INFO };
+  const incremental = input.incremental ?? true;
+  const options: ts.CompilerOptions = incremental ? { ...input.options, incremental: true, tsBuildInfoFile: BUILD_INFO } : input.options;
   const optionsKey = JSON.stringify(options);
-  const host = ts.createIncrementalCompilerHost(options);
+  const host = incremental ? ts.createIncrementalCompilerHost(options) : ts.createCompilerHost(options);
+  // as tsc parses: doc comments of TypeScript files only where they change a type error
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const hash = host.createHash ?? ts.sys.createHash ?? ((text: string) => String(text.length));
   const read = (file: string) => (file === BUILD_INFO ? input.buildInfo : (input.files.get(file) ?? libText(file)));
   const emitted = new Map<string, string>();
@@ -98,26 +104,43 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
     else emitted.set(file, text);
   };
 
-  const previous = input.buildInfo === undefined ? undefined : ts.readBuilderProgram(options, host);
-  const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram([...input.files.keys()], options, host, previous);
   let checked = 0;
-  for (let next; (next = builder.getSemanticDiagnosticsOfNextAffectedFile()); ) {
-    if (!('fileName' in next.affected) || !input.files.has(next.affected.fileName)) continue;
+  const counted = () => {
     checked++;
     input.checking?.(checked);
-  }
-  // the affected files' diagnostics just computed, and the others' from the build state
-  const diagnostics = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()];
+  };
   const errors = new Set<string>();
-  for (const d of diagnostics) {
-    if (d.category !== ts.DiagnosticCategory.Error) continue;
-    const where = d.file ? `${path.relative(relativeTo, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
-    errors.add(`${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-  }
-  if (!errors.size) {
-    const result = builder.emit();
-    for (const d of result.diagnostics) if (d.category === ts.DiagnosticCategory.Error) errors.add(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const collect = (diagnostics: readonly ts.Diagnostic[]) => {
+    for (const d of diagnostics) {
+      if (d.category !== ts.DiagnosticCategory.Error) continue;
+      const where = d.file ? `${path.relative(relativeTo, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+      errors.add(`${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    }
+  };
+  /** Compiles what the program holds (nothing with noEmit) once it has no errors. */
+  const emit = (program: ts.Program | ts.BuilderProgram) => {
+    if (errors.size) return;
+    const result = program.emit();
+    collect(result.diagnostics);
     if (result.emitSkipped && !input.options.noEmit) errors.add('the compiler emitted nothing');
+  };
+
+  if (incremental) {
+    const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram([...input.files.keys()], options, host, input.buildInfo === undefined ? undefined : ts.readBuilderProgram(options, host));
+    for (let next; (next = builder.getSemanticDiagnosticsOfNextAffectedFile()); ) if ('fileName' in next.affected && input.files.has(next.affected.fileName)) counted();
+    // the affected files' diagnostics just computed, and the others' from the build state
+    collect([...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics(), ...builder.getSyntacticDiagnostics(), ...builder.getSemanticDiagnostics()]);
+    emit(builder);
+    return { errors: [...errors], emitted, buildInfo, checked };
   }
-  return { errors: [...errors], emitted, buildInfo, checked };
+
+  const program = ts.createProgram([...input.files.keys()], options, host);
+  collect([...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]);
+  for (const file of input.files.keys()) {
+    const source = program.getSourceFile(file);
+    collect([...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]);
+    counted();
+  }
+  emit(program);
+  return { errors: [...errors], emitted, buildInfo: undefined, checked };
 }

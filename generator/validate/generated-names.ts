@@ -9,7 +9,7 @@ import { ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
-import { emitEntity } from '../emit/entity.js';
+import { entityModule } from '../emit/entity-module.js';
 import { emitStream } from '../emit/stream.js';
 import { runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
@@ -86,7 +86,7 @@ export function nameProblems(table: TableDef): NameProblem[] {
     ...Object.values(table.entities).map((entity) => ({
       owner: { path: ['entities', entity.name], what: `entity "${entity.name}"` },
       name: entity.name,
-      declares: () => declaredNames(emitEntity(entity, createContext({ ...table, entities: { [entity.name]: entity }, edges: {} })).statements),
+      declares: () => declaredNames(entityModule(table, entity).statements),
     })),
     ...Object.values(table.edges).map((edge) => ({
       owner: { path: ['edges', edge.name], what: `edge "${edge.name}"` },

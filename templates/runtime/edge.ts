@@ -85,8 +85,10 @@ export function edgeNodeTypes(model: EdgeModel): Map<string, NodeType> {
   const types = new Map<string, NodeType>();
   for (const [type, key] of Object.entries(model.nodes)) {
     const id = key.def.segments.filter((segment) => segment.kind !== 'literal');
+    // the ids are written by the node key's codec version (a migration's copy of an old schema reads v1)
+    const version = key.def.codecVersion === undefined ? {} : { codecVersion: key.def.codecVersion };
     const sk = (label: string, target: string) =>
-      new KeyTemplate({ entity: model.name, target, delimiter: model.delimiter, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, { kind: 'literal', text: type }, ...id] });
+      new KeyTemplate({ entity: model.name, target, delimiter: model.delimiter, maxBytes: 1024, segments: [{ kind: 'literal', text: label }, { kind: 'literal', text: type }, ...id], ...version });
     types.set(type, { key, forward: sk(model.forward, `${model.name}.forward`), inverse: model.inverse === undefined ? undefined : sk(model.inverse, `${model.name}.inverse`) });
   }
   return types;
@@ -294,12 +296,12 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
 
   /** The nodes `from` points to (optionally of one type), with the edge's attributes. */
   async outgoing(from: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
-    return queryPage(this.context, this.links('outgoing', from, options), options, this.link('forward'));
+    return queryPage(this.context, this.links('outgoing', from, options), options, this.link('forward')) as Promise<Page<N & Attributes>>;
   }
 
   /** The nodes that point to `to` (optionally of one type), with the edge's attributes. */
   async incoming(to: N, options: LinkOptions<N['type']> = {}): Promise<Page<N & Attributes>> {
-    return queryPage(this.context, this.links('incoming', to, options), options, this.link('inverse', this.model.inverseIndex?.sk));
+    return queryPage(this.context, this.links('incoming', to, options), options, this.link('inverse', this.model.inverseIndex?.sk)) as Promise<Page<N & Attributes>>;
   }
 
   /** How many links a node has on one side (a COUNT query: reads the keys, returns no items). */

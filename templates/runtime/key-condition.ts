@@ -30,6 +30,21 @@ export type SortCondition<Prefix, TextPrefix = never> =
   | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt: Prefix; readonly lte?: never }
   | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte: Prefix };
 
+/**
+ * Every sort-key operator, absent. Generated code spells an access path's sort condition out as
+ * `Omit<NoSortOperator, 'gte'> & { readonly gte: Prefix } | …`, which means `SortCondition<Prefix>`
+ * without a type argument to instantiate per entity.
+ */
+export interface NoSortOperator {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly between?: never;
+  readonly gt?: never;
+  readonly gte?: never;
+  readonly lt?: never;
+  readonly lte?: never;
+}
+
 /** A key condition in structured form: what DynamoDB evaluates, before aliasing. */
 export type SortKeyTest =
   | { readonly op: '=' | '<' | '<=' | '>' | '>=' | 'begins_with'; readonly value: string }

@@ -5,7 +5,10 @@
 // - a rewritten key as one transaction: put the new item unless its key exists (a concurrent
 //   new-style write wins) and delete the old one, so an item is never lost or doubled;
 // - a backfill (index attributes only) as an update conditioned on the values it was computed from;
-// - an old item whose new key already exists is only deleted, through the batch executor.
+// - an old item whose new key already exists is only deleted, through the batch executor;
+// - an edge item (node ids re-encoded, delimiter or labels changed) moves together with its other
+//   half in one transaction: both new items put unless they exist, both old ones deleted only if
+//   they are still there, so an edge is always whole in one form or the other.
 //
 // Each segment checkpoints after every page, so a restarted run resumes where it stopped; an item
 // already migrated parses as new-style and is left alone, so re-running changes nothing already
@@ -17,8 +20,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
+import { KeyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
+import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
 
@@ -45,6 +50,27 @@ export interface MigratedEntity {
   readonly to: EntityModel;
 }
 
+/**
+ * What the migration reads of an old-schema edge model (typed by shape, like OldEntityModel): the
+ * definitions of its node key templates, carrying the old codec version, are rebuilt here.
+ */
+export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes'> & {
+  readonly nodes: Readonly<Record<string, { readonly def: KeyTemplateDef }>>;
+};
+
+/** An edge whose stored items move to new keys: node ids re-encoded (key codec), delimiter or labels changed. */
+export interface MigratedEdge {
+  readonly name: string;
+  readonly from: OldEdgeModel;
+  readonly to: EdgeModel;
+}
+
+/** The items one edge item moves: the half the scan read first, then its other half when that is a second item. */
+export interface EdgeMove {
+  readonly edge: string;
+  readonly halves: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly next: Readonly<Record<string, unknown>> }>;
+}
+
 export interface MigrationPlan {
   /** Identifies this migration (its table and both schema versions): checkpoints carry it. */
   readonly id: string;
@@ -53,7 +79,9 @@ export interface MigrationPlan {
   readonly entities: readonly MigratedEntity[];
   /** The old schema's other entities: their items are recognised and left alone. */
   readonly unchanged: readonly OldEntityModel[];
-  /** Sort-key prefixes of the old schema's edge items (`FAN_OF#`): recognised and left alone. */
+  /** Edges whose stored items move (both halves of each). */
+  readonly edges: readonly MigratedEdge[];
+  /** Sort-key prefixes of the old schema's other edges' items (`FAN_OF#`): recognised and left alone. */
   readonly edgePrefixes: readonly string[];
   /** Decodes an old item with the old schema's runtime. */
   readonly decode: DecodeStored;
@@ -82,9 +110,10 @@ export interface MigrationOptions {
 
 export interface SegmentCounts {
   scanned: number;
+  /** Items written under their new key; an edge's other half, moved with the item scanned, counts too. */
   rewritten: number;
   backfilled: number;
-  /** Already in the new form (a re-run, or written by new code). */
+  /** Already in the new form (a re-run, written by new code, or an edge half its other half moved). */
   current: number;
   /** Old items whose new key was already taken by a newer write: only the old key was deleted. */
   superseded: number;
@@ -203,6 +232,14 @@ function owns(model: OldEntityModel, stored: Readonly<Record<string, unknown>>):
 const tableKey = (model: OldEntityModel, record: Readonly<Record<string, unknown>>) =>
   Object.fromEntries([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])].map((a) => [a, record[a]]));
 
+/** A stored item's table key, by the attribute names of the plan's first entity or edge. */
+function storedKey(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const edge = plan.edges[0]?.from;
+  const first = plan.entities[0]?.from;
+  const names = first ? [first.pk.attribute, ...(first.sk ? [first.sk.attribute] : [])] : edge ? [edge.pk, edge.sk] : [];
+  return Object.fromEntries(names.map((a) => [a, stored[a]]));
+}
+
 const units = (consumed: unknown): number =>
   (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum: number, c: { CapacityUnits?: number }) => sum + (c.CapacityUnits ?? 0), 0);
 
@@ -211,8 +248,129 @@ const isConditionFailure = (error: unknown) => {
   return e.name === 'ConditionalCheckFailedException' || (e.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 };
 
-/** What one stored item needs: the migrated entity it belongs to (old form), or why it is left alone. */
-export function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { leave: 'current' | 'unchanged' } | { skip: string } {
+/** One version of an edge as the migration reads and builds its items: the model and each node type's templates. */
+interface EdgeForm {
+  readonly model: OldEdgeModel;
+  readonly types: ReadonlyMap<string, NodeType>;
+}
+
+/** A node an edge item names: its type and the values of its key parts. */
+interface NodeRef {
+  readonly type: string;
+  readonly values: Record<string, unknown>;
+}
+
+const forms = new WeakMap<MigratedEdge, { readonly old: EdgeForm; readonly next: EdgeForm }>();
+
+function edgeForm(model: OldEdgeModel): EdgeForm {
+  // the templates are rebuilt from their definitions, so the old schema's codec version comes along
+  const nodes = Object.fromEntries(Object.entries(model.nodes).map(([type, key]) => [type, new KeyTemplate(key.def)]));
+  return { model, types: edgeNodeTypes({ ...model, nodes, codecs: {}, attributes: [] }) };
+}
+
+function edgeForms(edge: MigratedEdge): { readonly old: EdgeForm; readonly next: EdgeForm } {
+  let found = forms.get(edge);
+  if (!found) forms.set(edge, (found = { old: edgeForm(edge.from), next: edgeForm(edge.to) }));
+  return found;
+}
+
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a stored item as one half of an edge in `form`: which half (by its sort key's label), the
+ * node its sort key names, and the nodes its partition key can be (every node type whose key
+ * template reads it; the inverse-index sort key, when there is one, says which).
+ */
+function readEdgeItem(form: EdgeForm, stored: Readonly<Record<string, unknown>>): { half: 'forward' | 'inverse'; here: NodeRef[]; there: NodeRef } | 'foreign' | 'unreadable' {
+  const { model, types } = form;
+  const pk = stored[model.pk];
+  const sk = stored[model.sk];
+  if (typeof pk !== 'string' || typeof sk !== 'string') return 'foreign';
+  const [label, type] = splitKey(sk, model.delimiter) ?? [];
+  const half = label === model.forward ? 'forward' : label === model.inverse && !model.inverseIndex ? 'inverse' : undefined;
+  if (!half) return 'foreign';
+  const node = type === undefined ? undefined : types.get(type);
+  const values = node && attempt(() => node[half]!.parse(sk));
+  if (!values) return 'unreadable';
+  let here = [...types].flatMap(([name, t]) => {
+    const read = attempt(() => t.key.parse(pk));
+    return read ? [{ type: name, values: read }] : [];
+  });
+  const indexSk = model.inverseIndex && stored[model.inverseIndex.sk];
+  if (typeof indexSk === 'string') here = here.filter((n) => n.type === splitKey(indexSk, model.delimiter)?.[1]);
+  return here.length ? { half, here, there: { type: type!, values } } : 'unreadable';
+}
+
+/** The keys of an edge's items in one form: the forward item, the inverse item (when it is a second item) and the forward item's inverse-index keys. */
+function edgeKeys(form: EdgeForm, from: NodeRef, to: NodeRef): { forward: Record<string, string>; inverse?: Record<string, string>; index: Record<string, string> } {
+  const { model, types } = form;
+  const typeOf = (node: NodeRef) => {
+    const found = types.get(node.type);
+    if (!found) throw new Error(`"${node.type}" is not a node type of edge ${model.name} in this schema`);
+    return found;
+  };
+  const key = (node: NodeRef) => typeOf(node).key.build(node.values);
+  const link = (half: 'forward' | 'inverse', node: NodeRef) => typeOf(node)[half]!.build(node.values);
+  const forward = { [model.pk]: key(from), [model.sk]: link('forward', to) };
+  const inverse = model.inverse !== undefined && !model.inverseIndex ? { [model.pk]: key(to), [model.sk]: link('inverse', from) } : undefined;
+  const index = model.inverseIndex && model.inverse !== undefined ? { [model.inverseIndex.pk]: key(to), [model.inverseIndex.sk]: link('inverse', from) } : {};
+  // a symmetric edge's link from a node to itself is one item
+  const one = inverse && inverse[model.pk] === forward[model.pk] && inverse[model.sk] === forward[model.sk];
+  return { forward, ...(inverse && !one ? { inverse } : {}), index };
+}
+
+const sameKey = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What an old edge item needs, given the nodes it joins: the halves that move, this one first. */
+function edgeMove(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>, half: 'forward' | 'inverse', from: NodeRef, to: NodeRef): EdgeMove | 'current' {
+  const { old, next } = edgeForms(edge);
+  const before = edgeKeys(old, from, to);
+  const after = edgeKeys(next, from, to);
+  const own = before[half];
+  if (!own || !sameKey(own, { [old.model.pk]: stored[old.model.pk], [old.model.sk]: stored[old.model.sk] })) {
+    throw new Error(`its key is not the one the old schema writes for this edge (${JSON.stringify(own)})`);
+  }
+  if (Boolean(before.inverse) !== Boolean(after.inverse)) throw new Error('it is stored as one item in one schema and as two in the other');
+  // both halves carry the same attributes; the forward one also the inverse-index keys
+  const attributes = Object.fromEntries(Object.entries(stored).filter(([name]) => !old.model.keyAttributes.includes(name) && !next.model.keyAttributes.includes(name)));
+  const item = (h: 'forward' | 'inverse') => ({ old: before[h]!, next: { ...attributes, ...after[h]!, ...(h === 'forward' ? after.index : {}) } });
+  const halves = [half, ...(before.inverse ? [half === 'forward' ? 'inverse' : 'forward'] as const : [])].map(item);
+  if (sameKey(halves[0]!.old, { [next.model.pk]: halves[0]!.next[next.model.pk], [next.model.sk]: halves[0]!.next[next.model.sk] })) return 'current';
+  return { edge: edge.name, halves: halves.filter((h) => !sameKey(h.old, { [next.model.pk]: h.next[next.model.pk], [next.model.sk]: h.next[next.model.sk] })) };
+}
+
+/** Classifies a stored item against a migrated edge: undefined when it is no item of that edge. */
+function classifyEdge(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>): { move: EdgeMove } | { leave: 'current' } | { skip: string } | undefined {
+  const { old, next } = edgeForms(edge);
+  const read = readEdgeItem(old, stored);
+  if (typeof read === 'string') {
+    const current = readEdgeItem(next, stored);
+    if (typeof current !== 'string') return { leave: 'current' };
+    return read === 'unreadable' || current === 'unreadable' ? { skip: `edge ${edge.name}: its keys name no node of the old schema or the new one` } : undefined;
+  }
+  const moves: Array<EdgeMove | 'current'> = [];
+  try {
+    for (const here of read.here) moves.push(edgeMove(edge, stored, read.half, read.half === 'forward' ? here : read.there, read.half === 'forward' ? read.there : here));
+  } catch (error) {
+    return { skip: `edge ${edge.name}: ${(error as Error).message}` };
+  }
+  // a partition key that several node types' templates read: only when every reading moves the same items
+  if (moves.some((m) => JSON.stringify(m) !== JSON.stringify(moves[0]))) return { skip: `edge ${edge.name}: its partition key reads as a node of ${read.here.map((n) => n.type).join(' and ')}, which move it differently` };
+  return moves[0] === 'current' ? { leave: 'current' } : { move: moves[0]! };
+}
+
+/** What one stored item needs: the migrated entity or edge it belongs to (old form), or why it is left alone. */
+export function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { move: EdgeMove } | { leave: 'current' | 'unchanged' } | { skip: string } {
+  for (const edge of plan.edges) {
+    const what = classifyEdge(edge, stored);
+    if (what) return what;
+  }
   for (const entity of plan.entities) if (owns(entity.from, stored)) return { entity };
   if (plan.entities.some((e) => owns(e.to, stored))) return { leave: 'current' };
   if (plan.unchanged.some((m) => owns(m, stored))) return { leave: 'unchanged' };
@@ -322,6 +480,64 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
   }
 }
 
+/** Transactions cancelled by a concurrent transaction on the same items (another segment moving the other half) are tried again this many times. */
+const CONFLICT_ATTEMPTS = 8;
+
+/**
+ * Moves an edge item and its other half in one transaction: each new item put unless its key
+ * exists, each old one deleted only if it is still there. When a condition fails: a newer write
+ * holding a new key wins (the old halves are only deleted); an item already gone was moved with
+ * its other half; a missing other half is reported and nothing is written.
+ */
+async function moveEdge(ctx: TableContext, meter: CapacityMeter, move: EdgeMove, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+  // the table's key attribute names are the same in both schemas (renaming them recreates the table)
+  const names = { ExpressionAttributeNames: { '#pk': Object.keys(move.halves[0]!.old)[0]! } };
+  const items = move.halves.flatMap((h) => [
+    { Put: { TableName: ctx.tableName, Item: h.next, ConditionExpression: 'attribute_not_exists(#pk)', ...names } },
+    { Delete: { TableName: ctx.tableName, Key: h.old, ConditionExpression: 'attribute_exists(#pk)', ...names } },
+  ]);
+  let reasons: ReadonlyArray<{ Code?: string }> = [];
+  for (let attempt = 1; ; attempt++) {
+    await meter.acquire();
+    try {
+      const result = await ctx.client.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+      meter.charge(units(result.ConsumedCapacity));
+      counts.rewritten += move.halves.length;
+      return;
+    } catch (error) {
+      reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+      // a cancelled transaction reports no consumed capacity: charged its minimum
+      meter.charge(items.length);
+      const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !isConditionFailure(error);
+      if (conflict && attempt < CONFLICT_ATTEMPTS) {
+        await defaultSleep(20 * 2 ** attempt * Math.random());
+        continue;
+      }
+      if (!isConditionFailure(error)) throw error;
+      break;
+    }
+  }
+  const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+  const [own, other] = move.halves;
+  if (other && failed.length === 1 && failed[0] === 3) {
+    counts.skipped++;
+    skipped.push({ key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` });
+    return;
+  }
+  const remove = async (key: Readonly<Record<string, unknown>>) => {
+    await meter.acquire();
+    const result = await ctx.client.send(new DeleteCommand({ TableName: ctx.tableName, Key: key, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
+    meter.charge(units(result.ConsumedCapacity));
+    return result.Attributes !== undefined;
+  };
+  if (!(await remove(own!.old))) {
+    counts.current++; // moved with its other half meanwhile
+    return;
+  }
+  if (other) await remove(other.old);
+  counts.superseded++;
+}
+
 /** Runs one segment from its checkpoint to the end, checkpointing after every page. */
 async function runSegment(
   plan: MigrationPlan,
@@ -353,10 +569,11 @@ async function runSegment(
       counts.scanned++;
       const what = classify(plan, stored);
       if ('entity' in what) await migrateItem(ctx, meter, plan.decode, what.entity, stored, counts, own);
+      else if ('move' in what) await moveEdge(ctx, meter, what.move, counts, own);
       else if ('leave' in what) counts[what.leave]++;
       else {
         counts.skipped++;
-        own.push({ key: tableKey(plan.entities[0]!.from, stored), reason: what.skip });
+        own.push({ key: storedKey(plan, stored), reason: what.skip });
       }
     });
     next = page.LastEvaluatedKey;

@@ -240,11 +240,16 @@ export interface ReadOptions extends ExpiryOptions {
   readonly consistent?: boolean;
 }
 
-export async function getItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T | undefined> {
+// The functions generated methods call return `unknown` where the result is an entity's item:
+// each generated method states its item type once, as its return type, and asserts the call's
+// result to it (`getItem(…) as Promise<Article | undefined>`). A type parameter here would be
+// that same assertion, instantiated anew for every entity by the user's type checker.
+
+export async function getItem(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<unknown> {
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item && unexpired(ctx.ttl, options)(result.Item) ? itemOf<T>(model, result.Item) : undefined;
+  return result.Item && unexpired(ctx.ttl, options)(result.Item) ? itemOf<unknown>(model, result.Item) : undefined;
 }
 
 /**
@@ -278,18 +283,18 @@ export function indexKeyChanges(model: EntityModel, key: Readonly<Record<string,
 }
 
 /** Reads many items by key; the result is in the order of `keys`, undefined where there is none. */
-export async function batchGetItems<T, K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[], options: ReadOptions = {}): Promise<Array<T | undefined>> {
-  return readInOrder<T, K>(ctx, model, keys.map((source) => ({ key: primaryKey(model, source), source })), options);
+export async function batchGetItems(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[], options: ReadOptions = {}): Promise<unknown[]> {
+  return readInOrder<unknown, Readonly<Record<string, unknown>>>(ctx, model, keys.map((source) => ({ key: primaryKey(model, source), source })), options);
 }
 
 /** Writes many items (the last of two with one key wins). Every key is built before anything is sent. */
-export async function batchPutItems<T>(ctx: TableContext, model: EntityModel, items: readonly T[]): Promise<void> {
+export async function batchPutItems(ctx: TableContext, model: EntityModel, items: readonly object[]): Promise<void> {
   const writes = items.map((source) => ({ request: { PutRequest: { Item: storedItem(model, source as Record<string, unknown>) } }, source }));
   await batchWriteRecords(ctx, { operation: 'batchPut', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
 
 /** Deletes many items by key. */
-export async function batchDeleteItems<K extends Readonly<Record<string, unknown>>>(ctx: TableContext, model: EntityModel, keys: readonly K[]): Promise<void> {
+export async function batchDeleteItems(ctx: TableContext, model: EntityModel, keys: readonly Readonly<Record<string, unknown>>[]): Promise<void> {
   const writes = keys.map((source) => ({ request: { DeleteRequest: { Key: primaryKey(model, source) } }, source }));
   await batchWriteRecords(ctx, { operation: 'batchDelete', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
@@ -413,18 +418,18 @@ export function positionCheck(request: QueryRequest, partition: Readonly<Record<
 }
 
 /** Maps a stored record to the entity's item type. */
-export function mapItem<T>(model: EntityModel): (stored: Record<string, unknown>) => T {
-  return (stored) => itemOf<T>(model, stored);
+export function mapItem(model: EntityModel): (stored: Record<string, unknown>) => unknown {
+  return (stored) => itemOf<unknown>(model, stored);
 }
 
 /** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
-export async function queryPage<T>(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => T): Promise<Page<T>> {
+export async function queryPage(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => unknown): Promise<Page<unknown>> {
   if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
   const scope = cursorScope(ctx, request);
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   const keep = unexpired(ctx.ttl, page);
-  const items: T[] = [];
+  const items: unknown[] = [];
   for (const stored of result.Items ?? []) if (ownsRecord(request, stored) && keep(stored)) items.push(map(stored));
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
@@ -433,22 +438,22 @@ export async function queryPage<T>(ctx: TableContext, request: QueryRequest, pag
  * Every shard's item of one partition of an entity whose partition key is sharded and whose sort
  * key is constant (one item per shard): one batched read of all the shard keys, in shard order.
  */
-export async function getAllItems<T>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<T[]> {
+export async function getAllItems(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<unknown[]> {
   const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
-  return present(await readInOrder<T, typeof partition>(ctx, model, reads, options));
+  return present(await readInOrder<unknown, typeof partition>(ctx, model, reads, options));
 }
 
 /** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
 export async function sumItems<C extends string>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, counters: readonly C[], options: ReadOptions = {}): Promise<Record<C, number>> {
   const totals = Object.fromEntries(counters.map((name) => [name, 0])) as Record<C, number>;
-  for (const item of await getAllItems<Record<string, unknown>>(ctx, model, partition, options)) {
+  for (const item of (await getAllItems(ctx, model, partition, options)) as Array<Record<string, unknown>>) {
     for (const name of counters) if (typeof item[name] === 'number') totals[name] += item[name] as number;
   }
   return totals;
 }
 
 /** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
-export async function* allItems<T>(fetch: (cursor: string | undefined) => Promise<Page<T>>, start?: string): AsyncGenerator<T, void, undefined> {
+export async function* allItems(fetch: (cursor: string | undefined) => Promise<Page<unknown>>, start?: string): AsyncGenerator<unknown, void, undefined> {
   let cursor: string | undefined = start;
   do {
     const page = await fetch(cursor);
@@ -496,7 +501,7 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
 }
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */
-export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): T {
+export function projectRecord(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): unknown {
   const out = itemOf<Record<string, unknown>>(model, stored, true);
   const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
   for (const { attribute, template } of templates) {
@@ -504,17 +509,17 @@ export function projectRecord<T>(model: EntityModel, index: IndexModel, stored: 
     if (typeof raw !== 'string') continue;
     for (const [name, value] of Object.entries(template.parseExact(raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
   }
-  return out as T;
+  return out;
 }
 
 /** Reads the full items behind a page of index records (by their table keys), in page order. */
-export async function fetchItems<T>(ctx: TableContext, model: EntityModel, page: Page<Record<string, unknown>>, options: ReadOptions = {}): Promise<Page<T>> {
+export async function fetchItems(ctx: TableContext, model: EntityModel, page: Page<unknown>, options: ReadOptions = {}): Promise<Page<unknown>> {
   const attributes = tableKeyAttributes(model);
-  const reads = page.items.map((stored) => {
+  const reads = (page.items as Array<Record<string, unknown>>).map((stored) => {
     const key = Object.fromEntries(attributes.map((a) => [a, stored[a]]));
     return { key, source: primaryKeyParts(model, key) };
   });
-  const items = present(await readInOrder<T, Record<string, unknown>>(ctx, model, reads, options));
+  const items = present(await readInOrder<unknown, Record<string, unknown>>(ctx, model, reads, options));
   return page.cursor === undefined ? { items } : { items, cursor: page.cursor };
 }
 
@@ -548,7 +553,7 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
  * (`<at:hour>`): every bucket from `from` to `to` (and every shard) is queried, the sort key is
  * bounded to the range, and the results are merged in order under one cursor.
  */
-export async function queryTimeRange<T>(
+export async function queryTimeRange(
   ctx: TableContext,
   model: EntityModel,
   method: string,
@@ -557,8 +562,8 @@ export async function queryTimeRange<T>(
   partition: Readonly<Record<string, unknown>>,
   range: { readonly from: Date; readonly to: Date },
   options: QueryOptions<never>,
-  map: (stored: Record<string, unknown>) => T,
-): Promise<Page<T>> {
+  map: (stored: Record<string, unknown>) => unknown,
+): Promise<Page<unknown>> {
   const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
   const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
   const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
@@ -599,7 +604,7 @@ function timeRangeRequest(
  * the range touches (one per day, week, month or year), the sort key (which starts with the time)
  * bounded to the range, merged in order under one cursor.
  */
-export async function queryRotated<T>(
+export async function queryRotated(
   ctx: TableContext,
   model: EntityModel,
   method: string,
@@ -607,8 +612,8 @@ export async function queryRotated<T>(
   partition: Readonly<Record<string, unknown>>,
   range: { readonly from: Date; readonly to: Date },
   options: QueryOptions<never>,
-  map: (stored: Record<string, unknown>) => T,
-): Promise<Page<T>> {
+  map: (stored: Record<string, unknown>) => unknown,
+): Promise<Page<unknown>> {
   if (!ctx.rotation) throw new ValidationError(model.name, method, 'this table is not rotated');
   const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
   const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);

@@ -44,9 +44,14 @@ export interface WritePlan {
   conditionFailed(old: Record<string, unknown> | undefined, cause: unknown): DdbgenError;
 }
 
-export interface WriteOptions<Item> {
+/**
+ * Options of a write. `C` is the condition's type: generated methods name their entity's own
+ * condition interface (`WriteOptions<Article, ArticleCondition>`, the same members as
+ * `Condition<Article>`), so the type checker reads it as declared instead of mapping over the item.
+ */
+export interface WriteOptions<Item, C = Condition<Item>> {
   /** Extra condition that must hold for the write to happen. */
-  readonly condition?: Condition<Item>;
+  readonly condition?: C;
   /**
    * `'old'`: when the condition fails, the error carries the item as it was (`error.old`, not
    * enumerable). Off by default, so errors hold no stored data.
@@ -54,8 +59,18 @@ export interface WriteOptions<Item> {
   readonly returnValuesOnConditionFailure?: 'old' | 'none';
 }
 
+/**
+ * Write options as the runtime reads them: any condition object, so passing an entity's typed
+ * options on costs the caller's type checker nothing (the caller's signature has checked them).
+ */
+export interface WriteRequestOptions {
+  readonly condition?: object;
+  readonly returnValuesOnConditionFailure?: 'old' | 'none';
+  readonly expectedVersion?: number;
+}
+
 /** The details of a failed condition's error: how it names the item, the SDK cause and, if asked, the item as it was. */
-function failureOf(model: EntityModel, described: string, options: WriteOptions<unknown>, old: Record<string, unknown> | undefined, cause: unknown) {
+function failureOf(model: EntityModel, described: string, options: WriteRequestOptions, old: Record<string, unknown> | undefined, cause: unknown) {
   const asked = options.returnValuesOnConditionFailure === 'old' && old !== undefined;
   return { described, cause, ...(asked ? { old: itemOf<Record<string, unknown>>(model, isWireRecord(old) ? fromAttributeValues(old) : old) } : {}) };
 }
@@ -65,7 +80,7 @@ function isWireRecord(record: Record<string, unknown>): boolean {
   return Object.values(record).every((v) => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(v)[0]!));
 }
 
-export interface VersionedWriteOptions<Item> extends WriteOptions<Item> {
+export interface VersionedWriteOptions<Item, C = Condition<Item>> extends WriteOptions<Item, C> {
   /** The version the item must be at (as read); the write increments it. */
   readonly expectedVersion: number;
 }
@@ -89,7 +104,7 @@ function conditionOf(model: EntityModel, aliases: ExpressionAliases, parts: stri
  * is a create when the item has no version and a compare-and-swap on it otherwise. Returns the
  * item as written (with its new version).
  */
-export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options: WriteOptions<unknown> = {}): { plan: WritePlan; item: T } {
+export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options: WriteRequestOptions = {}): { plan: WritePlan; item: T } {
   const version = model.version;
   const given = version === undefined ? undefined : ((item as Record<string, unknown>)[version] as number | undefined);
   if (version !== undefined && given !== undefined && !Number.isInteger(given)) throw new ValidationError(model.name, version, `the version must be an integer, got ${String(given)}`);
@@ -139,7 +154,7 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
 export type UpdateInput = UpdateChanges;
 
 /** Plans an update of an existing item (ItemNotFoundError if there is none). */
-export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
+export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: WriteRequestOptions = {}): WritePlan {
   const tableKey = primaryKey(model, key);
   const named = (record: object | undefined) => Object.keys(record ?? {});
   for (const attribute of changedAttributes(changes)) {
@@ -200,7 +215,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
 }
 
 /** Plans a delete; with a version or condition, it happens only if they hold. */
-export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: Partial<VersionedWriteOptions<unknown>> = {}): WritePlan {
+export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: WriteRequestOptions = {}): WritePlan {
   const tableKey = primaryKey(model, key);
   const version = model.version;
   const expected = options.expectedVersion;
@@ -296,7 +311,7 @@ export function writtenItem<T>(model: EntityModel, record: Record<string, unknow
 }
 
 /** Writes an item (see planPut for the modes) and returns it as written. */
-export async function putItem<T>(ctx: TableContext, model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options?: WriteOptions<unknown>): Promise<T> {
+export async function putItem(ctx: TableContext, model: EntityModel, item: object, mode: 'put' | 'create' | 'replace', options?: WriteRequestOptions): Promise<unknown> {
   if (mode === 'put' && model.version === undefined && options?.condition === undefined) {
     // an unconditional put cannot fail a condition: the request alone, as an expert writes it
     await ctx.client.send(new PutCommand({ TableName: ctx.tableName, Item: storedItem(model, item as Record<string, unknown>) }));
@@ -314,25 +329,25 @@ export type UpdateReturnValues = 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW' | 'UPDATE
 export type Returned<Item, R extends string> = R extends 'NONE' ? undefined : R extends 'UPDATED_NEW' | 'UPDATED_OLD' ? Partial<Item> : R extends 'ALL_OLD' ? Item | undefined : Item;
 
 /** Updates an existing item and returns it as `returnValues` asks (the item as it is now by default). */
-export async function updateItem<T>(
+export async function updateItem(
   ctx: TableContext,
   model: EntityModel,
   key: Readonly<Record<string, unknown>>,
   changes: UpdateInput,
-  options?: Partial<VersionedWriteOptions<unknown>> & { readonly returnValues?: UpdateReturnValues },
-): Promise<T> {
+  options?: WriteRequestOptions & { readonly returnValues?: UpdateReturnValues },
+): Promise<unknown> {
   const returnValues = options?.returnValues ?? 'ALL_NEW';
-  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options), returnValues), returnValues.startsWith('UPDATED_')) as T;
+  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options), returnValues), returnValues.startsWith('UPDATED_'));
 }
 
 /** Deletes an item; returns what was deleted (or undefined if there was nothing), or nothing with returnValues 'NONE'. */
-export async function deleteItem<T>(
+export async function deleteItem(
   ctx: TableContext,
   model: EntityModel,
   key: Readonly<Record<string, unknown>>,
-  options?: Partial<VersionedWriteOptions<unknown>> & { readonly returnValues?: 'ALL_OLD' | 'NONE' },
-): Promise<T | undefined> {
-  return writtenItem<T>(model, await sendWrite(ctx, planDelete(model, key, options), options?.returnValues ?? 'ALL_OLD'));
+  options?: WriteRequestOptions & { readonly returnValues?: 'ALL_OLD' | 'NONE' },
+): Promise<unknown> {
+  return writtenItem(model, await sendWrite(ctx, planDelete(model, key, options), options?.returnValues ?? 'ALL_OLD'));
 }
 
 /**
@@ -340,8 +355,8 @@ export async function deleteItem<T>(
  * at 0 where it is missing, so a created item is complete; key attributes come from the key. An
  * increment is not idempotent: it is never retried after an ambiguous failure.
  */
-export async function incrementItem<T>(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): Promise<T> {
-  return writtenItem(model, await sendWrite(ctx, planIncrement(model, key, deltas, counters), 'ALL_NEW')) as T;
+export async function incrementItem(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): Promise<unknown> {
+  return writtenItem(model, await sendWrite(ctx, planIncrement(model, key, deltas, counters), 'ALL_NEW'));
 }
 
 /** Plans an increment (see incrementItem). */

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
@@ -63,7 +63,9 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
     if (kill) {
       timer = setInterval(() => {
         const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
-        if (pages >= kill.pages) process.kill(child.pid!, 'SIGKILL');
+        if (pages < kill.pages) return;
+        clearInterval(timer); // once: the process may take longer than a tick to be gone
+        process.kill(child.pid!, 'SIGKILL');
       }, 20);
     }
     child.on('error', reject);
@@ -72,6 +74,18 @@ function runProgram(program: string, args: string[], endpoint: string, kill?: { 
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
+function typeCheckProgram(dir: string, program: string): Promise<string> {
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+  );
+  return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
 }
 
 /** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
@@ -97,14 +111,7 @@ test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with con
   t.regex(out, /ddbgen: wrote migrations\/shop\/migrate-shop\.ts/);
   const program = path.join(dir, 'migrations', 'shop', 'migrate-shop.ts');
   // the emitted program type-checks as a user's strict compiler sees it (in the background meanwhile)
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
-  );
-  const typeCheck = promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
+  const typeCheck = typeCheckProgram(dir, program);
 
   const before = await import(path.join(dir, 'migrations', 'shop', 'old', 'shop', 'index.js'));
   const after = await import(path.join(dir, 'migrations', 'shop', 'new', 'shop', 'index.js'));
@@ -279,4 +286,214 @@ test.serial('the key codec change v1 → v2 as a migration: items written raw in
   const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
   t.deepEqual(fresh.segments[0], { scanned: items.length, rewritten: 0, backfilled: 0, current: users.length + series.length, superseded: 0, unchanged: notes.length, skipped: 0 });
   t.is(fresh.consumedWcu, 0);
+});
+
+// Users (integer ids 1..1e9: key codec v1 wrote id 1 as 000000000) and topics (string ids) joined by
+// edge Fan, whose items carry both nodes' ids: the v1 → v2 migration moves both halves of each.
+const FAN_GRAPH = `import { defineTable, edge, entity, t } from 'ddbgen';
+export default defineTable({
+  name: 'Graph',
+  entities: {
+    User: entity({ attributes: { id: t.number({ integer: true, min: 1, max: 1e9 }), name: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+    Topic: entity({ attributes: { name: t.string() }, key: { pk: 'Topic#<name>', sk: 'PROFILE' } }),
+  },
+  edges: { Fan: edge({ types: ['User', 'Topic'], forward: 'FAN_OF', inverse: 'FANNED_BY', attributes: { note: t.string() } }) },
+});
+`;
+
+type GraphNode = { type: 'User'; id: number } | { type: 'Topic'; id: string };
+
+test.serial('edge items across the key codec change: both halves moved, killed mid-way and resumed, new-style edge writes meanwhile; every edge checked from both sides', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'schema.ts'), FAN_GRAPH);
+  let err = '';
+  const code = await main(['diff', 'schema.ts', 'schema.ts', '--old-codec', '1', '--emit-migration', 'migrations'], { cwd: dir, stdout: () => {}, stderr: (s) => (err += s) });
+  t.is(code, 0);
+  t.deepEqual(err.split('\n').filter((l) => l.startsWith('schema.ts')).map((l) => l.replace(/^.*? - (\w+ \w+):.*$/, '$1')), ['warning DDB230', 'warning DDB232']);
+  const program = path.join(dir, 'migrations', 'graph', 'migrate-graph.ts');
+  const typeCheck = typeCheckProgram(dir, program);
+  const after = await import(path.join(dir, 'migrations', 'graph', 'new', 'graph', 'index.js'));
+  const tableName = `graph-${randomUUID()}`;
+  await local.createTable(after.graphTableDefinition(tableName));
+  const db = new after.GraphTable(local.documents, { tableName });
+
+  // the graph, written raw as codec v1 wrote it: each edge as two items, ids as the offset from min
+  const v1 = (node: GraphNode) => (node.type === 'User' ? String(node.id - 1).padStart(9, '0') : node.id);
+  const v2 = (node: GraphNode) => (node.type === 'User' ? String(node.id).padStart(10, '0') : node.id);
+  const users: GraphNode[] = Array.from({ length: 200 }, (_, i) => ({ type: 'User', id: i * 37 + 1 }));
+  const topics: GraphNode[] = Array.from({ length: 20 }, (_, i) => ({ type: 'Topic', id: `topic-${i}` }));
+  const edges: Array<{ from: GraphNode; to: GraphNode; note: string }> = [];
+  users.forEach((from, a) => {
+    for (let k = 0; k < 5; k++) edges.push({ from, to: users[(a + 1 + k * 13) % users.length]!, note: `n${edges.length}` });
+    for (let k = 0; k < 2; k++) edges.push({ from, to: topics[(a + k) % topics.length]!, note: `n${edges.length}` });
+    if (a < 10) edges.push({ from, to: from, note: `n${edges.length}` });
+  });
+  topics.forEach((from, k) => edges.push({ from, to: users[k * 10]!, note: `n${edges.length}` }));
+  const raw = [
+    ...users.map((u) => ({ pk: `User#${v1(u)}`, sk: 'PROFILE', id: u.id, name: `user ${String(u.id)}` })),
+    ...topics.map((g) => ({ pk: `Topic#${v1(g)}`, sk: 'PROFILE', name: g.id })),
+    ...edges.flatMap((e) => [
+      { pk: `${e.from.type}#${v1(e.from)}`, sk: `FAN_OF#${e.to.type}#${v1(e.to)}`, note: e.note },
+      { pk: `${e.to.type}#${v1(e.to)}`, sk: `FANNED_BY#${e.from.type}#${v1(e.from)}`, note: e.note },
+    ]),
+    // an edge with only one half, and one whose id no codec wrote: reported by key and skipped
+    { pk: 'User#000000000', sk: 'FAN_OF#Topic#orphan', note: 'orphan' },
+    { pk: 'User#000000000', sk: 'FAN_OF#User#abc', note: 'unreadable' },
+  ];
+  for (let i = 0; i < raw.length; i += 25) {
+    let requests: unknown[] = raw.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length) {
+      const result = await local.documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
+      requests = result.UnprocessedItems?.[tableName] ?? [];
+    }
+  }
+  t.true(edges.length > 1400);
+
+  const checkpoints = path.join(dir, 'checkpoints');
+  const args = ['--table', tableName, '--segments', '4', '--checkpoints', checkpoints, '--page-size', '50', '--max-wcu', '2000'];
+  const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
+  t.is(killed.code, null, 'ended by the signal');
+  // transactions the killed process had sent may still commit: let them settle before looking
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const midway = await scanTable(local.documents, tableName);
+  const oldForward = midway.filter((i) => /^FAN_OF#User#\d{9}$/.test(String(i.sk)) && /^User#\d{9}$/.test(String(i.pk)) && i.note !== 'orphan');
+  t.true(oldForward.length > 60 && midway.some((i) => /^FAN_OF#\w+#(\d{10}|topic-\d+)$/.test(String(i.sk)) && /^(User#\d{10}|Topic#)/.test(String(i.pk))), `stopped mid-way (${oldForward.length} old forward items left)`);
+  const byNote = new Map(edges.map((e) => [e.note, e]));
+
+  // the new code adds edges still stored in v1 form before the resumed run (its halves win) and
+  // during it (whichever transaction is first wins; a second add is a no-op), and new edges
+  const latest = new Map<string, string>();
+  for (const e of oldForward.slice(0, 10).map((i) => byNote.get(String(i.note))!)) {
+    if ((await db.fan.add(e.from, e.to, { note: `early ${e.note}` })).created) latest.set(e.note, `early ${e.note}`);
+  }
+  const early = latest.size;
+  t.true(early >= 8, `${early} of 10 edges still in v1 form were added by the new code`);
+  const resumed = runProgram(program, args, local.endpoint);
+  for (const e of oldForward.slice(10, 60).map((i) => byNote.get(String(i.note))!)) {
+    if ((await db.fan.add(e.from, e.to, { note: `during ${e.note}` })).created) latest.set(e.note, `during ${e.note}`);
+  }
+  const added = topics.slice(10, 20).map((to, k) => ({ from: users[k + 100]!, to, note: `added ${k}` }));
+  for (const e of added) await db.fan.add(e.from, e.to, { note: e.note });
+  const run = await resumed;
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const counts = Object.values(report.segments as Record<string, Record<string, number>>);
+  const sum = (k: string) => counts.reduce((s, c) => s + c[k]!, 0);
+  t.true(sum('superseded') >= early, `${sum('superseded')} superseded`);
+  t.deepEqual(
+    report.skipped.map((s: { key: object; reason: string }) => [s.key, s.reason]).sort((a: [{ sk: string }], b: [{ sk: string }]) => (a[0].sk < b[0].sk ? -1 : 1)),
+    [
+      [{ pk: 'User#000000000', sk: 'FAN_OF#Topic#orphan' }, 'edge Fan: its other half {"pk":"Topic#orphan","sk":"FANNED_BY#User#000000000"} is not in the table (an edge is stored as two items); nothing was written'],
+      [{ pk: 'User#000000000', sk: 'FAN_OF#User#abc' }, 'edge Fan: its keys name no node of the old schema or the new one'],
+    ],
+  );
+  t.true(report.consumedWcu / report.seconds <= 2000 * 1.1 + 50, `${report.consumedWcu} WCU in ${report.seconds}s`);
+
+  // item by item: every edge's two halves under v2 keys with its latest attributes, no v1 key left
+  const items = await scanTable(local.documents, tableName);
+  const byKey = new Map(items.map((i) => [`${String(i.pk)} ${String(i.sk)}`, i]));
+  t.is(byKey.size, items.length, 'no key twice');
+  const all = [...edges, ...added];
+  t.is(items.length, users.length + topics.length + 2 * all.length + 2, 'nothing lost, nothing doubled');
+  for (const e of all) {
+    const note = latest.get(e.note) ?? e.note;
+    t.is(byKey.get(`${e.from.type}#${v2(e.from)} FAN_OF#${e.to.type}#${v2(e.to)}`)?.note, note, `${e.note} forward`);
+    t.is(byKey.get(`${e.to.type}#${v2(e.to)} FANNED_BY#${e.from.type}#${v2(e.from)}`)?.note, note, `${e.note} inverse`);
+  }
+  t.deepEqual(items.filter((i) => /(^|#)\d{9}$/.test(String(i.pk)) || /#\d{9}$/.test(String(i.sk))).map((i) => i.note).sort(), ['orphan', 'unreadable'], 'only the skipped items keep v1 keys');
+
+  // through the generated edge API: every node's outgoing and incoming links, exactly
+  const id = (node: GraphNode) => `${node.type} ${String(node.id)}`;
+  const listed = async (page: (options: object) => Promise<{ items: Array<{ type: string; id: unknown; note: string }>; cursor?: string }>) => {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await page(cursor ? { cursor } : {});
+      out.push(...result.items.map((l) => `${l.type} ${String(l.id)}: ${l.note}`));
+      cursor = result.cursor;
+    } while (cursor);
+    return out.sort();
+  };
+  for (const node of [...users, ...topics]) {
+    const link = (other: GraphNode, e: { note: string }) => `${id(other)}: ${latest.get(e.note) ?? e.note}`;
+    t.deepEqual(await listed((o) => db.fan.outgoing(node, o)), all.filter((e) => id(e.from) === id(node)).map((e) => link(e.to, e)).sort(), `outgoing ${id(node)}`);
+    t.deepEqual(await listed((o) => db.fan.incoming(node, o)), all.filter((e) => id(e.to) === id(node)).map((e) => link(e.from, e)).sort(), `incoming ${id(node)}`);
+  }
+  t.deepEqual(await db.user.get({ id: users[3]!.id }), { id: users[3]!.id, name: `user ${String(users[3]!.id)}` });
+
+  // idempotent: from scratch, every edge item and entity is already in its v2 form
+  const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
+  const again = Object.values(fresh.segments as Record<string, Record<string, number>>);
+  const total = (k: string) => again.reduce((s, c) => s + c[k]!, 0);
+  t.deepEqual([total('rewritten'), total('superseded'), total('current'), total('unchanged'), total('skipped')], [0, 0, users.length + 2 * all.length, topics.length, 2]);
+  t.is(fresh.consumedWcu, 4, 'only the orphan half tried again: a cancelled transaction of 4 items, charged its minimum');
+  t.is(await typeCheck, '');
+});
+
+const socialGraph = (delimiter: string, follows: string) => `import { defineTable, edge, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Social',
+  delimiter: '${delimiter}',
+  indexes: { byLiked: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
+  entities: {
+    User: entity({ attributes: { id: t.string(), name: t.string() }, key: { pk: 'User${delimiter}<id>', sk: 'PROFILE' } }),
+    Topic: entity({ attributes: { name: t.string() }, key: { pk: 'Topic${delimiter}<name>', sk: 'PROFILE' } }),
+  },
+  edges: {
+    Follow: edge({ types: ['User'], forward: '${follows}', inverse: 'FOLLOWED_BY' }),
+    Like: edge({ types: ['User', 'Topic'], forward: 'LIKES', inverse: 'LIKED_BY', inverseIndex: 'byLiked', attributes: { stars: t.number({ integer: true, min: 1, max: 5 }) } }),
+  },
+});
+`;
+
+test.serial('a new delimiter and a renamed edge label: the migration moves both edges (one with its inverse in a GSI), written by the old code and read by the new', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'old.ts'), socialGraph('#', 'FOLLOWS'));
+  writeFileSync(path.join(dir, 'new.ts'), socialGraph('|', 'FOLLOWING'));
+  let err = '';
+  t.is(await main(['diff', 'old.ts', 'new.ts', '--emit-migration', 'migrations'], { cwd: dir, stdout: () => {}, stderr: (s) => (err += s) }), 0);
+  t.deepEqual(err.split('\n').filter((l) => l.startsWith('new.ts') || l.startsWith('old.ts')).map((l) => l.replace(/^.*? - \w+ (\w+):.*$/, '$1')), ['DDB220', 'DDB215', 'DDB215', 'DDB223', 'DDB223']);
+  t.regex(err, /DDB223: \[rewrites keys\] edge "Follow" changed forward: [^]*DDB223: \[rewrites keys\] edge "Like" uses the new delimiter: [^]*fix: generate and run the migration/);
+  const program = path.join(dir, 'migrations', 'social', 'migrate-social.ts');
+  const typeCheck = typeCheckProgram(dir, program);
+  const before = await import(path.join(dir, 'migrations', 'social', 'old', 'social', 'index.js'));
+  const after = await import(path.join(dir, 'migrations', 'social', 'new', 'social', 'index.js'));
+  const tableName = `social-${randomUUID()}`;
+  await local.createTable(after.socialTableDefinition(tableName));
+  const oldDb = new before.SocialTable(local.documents, { tableName });
+  const db = new after.SocialTable(local.documents, { tableName });
+
+  // written by the old code: ids hold the new delimiter, so their escaping changes too
+  const users = Array.from({ length: 30 }, (_, i) => ({ type: 'User' as const, id: `u|${i}` }));
+  const topics = Array.from({ length: 5 }, (_, i) => ({ type: 'Topic' as const, id: `t#${i}` }));
+  await oldDb.user.batchPut(users.map((u) => ({ id: u.id, name: `name ${u.id}` })));
+  await oldDb.topic.batchPut(topics.map((g) => ({ name: g.id })));
+  const follows = users.flatMap((from, a) => [1, 2, 3].map((k) => ({ from, to: users[(a + k) % users.length]! })));
+  const likes = users.map((from, a) => ({ from, to: topics[a % topics.length]!, attributes: { stars: (a % 5) + 1 } }));
+  t.deepEqual(await oldDb.follow.addMany(follows), { done: follows.length, unchanged: 0, failed: [] });
+  t.deepEqual(await oldDb.like.addMany(likes), { done: likes.length, unchanged: 0, failed: [] });
+
+  const args = ['--table', tableName, '--segments', '3', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '20'];
+  const run = await runProgram(program, args, local.endpoint);
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  t.deepEqual(report.skipped, []);
+
+  const items = await scanTable(local.documents, tableName);
+  t.is(items.length, users.length + topics.length + 2 * follows.length + likes.length, 'nothing lost, nothing doubled');
+  t.deepEqual(items.filter((i) => !/^(User|Topic)\|/.test(String(i.pk)) || !/^(PROFILE$|FOLLOWING\||FOLLOWED_BY\||LIKES\|)/.test(String(i.sk))), [], 'no key in the old form left');
+  const sorted = (links: Array<{ id: unknown }>) => links.map((l) => String(l.id)).sort();
+  for (const [a, user] of users.entries()) {
+    t.deepEqual(sorted((await db.follow.outgoing(user)).items), sorted(follows.filter((f) => f.from === user).map((f) => f.to)), `${user.id} follows`);
+    t.deepEqual(sorted((await db.follow.incoming(user)).items), sorted(follows.filter((f) => f.to === user).map((f) => f.from)), `${user.id} followed by`);
+    t.deepEqual(await db.like.get(user, topics[a % topics.length]!), { stars: (a % 5) + 1 });
+    t.is(await db.user.get({ id: user.id }).then((u: { name: string } | undefined) => u?.name), `name ${user.id}`);
+  }
+  for (const topic of topics) t.deepEqual(sorted((await db.like.incoming(topic)).items), sorted(likes.filter((l) => l.to === topic).map((l) => l.from)), `${topic.id} liked by`);
+
+  const fresh = JSON.parse((await runProgram(program, ['--table', tableName, '--segments', '1', '--checkpoints', path.join(dir, 'fresh')], local.endpoint)).stdout);
+  t.like(fresh.segments[0], { scanned: items.length, rewritten: 0, superseded: 0, current: items.length, skipped: 0 });
+  t.is(await typeCheck, '');
 });

@@ -14,6 +14,7 @@ import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
 import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
 import { emitRecordConversion } from '../../generator/emit/record-conversion.js';
+import { nameProblems } from '../../generator/validate/generated-names.js';
 
 const table = defineTable({
   name: 'Shop',
@@ -43,10 +44,26 @@ const find = (statements: StatementStructures[], name: string) => statements.fin
 
 test('item types: the item, its key, each path and the update, nothing empty', (t) => {
   const statements = emitItemTypes(scope('Order'));
-  t.deepEqual(named(statements), ['Order', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusItem', 'OrderUpdate']);
+  t.deepEqual(named(statements), ['Order', 'OrderCondition', 'OrderKey', 'OrderPartition', 'OrderByStatusPartition', 'OrderByStatusSortKey', 'OrderByStatusSortPrefix', 'OrderByStatusSortCondition', 'OrderByStatusItem', 'OrderUpdate']);
   t.is(find(statements, 'OrderKey').type, '{ orderId: string; }');
-  t.is(find(statements, 'OrderByStatusItem').type, "Pick<Order, 'orderId' | 'status' | 'flaggedAt'>");
+  // the projection spelled out, optional attributes kept optional
+  t.is(find(statements, 'OrderByStatusItem').type, "{ orderId: string; status: 'OPEN' | 'SHIPPED'; flaggedAt?: Date; }");
+  // SortCondition<OrderByStatusSortPrefix> spelled out: no beginsWith member, as no sort-key part is a string
+  t.is(
+    find(statements, 'OrderByStatusSortCondition').type,
+    ['eq', 'between', 'gt', 'gte', 'lt', 'lte'].map((op) => `(Omit<NoSortOperator, '${op}'> & { readonly ${op}: ${op === 'between' ? 'readonly [OrderByStatusSortPrefix, OrderByStatusSortPrefix]' : 'OrderByStatusSortPrefix'}; })`).join(' | '),
+  );
   t.deepEqual(find(statements, 'Order').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), ['orderId: string', "status: 'OPEN' | 'SHIPPED'", 'placedAt: Date', 'flaggedAt?: Date']);
+  // Condition<Order> spelled out: one comparison per attribute (optional ones too), and the combinators
+  t.deepEqual(find(statements, 'OrderCondition').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), [
+    'orderId?: Comparison<string>',
+    "status?: Comparison<'OPEN' | 'SHIPPED'>",
+    'placedAt?: Comparison<Date>',
+    'flaggedAt?: Comparison<Date>',
+    '$and?: readonly OrderCondition[]',
+    '$or?: readonly OrderCondition[]',
+    '$not?: OrderCondition',
+  ]);
 });
 
 test('item types: an entity whose attributes are all key parts has no update type', (t) => {
@@ -82,8 +99,8 @@ test('entity model: declared and required attributes, PII and passthrough for th
 test('crud: methods and their one-line bodies', (t) => {
   const methods = emitCrud(scope('Order'));
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
-  t.is(methods[0]!.statements, 'return getItem<Order>(this.context, orderModel, key, options);');
-  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options);");
+  t.is(methods[0]!.statements, 'return getItem(this.context, orderModel, key, options) as Promise<Order | undefined>;');
+  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options) as Promise<Order>;");
 });
 
 test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
@@ -101,7 +118,7 @@ test('index queries: the table path is left out when its sort key is constant; p
   t.is(methods[0]!.overloads!.length, 2);
   t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
   t.is(methods[0]!.docs, undefined);
-  t.true(String((methods[0]!.statements as string[])[1]).includes('projectRecord<OrderByStatusItem>(orderModel, orderByStatusIndex, stored)'));
+  t.true(String((methods[0]!.statements as string[])[1]).includes('stored => projectRecord(orderModel, orderByStatusIndex, stored)) as Promise<Page<OrderByStatusItem>>'));
 });
 
 test('patterns: one method and its iterator per pattern', (t) => {
@@ -119,13 +136,13 @@ test('counters: increment for an entity of numbers; nothing for others', (t) => 
 test('sparse indexes: mark and clear for an index read by optional attributes', (t) => {
   const methods = emitSparseIndexes(scope('Order'));
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
-  t.is(methods[1]!.statements, "return updateItem<Order>(this.context, orderModel, key, { remove: ['flaggedAt'] });");
+  t.is(methods[1]!.statements, "return updateItem(this.context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
 });
 
 test('record conversion: keys built first, then the required attributes no key reads, attributes converted in place, optional ones and sparse index keys only when present', (t) => {
   const [record, item] = emitRecordConversion(scope('Order')) as Array<{ name: string; parameters: Array<{ type: string }>; returnType: string; statements: string[] }>;
-  t.is(record!.name, 'orderRecord');
+  t.is(record!.name, 'orderToRecord');
   t.deepEqual(record!.parameters.map((p) => p.type), ['Order']);
   t.deepEqual(record!.statements, [
     'checkWritten(orderModel, item);',
@@ -138,7 +155,7 @@ test('record conversion: keys built first, then the required attributes no key r
     "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = OrderKeys.indexes.byStatus.pk.build(item);\n    record['gsi1sk'] = OrderKeys.indexes.byStatus.sk.build(item);\n}",
     'return checkedSize(orderModel, record);',
   ]);
-  t.is(item!.name, 'orderItem');
+  t.is(item!.name, 'orderFromRecord');
   t.deepEqual(item!.statements, [
     "const item: Order = {\n    orderId: record['orderId'] as string,\n    status: record['status'] as 'OPEN' | 'SHIPPED',\n    placedAt: itemDate(record['placedAt']) as Date\n};",
     "if (record['flaggedAt'] !== undefined)\n    item.flaggedAt = itemDate(record['flaggedAt']) as Date;",
@@ -149,4 +166,13 @@ test('record conversion: keys built first, then the required attributes no key r
 test('record conversion: a passthrough entity keeps the generic conversion', (t) => {
   const open = defineTable({ name: 'Open', entities: { Doc: entity({ passthrough: true, attributes: { id: types.string() }, key: { pk: 'D#<id>', sk: 'DOC' } }) } });
   t.deepEqual(emitRecordConversion(entityScope(open.entities['Doc']!, createContext(open))), []);
+});
+
+test('record conversion: its function names never take a runtime helper\'s name (an entity Tag beside collections\' tagRecord)', (t) => {
+  const tags = defineTable({
+    name: 'Tags',
+    entities: { Tag: entity({ attributes: { name: types.string() }, key: { pk: 'Tag#<name>', sk: 'TAG' } }), Item: entity({ attributes: { id: types.string() }, key: { pk: 'Tag#<id>', sk: 'ITEM' } }) },
+  });
+  t.deepEqual(nameProblems(tags), []);
+  t.deepEqual(named(emitRecordConversion(entityScope(tags.entities['Tag']!, createContext(tags)))), ['tagToRecord', 'tagFromRecord']);
 });

@@ -1,5 +1,5 @@
 // Compile-only: the API generated from fixtures/social.ts rejects misuse at compile time.
-import type { SocialTable } from '../../out/social/index.js';
+import type { ArticleSortCondition, ArticleSortPrefix, ArticleSortTextPrefix, Condition, SocialTable, SortCondition, User, UserCondition } from '../../out/social/index.js';
 
 export async function misuse(db: SocialTable): Promise<void> {
   const updatedAt = new Date();
@@ -73,6 +73,23 @@ export async function misuse(db: SocialTable): Promise<void> {
   void db.vote.update;
   // @ts-expect-error: featured's partition is nothing but the month bucket: the time-range query takes no partition argument
   await db.article.queryFeaturedBetween({}, { from: updatedAt, to: updatedAt });
+
+  // Write conditions: UserCondition is Condition<User> spelled out, both ways assignable.
+  const written: User = { id: '1', email: 'e', status: 'ACTIVE', joinedAt: updatedAt };
+  // @ts-expect-error: a condition compares declared attributes only
+  await db.user.put(written, { condition: { nickname: { exists: true } } });
+  // @ts-expect-error: a comparison takes the attribute's type (enum values are checked)
+  await db.user.put(written, { condition: { status: { eq: 'DELETED' } } });
+  // @ts-expect-error: beginsWith is for strings
+  await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { condition: { joinedAt: { beginsWith: '2024' } } });
+  await db.user.delete({ id: '1' }, { condition: { $or: [{ bio: { exists: false } }, { $not: { status: { eq: 'BANNED' } } }] } });
+  const spelled: UserCondition = {} as Condition<User>;
+  const mapped: Condition<User> = spelled;
+  void mapped;
+  // A path's sort condition is SortCondition<Prefix, TextPrefix> spelled out, both ways assignable.
+  const sortSpelled: ArticleSortCondition = {} as SortCondition<ArticleSortPrefix, ArticleSortTextPrefix>;
+  const sortGeneric: SortCondition<ArticleSortPrefix, ArticleSortTextPrefix> = sortSpelled;
+  void sortGeneric;
 
   // And what is allowed:
   await db.article.queryFeaturedBetween({ from: updatedAt, to: updatedAt }, { limit: 5 });

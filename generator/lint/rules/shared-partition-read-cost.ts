@@ -4,6 +4,7 @@
 // at position 0 beside items 1..n, and a query over the positions), each query pays for the other's
 // items too: the extra read units per query, from the declared itemsPerKey and itemBytes. Ranges
 // kept apart by a literal sort-key prefix (Category#… vs Article#…) cost nothing and say nothing.
+import type { SegmentDef } from '../../../templates/runtime/codec.js';
 import { keySegments } from '../../model/key-segments.js';
 import { bytesText, type EntitySpace, units } from '../../model/load-model.js';
 import { sortKeyCanOverlap, templatesCanCollide } from '../../validate/key-collisions.js';
@@ -26,12 +27,29 @@ export const sharedPartitionReadCost: LintRule = {
   check: ({ spaces }) => {
     const entities = spaces.filter((s): s is EntitySpace => s.kind === 'entity' && s.sk !== undefined);
     const findings: Finding[] = [];
+    // Each space's segments once, and spaces grouped by what their partition keys start with: keys
+    // of another index, of another length or starting with another literal never collide.
+    const segmentsOf = new Map(entities.map((space) => [space, segments(space)]));
+    const position = new Map(entities.map((space, i) => [space, i]));
+    const groups = new Map<string, EntitySpace[]>();
+    const group = (key: string) => groups.get(key) ?? (groups.set(key, []), groups.get(key)!);
+    const start = (space: EntitySpace, pk: readonly SegmentDef[]) => `${space.index}\0${pk.length}\0${pk[0]?.kind === 'literal' ? `=${pk[0].text}` : '*'}`;
+    for (const space of entities) {
+      const pk = segmentsOf.get(space)?.pk;
+      if (!pk) continue;
+      group(start(space, pk)).push(space);
+      group(`${space.index}\0${pk.length}`).push(space);
+    }
+    const candidates = (reader: EntitySpace, pk: readonly SegmentDef[]) =>
+      pk[0]?.kind === 'literal'
+        ? [...group(start(reader, pk)), ...group(`${reader.index}\0${pk.length}\0*`)].sort((a, b) => position.get(a)! - position.get(b)!)
+        : group(`${reader.index}\0${pk.length}`);
     for (const reader of entities) {
-      const own = segments(reader);
+      const own = segmentsOf.get(reader);
       if (!own) continue;
-      for (const other of entities) {
-        if (other === reader || other.index !== reader.index) continue;
-        const theirs = segments(other);
+      for (const other of candidates(reader, own.pk)) {
+        if (other === reader) continue;
+        const theirs = segmentsOf.get(other);
         if (!theirs || !templatesCanCollide(own.pk, theirs.pk) || !sortKeyCanOverlap(own.sk, theirs.sk) || templatesCanCollide(own.sk, theirs.sk)) continue;
         const consistent = reader.index === 'table' && reader.entity.traffic?.consistent === true;
         const perUnit = consistent ? BYTES_PER_RCU : BYTES_PER_RCU * 2;

@@ -1,0 +1,30 @@
+// The in-memory compiler pass over generated files (type-check.ts): with build state (a cache kept
+// for the next run) or without (a plain program), the same files give the same errors, each named
+// by file and line, and the same compiled files.
+
+import path from 'node:path';
+import test from 'ava';
+import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
+
+const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
+
+/** Two generated modules: `a.ts` exports a number, `b.ts` (given) uses it. */
+const files = (b: string) =>
+  new Map([
+    [path.join(root, 'shop', 'a.ts'), 'export const answer: number = 42;\n'],
+    [path.join(root, 'shop', 'b.ts'), `import { answer } from './a.js';\n${b}`],
+  ]);
+
+for (const incremental of [true, false]) {
+  test(`${incremental ? 'with' : 'without'} build state: an error names its file and line; clean files compile`, (t) => {
+    const broken = compileGenerated({ files: files('export const text: string = answer;\n'), options: baseCompilerOptions, incremental }, root);
+    t.deepEqual(broken.errors, ["shop/b.ts:2 Type 'number' is not assignable to type 'string'."]);
+    t.is(broken.checked, 2);
+
+    const compiled = compileGenerated({ files: files('export const twice = answer * 2;\n'), options: { ...baseCompilerOptions, noEmit: false, declaration: true }, incremental }, root);
+    t.deepEqual(compiled.errors, []);
+    t.deepEqual([...compiled.emitted.keys()].map((file) => path.relative(root, file)).sort(), ['shop/a.d.ts', 'shop/a.js', 'shop/b.d.ts', 'shop/b.js']);
+    t.is(compiled.emitted.get(path.join(root, 'shop', 'b.d.ts')), "export declare const twice: number;\n");
+    t.is(compiled.buildInfo === undefined, !incremental, 'build state only when asked for');
+  });
+}
