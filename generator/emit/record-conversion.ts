@@ -9,8 +9,10 @@ import type { AttributeDef } from '../../dsl/ir.js';
 import { as, assignsIf, binary, call, constant, element, id, jsDoc, keyword, nonNull, obj, print, prop, returns, statement, str, throwsIf, typeRef, type Expression } from './ast.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';
 import { indexInputs } from './entity-model.js';
-import { pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
+import { an, pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
 import { keysRef } from './key-builders.js';
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** `articleToRecord` and `articleFromRecord`: verbs no runtime helper and no other generated name ends with. */
 export const recordFunction = (scope: EntityScope) => `${scope.model.replace(/Model$/, '')}ToRecord`;
@@ -56,6 +58,8 @@ function emitRecord(scope: EntityScope): StatementStructures {
   const body: string[] = [statement(call(runtimeValue(scope, 'repository', 'checkWritten'), [id(model), item]))];
   const keys: Array<readonly [string, Expression]> = [];
   const sparse: string[] = [];
+  /** Attributes the always-built keys read: a missing one is a KeyValueError from its key. */
+  const keyInputs = new Set(scope.primaryParts);
   for (const path of scope.indexPaths) {
     const index = path.index!;
     if (index.kind === 'native-gsi') continue; // keyed by the item's own attributes
@@ -63,8 +67,11 @@ function emitRecord(scope: EntityScope): StatementStructures {
       ...(index.kind === 'gsi' ? [[index.pk, call(prop(keysRef(scope, 'indexes', index.name, 'pk'), 'build'), [item])] as const] : []),
       ...(path.sk && index.sk !== undefined ? [[index.sk, call(prop(keysRef(scope, 'indexes', index.name, 'sk'), 'build'), [item])] as const] : []),
     ];
-    if (indexInputs(scope, index.name).optional.length === 0) keys.push(...built);
-    else {
+    const { inputs, optional } = indexInputs(scope, index.name);
+    if (optional.length === 0) {
+      keys.push(...built);
+      for (const input of inputs) keyInputs.add(input);
+    } else {
       const member = call(runtimeValue(scope, 'repository', 'indexMembership'), [id(model), id(pathNames(scope, path).indexModel!), item]);
       sparse.push(assignsIf(member, built.map(([attribute, value]) => [element(record, attribute), value] as const)));
     }
@@ -74,10 +81,9 @@ function emitRecord(scope: EntityScope): StatementStructures {
   // keys first, as the generic conversion builds them: a missing key part is a KeyValueError
   const locals = keys.map(([attribute], i) => keyLocal(attribute, i));
   keys.forEach(([, value], i) => body.push(constant(locals[i]!, value)));
-  // required attributes no key reads (a missing key part is a KeyValueError from its key)
-  const built = new Set([...scope.primaryParts, ...scope.indexPaths.flatMap((path) => (path.index!.kind === 'native-gsi' || indexInputs(scope, path.index!.name).optional.length ? [] : indexInputs(scope, path.index!.name).inputs))]);
+  // then the required attributes no key reads
   for (const [attribute, def] of Object.entries(entity.attributes)) {
-    if (!def.optional && !built.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'repository', 'missingAttribute'), [id(model), str(attribute)])));
+    if (!def.optional && !keyInputs.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'repository', 'missingAttribute'), [id(model), str(attribute)])));
   }
   const fields: Array<readonly [string, Expression]> = [];
   const later: string[] = [];
@@ -98,7 +104,7 @@ function emitRecord(scope: EntityScope): StatementStructures {
   return {
     kind: StructureKind.Function,
     name: recordFunction(scope),
-    docs: jsDoc(`The stored record of ${name.match(/^[AEIOU]/i) ? 'an' : 'a'} ${name}: attributes converted as the table holds them, with its table and index keys. Throws ValidationError, KeyValueError or ItemTooLargeError before any request.`),
+    docs: jsDoc(`The stored record of ${an(name)}: attributes converted as the table holds them, with its table and index keys. Throws ValidationError, KeyValueError or ItemTooLargeError before any request.`),
     parameters: [{ name: 'item', type: name }],
     returnType: print(recordType()),
     statements: body,
@@ -120,7 +126,7 @@ function emitItem(scope: EntityScope): StatementStructures {
   return {
     kind: StructureKind.Function,
     name: itemFunction(scope),
-    docs: jsDoc(`${name.match(/^[AEIOU]/i) ? 'An' : 'A'} ${name} from its stored record: each declared attribute read back; key attributes and others' attributes are left out.`),
+    docs: jsDoc(`${capitalized(an(name))} from its stored record: each declared attribute read back; key attributes and others' attributes are left out.`),
     parameters: [{ name: 'record', type: print(typeRef('Readonly', recordType())) }],
     returnType: name,
     statements: [constant('item', obj(fields), typeRef(name)), ...later, returns(id('item'))],
