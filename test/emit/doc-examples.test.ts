@@ -201,13 +201,39 @@ test('sparse index: mark sets the optional inputs and the index key in one updat
   ]);
 });
 
-test('an entity whose shard is drawn at random has no write examples: its keys are not reproducible', (t) => {
+test('an entity whose shard is drawn at random has no write examples (its keys are not reproducible); its reads gather every shard', (t) => {
   const random = defineTable({ name: 'R', entities: { Hit: entity({ attributes: { page: types.string(), n: types.number() }, key: { pk: 'Page#<page>#<shard>', sk: 'HIT', shard: { count: 4, random: true } } }) } });
   const scope = entityScope(random.entities['Hit']!, createContext(random));
   const hit = examplesOf(scope);
   t.deepEqual([hit.put('put'), hit.batchPut(), hit.get(), hit.increment(['n'])], [undefined, undefined, undefined, undefined]);
-  // nor its query, which gathers one query per shard
-  t.is(hit.query(scope.primary, 'query'), undefined);
+  // its query gathers one Query per shard: how many, and the first
+  t.deepEqual(lines(hit.query(scope.primary, 'query')), [
+    "await db.hit.query({ page: 'page-1' });",
+    '// sends 4 QueryCommand requests (one per shard); the first:',
+    '// {',
+    "//   TableName: 'R',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND begins_with(#n1, :v1)',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },",
+    "//   ExpressionAttributeValues: { ':v0': 'Page#page-1#0', ':v1': 'HIT' },",
+    '// }',
+  ]);
+  // every shard's item: one batched read of the four keys
+  t.deepEqual(lines(hit.gatherKeys('getAll')), [
+    "await db.hit.getAll({ page: 'page-1' });",
+    '// sends BatchGetCommand:',
+    '// {',
+    '//   RequestItems: {',
+    '//     R: {',
+    '//       Keys: [',
+    "//         { pk: 'Page#page-1#0', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#1', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#2', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#3', sk: 'HIT' },",
+    '//       ],',
+    '//     },',
+    '//   },',
+    '// }',
+  ]);
 });
 
 test('a call the runtime refuses leaves the method without an example', (t) => {
