@@ -110,7 +110,7 @@ test('table class: a rotated table names its period tables and opens one', (t) =
     "const base = options.rotationBase ?? options.tableName ?? 'Metrics';",
     "return new MetricsTable(client, {\n    ...options,\n    rotationBase: base,\n    tableName: rotatedTableName(base, at, 'month')\n});",
   ]);
-  t.true(String(classOf(rotated, 'MetricsTable').ctors![0]!.statements![1]).includes("rotation: { base: options.rotationBase ?? this.tableName, every: 'month' }"));
+  t.true(String((classOf(rotated, 'MetricsTable').ctors![0]!.statements as string[])[1]).includes("rotation: { base: options.rotationBase ?? this.tableName, every: 'month' }"));
 });
 
 test('table class: imports are what it uses (no collections, edges or rotation runtime when the table has none)', (t) => {
