@@ -13,7 +13,7 @@ import { nativeQueryInput } from '../../templates/runtime/native-index.js';
 import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
 import type { AccessPath, ResolvedPattern } from '../model/access-paths.js';
 import { arr, awaitExpr, binary, call, construct, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
-import { camelCase } from './context.js';
+import { entityNames } from './context.js';
 import { liveEntityModel } from './entity-model.js';
 import type { EntityScope } from './entity-scope.js';
 import { formatModule, LINE_WIDTH } from './format.js';
@@ -185,7 +185,7 @@ export class EntityExamples {
 
   /** The tag of `db.<entity>.<method>(args)`, what it sends computed by `sent`. */
   #sends(method: string, args: Sample[], sent: () => Sent | undefined): DocTag | undefined {
-    return tagOf(() => call(path(`db.${camelCase(this.#scope.name)}.${method}`), args.map((a) => a.code)), sent);
+    return tagOf(() => call(path(`db.${entityNames(this.#scope.entity).member}.${method}`), args.map((a) => a.code)), sent);
   }
 
   get(): DocTag | undefined {
@@ -417,7 +417,7 @@ export function transactionExample(tableName: string, scopes: readonly EntitySco
     if (steps.length === 2) break;
     const method = steps.length === 0 ? 'create' : 'delete';
     const step = examplesOf(scope).transactionStep(method);
-    if (step) steps.push({ member: camelCase(scope.name), method, ...step });
+    if (step) steps.push({ member: entityNames(scope.entity).member, method, ...step });
   }
   if (!steps.length) return undefined;
   const chain = steps.reduce<Expression>((target, step) => call(prop(prop(target, step.member), step.method), step.args), call(path('db.transaction'), []));

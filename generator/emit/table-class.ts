@@ -86,6 +86,9 @@ const RUNTIME = {
   transaction: './runtime/transaction.js',
 } as const;
 
+/** `options = {}`: an options parameter that may be left out. */
+const NO_OPTIONS = { initializer: print(obj([])) };
+
 /** What the table class's emitters share: the table, its entities' names, and the module's imports. */
 interface TableScope {
   readonly table: TableDef;
@@ -267,7 +270,7 @@ function collectionQuery(s: TableScope, group: Collection): Method {
     ]),
     parameters: [
       param('partition', typeRef(s.fromEntity(first, entityNames(first).partition, 'type'))),
-      param('options', intersection([s.runtimeType('repository', 'PageOptions'), s.runtimeType('repository', 'ReadOptions'), order]), { initializer: '{}' }),
+      param('options', intersection([s.runtimeType('repository', 'PageOptions'), s.runtimeType('repository', 'ReadOptions'), order]), NO_OPTIONS),
     ],
     returnType: print(page),
     statements: [
@@ -302,14 +305,14 @@ function rotationMethods(s: TableScope): Method[] {
       isStatic: true,
       docs: jsDoc('Every physical table a time range touches, oldest first.'),
       parameters: [param('from', date), param('to', date), base],
-      returnType: 'string[]',
+      returnType: print(arrayOf(keyword.string())),
       statements: returns(call(s.runtimeValue('rotation', 'rotatedTablesBetween'), [id('base'), id('from'), id('to'), every])),
     },
     {
       name: 'forTime',
       isStatic: true,
       docs: jsDoc(`The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).`),
-      parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('at', date), param('options', typeRef(s.optionsType), { initializer: '{}' })],
+      parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('at', date), param('options', typeRef(s.optionsType), NO_OPTIONS)],
       returnType: className,
       statements: [
         constant('base', binary(binary(path('options.rotationBase'), '??', path('options.tableName')), '??', str(table.name))),
@@ -360,7 +363,7 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
     ],
     ctors: [
       {
-        parameters: [param('client', client), param('options', typeRef(s.optionsType), { initializer: '{}' })],
+        parameters: [param('client', client), param('options', typeRef(s.optionsType), NO_OPTIONS)],
         statements: [
           assigns(path('this.tableName'), binary(path('options.tableName'), '??', str(table.name))),
           assigns(path('this.context'), context),
@@ -383,7 +386,7 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
       {
         name: 'scanSegments',
         docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
-        parameters: [param('options', s.runtimeType('scan', 'ScanOptions'), { initializer: '{}' })],
+        parameters: [param('options', s.runtimeType('scan', 'ScanOptions'), NO_OPTIONS)],
         returnType: print(typeRef('AsyncGenerator', itemType, keyword.void(), keyword.undefined())),
         statements: returns(call(s.runtimeValue('scan', 'scanSegments'), [path('this.context'), members(s, entities), id('options')], [itemType])),
       },
