@@ -206,11 +206,15 @@ export class EntityExamples {
     return this.#write(mode, [item], 'PutCommand', () => planPut(this.#live, item.value, mode).plan);
   }
 
-  /** An update that sets one attribute: the first that feeds no index key, if there is one. */
+  /**
+   * An update that sets one attribute: the first that feeds no index key, else one that a native
+   * index copies (the update writes the copy too); none when every attribute feeds a synthetic key.
+   */
   update(): DocTag | undefined {
     const { mutable, indexInputs, entity } = this.#scope;
-    const settable = mutable.filter((a) => !this.#live.nativeIndexes?.some((index) => [...index.partition, ...index.sort].some(([, source]) => source === a)));
-    const attribute = settable.find((a) => !indexInputs.has(a) && !entity.attributes[a]!.optional) ?? settable.find((a) => !indexInputs.has(a));
+    const copied = (a: string) => this.#live.nativeIndexes?.some((index) => [...index.partition, ...index.sort].some(([, source]) => source === a)) === true;
+    const pick = (names: readonly string[]) => names.find((a) => !indexInputs.has(a) && !entity.attributes[a]!.optional) ?? names.find((a) => !indexInputs.has(a));
+    const attribute = pick(mutable.filter((a) => !copied(a))) ?? pick(mutable);
     if (attribute === undefined) return undefined;
     const key = this.#key();
     const value = sample(attribute, entity.attributes[attribute]!);

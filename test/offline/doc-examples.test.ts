@@ -85,7 +85,7 @@ test('every method family has an example', (t) => {
     'social/article.ts:recentArticles', 'social/article.ts:articlesByName', 'social/score.ts:topScores', // patterns
     'social/article.ts:markFeatured', 'social/article.ts:clearFeatured', // sparse index
     'social/daily-stats.ts:increment', // counters
-    'tenants/invoice.ts:queryByTenant', // native index
+    'tenants/invoice.ts:queryByTenant', 'tenants/invoice.ts:update', // native index, an update of an attribute it copies
     'seeds/article.ts:getPositionRange', // sequence
     'social/vote.ts:query', // gathered over shards
     'seeds/vote-total.ts:getAll', 'seeds/vote-total.ts:sum', // every shard's item of a random shard
