@@ -42,7 +42,7 @@ import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, table
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityScope, type EntityScope } from './entity-scope.js';
-import { examplesOf, transactionExample } from './doc-examples.js';
+import { examplesOf, scanExample, transactionExample } from './doc-examples.js';
 import { updateType } from './item-types.js';
 import { example, param } from './repository-crud.js';
 
@@ -385,7 +385,7 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
       ...groups.map((group) => collectionQuery(s, group)),
       {
         name: 'scanSegments',
-        docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
+        docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.', example(scanExample(table.name))),
         parameters: [param('options', s.runtimeType('scan', 'ScanOptions'), NO_OPTIONS)],
         returnType: print(typeRef('AsyncGenerator', itemType, keyword.void(), keyword.undefined())),
         statements: returns(call(s.runtimeValue('scan', 'scanSegments'), [path('this.context'), members(s, entities), id('options')], [itemType])),
