@@ -415,12 +415,12 @@ export class EntityExamples {
     return this.#write('increment', [key, deltas], 'UpdateCommand', plan, 'ALL_NEW');
   }
 
-  /** `mark<Index>` (sets the sparse index's optional inputs) or `clear<Index>` (removes them). */
-  sparse(method: string, optional: readonly string[], mark: boolean): DocTag | undefined {
+  /** `mark<Index>` (sets `attributes`: the sparse index's optional inputs and its other non-key inputs) or `clear<Index>` (removes `attributes`, the optional inputs). */
+  sparse(method: string, attributes: readonly string[], mark: boolean): DocTag | undefined {
     if (!this.#scope.addressable) return undefined;
     const key = this.#key();
-    const values = this.#of(optional);
-    const changes = mark ? { set: values.value } : { remove: optional };
+    const values = this.#of(attributes);
+    const changes = mark ? { set: values.value } : { remove: attributes };
     const options = this.#versioned();
     const plan = () => planUpdate(this.#live, key.value as Record<string, unknown>, changes as never, options?.value ?? {});
     return this.#write(method, [key, ...(mark ? [values] : []), ...(options ? [options] : [])], 'UpdateCommand', plan, 'ALL_NEW');

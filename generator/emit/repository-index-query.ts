@@ -6,6 +6,7 @@ import type { AccessPath } from '../model/access-paths.js';
 import { arrow, as, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
+import { hasRecordConversion, itemFunction } from './record-conversion.js';
 import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
 const RANGE = objectType([
@@ -21,7 +22,7 @@ export function queryPaths(scope: EntityScope): AccessPath[] {
 /** `(stored) => …`: how a page's records become items: decoded whole, or as the index projects them. */
 export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
   const names = pathNames(scope, path);
-  if (path.projection === 'all') return call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
+  if (path.projection === 'all') return hasRecordConversion(scope) ? id(itemFunction(scope)) : call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
   return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')]));
 }
 

@@ -381,16 +381,17 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: { rea
   if (page.limit !== undefined && (!Number.isInteger(page.limit) || page.limit < 1)) {
     throw new ValidationError(request.scope, '(limit)', `limit must be a positive integer, got ${page.limit}`);
   }
-  return {
-    TableName: ctx.tableName,
-    ...(request.indexName !== undefined ? { IndexName: request.indexName } : {}),
-    KeyConditionExpression: keyCondition,
-    ...aliases.attributes(),
-    ...(request.order === 'desc' ? { ScanIndexForward: false } : {}),
-    ...(page.limit !== undefined ? { Limit: page.limit } : {}),
-    ...(request.consistent ? { ConsistentRead: true } : {}),
-    ...(start !== undefined ? { ExclusiveStartKey: start } : {}),
-  };
+  // built member by member, in the order the examples print
+  const input: QueryCommandInput = { TableName: ctx.tableName };
+  if (request.indexName !== undefined) input.IndexName = request.indexName;
+  input.KeyConditionExpression = keyCondition;
+  input.ExpressionAttributeNames = aliases.names;
+  input.ExpressionAttributeValues = aliases.values;
+  if (request.order === 'desc') input.ScanIndexForward = false;
+  if (page.limit !== undefined) input.Limit = page.limit;
+  if (request.consistent) input.ConsistentRead = true;
+  if (start !== undefined) input.ExclusiveStartKey = start as QueryCommandInput['ExclusiveStartKey'];
+  return input;
 }
 
 /** What a request's cursors are bound to: the physical table, the index, the query and its parameters. */
@@ -462,9 +463,16 @@ export async function* allItems(fetch: (cursor: string | undefined) => Promise<P
   } while (cursor !== undefined);
 }
 
-/** The attributes that make up an item's position in a key space: the table key, plus the index key. */
-export function keyAttributesOf(model: EntityModel, index: IndexModel | undefined): string[] {
-  return [...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...(index ? [index.pk.attribute, ...(index.sk ? [index.sk.attribute] : [])] : [])])];
+const keyAttributesCache = new WeakMap<EntityModel | IndexModel, readonly string[]>();
+
+/** The attributes that make up an item's position in a key space: the table key, plus the index key (worked out once per model and index). */
+export function keyAttributesOf(model: EntityModel, index: IndexModel | undefined): readonly string[] {
+  let attributes = keyAttributesCache.get(index ?? model);
+  if (attributes === undefined) {
+    attributes = Object.freeze([...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...(index ? [index.pk.attribute, ...(index.sk ? [index.sk.attribute] : [])] : [])])]);
+    keyAttributesCache.set(index ?? model, attributes);
+  }
+  return attributes;
 }
 
 /** The request for a query on the table or one of the entity's indexes, with a `where` condition. */

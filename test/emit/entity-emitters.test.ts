@@ -133,9 +133,11 @@ test('counters: increment for an entity of numbers; nothing for others', (t) => 
   t.deepEqual(emitCounters(scope('Order')), []);
 });
 
-test('sparse indexes: mark and clear for an index read by optional attributes', (t) => {
+test('sparse indexes: mark and clear for an index read by optional attributes; mark also takes the key\'s required non-key inputs', (t) => {
   const methods = emitSparseIndexes(scope('Order'));
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
+  // byStatus reads status (required, not in the primary key) and flaggedAt (optional): an update cannot read status, so mark takes it
+  t.deepEqual(methods[0]!.parameters!.map((p) => `${p.name}: ${p.type}`), ['key: OrderKey', "values: { flaggedAt: Date; status: 'OPEN' | 'SHIPPED'; }"]);
   t.is(methods[1]!.statements, "return updateItem(this.context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
 });
