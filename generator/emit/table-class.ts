@@ -29,6 +29,7 @@ import {
   parenthesized,
   path,
   print,
+  prop,
   returns,
   spread,
   str,
@@ -38,7 +39,7 @@ import {
   type Expression,
   type TypeNode,
 } from './ast.js';
-import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
+import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityScope, type EntityScope } from './entity-scope.js';
@@ -92,7 +93,6 @@ const NO_OPTIONS = { initializer: print(obj([])) };
 /** What the table class's emitters share: the table, its entities' names, and the module's imports. */
 interface TableScope {
   readonly table: TableDef;
-  readonly ctx: EmitContext;
   readonly imports: Imports;
   readonly entities: readonly EntityDef[];
   readonly className: string;
@@ -110,11 +110,10 @@ function tableScope(table: TableDef, ctx: EmitContext): TableScope {
   const scopes = new Map<EntityDef, EntityScope>();
   return {
     table,
-    ctx,
     imports,
     entities: Object.values(table.entities),
     className: tableClassName(table),
-    optionsType: `${tableClassName(table)}Options`,
+    optionsType: tableOptionsTypeName(table),
     scopeOf: (entity) => scopes.get(entity) ?? scopes.set(entity, entityScope(entity, ctx)).get(entity)!,
     fromEntity: (entity, name, kind) => imports[kind](entityModuleSpecifier(entity), name),
     runtimeType: (module, name, ...args) => typeRef(imports.type(RUNTIME[module], name), ...args),
@@ -195,7 +194,7 @@ function emitItemUnions(s: TableScope, groups: readonly Collection[]): Statement
 const transactional = (s: TableScope) => s.entities.filter((e) => e.key.shard?.random !== true);
 
 /** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address, and `commit`. */
-function emitTransaction(s: TableScope): StatementStructures {
+function emitTransaction(s: TableScope): ClassDeclarationStructure {
   const { table } = s;
   const className = transactionClassName(table);
   const entities = transactional(s);
@@ -207,11 +206,11 @@ function emitTransaction(s: TableScope): StatementStructures {
     const updatable = updateType(s.scopeOf(e)) !== undefined;
     return [typeRef(className), type(e.version === undefined ? names.item : names.input), type(names.key), updatable ? type(names.update) : objectType([]), type(names.item), literalType(e.version !== undefined)];
   };
-  const declaration: ClassDeclarationStructure = {
+  return {
     kind: StructureKind.Class,
     name: className,
     isExported: true,
-    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows one.`),
+    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows an example.`),
     properties: [
       property('writes', s.runtimeType('transaction', 'Transaction'), { readonly: true, private: true }),
       ...entities.map((e) => property(entityNames(e).member, s.runtimeType('transaction', 'EntityTransaction', ...entityTransaction(e)), { readonly: true })),
@@ -242,19 +241,18 @@ function emitTransaction(s: TableScope): StatementStructures {
       },
     ],
   };
-  return declaration;
 }
 
 /** `<name>Collection(partition, options)`: one query over a partition several entities share. */
 function collectionQuery(s: TableScope, group: Collection): Method {
   const { table } = s;
   const first = group.members[0]!;
-  const model = entityNames(first).model;
+  const model = id(s.fromEntity(first, entityNames(first).model, 'value'));
   const page = typeRef('Promise', s.runtimeType('repository', 'Page', typeRef(collectionItemType(table, group))));
   const order = objectType([{ name: 'order', type: union([literalType('asc'), literalType('desc')]), optional: true }]);
   const request = obj([
     ['scope', str(`${table.name}.${collectionMethod(group)}`)],
-    ['pk', path(`${model}.pk`)],
+    ['pk', prop(model, 'pk')],
     ['partition', id('partition')],
     ['params', obj([['partition', id('partition')], ['order', id('order')]])],
     ['keyAttributes', literal([table.key.pk, table.key.sk!])],
