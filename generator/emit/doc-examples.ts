@@ -1,8 +1,9 @@
-// The `@example` of a repository method: a call with sample values and the request it sends. The
-// request is computed by the runtime's own request builders (planPut, planUpdate, queryInput, …)
-// on the entity's live model, so an example shows what the method really sends and cannot drift
-// from it; test/offline/doc-examples.test.ts sends every example of the fixtures to check.
-
+// The `@example` of a repository or table-class method: a call with sample values and the request
+// it sends (or, when it sends several alike — one per shard, time bucket, table or segment — how
+// many, and the first). The request is computed by the runtime's own request builders (planPut,
+// planUpdate, queryInput, Transaction, scanInput, …) on the entity's live model, so an example
+// shows what the method really sends and cannot drift from it; test/offline/doc-examples.test.ts
+// sends every example of the fixtures to check.
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
 import { shardPartitions, timeBuckets } from '../../templates/runtime/gather.js';
