@@ -4,6 +4,7 @@
 // planUpdate, queryInput, Transaction, scanInput, …) on the entity's live model, so an example
 // shows what the method really sends and cannot drift from it; test/offline/doc-examples.test.ts
 // sends every example of the fixtures to check.
+
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
 import { shardPartitions, timeBuckets } from '../../templates/runtime/gather.js';
