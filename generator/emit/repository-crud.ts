@@ -183,7 +183,7 @@ function gatherAll(scope: EntityScope): Method[] {
   return [
     {
       name: 'getAll',
-      docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [throws(BATCH_ERROR)]),
+      docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [...example(examplesOf(scope).gatherKeys('getAll')), throws(BATCH_ERROR)]),
       parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', typeRef(name)))),
       statements: delegate(scope, 'repository', 'getAllItems', [id('partition'), id('options')], typeRef('Promise', typeRef('Array', typeRef(name)))),

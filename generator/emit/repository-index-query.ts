@@ -130,7 +130,7 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
       docs: jsDoc(
         `${name} items with ${bucket.name} from \`range.from\` to \`range.to\` (inclusive), across every ${bucket.truncate} bucket of ${access.pk.source}` +
           `${sharded ? ' and every shard' : ''}, merged in order under one cursor.`,
-        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+        [...example(examplesOf(scope).timeRange(method, access.index?.name, { attribute: bucket.name, unit: bucket.truncate! }, rest)), { name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
       // a partition that is nothing but the bucket takes no partition argument
       parameters: [
@@ -165,7 +165,7 @@ function acrossTables(scope: EntityScope, access: AccessPath, names: PathNames):
       docs: jsDoc(
         `${name} items of one partition with ${leading.name} from \`range.from\` to \`range.to\` (inclusive), read from every ${ctx.table.rotation}'s table the range touches` +
           ' (one per period, from the base name), merged in order under one cursor.',
-        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+        [...example(examplesOf(scope).acrossTables(method, leading.name, access.partition)), { name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
       parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'repository', 'QueryOptions', keyword.never()), { initializer: '{}' })],
       returnType: print(pageOf(scope, name)),

@@ -580,7 +580,7 @@ export async function queryTimeRange(
 }
 
 /** A query whose sort key starts with `attribute`, bounded to `range` (inclusive). */
-function timeRangeRequest(
+export function timeRangeRequest(
   model: EntityModel,
   method: string,
   indexName: string | undefined,
