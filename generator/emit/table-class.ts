@@ -4,6 +4,7 @@
 
 import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import { shardedPartition, tableAccess } from '../model/access-paths.js';
 import { keySegments } from '../model/key-segments.js';
 import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
@@ -32,6 +33,9 @@ export function collections(table: TableDef): Collection[] {
   }
   return [...groups.values()].filter((members) => members.length > 1).map((members) => ({ name: camelCase(members[0]!.name), members }));
 }
+
+/** Whether a collection's partition key is sharded: its query gathers every shard (`queryShards`, gather.ts). */
+const gathers = (group: Collection) => shardedPartition(tableAccess(group.members[0]!));
 
 /** `SocialUserCollectionItem`: the tagged items of one collection. */
 const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
@@ -86,7 +90,7 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
         `const members: CollectionMember[] = [${members}];`,
         `const order = options.order ?? 'asc';`,
         `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, keyAttributes: ${printLiteral([table.key.pk, table.key.sk!])}, order, consistent: options.consistent === true };`,
-        `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored)) as Promise<Page<${itemType}>>;`,
+        `return ${gathers(group) ? 'queryShards' : 'queryPage'}(this.context, request, options, (stored) => tagRecord(members, stored)) as Promise<Page<${itemType}>>;`,
       ],
       isAsync: true,
     };
@@ -230,13 +234,15 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
             { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).node, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
           ]
         : []),
+      ...(groups.some(gathers) ? [{ moduleSpecifier: './runtime/gather.js', namedImports: ['queryShards'] }] : []),
       ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),
       { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
       { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
       {
         moduleSpecifier: './runtime/repository.js',
         namedImports: [
-          ...(usesCollections ? ['queryPage', 'tagRecord'] : []),
+          ...(groups.some((g) => !gathers(g)) ? ['queryPage'] : []),
+          ...(usesCollections ? ['tagRecord'] : []),
           ...(usesCollections ? ['CollectionMember', 'Page', 'PageOptions', 'ReadOptions'] : []).map((name) => ({ name, isTypeOnly: true })),
           { name: 'TableContext', isTypeOnly: true },
         ],

@@ -57,7 +57,6 @@ const VERSION = '2';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const HEADER = /^2([use])([A-Za-z0-9_-]{0,32})$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const LOOKUP = new Map([...ALPHABET].map((c, i) => [c, i]));
 
 function utf8Decode(bytes: ArrayLike<number>): string {
   let out = '';
@@ -104,8 +103,8 @@ function base64UrlToBytes(encoded: string): Uint8Array {
     const chunk = encoded.slice(i, i + 4);
     let n = 0;
     for (let k = 0; k < 4; k++) {
-      const v = k < chunk.length ? LOOKUP.get(chunk[k]!) : 0;
-      if (v === undefined) throw new CursorError('not base64url');
+      const v = k < chunk.length ? ALPHABET.indexOf(chunk[k]!) : 0;
+      if (v < 0) throw new CursorError('not base64url');
       n = (n << 6) | v;
     }
     const count = Math.floor((chunk.length * 6) / 8);
