@@ -239,6 +239,8 @@ export async function encodeCursor(scope: CursorScope, position: unknown, option
   return cursor;
 }
 
+const UNDECRYPTABLE = 'it does not decrypt: it was changed or encrypted with another secret';
+
 function checksum(text: string): string {
   return bytesToBase64Url(sha256(utf8Bytes(text)).subarray(0, 16));
 }
@@ -276,14 +278,14 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
     } else {
       const sealed = base64UrlToBytes(text);
       const gcmTag = base64UrlToBytes(tag);
-      if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError('it does not decrypt: it was changed or encrypted with another secret');
+      if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError(UNDECRYPTABLE);
       const data = new Uint8Array(sealed.length - 12 + 16);
       data.set(sealed.subarray(12));
       data.set(gcmTag, sealed.length - 12);
       try {
         body = new Uint8Array(await webCrypto!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
       } catch {
-        throw new CursorError('it does not decrypt: it was changed or encrypted with another secret');
+        throw new CursorError(UNDECRYPTABLE);
       }
     }
   }

@@ -49,8 +49,8 @@ function positionsCheck(request: QueryRequest, partitions: readonly Readonly<Rec
     if (shards.length !== partitions.length) return `it holds ${shards.length} partition positions, this query has ${partitions.length}`;
     for (let i = 0; i < shards.length; i++) {
       const p = shards[i] as ShardPosition | null;
-      if (typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done')) return `partition position ${i} is malformed`;
-      if (p.done !== undefined && (p.done !== true || p.after !== undefined)) return `partition position ${i} is malformed`;
+      const malformed = typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done') || (p.done !== undefined && (p.done !== true || p.after !== undefined));
+      if (malformed) return `partition position ${i} is malformed`;
       const problem = p.after === undefined ? undefined : checks[i]!(p.after);
       if (problem !== undefined) return `partition position ${i}: ${problem}`;
     }
@@ -121,9 +121,14 @@ export function shardPartitions(partition: Readonly<Record<string, unknown>>, te
 const BUCKET_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 export const MAX_BUCKETS = 10_000;
 
+/** Throws ValidationError (on `scope`'s `range`) unless `from` is at or before `to`. */
+export function checkRange(scope: string, from: Date, to: Date): void {
+  if (!(from.getTime() <= to.getTime())) throw new ValidationError(scope, 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+}
+
 /** The UTC time buckets (minute, hour, day or month) from the one holding `from` to the one holding `to`. */
 export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day' | 'month'): Date[] {
-  if (!(from.getTime() <= to.getTime())) throw new ValidationError('(query)', 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+  checkRange('(query)', from, to);
   const out: Date[] = [];
   if (unit === 'month') {
     for (let y = from.getUTCFullYear(), m = from.getUTCMonth(); Date.UTC(y, m) <= to.getTime(); m === 11 ? ((m = 0), y++) : m++) {

@@ -5,7 +5,7 @@
 // (`queryRotated`) gathers one query per table.
 
 import { ValidationError } from './errors.js';
-import { MAX_BUCKETS, gatherPage, shardPartitions, timeRangeRequest } from './gather.js';
+import { MAX_BUCKETS, checkRange, gatherPage, shardPartitions, timeRangeRequest } from './gather.js';
 import type { EntityModel, Page, QueryOptions, RotationPeriod, TableContext } from './repository.js';
 
 export type { RotationPeriod };
@@ -52,7 +52,7 @@ export function rotatedTableName(base: string, at: Date, every: RotationPeriod):
 
 /** Every physical table a time range touches, oldest first. */
 export function rotatedTablesBetween(base: string, from: Date, to: Date, every: RotationPeriod): string[] {
-  if (!(from.getTime() <= to.getTime())) throw new ValidationError('(rotation)', 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+  checkRange('(rotation)', from, to);
   const out: string[] = [];
   for (let at = periodStart(from, every); at.getTime() <= to.getTime(); at = nextPeriod(at, every)) {
     out.push(rotatedTableName(base, at, every));
