@@ -62,8 +62,8 @@ export async function footprint(subject: Subject): Promise<Footprint> {
   const options = {
     stdin: { contents: `export { ${subject.className} } from './out/${subject.folder}/index.js';`, resolveDir: here, loader: 'ts' as const },
     bundle: true,
-    write: false,
-    metafile: true,
+    write: false as const,
+    metafile: true as const,
     format: 'esm' as const,
     platform: 'node' as const,
     external: ['@aws-sdk/*', '@smithy/*'],
