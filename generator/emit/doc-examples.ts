@@ -7,8 +7,8 @@
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
-import { shardPartitions, timeBuckets } from '../../templates/runtime/gather.js';
-import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, timeRangeRequest, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
+import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
+import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
 import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
 import { DEFAULT_SEGMENTS, scanInput } from '../../templates/runtime/scan.js';
 import { Transaction } from '../../templates/runtime/transaction.js';

@@ -13,10 +13,12 @@ import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 export const RUNTIME = {
   codec: './runtime/codec.js',
   condition: './runtime/condition.js',
+  gather: './runtime/gather.js',
   item: './runtime/item.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
   repository: './runtime/repository.js',
+  rotation: './runtime/rotation.js',
   write: './runtime/write.js',
 } as const;
 

@@ -51,7 +51,7 @@ export function emitCounters(scope: EntityScope): Method[] {
       ]),
       parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', objectType(names.map((c) => ({ name: c, type: keyword.number() }))))),
-      statements: delegate(scope, 'repository', 'sumItems', [id('partition'), arr(names.map(str)), id('options')]),
+      statements: delegate(scope, 'gather', 'sumItems', [id('partition'), arr(names.map(str)), id('options')]),
     });
   }
   return methods;

@@ -5,6 +5,7 @@
 
 import { StructureKind, type ClassDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type PropertyDeclarationStructure, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import { shardedPartition, tableAccess } from '../model/access-paths.js';
 import { keySegments } from '../model/key-segments.js';
 import {
   arr,
@@ -68,6 +69,9 @@ export function collections(table: TableDef): Collection[] {
   return [...groups.values()].filter((members) => members.length > 1).map((members) => ({ name: camelCase(members[0]!.name), members }));
 }
 
+/** Whether a collection's partition key is sharded: its query gathers every shard (`queryShards`, gather.ts). */
+const gathers = (group: Collection) => shardedPartition(tableAccess(group.members[0]!));
+
 /** `SocialUserCollectionItem`: the tagged items of one collection. */
 export const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
 /** The method reading one collection's partition (`userCollection`). */
@@ -81,6 +85,7 @@ const RUNTIME = {
   batch: './runtime/batch.js',
   cursor: './runtime/cursor.js',
   edge: './runtime/edge.js',
+  gather: './runtime/gather.js',
   repository: './runtime/repository.js',
   rotation: './runtime/rotation.js',
   scan: './runtime/scan.js',
@@ -278,7 +283,7 @@ function collectionQuery(s: TableScope, group: Collection): Method {
       constant('members', members(s, group.members), arrayOf(s.runtimeType('repository', 'CollectionMember'))),
       constant('order', binary(path('options.order'), '??', str('asc'))),
       constant('request', request),
-      returns(as(call(s.runtimeValue('repository', 'queryPage'), [path('this.context'), id('request'), id('options'), tag]), page)),
+      returns(as(call(gathers(group) ? s.runtimeValue('gather', 'queryShards') : s.runtimeValue('repository', 'queryPage'), [path('this.context'), id('request'), id('options'), tag]), page)),
     ],
     isAsync: true,
   };

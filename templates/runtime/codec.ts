@@ -571,19 +571,16 @@ export class KeyTemplate {
         }
         return escapeSegment(value, this.def.delimiter);
       }
-      case 'integer': {
-        if (typeof value !== 'number' || !Number.isInteger(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be an integer, got ${String(value)}`);
-        if (value < segment.min || value > segment.max) {
-          throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
-        }
-        return this.def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, this.def.delimiter);
-      }
+      case 'integer':
       case 'float': {
-        if (typeof value !== 'number' || !Number.isFinite(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a finite number, got ${String(value)}`);
-        if (value < segment.min || value > segment.max) {
-          throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${segment.min}..${segment.max}`, `${segment.min}..${segment.max}`);
+        const integer = segment.kind === 'integer';
+        if (typeof value !== 'number' || !(integer ? Number.isInteger(value) : Number.isFinite(value))) {
+          throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be ${integer ? 'an integer' : 'a finite number'}, got ${String(value)}`);
         }
-        return encodeFloat(value);
+        const range = `${segment.min}..${segment.max}`;
+        if (value < segment.min || value > segment.max) throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
+        if (!integer) return encodeFloat(value);
+        return this.def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, this.def.delimiter);
       }
       case 'timestamp': {
         if (!(value instanceof Date)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
