@@ -128,10 +128,20 @@ const AWAIT: Use = { await: true };
  * it sends is its first page's requests.
  */
 function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): DocTag {
-  const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
-  const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
   const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
-  return { name: 'example', text: `\n${layout(code)}\n${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}` };
+  return { name: 'example', text: `\n${layout(code)}\n${sendsText(sent)}` };
+}
+
+/** What `sent` says, commented; laid out once per request (an iterator's example repeats its method's). */
+const sentTexts = new WeakMap<Sent, string>();
+function sendsText(sent: Sent): string {
+  let text = sentTexts.get(sent);
+  if (text === undefined) {
+    const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
+    const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
+    sentTexts.set(sent, (text = `${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}`));
+  }
+  return text;
 }
 
 /** The tag of a call whose request `sent` computes (undefined: no example); a call the runtime refuses with the sample values has none. */
