@@ -86,6 +86,11 @@ export function literalType(value: string | number | boolean): TypeNode {
   return f.createLiteralTypeNode(typeof value === 'string' ? str(value) : (num(value) as ts.LiteralExpression));
 }
 
+/** `T[K]`. */
+export function indexedAccess(object: TypeNode, index: TypeNode): TypeNode {
+  return f.createIndexedAccessTypeNode(object, index);
+}
+
 /** `readonly T[]`. */
 export function readonlyArray(type: TypeNode): TypeNode {
   return f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(type));
