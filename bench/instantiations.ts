@@ -1,6 +1,6 @@
 // Attributes the type checker's instantiations to declarations: `tsx bench/instantiations.ts
 // <tsconfig.json> [--top N] [--by-file]`. Each top-level statement of each checked source file (and
-// each member of a class, separately) is checked on its own, in the order tsc checks them, and the
+// each member of a class, separately; with --deep, each statement of a method's body too) is checked on its own, in the order tsc checks them, and the
 // instantiations it causes are counted; declarations that differ only by an entity number
 // (Thing0…Thing99) are summed under one name, so a synthetic schema's per-entity cost reads off
 // directly. `--checkers 4` counts as TypeScript 7 does by default: it has no JS API yet, and checks
@@ -20,12 +20,13 @@ interface CountingChecker extends ts.TypeChecker {
 const args = process.argv.slice(2);
 const project = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
 if (!project) {
-  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--checkers N]');
+  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--deep] [--checkers N]');
   process.exit(2);
 }
 const topArg = args.indexOf('--top');
 const top = topArg === -1 ? 40 : Number(args[topArg + 1]);
 const byFile = args.includes('--by-file');
+const deep = args.includes('--deep');
 const checkersArg = args.indexOf('--checkers');
 const checkerCount = checkersArg === -1 ? 1 : Number(args[checkersArg + 1]);
 
@@ -73,6 +74,13 @@ for (const [index, file] of program.getSourceFiles().entries()) {
     if (ts.isClassDeclaration(statement)) {
       const owner = nameOf(statement);
       for (const member of statement.members) {
+        // --deep: a method's body statements first, each on its own; then the rest (its signature)
+        const body = deep && (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member)) ? (member.body?.statements ?? []) : [];
+        for (const [i, inner] of body.entries()) {
+          const before = count();
+          checker.getDiagnostics(file, undefined, [inner]);
+          add(fileKey(`${label(file, member, owner)} › statement ${i + 1}: ${inner.getText().slice(0, 60).replace(/\s+/g, ' ')}`), count() - before);
+        }
         const before = count();
         checker.getDiagnostics(file, undefined, [member]);
         add(fileKey(label(file, member, owner)), count() - before);

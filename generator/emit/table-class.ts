@@ -92,39 +92,29 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
     };
   });
   const transactionClass = transactionClassName(table);
-  // The type arguments are written out at \`new\` too: inferring them from the property's type costs
-  // the user's type checker a structural comparison of two instantiations per entity.
   const entityTransaction = (e: EntityDef) =>
     `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${updatable(e) ? `${e.name}Update` : 'Record<string, never>'}, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`;
   // Items under a random shard suffix have no key a transaction could address.
   const transactional = entities.filter((e) => e.key.shard?.random !== true);
+  // The runtime's TableTransaction creates each entity's writes from its model; the properties are
+  // declared here with their types, so nothing generic is instantiated per entity to check them.
   statements.push({
     kind: StructureKind.Class,
     name: transactionClass,
     isExported: true,
+    extends: 'TableTransaction',
     docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
           (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : '')),
-    properties: [
-      { name: 'writes', type: 'Transaction', isReadonly: true, scope: 'private' as never },
-      ...transactional.map((e) => ({
-        name: propertyKey(camelCase(e.name)),
-        isReadonly: true,
-        type: entityTransaction(e),
-      })),
-    ],
+    properties: transactional.map((e) => ({
+      name: propertyKey(camelCase(e.name)),
+      hasDeclareKeyword: true,
+      isReadonly: true,
+      type: entityTransaction(e),
+    })),
     ctors: [
       {
         parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: ['this.writes = new Transaction(context);', ...transactional.map((e) => `this.${camelCase(e.name)} = new ${entityTransaction(e)}(this.writes, ${camelCase(e.name)}Model, this);`)],
-      },
-    ],
-    methods: [
-      {
-        name: 'commit',
-        docs: jsDoc('Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB cancels it, in which case nothing was written.'),
-        parameters: [{ name: 'options', type: 'CommitOptions', hasQuestionToken: true }],
-        returnType: 'Promise<void>',
-        statements: 'return this.writes.commit(options);',
+        statements: `super(context, ${transactional.length ? `{ ${transactional.map((e) => `${propertyKey(camelCase(e.name))}: ${camelCase(e.name)}Model`).join(', ')} }` : '{}'});`,
       },
     ],
   });
@@ -232,7 +222,7 @@ export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule
         : []),
       ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),
       { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
-      { moduleSpecifier: './runtime/transaction.js', namedImports: ['EntityTransaction', 'Transaction', { name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
+      { moduleSpecifier: './runtime/transaction.js', namedImports: [...(transactional.length ? [{ name: 'EntityTransaction', isTypeOnly: true }] : []), 'TableTransaction', { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
       {
         moduleSpecifier: './runtime/repository.js',
         namedImports: [

@@ -165,3 +165,27 @@ export class EntityTransaction<Parent, Input, Key, Update, Item, Versioned exten
     return this.parent;
   }
 }
+
+/**
+ * What a generated `<Table>Transaction` extends: an EntityTransaction per entity model given, under
+ * the entity's property name, writing into one Transaction, and `commit`. The generated class
+ * declares each property's type (`declare readonly article: EntityTransaction<…>`), so the user's
+ * type checker reads declared types rather than checking a `new EntityTransaction<…>` per entity.
+ */
+export class TableTransaction {
+  private readonly writes: Transaction;
+  constructor(context: TableContext, models: Readonly<Record<string, EntityModel>>) {
+    this.writes = new Transaction(context);
+    for (const [name, model] of Object.entries(models)) {
+      Object.defineProperty(this, name, { value: new EntityTransaction(this.writes, model, this), enumerable: true });
+    }
+  }
+
+  /**
+   * Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB
+   * cancels it, in which case nothing was written.
+   */
+  commit(options?: CommitOptions): Promise<void> {
+    return this.writes.commit(options);
+  }
+}

@@ -113,6 +113,15 @@ export async function misuse(db: SocialTable): Promise<void> {
   const sortGeneric: SortCondition<ArticleSortPrefix, ArticleSortTextPrefix> = sortSpelled;
   void sortGeneric;
 
+  // a transaction: each entity's writes chain back to the transaction, typed as its repository's
+  await db.transaction().user.put(written).article.delete({ userId: 'u', updatedAt, articleId: 'a' }).settings.update({ userId: 'u' }, { set: { theme: 'dark' } }, { expectedVersion: 3 }).commit();
+  // @ts-expect-error: a transaction's put takes the entity's item (enum values are checked)
+  db.transaction().user.put({ ...written, status: 'DELETED' });
+  // @ts-expect-error: a versioned entity's update in a transaction needs the expected version
+  db.transaction().settings.update({ userId: 'u' }, { set: { theme: 'dark' } });
+  // @ts-expect-error: a transaction has writes for the table's entities only
+  void db.transaction().nobody;
+
   // And what is allowed:
   await db.article.queryFeaturedBetween({ from: updatedAt, to: updatedAt }, { limit: 5 });
   await db.article.query({ userId: 'u' }, { where: { between: [{ updatedAt }, { updatedAt, articleId: 'z' }] }, order: 'desc', limit: 10 });
