@@ -1,7 +1,8 @@
 // Attributes the type checker's instantiations to declarations: `tsx bench/instantiations.ts
 // <tsconfig.json> [--top N] [--by-file]`. Each top-level statement of each checked source file (and
 // each member of a class, separately; with --deep, each statement of a method's body too) is checked on its own, in the order tsc checks them, and the
-// instantiations it causes are counted; declarations that differ only by an entity number
+// instantiations it causes (and the types it creates, and its share of checking time: --by-types,
+// --by-time sort by those) are counted; declarations that differ only by an entity number
 // (Thing0…Thing99) are summed under one name, so a synthetic schema's per-entity cost reads off
 // directly. `--checkers 4` counts as TypeScript 7 does by default: it has no JS API yet, and checks
 // the program's files round-robin with 4 checkers that each resolve the types their files need, so
@@ -14,13 +15,14 @@ import ts from 'typescript';
 /** The checker's internals this script reads: the instantiation counter and per-node checking. */
 interface CountingChecker extends ts.TypeChecker {
   getInstantiationCount(): number;
+  getTypeCount(): number;
   getDiagnostics(file: ts.SourceFile, token: undefined, nodes?: readonly ts.Node[]): readonly ts.Diagnostic[];
 }
 
 const args = process.argv.slice(2);
 const project = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
 if (!project) {
-  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--deep] [--checkers N]');
+  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--by-types | --by-time] [--deep] [--checkers N]');
   process.exit(2);
 }
 const topArg = args.indexOf('--top');
@@ -39,6 +41,7 @@ const checkers = [program, ...Array.from({ length: checkerCount - 1 }, () => ts.
 );
 let checker = checkers[0]!;
 const count = () => checkers.reduce((sum, c) => sum + c.getInstantiationCount(), 0);
+const typeCount = () => checkers.reduce((sum, c) => sum + c.getTypeCount(), 0);
 
 /** Entity numbers folded away, so Thing0Repository.get and Thing7Repository.get add up. */
 const fold = (text: string) => text.replace(/([Tt]hing)\d+/g, '$1N');
@@ -53,53 +56,61 @@ const nameOf = (node: ts.Node): string => {
 const label = (file: ts.SourceFile, node: ts.Node, owner?: string) =>
   `${path.basename(file.fileName)} ${ts.SyntaxKind[node.kind]} ${owner ? `${owner}.` : ''}${nameOf(node)}`;
 
-const totals = new Map<string, { instantiations: number; declarations: number }>();
-const add = (key: string, n: number) => {
-  const entry = totals.get(key) ?? { instantiations: 0, declarations: 0 };
-  entry.instantiations += n;
+interface Tally {
+  instantiations: number;
+  types: number;
+  /** Checking time: noisy on a busy machine; compare shares, not absolute values. */
+  ms: number;
+  declarations: number;
+}
+const totals = new Map<string, Tally>();
+/** Runs `check` and adds what it cost (instantiations, types created) under `key`. */
+const measure = (key: string, check: () => void) => {
+  const [instantiations, types, started] = [count(), typeCount(), performance.now()];
+  check();
+  const entry = totals.get(key) ?? { instantiations: 0, types: 0, ms: 0, declarations: 0 };
+  entry.ms += performance.now() - started;
+  entry.instantiations += count() - instantiations;
+  entry.types += typeCount() - types;
   entry.declarations += 1;
   totals.set(key, entry);
 };
 
-const start = count();
+const [start, startTypes] = [count(), typeCount()];
 // What tsc does before checking any file (global types, lib setup) happens on the first call.
-checker.getGlobalDiagnostics?.();
-add('(global setup)', count() - start);
+measure('(global setup)', () => checker.getGlobalDiagnostics());
 for (const [index, file] of program.getSourceFiles().entries()) {
   checker = checkers[index % checkerCount]!;
   if (file.isDeclarationFile && (config.options.skipLibCheck || config.options.skipDefaultLibCheck)) continue;
   if (program.isSourceFileDefaultLibrary(file) || program.isSourceFileFromExternalLibrary(file)) continue;
   const fileKey = (key: string) => (byFile ? fold(path.basename(file.fileName)) : fold(key));
+  const checkNode = (node: ts.Node) => () => checker.getDiagnostics(file, undefined, [node]);
   for (const statement of file.statements) {
     if (ts.isClassDeclaration(statement)) {
       const owner = nameOf(statement);
       for (const member of statement.members) {
         // --deep: a method's body statements first, each on its own; then the rest (its signature)
         const body = deep && (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member)) ? (member.body?.statements ?? []) : [];
-        for (const [i, inner] of body.entries()) {
-          const before = count();
-          checker.getDiagnostics(file, undefined, [inner]);
-          add(fileKey(`${label(file, member, owner)} › statement ${i + 1}: ${inner.getText().slice(0, 60).replace(/\s+/g, ' ')}`), count() - before);
-        }
-        const before = count();
-        checker.getDiagnostics(file, undefined, [member]);
-        add(fileKey(label(file, member, owner)), count() - before);
+        for (const inner of body) measure(fileKey(`${label(file, member, owner)} › ${fold(inner.getText()).replace(/\s+/g, ' ').slice(0, 60)}`), checkNode(inner));
+        measure(fileKey(label(file, member, owner)), checkNode(member));
       }
     }
-    const before = count();
-    checker.getDiagnostics(file, undefined, [statement]);
-    add(fileKey(label(file, statement)), count() - before);
+    measure(fileKey(label(file, statement)), checkNode(statement));
   }
   // The rest of the file's check (deferred nodes, unused identifiers, export checks).
-  const before = count();
-  checker.getDiagnostics(file, undefined);
-  add(fileKey(`${path.basename(file.fileName)} (rest of file)`), count() - before);
+  measure(fileKey(`${path.basename(file.fileName)} (rest of file)`), () => checker.getDiagnostics(file, undefined));
 }
 
 const total = count() - start;
-const rows = [...totals].filter(([, v]) => v.instantiations > 0).sort((a, b) => b[1].instantiations - a[1].instantiations);
-console.log(`${project}: ${total.toLocaleString('en-US')} instantiations attributed (tsc --extendedDiagnostics counts a whole check the same way)\n`);
-console.log('| instantiations | share | declarations | each | declaration |\n|---|---|---|---|---|');
+const totalTypes = typeCount() - startTypes;
+const sortBy = args.includes('--by-types') ? 'types' : args.includes('--by-time') ? 'ms' : 'instantiations';
+const totalMs = [...totals.values()].reduce((sum, v) => sum + v.ms, 0);
+const rows = [...totals].filter(([, v]) => v[sortBy] > 0).sort((a, b) => b[1][sortBy] - a[1][sortBy]);
+console.log(`${project}: ${total.toLocaleString('en-US')} instantiations and ${totalTypes.toLocaleString('en-US')} types attributed (tsc --extendedDiagnostics counts a whole check the same way)\n`);
+console.log('| instantiations | share | types | share | check time | declarations | instantiations each | types each | declaration |\n|---|---|---|---|---|---|---|---|---|');
+const share = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
 for (const [key, v] of rows.slice(0, top)) {
-  console.log(`| ${v.instantiations.toLocaleString('en-US')} | ${((100 * v.instantiations) / total).toFixed(1)}% | ${v.declarations} | ${(v.instantiations / v.declarations).toFixed(1)} | ${key} |`);
+  console.log(
+    `| ${v.instantiations.toLocaleString('en-US')} | ${share(v.instantiations, total)} | ${v.types.toLocaleString('en-US')} | ${share(v.types, totalTypes)} | ${share(v.ms, totalMs)} | ${v.declarations} | ${(v.instantiations / v.declarations).toFixed(1)} | ${(v.types / v.declarations).toFixed(1)} | ${key} |`,
+  );
 }
