@@ -17,3 +17,18 @@ test('bench/run.ts --smoke runs every section', async (t) => {
   for (const heading of ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 3. Type-check cost', '## 4. Generation', '## 6. Footprint']) t.true(stdout.includes(heading), heading);
   t.regex(stdout, /With 30 % of every batch returned as UnprocessedItems: (\d+) of \1 items landed/);
 });
+
+test('bench/instantiations.ts attributes every instantiation tsc counts, per-entity declarations summed', async (t) => {
+  t.timeout(600_000);
+  const { writeSynthetic } = await import('../bench/synthetic.js');
+  const dir = path.join(root, 'bench/out/synthetic-attribution');
+  writeSynthetic(dir, 3);
+  await exec(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(dir, 'schema.ts'), '--out', path.join(dir, 'out')], { cwd: root });
+  const tsconfig = path.join(dir, 'tsconfig.ddbgen.json');
+  const { stdout: counted } = await exec(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig, '--extendedDiagnostics'], { cwd: root });
+  const { stdout } = await exec(process.execPath, ['--import=tsx', 'bench/instantiations.ts', tsconfig, '--top', '1000'], { cwd: root });
+  const total = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1]?.replace(/,/g, ''));
+  t.is(total(stdout, /: ([\d,]+) instantiations and/), total(counted, /^Instantiations:\s+(\d+)/m));
+  // the three entities' get methods, one row
+  t.regex(stdout, /\| 3 \| [\d.]+ \| [\d.]+ \| thingN\.ts MethodDeclaration ThingNRepository\.get \|/);
+});

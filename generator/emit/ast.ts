@@ -100,6 +100,11 @@ export function arrayOf(type: TypeNode): TypeNode {
   return f.createArrayTypeNode(type);
 }
 
+/** `T[K]`. */
+export function indexedAccess(object: TypeNode, index: TypeNode): TypeNode {
+  return f.createIndexedAccessTypeNode(object, index);
+}
+
 /** `readonly T[]`. */
 export function readonlyArray(type: TypeNode): TypeNode {
   return f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(type));

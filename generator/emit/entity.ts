@@ -31,6 +31,7 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
   scope.imports.value(RUNTIME.nativeIndex, 'queryNativePage');
   if (usesRange) scope.imports.type(RUNTIME.nativeIndex, 'NativeRange');
   scope.imports.value(RUNTIME.repository, 'allItems');
+  scope.imports.type(RUNTIME.repository, 'ItemIterator');
   scope.imports.type(RUNTIME.repository, 'IndexQueryOptions');
   scope.imports.type(RUNTIME.repository, 'Page');
   const examples = examplesOf(scope);

@@ -130,12 +130,12 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/scan.js', namedExports: [{ name: 'ScanOptions', isTypeOnly: true }] },
-    { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
+    { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateResults', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? [{ moduleSpecifier: './runtime/native-index.js', namedExports: [{ name: 'NativeRange', isTypeOnly: true }] }] : []),
     {
       moduleSpecifier: './runtime/repository.js',
-      namedExports: ['IndexQueryOptions', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })),
+      namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })),
     },
   ];
   for (const e of exports) {

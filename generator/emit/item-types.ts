@@ -69,15 +69,15 @@ const SORT_OPERATORS = ['eq', 'beginsWith', 'between', 'gt', 'gte', 'lt', 'lte']
 
 /**
  * The runtime's `SortCondition<Prefix, TextPrefix>` without its type parameters: one member per
- * operator, `Omit<NoSortOperator, op> & { op: … }` (the other operators absent); no `beginsWith`
- * member when no sort-key part is a string. `Omit<NoSortOperator, op>` is the same type for every
- * entity, so nothing here is instantiated per entity.
+ * operator, `OnlyGte & { readonly gte: … }` (the other operators absent); no `beginsWith` member
+ * when no sort-key part is a string. `OnlyGte` and the others are plain interfaces of the
+ * runtime, so nothing here is instantiated.
  */
 function sortCondition(scope: EntityScope, prefix: TypeNode, textPrefix: TypeNode | undefined): TypeNode {
   const operand = (op: (typeof SORT_OPERATORS)[number]) => (op === 'beginsWith' ? textPrefix! : op === 'between' ? readonlyTuple([prefix, prefix]) : prefix);
   return union(
     SORT_OPERATORS.filter((op) => op !== 'beginsWith' || textPrefix !== undefined).map((op) =>
-      intersection([typeRef('Omit', runtimeType(scope, 'keyCondition', 'NoSortOperator'), literalType(op)), objectType([{ name: op, readonly: true, type: operand(op) }])]),
+      intersection([runtimeType(scope, 'keyCondition', `Only${pascalCase(op)}`), objectType([{ name: op, readonly: true, type: operand(op) }])]),
     ),
   );
 }

@@ -98,8 +98,8 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         name: `${method}All`,
         docs: doc(`Every item \`${method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
         parameters: [{ name: 'partition', type: `${base}Partition` }, { name: 'options', type: optionsType, initializer: '{}' }],
-        returnType: `AsyncGenerator<${itemType}, void, undefined>`,
-        statements: `return allItems((cursor) => this.${method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as AsyncGenerator<${itemType}, void, undefined>;`,
+        returnType: `ItemIterator<${itemType}>`,
+        statements: `return allItems((cursor) => this.${method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as ItemIterator<${itemType}>;`,
       },
     );
     out.models.push({ name: index.name, partition: index.pk.map((k, i) => [k, partition[i]!]), sort: index.sk.map((k, i) => [k, sort[i]!]) });

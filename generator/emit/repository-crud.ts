@@ -3,7 +3,7 @@
 // constant-sort-key partition (getAll).
 
 import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
-import { arr, as, call, constant, id, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
+import { arr, as, call, constant, id, indexedAccess, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
 import { pascalCase } from './context.js';
 import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
@@ -77,6 +77,8 @@ export function emitCrud(scope: EntityScope): Method[] {
     );
     if (updateType(scope)) {
       const returnValues = runtimeType(scope, 'write', 'UpdateReturnValues');
+      /** `Promise<UpdateResults<Item>[R]>`: one member read per call, not a conditional type's branches. */
+      const updated = () => typeRef('Promise', indexedAccess(runtimeType(scope, 'write', 'UpdateResults', item), typeRef('R')));
       methods.push({
         name: 'update',
         docs: jsDoc(
@@ -93,8 +95,8 @@ export function emitCrud(scope: EntityScope): Method[] {
         ),
         typeParameters: [{ name: 'R', constraint: print(returnValues), default: "'ALL_NEW'" }],
         parameters: [param('key', key), param('changes', typeRef(`${name}Update`)), changeOptions(objectType([{ name: 'returnValues', type: typeRef('R'), optional: true, readonly: true }]))],
-        returnType: print(typeRef('Promise', runtimeType(scope, 'write', 'Returned', item, typeRef('R')))),
-        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], typeRef('Promise', runtimeType(scope, 'write', 'Returned', item, typeRef('R')))),
+        returnType: print(updated()),
+        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], updated()),
       });
     }
     methods.push({

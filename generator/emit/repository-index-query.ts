@@ -29,8 +29,8 @@ export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
 /** `Promise<Page<Item>>`: what a query method returns, and what it asserts the runtime's page to. */
 export const pageOf = (scope: EntityScope, item: string): TypeNode => typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(item)));
 
-/** `AsyncGenerator<Item, void, undefined>`: what an `…All` method returns. */
-export const itemsOf = (item: string): TypeNode => typeRef('AsyncGenerator', typeRef(item), keyword.void(), keyword.undefined());
+/** `ItemIterator<Item>` (an `AsyncGenerator<Item, void, undefined>`): what an `…All` method returns. */
+export const itemsOf = (scope: EntityScope, item: string): TypeNode => runtimeType(scope, 'repository', 'ItemIterator', typeRef(item));
 
 /** `queryPage`, or `queryShards` (gather.ts) when the path's partition key is sharded: only sharded schemas carry the gather. */
 const pageQuery = (scope: EntityScope, access: AccessPath): string =>
@@ -40,13 +40,13 @@ const pageQuery = (scope: EntityScope, access: AccessPath): string =>
 export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string, request: Expression, map: Expression): Expression =>
   as(call(pageQuery(scope, access), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
 
-/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as AsyncGenerator<Item, void, undefined>;` */
+/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as ItemIterator<Item>;` */
 export function iterate(scope: EntityScope, method: string, first: string, item: string): string {
   const withCursor = objWithSpreads([
     ['...', id('options')],
     ['...', parenthesized(conditional(binary(id('cursor'), '===', id('undefined')), obj([]), obj([['cursor', id('cursor')]])))],
   ]);
-  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]), itemsOf(item)));
+  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]), itemsOf(scope, item)));
 }
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
@@ -111,7 +111,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
       name: `${names.method}All`,
       docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`, example(examplesOf(scope).iterated(names.method))),
       parameters: [partition, param('options', options, { initializer: '{}' })],
-      returnType: print(itemsOf(names.itemType)),
+      returnType: print(itemsOf(scope, names.itemType)),
       statements: iterate(scope, names.method, 'partition', names.itemType),
     });
   }

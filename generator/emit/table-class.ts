@@ -33,6 +33,7 @@ import {
   prop,
   returns,
   spread,
+  statement,
   str,
   typeRef,
   union,
@@ -126,9 +127,10 @@ function tableScope(table: TableDef, ctx: EmitContext): TableScope {
   };
 }
 
-const property = (name: string, type: TypeNode, options: { optional?: boolean; readonly?: boolean; private?: boolean; doc?: string } = {}): Property => ({
+const property = (name: string, type: TypeNode, options: { optional?: boolean; readonly?: boolean; private?: boolean; declare?: boolean; doc?: string } = {}): Property => ({
   name,
   type: print(type),
+  ...(options.declare ? { hasDeclareKeyword: true } : {}),
   ...(options.optional ? { hasQuestionToken: true } : {}),
   ...(options.readonly ? { isReadonly: true } : {}),
   ...(options.private ? { scope: 'private' as never } : {}),
@@ -198,52 +200,31 @@ function emitItemUnions(s: TableScope, groups: readonly Collection[]): Statement
 /** Items under a random shard suffix have no key a transaction could address. */
 const transactional = (s: TableScope) => s.entities.filter((e) => e.key.shard?.random !== true);
 
-/** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address, and `commit`. */
+/** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address; `commit` is TableTransaction's. */
 function emitTransaction(s: TableScope): ClassDeclarationStructure {
   const { table } = s;
   const className = transactionClassName(table);
   const entities = transactional(s);
-  // The type arguments are written out at `new` too: inferring them from the property's type costs
-  // the user's type checker a structural comparison of two instantiations per entity.
   const entityTransaction = (e: EntityDef): TypeNode[] => {
     const names = entityNames(e);
     const type = (name: string) => typeRef(s.fromEntity(e, name, 'type'));
     const updatable = updateType(s.scopeOf(e)) !== undefined;
     return [typeRef(className), type(e.version === undefined ? names.item : names.input), type(names.key), updatable ? type(names.update) : objectType([]), type(names.item), literalType(e.version !== undefined)];
   };
+  // The runtime's TableTransaction makes each entity's writes from its model; the properties are
+  // declared here with their types, so nothing generic is instantiated per entity to check them.
+  // Examples on `transaction()` only: one per entity here costs a large table seconds of generation.
   return {
     kind: StructureKind.Class,
     name: className,
     isExported: true,
+    extends: s.runtimeValue('transaction', 'TableTransaction'),
     docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows an example.`),
-    properties: [
-      property('writes', s.runtimeType('transaction', 'Transaction'), { readonly: true, private: true }),
-      // examples on `transaction()` only: one per entity here costs a large table seconds of generation
-      ...entities.map((e) => property(entityNames(e).member, s.runtimeType('transaction', 'EntityTransaction', ...entityTransaction(e)), { readonly: true })),
-    ],
+    properties: entities.map((e) => property(entityNames(e).member, s.runtimeType('transaction', 'EntityTransaction', ...entityTransaction(e)), { readonly: true, declare: true })),
     ctors: [
       {
         parameters: [param('context', s.runtimeType('repository', 'TableContext'))],
-        statements: [
-          assigns(path('this.writes'), construct(s.runtimeValue('transaction', 'Transaction'), [id('context')])),
-          ...entities.map((e) =>
-            assigns(
-              path(`this.${entityNames(e).member}`),
-              construct(s.runtimeValue('transaction', 'EntityTransaction'), [path('this.writes'), id(s.fromEntity(e, entityNames(e).model, 'value')), path('this')], entityTransaction(e)),
-            ),
-          ),
-        ],
-      },
-    ],
-    methods: [
-      {
-        name: 'commit',
-        docs: jsDoc('Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB cancels it, in which case nothing was written. `options.token` is the idempotency token (by default a new one per commit).', [
-          { name: 'throws', text: 'ValidationError before anything is sent if the transaction is empty, holds more than 100 writes or 4 MB, or writes one item twice' },
-        ]),
-        parameters: [param('options', s.runtimeType('transaction', 'CommitOptions'), { optional: true })],
-        returnType: print(typeRef('Promise', keyword.void())),
-        statements: returns(call('this.writes.commit', [id('options')])),
+        statements: [statement(call('super', [id('context'), obj(entities.map((e) => [entityNames(e).member, id(s.fromEntity(e, entityNames(e).model, 'value'))]))]))],
       },
     ],
   };

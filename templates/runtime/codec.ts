@@ -61,7 +61,13 @@ export interface KeyTemplateDef {
   readonly delimiter: string;
   /** DynamoDB's limit for this key attribute in UTF-8 bytes: 2048 (partition) or 1024 (sort). */
   readonly maxBytes: number;
-  readonly segments: readonly SegmentDef[];
+  /**
+   * Read-only either way. `SegmentDef[]` is spelled out beside `readonly SegmentDef[]` because a
+   * generated `new KeyTemplate({ …, segments: [ … ] })` then relates its array literal to
+   * `Array<SegmentDef>` by element type, where `ReadonlyArray` alone would make the type checker
+   * instantiate each literal's array type.
+   */
+  readonly segments: SegmentDef[] | readonly SegmentDef[];
   /**
    * The key codec version the stored keys were written with (default `KEY_CODEC_VERSION`). Only a
    * migration's copy of an old schema sets 1, to read (and build) keys as codec v1 wrote them.
@@ -385,9 +391,10 @@ export class KeyTemplate {
 
   constructor(def: KeyTemplateDef) {
     this.def = def;
-    this.valueSegments = def.segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
+    const segments: readonly SegmentDef[] = def.segments;
+    this.valueSegments = segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
     this.attributes = this.valueSegments.filter((s) => s.kind !== 'shard').map((s) => s.attr);
-    const shard = def.segments.find((s): s is ShardSegmentDef => s.kind === 'shard');
+    const shard = segments.find((s): s is ShardSegmentDef => s.kind === 'shard');
     this.shards = shard?.count;
     this.shardStart = shard?.start ?? 0;
     this.random = shard?.random === true;

@@ -14,29 +14,11 @@ import { KeyValueError } from './errors.js';
 export type SortOperator = 'eq' | 'beginsWith' | 'between' | 'gt' | 'gte' | 'lt' | 'lte';
 
 /**
- * A sort-key condition as generated methods accept it: exactly one operator, on a left-to-right
- * prefix of the sort key's parts. `eq` matches whole parts: a prefix stands for every key with
- * exactly those leading parts (`{ userId: '1' }` never matches `'12'`). `beginsWith` is a text
- * prefix on its last part, which must be a string part (`{ name: 'z' }` matches `'zoo'`): exactly
- * DynamoDB's `begins_with` on the encoded text. Spelled out member by member (rather than mapped)
- * so the type checker instantiates little per call.
+ * Every sort-key operator but one, absent. Generated code spells an access path's sort condition
+ * out as `(OnlyGte & { readonly gte: Prefix }) | …`, which means `SortCondition<Prefix>` with nothing
+ * for the type checker to instantiate, per entity or once.
  */
-export type SortCondition<Prefix, TextPrefix = never> =
-  | { readonly eq: Prefix; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith: TextPrefix; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith?: never; readonly between: readonly [Prefix, Prefix]; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt: Prefix; readonly gte?: never; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte: Prefix; readonly lt?: never; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt: Prefix; readonly lte?: never }
-  | { readonly eq?: never; readonly beginsWith?: never; readonly between?: never; readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte: Prefix };
-
-/**
- * Every sort-key operator, absent. Generated code spells an access path's sort condition out as
- * `Omit<NoSortOperator, 'gte'> & { readonly gte: Prefix } | …`, which means `SortCondition<Prefix>`
- * without a type argument to instantiate per entity.
- */
-export interface NoSortOperator {
-  readonly eq?: never;
+export interface OnlyEq {
   readonly beginsWith?: never;
   readonly between?: never;
   readonly gt?: never;
@@ -44,6 +26,70 @@ export interface NoSortOperator {
   readonly lt?: never;
   readonly lte?: never;
 }
+export interface OnlyBeginsWith {
+  readonly eq?: never;
+  readonly between?: never;
+  readonly gt?: never;
+  readonly gte?: never;
+  readonly lt?: never;
+  readonly lte?: never;
+}
+export interface OnlyBetween {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly gt?: never;
+  readonly gte?: never;
+  readonly lt?: never;
+  readonly lte?: never;
+}
+export interface OnlyGt {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly between?: never;
+  readonly gte?: never;
+  readonly lt?: never;
+  readonly lte?: never;
+}
+export interface OnlyGte {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly between?: never;
+  readonly gt?: never;
+  readonly lt?: never;
+  readonly lte?: never;
+}
+export interface OnlyLt {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly between?: never;
+  readonly gt?: never;
+  readonly gte?: never;
+  readonly lte?: never;
+}
+export interface OnlyLte {
+  readonly eq?: never;
+  readonly beginsWith?: never;
+  readonly between?: never;
+  readonly gt?: never;
+  readonly gte?: never;
+  readonly lt?: never;
+}
+
+/**
+ * A sort-key condition as generated methods accept it: exactly one operator, on a left-to-right
+ * prefix of the sort key's parts. `eq` matches whole parts: a prefix stands for every key with
+ * exactly those leading parts (`{ userId: '1' }` never matches `'12'`). `beginsWith` is a text
+ * prefix on its last part, which must be a string part (`{ name: 'z' }` matches `'zoo'`): exactly
+ * DynamoDB's `begins_with` on the encoded text.
+ */
+export type SortCondition<Prefix, TextPrefix = never> =
+  | (OnlyEq & { readonly eq: Prefix })
+  | (OnlyBeginsWith & { readonly beginsWith: TextPrefix })
+  | (OnlyBetween & { readonly between: readonly [Prefix, Prefix] })
+  | (OnlyGt & { readonly gt: Prefix })
+  | (OnlyGte & { readonly gte: Prefix })
+  | (OnlyLt & { readonly lt: Prefix })
+  | (OnlyLte & { readonly lte: Prefix });
 
 /** A key condition in structured form: what DynamoDB evaluates, before aliasing. */
 export type SortKeyTest =

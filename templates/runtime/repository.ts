@@ -434,8 +434,16 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
+/**
+ * What an `…All` method returns: every item of every page, fetched as the caller iterates. `T` is
+ * declared covariant (`out`), so the type checker relates `ItemIterator<unknown>` (what `allItems`
+ * returns) to a method's `ItemIterator<Article>` by comparing the item types alone, never by
+ * measuring AsyncGenerator's members.
+ */
+export interface ItemIterator<out T> extends AsyncGenerator<T, void, undefined> {}
+
 /** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
-export async function* allItems(fetch: (cursor: string | undefined) => Promise<Page<unknown>>, start?: string): AsyncGenerator<unknown, void, undefined> {
+export async function* allItems(fetch: (cursor: string | undefined) => Promise<Page<unknown>>, start?: string): ItemIterator<unknown> {
   let cursor: string | undefined = start;
   do {
     const page = await fetch(cursor);

@@ -165,3 +165,29 @@ export class EntityTransaction<Parent, Input, Key, Update, Item, Versioned exten
     return this.parent;
   }
 }
+
+/**
+ * What a generated `<Table>Transaction` extends: an EntityTransaction per entity model given, under
+ * the entity's property name, writing into one Transaction, and `commit`. The generated class
+ * declares each property's type (`declare readonly article: EntityTransaction<…>`), so the user's
+ * type checker reads declared types rather than checking a `new EntityTransaction<…>` per entity.
+ */
+export class TableTransaction {
+  private readonly writes: Transaction;
+  constructor(context: TableContext, models: Readonly<Record<string, EntityModel>>) {
+    this.writes = new Transaction(context);
+    for (const [name, model] of Object.entries(models)) {
+      Object.defineProperty(this, name, { value: new EntityTransaction(this.writes, model, this), enumerable: true });
+    }
+  }
+
+  /**
+   * Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB
+   * cancels it, in which case nothing was written. `options.token` is the idempotency token (by
+   * default a new one per commit).
+   * @throws ValidationError before anything is sent if the transaction is empty, holds more than 100 writes or 4 MB, or writes one item twice
+   */
+  commit(options?: CommitOptions): Promise<void> {
+    return this.writes.commit(options);
+  }
+}

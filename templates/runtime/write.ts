@@ -329,8 +329,21 @@ export async function putItem(ctx: TableContext, model: EntityModel, item: objec
 /** What an update returns: the whole item after (ALL_NEW, the default) or before, only the changed attributes, or nothing. */
 export type UpdateReturnValues = 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW' | 'UPDATED_OLD' | 'NONE';
 
+/**
+ * What an update returns for each `returnValues`. A generated `update<R>` returns
+ * `Promise<UpdateResults<Article>[R]>`: an indexed access the type checker resolves by reading one
+ * member, where a conditional type would be instantiated and compared branch by branch.
+ */
+export interface UpdateResults<Item> {
+  readonly ALL_NEW: Item;
+  readonly ALL_OLD: Item | undefined;
+  readonly UPDATED_NEW: Partial<Item>;
+  readonly UPDATED_OLD: Partial<Item>;
+  readonly NONE: undefined;
+}
+
 /** The result type for a ReturnValues choice. */
-export type Returned<Item, R extends string> = R extends 'NONE' ? undefined : R extends 'UPDATED_NEW' | 'UPDATED_OLD' ? Partial<Item> : R extends 'ALL_OLD' ? Item | undefined : Item;
+export type Returned<Item, R extends UpdateReturnValues> = UpdateResults<Item>[R];
 
 /** Updates an existing item and returns it as `returnValues` asks (the item as it is now by default). */
 export async function updateItem(

@@ -49,10 +49,10 @@ test('item types: the item, its key, each path and the update, nothing empty', (
   t.is(find(statements, 'OrderKey').type, '{ orderId: string; }');
   // the projection spelled out, optional attributes kept optional
   t.is(find(statements, 'OrderByStatusItem').type, "{ orderId: string; status: 'OPEN' | 'SHIPPED'; flaggedAt?: Date; }");
-  // SortCondition<OrderByStatusSortPrefix> spelled out: no beginsWith member, as no sort-key part is a string
+  // SortCondition<OrderByStatusSortPrefix> spelled out over the runtime's plain interfaces (nothing to instantiate): no beginsWith member, as no sort-key part is a string
   t.is(
     find(statements, 'OrderByStatusSortCondition').type,
-    ['eq', 'between', 'gt', 'gte', 'lt', 'lte'].map((op) => `(Omit<NoSortOperator, '${op}'> & { readonly ${op}: ${op === 'between' ? 'readonly [OrderByStatusSortPrefix, OrderByStatusSortPrefix]' : 'OrderByStatusSortPrefix'}; })`).join(' | '),
+    ['Eq', 'Between', 'Gt', 'Gte', 'Lt', 'Lte'].map((op) => `(Only${op} & { readonly ${op.toLowerCase()}: ${op === 'Between' ? 'readonly [OrderByStatusSortPrefix, OrderByStatusSortPrefix]' : 'OrderByStatusSortPrefix'}; })`).join(' | '),
   );
   t.deepEqual(find(statements, 'Order').properties!.map((p) => `${p.name}${p.hasQuestionToken ? '?' : ''}: ${p.type}`), ['orderId: string', "status: 'OPEN' | 'SHIPPED'", 'placedAt: Date', 'flaggedAt?: Date']);
   // Condition<Order> spelled out: one comparison per attribute (optional ones too), and the combinators
@@ -102,6 +102,11 @@ test('crud: methods and their one-line bodies', (t) => {
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
   t.is(methods[0]!.statements, 'return getItem(this.context, orderModel, key, options) as Promise<Order | undefined>;');
   t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options) as Promise<Order>;");
+  // update's result read off an interface member per `returnValues`, not a conditional type
+  const update = methods.find((m) => m.name === 'update')!;
+  t.deepEqual(update.typeParameters, [{ name: 'R', constraint: 'UpdateReturnValues', default: "'ALL_NEW'" }]);
+  t.is(update.returnType, 'Promise<UpdateResults<Order>[R]>');
+  t.is(update.statements, 'return updateItem(this.context, orderModel, key, changes, options) as Promise<UpdateResults<Order>[R]>;');
 });
 
 test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
@@ -116,6 +121,9 @@ test('crud: documentation on what callers see, with the typed errors thrown', (t
 test('index queries: the table path is left out when its sort key is constant; projections overload with docs on each signature', (t) => {
   const methods = emitIndexQueries(scope('Order'));
   t.deepEqual(methodNames(methods), ['queryByStatus', 'queryByStatusAll']);
+  // the iterator's type has a covariant item (declared `out`): the assertion compares item types only
+  t.is(methods[1]!.returnType, 'ItemIterator<OrderByStatusItem>');
+  t.true(String(methods[1]!.statements).endsWith('options.cursor) as ItemIterator<OrderByStatusItem>;'));
   t.is(methods[0]!.overloads!.length, 2);
   t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
   t.is(methods[0]!.docs, undefined);

@@ -1,5 +1,5 @@
 // Compile-only: the API generated from fixtures/social.ts rejects misuse at compile time.
-import type { ArticleSortCondition, ArticleSortPrefix, ArticleSortTextPrefix, Condition, SocialTable, SortCondition, User, UserCondition } from '../../out/social/index.js';
+import type { Article, ArticleSortCondition, ArticleSortPrefix, ArticleSortTextPrefix, Condition, SocialTable, SortCondition, User, UserCondition } from '../../out/social/index.js';
 
 export async function misuse(db: SocialTable): Promise<void> {
   const updatedAt = new Date();
@@ -65,6 +65,28 @@ export async function misuse(db: SocialTable): Promise<void> {
   const email: string = changed.email;
   void nothing;
   void email;
+  // update's result follows returnValues: the item after by default, maybe nothing before, either for a choice made at run time
+  const after: User = await db.user.update({ id: '1' }, { set: { bio: 'x' } });
+  // @ts-expect-error: ALL_OLD returns the item as it was, undefined if there was none
+  const before: User = await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { returnValues: 'ALL_OLD' });
+  const chosen = (Math.random() > 0.5 ? 'ALL_NEW' : 'NONE') as 'ALL_NEW' | 'NONE';
+  // @ts-expect-error: a returnValues chosen at run time may return nothing
+  const either: User = await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { returnValues: chosen });
+  // @ts-expect-error: returnValues is one of DynamoDB's ReturnValues for an update
+  await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { returnValues: 'ALL' });
+  void after;
+  void before;
+  void either;
+  // an …All method's iterator is an AsyncGenerator of the path's items
+  const iterator: AsyncGenerator<Article, void, undefined> = db.article.queryAll({ userId: 'u' });
+  void iterator;
+  // @ts-expect-error: the iterator yields Article items, not Users
+  const users: AsyncGenerator<User, void, undefined> = db.article.queryAll({ userId: 'u' });
+  void users;
+  // @ts-expect-error: an …All method takes its query's partition
+  db.article.queryAll({ name: 'n' });
+  // @ts-expect-error: between takes a pair of prefixes
+  await db.article.query({ userId: 'u' }, { where: { between: [{ updatedAt }] } });
 
   // Methods with nothing to do are not generated:
   // @ts-expect-error: every Score attribute is part of its key, so Score has no update
@@ -90,6 +112,15 @@ export async function misuse(db: SocialTable): Promise<void> {
   const sortSpelled: ArticleSortCondition = {} as SortCondition<ArticleSortPrefix, ArticleSortTextPrefix>;
   const sortGeneric: SortCondition<ArticleSortPrefix, ArticleSortTextPrefix> = sortSpelled;
   void sortGeneric;
+
+  // a transaction: each entity's writes chain back to the transaction, typed as its repository's
+  await db.transaction().user.put(written).article.delete({ userId: 'u', updatedAt, articleId: 'a' }).settings.update({ userId: 'u' }, { set: { theme: 'dark' } }, { expectedVersion: 3 }).commit();
+  // @ts-expect-error: a transaction's put takes the entity's item (enum values are checked)
+  db.transaction().user.put({ ...written, status: 'DELETED' });
+  // @ts-expect-error: a versioned entity's update in a transaction needs the expected version
+  db.transaction().settings.update({ userId: 'u' }, { set: { theme: 'dark' } });
+  // @ts-expect-error: a transaction has writes for the table's entities only
+  void db.transaction().nobody;
 
   // And what is allowed:
   await db.article.queryFeaturedBetween({ from: updatedAt, to: updatedAt }, { limit: 5 });
