@@ -114,7 +114,6 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
 /**
  * The CreateTable input for the KeyValue table, with its indexes.
- *
  * @param tableName the physical table name (default 'KeyValue')
  */
 export function keyValueTableDefinition(tableName: string = 'KeyValue'): CreateTableCommandInput {

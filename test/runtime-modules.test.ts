@@ -15,13 +15,18 @@ import { writeOutput } from '../generator/cli/output.js';
 const root = path.resolve(import.meta.dirname, '..');
 const exec = promisify(execFile);
 
-/** One entity, plus (per variant) an edge or a sharded entity. */
-function table(variant: { edge?: boolean; shard?: boolean } = {}) {
+type Variant = { edge?: boolean; shard?: boolean; rotation?: boolean; timeBucket?: boolean };
+
+/** One entity with a query, plus (per variant) an edge, a sharded entity, table rotation or a time-bucketed partition key. */
+function table(variant: Variant = {}) {
   return defineTable({
     name: 'Shop',
+    ...(variant.rotation ? { rotation: 'month' as const } : {}),
     entities: {
       User: entity({ attributes: { id: types.string(), name: types.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } }),
+      Order: entity({ attributes: { userId: types.string(), at: types.timestamp(), id: types.string() }, key: { pk: 'Orders#<userId>', sk: '<at>#<id>' } }),
       ...(variant.shard ? { Click: entity({ attributes: { page: types.string(), id: types.string() }, key: { pk: 'Page#<page>#<shard>', sk: '<id>', shard: { count: 4, by: 'id' } } }) } : {}),
+      ...(variant.timeBucket ? { View: entity({ attributes: { site: types.string(), at: types.timestamp(), id: types.string() }, key: { pk: 'Site#<site>#<at:hour>', sk: '<at>#<id>' } }) } : {}),
     },
     ...(variant.edge ? { edges: { Follows: edge({ types: ['User'], forward: 'FOLLOWS', inverse: 'FOLLOWED_BY' }) } } : {}),
   });
@@ -57,21 +62,32 @@ test('usedRuntime closes over the runtime\'s own imports', (t) => {
   t.throws(() => usedRuntime(["import { x } from './runtime/nope.js';"]), { message: /\.\/runtime\/nope\.js, which is no runtime module/ });
 });
 
-test('only the runtime modules a schema uses are written: edges and gathering only for schemas that have them', (t) => {
+test('only the runtime modules a schema uses are written: edges, gathering and rotation only for schemas that have them', (t) => {
   const out = path.join(root, 'out', 'test-runtime-modules', 'selection');
-  const runtimeOf = (variant: { edge?: boolean; shard?: boolean }) =>
+  const runtimeOf = (variant: Variant) =>
     new Set([...generateTable(table(variant), out).files.keys()].filter((f) => f.startsWith('shop/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js')));
+  // a table with queries, batches, conditions and transactions, and none of the features below
   const plain = runtimeOf({});
-  t.false(plain.has('edge'), 'no edge module without edges');
-  t.false(plain.has('migration'), 'the migration engine only for migration programs');
-  t.true(runtimeOf({ edge: true }).has('edge'));
-  t.true(runtimeOf({ shard: true }).has('gather'));
+  t.deepEqual([...plain].sort(), ['batch', 'codec', 'condition', 'cursor', 'errors', 'expression', 'hmac', 'item', 'item-size', 'key-condition', 'repository', 'scan', 'transaction', 'write']);
+  const cases: Array<[Variant, string[], string[]]> = [
+    [{ edge: true }, ['edge'], ['gather', 'rotation']],
+    [{ shard: true }, ['gather'], ['edge', 'rotation']],
+    [{ timeBucket: true }, ['gather'], ['edge', 'rotation']],
+    [{ rotation: true }, ['rotation', 'gather'], ['edge']],
+  ];
+  for (const [variant, present, absent] of cases) {
+    const modules = runtimeOf(variant);
+    for (const name of present) t.true(modules.has(name), `${JSON.stringify(variant)}: ${name}`);
+    for (const name of absent) t.false(modules.has(name), `${JSON.stringify(variant)}: no ${name}`);
+    for (const name of plain) t.true(modules.has(name), `${JSON.stringify(variant)}: ${name}`);
+  }
+  t.false(runtimeOf({ edge: true, shard: true, rotation: true, timeBucket: true }).has('migration'), 'the migration engine only for migration programs');
   const all = generateTable(table({ edge: true }), out).files;
   for (const name of runtimeOf({ edge: true })) t.true(all.has(`shop/runtime/${name}.d.ts`), `${name}.d.ts beside ${name}.js`);
   t.false([...all.keys()].some((f) => f.startsWith('shop/runtime/') && f.endsWith('.ts') && !f.endsWith('.d.ts')), 'no runtime source');
   t.deepEqual(
     [...all.keys()].filter((f) => !f.includes('/runtime/')),
-    ['shop/user.ts', 'shop/edges.ts', 'shop/table-definition.ts', 'shop/shop-table.ts', 'shop/index.ts'],
+    ['shop/user.ts', 'shop/order.ts', 'shop/edges.ts', 'shop/table-definition.ts', 'shop/shop-table.ts', 'shop/index.ts'],
     'the schema-shaped modules stay TypeScript',
   );
 });

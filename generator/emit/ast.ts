@@ -75,6 +75,15 @@ export function union(types: readonly TypeNode[]): TypeNode {
   return types.length === 1 ? types[0]! : f.createUnionTypeNode(types);
 }
 
+/**
+ * A union as the text of a type alias: on one line when it is short, otherwise one member per line
+ * after a leading `|` (as a formatter lays out a union that does not fit).
+ */
+export function unionText(types: readonly TypeNode[]): string {
+  const flat = print(union(types));
+  return flat.length <= BREAK_AT ? flat : types.map((type) => `\n  | ${print(type)}`).join('');
+}
+
 /** `A & B`. */
 export function intersection(types: readonly TypeNode[]): TypeNode {
   return types.length === 1 ? types[0]! : f.createIntersectionTypeNode(types);
@@ -84,6 +93,11 @@ export function intersection(types: readonly TypeNode[]): TypeNode {
 export function literalType(value: string | number | boolean): TypeNode {
   if (typeof value === 'boolean') return f.createLiteralTypeNode(value ? f.createTrue() : f.createFalse());
   return f.createLiteralTypeNode(typeof value === 'string' ? str(value) : (num(value) as ts.LiteralExpression));
+}
+
+/** `T[]`. */
+export function arrayOf(type: TypeNode): TypeNode {
+  return f.createArrayTypeNode(type);
 }
 
 /** `T[K]`. */
@@ -145,9 +159,14 @@ export function call(callee: Expression | string, args: readonly Expression[], t
   return f.createCallExpression(typeof callee === 'string' ? path(callee) : callee, typeArgs?.length ? typeArgs : undefined, args);
 }
 
-/** `new Name(args)`. */
-export function construct(name: string, args: readonly Expression[]): Expression {
-  return f.createNewExpression(id(name), undefined, args);
+/** `new Name<T>(args)`. */
+export function construct(name: string, args: readonly Expression[], typeArgs?: readonly TypeNode[]): Expression {
+  return f.createNewExpression(id(name), typeArgs?.length ? typeArgs : undefined, args);
+}
+
+/** `...expr`, a member of an object literal (`obj`). */
+export function spread(expression: Expression): ts.SpreadAssignment {
+  return f.createSpreadAssignment(expression);
 }
 
 export type ObjectEntry = readonly [string, Expression | undefined] | ts.ObjectLiteralElementLike;

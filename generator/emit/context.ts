@@ -68,6 +68,40 @@ export const transactionClassName = (table: TableDef) => `${pascalCase(table.nam
 /** The tagged union of every item of the table (`SocialItem`). */
 export const tableItemTypeName = (table: TableDef) => `${pascalCase(table.name)}Item`;
 export const entityFile = (entity: EntityDef) => `${kebabCase(entity.name)}.ts`;
+/** The entity's module as imported from a sibling (`./daily-stats.js`). */
+export const entityModuleSpecifier = (entity: EntityDef) => `./${kebabCase(entity.name)}.js`;
+
+/** The names an entity's module exports and the table class refers to. */
+export interface EntityNames {
+  /** The item type (`Article`). */
+  readonly item: string;
+  readonly key: string;
+  /** What writes take when the entity is versioned (`ArticleInput`). */
+  readonly input: string;
+  readonly update: string;
+  readonly partition: string;
+  readonly condition: string;
+  readonly repository: string;
+  /** The runtime model constant (`articleModel`). */
+  readonly model: string;
+  /** The table's member for the entity (`db.article`). */
+  readonly member: string;
+}
+
+export function entityNames(entity: EntityDef): EntityNames {
+  const name = entity.name;
+  return {
+    item: name,
+    key: `${name}Key`,
+    input: `${name}Input`,
+    update: `${name}Update`,
+    partition: `${name}Partition`,
+    condition: `${name}Condition`,
+    repository: `${name}Repository`,
+    model: `${camelCase(name)}Model`,
+    member: camelCase(name),
+  };
+}
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

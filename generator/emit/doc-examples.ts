@@ -5,12 +5,15 @@
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
-import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest } from '../../templates/runtime/repository.js';
+import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
+import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
+import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
+import { Transaction } from '../../templates/runtime/transaction.js';
 import { nativeQueryInput } from '../../templates/runtime/native-index.js';
 import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
 import type { AccessPath, ResolvedPattern } from '../model/access-paths.js';
 import { arr, awaitExpr, binary, call, construct, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
-import { camelCase } from './context.js';
+import { entityNames } from './context.js';
 import { liveEntityModel } from './entity-model.js';
 import type { EntityScope } from './entity-scope.js';
 import { formatModule, LINE_WIDTH } from './format.js';
@@ -22,6 +25,17 @@ interface Sample {
 }
 
 const SAMPLE_INSTANT = new Date(Date.UTC(2024, 0, 15, 9, 30));
+/** The range of a time-range query: an hour from the sample instant. */
+const SAMPLE_RANGE = { from: SAMPLE_INSTANT, to: new Date(SAMPLE_INSTANT.getTime() + 3_600_000) };
+const RANGE_SAMPLE: Sample = {
+  value: SAMPLE_RANGE,
+  code: obj([
+    ['from', construct('Date', [str(SAMPLE_RANGE.from.toISOString())])],
+    ['to', construct('Date', [str(SAMPLE_RANGE.to.toISOString())])],
+  ]),
+};
+/** The idempotency token a transaction's example passes, so that its request is reproducible. */
+const SAMPLE_TOKEN = 'token-1';
 
 /** A sample value of an attribute: its name for a string, the first enum value, the smallest number, a fixed instant. */
 function sample(name: string, def: AttributeDef): Sample {
@@ -89,11 +103,37 @@ function requestLiteral(value: unknown): Expression {
 /** Source laid out for a doc comment (its indent and ` * ` taken off the width). */
 const layout = (code: string) => formatModule('example.ts', code, LINE_WIDTH - 6).trimEnd();
 
-/** The tag: the call, then `// sends <Command>:` and the command's input, commented. */
-function exampleTag(scope: EntityScope, method: string, args: readonly Expression[], command: string, input: object): DocTag {
-  const callText = print(awaitExpr(call(path(`db.${camelCase(scope.name)}.${method}`), args)));
-  const request = layout(`(${print(requestLiteral(input))});`).replace(/^\(|\);$/g, '');
-  return { name: 'example', text: `\n${layout(`${callText};`)}\n// sends ${command}:\n${request.split('\n').map((line) => `// ${line}`).join('\n')}` };
+/** What a call sends: one request, or `count` alike (one per shard, time bucket or table), the first of them shown. */
+interface Sent {
+  readonly command: string;
+  readonly input: object;
+  readonly count?: number;
+  /** What each of `count` requests reads: `shard`, `time bucket`, … */
+  readonly per?: string;
+}
+
+/** The first of the requests sent one per partition (`per`, when there are several). */
+const firstOf = (command: string, inputs: readonly object[], per: string): Sent => ({ command, input: inputs[0]!, ...(inputs.length > 1 ? { count: inputs.length, per } : {}) });
+
+/**
+ * The tag: the call, then `// sends <Command>:` (or `// sends <n> <Command> requests (one per
+ * <per>); the first:`) and the command's input, commented.
+ */
+function exampleTag(callExpression: Expression, sent: Sent): DocTag {
+  const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
+  const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
+  return { name: 'example', text: `\n${layout(`${print(awaitExpr(callExpression))};`)}\n${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}` };
+}
+
+/** The tag of a call whose request `sent` computes (undefined: no example); a call the runtime refuses with the sample values has none. */
+function tagOf(callExpression: () => Expression, sent: () => Sent | undefined): DocTag | undefined {
+  try {
+    const request = sent();
+    return request && exampleTag(callExpression(), request);
+  } catch (error) {
+    if (error instanceof DdbgenError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -135,18 +175,17 @@ export class EntityExamples {
     return this.#tag(method, args, command, () => writeInput(this.#table, plan(), returnValues));
   }
 
-  /**
-   * The tag of a call with `args`, its request computed by `request` (undefined: no example). A
-   * call the runtime refuses with the sample values leaves the method without an example.
-   */
+  /** The tag of `db.<entity>.<method>(args)` sending one `command`, its input computed by `request` (undefined: no example). */
   #tag(method: string, args: Sample[], command: string, request: () => object | undefined): DocTag | undefined {
-    try {
+    return this.#sends(method, args, () => {
       const input = request();
-      return input && exampleTag(this.#scope, method, args.map((a) => a.code), command, input);
-    } catch (error) {
-      if (error instanceof DdbgenError) return undefined;
-      throw error;
-    }
+      return input && { command, input };
+    });
+  }
+
+  /** The tag of `db.<entity>.<method>(args)`, what it sends computed by `sent`. */
+  #sends(method: string, args: Sample[], sent: () => Sent | undefined): DocTag | undefined {
+    return tagOf(() => call(path(`db.${entityNames(this.#scope.entity).member}.${method}`), args.map((a) => a.code)), sent);
   }
 
   get(): DocTag | undefined {
@@ -167,11 +206,15 @@ export class EntityExamples {
     return this.#write(mode, [item], 'PutCommand', () => planPut(this.#live, item.value, mode).plan);
   }
 
-  /** An update that sets one attribute: the first that feeds no index key, if there is one. */
+  /**
+   * An update that sets one attribute: the first that feeds no index key, else one that a native
+   * index copies (the update writes the copy too); none when every attribute feeds a synthetic key.
+   */
   update(): DocTag | undefined {
     const { mutable, indexInputs, entity } = this.#scope;
-    const settable = mutable.filter((a) => !this.#live.nativeIndexes?.some((index) => [...index.partition, ...index.sort].some(([, source]) => source === a)));
-    const attribute = settable.find((a) => !indexInputs.has(a) && !entity.attributes[a]!.optional) ?? settable.find((a) => !indexInputs.has(a));
+    const copied = (a: string) => this.#live.nativeIndexes?.some((index) => [...index.partition, ...index.sort].some(([, source]) => source === a)) === true;
+    const pick = (names: readonly string[]) => names.find((a) => !indexInputs.has(a) && !entity.attributes[a]!.optional) ?? names.find((a) => !indexInputs.has(a));
+    const attribute = pick(mutable.filter((a) => !copied(a))) ?? pick(mutable);
     if (attribute === undefined) return undefined;
     const key = this.#key();
     const value = sample(attribute, entity.attributes[attribute]!);
@@ -214,12 +257,9 @@ export class EntityExamples {
     return this.#tag('batchDelete', [{ value: [key.value], code: arr([key.code]) }], 'BatchWriteCommand', () => ({ RequestItems: { [this.#table]: [{ DeleteRequest: { Key: primaryKey(this.#live, key.value as Record<string, unknown>) } }] } }));
   }
 
-  /** A query's example; none for a sharded partition key, which gathers one query per shard. */
+  /** A query's example: one Query, or one per shard of a sharded partition key (gathered). */
   #query(method: string, args: Sample[], request: () => QueryRequest): DocTag | undefined {
-    return this.#tag(method, args, 'QueryCommand', () => {
-      const built = request();
-      return built.pk.template.shards === undefined ? queryInput({ tableName: this.#table } as never, built) : undefined;
-    });
+    return this.#sends(method, args, () => queried(this.#table, request()));
   }
 
   /** A query of the table or an index: one partition, narrowed by `eq` on the first sort-key part. */
@@ -274,6 +314,75 @@ export class EntityExamples {
     return this.#tag(method, [partition, ...(options ? [options] : [])], 'QueryCommand', input);
   }
 
+  /** `getAll` or `sum` of a sharded partition with a constant sort key: every shard's key, read in batches of 100. */
+  gatherKeys(method: 'getAll' | 'sum'): DocTag | undefined {
+    const partition = this.#of(this.#scope.primary.partition);
+    return this.#sends(method, [partition], () => {
+      const keys = shardPartitions(partition.value as Record<string, unknown>, this.#live.pk.template).map((values) => primaryKey(this.#live, values));
+      const batches = Array.from({ length: Math.ceil(keys.length / 100) }, (_, at) => ({ RequestItems: { [this.#table]: { Keys: keys.slice(at * 100, at * 100 + 100) } } }));
+      return firstOf('BatchGetCommand', batches, '100 keys');
+    });
+  }
+
+  /**
+   * A time-range query (`…Between`) over the time buckets of a partition key: the partition's other
+   * parts, and an hour from the sample instant; one Query per bucket (and shard).
+   */
+  timeRange(method: string, indexName: string | undefined, bucket: { readonly attribute: string; readonly unit: string }, rest: readonly string[]): DocTag | undefined {
+    const partition = this.#of(rest);
+    return this.#sends(method, [...(rest.length ? [partition] : []), RANGE_SAMPLE], () => {
+      const request = timeRangeRequest(this.#live, method, indexName, bucket.attribute, partition.value as Record<string, unknown>, SAMPLE_RANGE, {});
+      const buckets = timeBuckets(SAMPLE_RANGE.from, SAMPLE_RANGE.to, bucket.unit as Parameters<typeof timeBuckets>[2]).map((at) => ({ ...(partition.value as Record<string, unknown>), [bucket.attribute]: at }));
+      const sharded = request.pk.template.shards !== undefined;
+      const partitions = sharded ? buckets.flatMap((b) => shardPartitions(b, request.pk.template)) : buckets;
+      return firstOf('QueryCommand', partitions.map((p) => queryInput({ tableName: this.#table } as TableContext, { ...request, partition: p })), sharded ? 'time bucket and shard' : 'time bucket');
+    });
+  }
+
+  /** A query across a rotated table's period tables (`…AcrossTables`): one partition, an hour from the sample instant. */
+  acrossTables(method: string, attribute: string, partitionParts: readonly string[]): DocTag | undefined {
+    const rotation = this.#scope.ctx.table.rotation;
+    if (!rotation) return undefined;
+    const partition = this.#of(partitionParts);
+    return this.#sends(method, [partition, RANGE_SAMPLE], () => {
+      const request = timeRangeRequest(this.#live, method, undefined, attribute, partition.value as Record<string, unknown>, SAMPLE_RANGE, {});
+      const sharded = request.pk.template.shards !== undefined;
+      const partitions = sharded ? shardPartitions(request.partition, request.pk.template) : [request.partition];
+      const inputs = rotatedTablesBetween(this.#table, SAMPLE_RANGE.from, SAMPLE_RANGE.to, rotation).flatMap((tableName) => partitions.map((p) => queryInput({ tableName } as TableContext, { ...request, partition: p })));
+      return firstOf('QueryCommand', inputs, sharded ? 'table and shard' : 'table');
+    });
+  }
+
+  /** A collection's query (`db.<name>Collection(partition)`) on the partition of this entity, its first member. */
+  collection(method: string, keyAttributes: readonly string[]): DocTag | undefined {
+    const partition = this.#of(this.#scope.primary.partition);
+    return tagOf(
+      () => call(path(`db.${method}`), [partition.code]),
+      () => {
+        const model = this.#live;
+        const values = partition.value as Record<string, unknown>;
+        return queried(this.#table, { scope: `${this.#table}.${method}`, pk: model.pk, partition: values, params: { partition: values, order: 'asc' }, keyAttributes: [...keyAttributes], order: 'asc', consistent: false });
+      },
+    );
+  }
+
+  /** This entity's step of a transaction's example: `create` of the sample item, or `delete` of its key. */
+  transactionStep(mode: 'create' | 'delete'): { readonly args: Expression[]; readonly plan: WritePlan } | undefined {
+    if (!this.#scope.addressable) return undefined;
+    try {
+      if (mode === 'create') {
+        const item = this.#item();
+        return { args: [item.code], plan: planPut(this.#live, item.value, 'create').plan };
+      }
+      const key = this.#key();
+      const options = this.#versioned();
+      return { args: [key.code, ...(options ? [options.code] : [])], plan: planDelete(this.#live, key.value as Record<string, unknown>, options?.value ?? {}) };
+    } catch (error) {
+      if (error instanceof DdbgenError) return undefined;
+      throw error;
+    }
+  }
+
   /** `increment`: one of each counter. */
   increment(counters: readonly string[]): DocTag | undefined {
     if (!this.#scope.addressable) return undefined;
@@ -283,16 +392,47 @@ export class EntityExamples {
     return this.#write('increment', [key, deltas], 'UpdateCommand', plan, 'ALL_NEW');
   }
 
-  /** `mark<Index>` (sets the sparse index's optional inputs) or `clear<Index>` (removes them). */
-  sparse(method: string, optional: readonly string[], mark: boolean): DocTag | undefined {
+  /** `mark<Index>` (sets `attributes`: the sparse index's optional inputs and its other non-key inputs) or `clear<Index>` (removes `attributes`, the optional inputs). */
+  sparse(method: string, attributes: readonly string[], mark: boolean): DocTag | undefined {
     if (!this.#scope.addressable) return undefined;
     const key = this.#key();
-    const values = this.#of(optional);
-    const changes = mark ? { set: values.value } : { remove: optional };
+    const values = this.#of(attributes);
+    const changes = mark ? { set: values.value } : { remove: attributes };
     const options = this.#versioned();
     const plan = () => planUpdate(this.#live, key.value as Record<string, unknown>, changes as never, options?.value ?? {});
     return this.#write(method, [key, ...(mark ? [values] : []), ...(options ? [options] : [])], 'UpdateCommand', plan, 'ALL_NEW');
   }
+}
+
+/** What a query sends: one Query, or one per shard of a sharded partition key (gathered, the first shown). */
+function queried(tableName: string, request: QueryRequest): Sent {
+  const partitions = request.pk.template.shards === undefined ? [request.partition] : shardPartitions(request.partition, request.pk.template);
+  return firstOf('QueryCommand', partitions.map((partition) => queryInput({ tableName } as TableContext, { ...request, partition })), 'shard');
+}
+
+/**
+ * A transaction's example: the first entity's sample item created and the next one's key deleted
+ * (`entities` in order, one step each while two are wanted), committed with a fixed token; the
+ * request is the TransactWriteItems input the runtime's Transaction builds from their plans.
+ */
+export function transactionExample(tableName: string, scopes: readonly EntityScope[]): DocTag | undefined {
+  const steps: Array<{ member: string; method: 'create' | 'delete'; args: Expression[]; plan: WritePlan }> = [];
+  for (const scope of scopes) {
+    if (steps.length === 2) break;
+    const method = steps.length === 0 ? 'create' : 'delete';
+    const step = examplesOf(scope).transactionStep(method);
+    if (step) steps.push({ member: entityNames(scope.entity).member, method, ...step });
+  }
+  if (!steps.length) return undefined;
+  const chain = steps.reduce<Expression>((target, step) => call(prop(prop(target, step.member), step.method), step.args), call(path('db.transaction'), []));
+  return tagOf(
+    () => call(prop(chain, 'commit'), [obj([['token', str(SAMPLE_TOKEN)]])]),
+    () => {
+      const transaction = new Transaction({ tableName } as TableContext);
+      for (const step of steps) transaction.add(step.plan);
+      return { command: 'TransactWriteCommand', input: transaction.input(SAMPLE_TOKEN) };
+    },
+  );
 }
 
 const byScope = new WeakMap<EntityScope, EntityExamples>();

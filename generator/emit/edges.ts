@@ -6,7 +6,7 @@ import { StructureKind, VariableDeclarationKind, type StatementStructures } from
 import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
 import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';
-import { camelCase, entityFile, type EmitContext } from './context.js';
+import { camelCase, entityModuleSpecifier, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { id, jsDoc, literal, literalType, objectType, print, prop, union, type TypeNode } from './ast.js';
 
@@ -83,7 +83,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
   return {
     imports: [
       { moduleSpecifier: './runtime/edge.js', isTypeOnly: true, namedImports: ['EdgeModel'] },
-      ...[...used].map((type) => ({ moduleSpecifier: `./${entityFile(table.entities[type]!).replace(/\.ts$/, '.js')}`, namedImports: [`${type}Keys`] })),
+      ...[...used].map((type) => ({ moduleSpecifier: entityModuleSpecifier(table.entities[type]!), namedImports: [`${type}Keys`] })),
     ],
     statements,
   };

@@ -7,16 +7,18 @@ import { indexAccess, resolvePattern, tableAccess, type AccessPath, type Resolve
 import { shardInputs } from '../model/key-segments.js';
 import { Imports, objectType, typeRef, type Member, type TypeNode } from './ast.js';
 import { attributeTypeNode } from './attribute-type.js';
-import { camelCase, pascalCase, type EmitContext } from './context.js';
+import { camelCase, entityNames, pascalCase, type EmitContext } from './context.js';
 import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 
 export const RUNTIME = {
   codec: './runtime/codec.js',
   condition: './runtime/condition.js',
+  gather: './runtime/gather.js',
   item: './runtime/item.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
   repository: './runtime/repository.js',
+  rotation: './runtime/rotation.js',
   write: './runtime/write.js',
 } as const;
 
@@ -70,12 +72,13 @@ export function entityScope(entity: EntityDef, ctx: EmitContext): EntityScope {
   const primaryParts = [...new Set([...primary.partition, ...primary.sort, ...(entity.key.shard ? shardInputs(entity, entity.key.shard) : [])])];
   const indexPaths = Object.keys(entity.indexes).map((index) => indexAccess(table, entity, index)!);
   const version = entity.version;
+  const names = entityNames(entity);
   return {
     entity,
     ctx,
     imports: new Imports(),
     name: entity.name,
-    model: `${camelCase(entity.name)}Model`,
+    model: names.model,
     primary,
     indexPaths,
     primaryParts,
@@ -85,8 +88,8 @@ export function entityScope(entity: EntityDef, ctx: EmitContext): EntityScope {
       .map((p) => resolvePattern(table, p) as ResolvedPattern),
     addressable: entity.key.shard?.random !== true,
     version,
-    inputType: version === undefined ? entity.name : `${entity.name}Input`,
-    conditionType: `${entity.name}Condition`,
+    inputType: version === undefined ? names.item : names.input,
+    conditionType: names.condition,
     mutable: Object.keys(entity.attributes).filter((a) => !primaryParts.includes(a) && a !== version),
     native: emitNativeIndexes(entity, ctx),
   };

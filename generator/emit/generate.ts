@@ -10,7 +10,7 @@ import path from 'node:path';
 import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityTable, takeEntityModule } from './entity-module.js';
@@ -115,7 +115,7 @@ function indexModule(table: TableDef): EmittedModule {
       ],
     },
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table), ...(hasTableSettings(table) ? [tableSettingsName(table)] : [])] },
-    ...Object.values(table.entities).map((e) => ({ moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`, namedExports: ['*'] })),
+    ...Object.values(table.entities).map((e) => ({ moduleSpecifier: entityModuleSpecifier(e), namedExports: ['*'] })),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './edges.js', namedExports: ['*'] }] : []),
     ...(Object.keys(table.edges).length ? [{ moduleSpecifier: './runtime/edge.js', namedExports: ['EdgeRepository', ...['AddOptions', 'EdgeNode', 'EdgePair', 'LinkOptions', 'ManyResult'].map((name) => ({ name, isTypeOnly: true }))] }] : []),
     ...(table.stream

@@ -46,11 +46,12 @@ export function emitCounters(scope: EntityScope): Method[] {
     methods.push({
       name: 'sum',
       docs: jsDoc(`${names.join(', ')} summed over every shard of one partition (one batched read of ${entity.key.shard!.count} keys); 0 where nothing was written.`, [
+        ...example(examplesOf(scope).gatherKeys('sum')),
         { name: 'throws', text: 'BatchError (UnprocessedItemsError when retries make no progress) if the read stops early' },
       ]),
       parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', objectType(names.map((c) => ({ name: c, type: keyword.number() }))))),
-      statements: delegate(scope, 'repository', 'sumItems', [id('partition'), arr(names.map(str)), id('options')]),
+      statements: delegate(scope, 'gather', 'sumItems', [id('partition'), arr(names.map(str)), id('options')]),
     });
   }
   return methods;

@@ -21,7 +21,7 @@ export function param(name: string, type: TypeNode, options: { optional?: boolea
  * result is an entity's item, and the method asserts its declared type once (no type argument
  * for the user's type checker to instantiate per entity).
  */
-export function delegate(scope: EntityScope, module: 'repository' | 'write', helper: string, args: readonly Expression[], result?: TypeNode): string {
+export function delegate(scope: EntityScope, module: 'repository' | 'write' | 'gather' | 'rotation', helper: string, args: readonly Expression[], result?: TypeNode): string {
   const sent = call(runtimeValue(scope, module, helper), [path('this.context'), id(scope.model), ...args]);
   return returns(result ? as(sent, result) : sent);
 }
@@ -185,10 +185,10 @@ function gatherAll(scope: EntityScope): Method[] {
   return [
     {
       name: 'getAll',
-      docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [throws(BATCH_ERROR)]),
+      docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [...example(examplesOf(scope).gatherKeys('getAll')), throws(BATCH_ERROR)]),
       parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', typeRef(name)))),
-      statements: delegate(scope, 'repository', 'getAllItems', [id('partition'), id('options')], typeRef('Promise', typeRef('Array', typeRef(name)))),
+      statements: delegate(scope, 'gather', 'getAllItems', [id('partition'), id('options')], typeRef('Promise', typeRef('Array', typeRef(name)))),
     },
   ];
 }

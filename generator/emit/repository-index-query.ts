@@ -2,10 +2,11 @@
 // async iterator (`…All`), a time-range query across the buckets of a time-bucketed partition key
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
-import type { AccessPath } from '../model/access-paths.js';
+import { shardedPartition, type AccessPath } from '../model/access-paths.js';
 import { arrow, as, awaitExpr, call, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
+import { hasRecordConversion, itemFunction } from './record-conversion.js';
 import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
 const RANGE = objectType([
@@ -21,7 +22,7 @@ export function queryPaths(scope: EntityScope): AccessPath[] {
 /** `(stored) => …`: how a page's records become items: decoded whole, or as the index projects them. */
 export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
   const names = pathNames(scope, path);
-  if (path.projection === 'all') return call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
+  if (path.projection === 'all') return hasRecordConversion(scope) ? id(itemFunction(scope)) : call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
   return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')]));
 }
 
@@ -31,9 +32,13 @@ export const pageOf = (scope: EntityScope, item: string): TypeNode => typeRef('P
 /** `ItemIterator<Item>` (an `AsyncGenerator<Item, void, undefined>`): what an `…All` method returns. */
 export const itemsOf = (scope: EntityScope, item: string): TypeNode => runtimeType(scope, 'repository', 'ItemIterator', typeRef(item));
 
+/** `queryPage`, or `queryShards` (gather.ts) when the path's partition key is sharded: only sharded schemas carry the gather. */
+const pageQuery = (scope: EntityScope, access: AccessPath): string =>
+  shardedPartition(access) ? runtimeValue(scope, 'gather', 'queryShards') : runtimeValue(scope, 'repository', 'queryPage');
+
 /** `queryPage(this.context, request, options, map) as Promise<Page<Item>>`. */
-export const queryPageAs = (scope: EntityScope, item: string, request: Expression, map: Expression): Expression =>
-  as(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
+export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string, request: Expression, map: Expression): Expression =>
+  as(call(pageQuery(scope, access), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
 
 /**
  * `return allItems((page) => this.method(first, page), options) as ItemIterator<Item>;`: the runtime
@@ -73,7 +78,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
         ),
         parameters: [partition, param('options', options, { initializer: '{}' })],
         returnType: page(name),
-        statements: returns(queryPageAs(scope, name, request, recordMapper(scope, access))),
+        statements: returns(queryPageAs(scope, access, name, request, recordMapper(scope, access))),
         // async: a key error rejects the promise like a request error does
         isAsync: true,
       });
@@ -94,8 +99,8 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
         returnType: print(typeRef('Promise', union([runtimeType(scope, 'repository', 'Page', typeRef(name)), runtimeType(scope, 'repository', 'Page', typeRef(names.itemType))]))),
         statements: [
           constant('request', request),
-          returnsIf(not(path('options.fetch')), queryPageAs(scope, names.itemType, id('request'), recordMapper(scope, access))),
-          returns(as(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(runtimeValue(scope, 'repository', 'queryPage'), [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
+          returnsIf(not(path('options.fetch')), queryPageAs(scope, access, names.itemType, id('request'), recordMapper(scope, access))),
+          returns(as(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(pageQuery(scope, access), [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
         ],
         isAsync: true,
       });
@@ -120,15 +125,14 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
   if (bucket?.kind !== 'placeholder' || firstSort?.kind !== 'placeholder' || firstSort.name !== bucket.name || firstSort.truncate !== undefined) return [];
   const rest = access.partition.filter((a) => a !== bucket.name);
   const method = `${names.method}Between`;
-  const sharded = access.pk.segments.some((seg) => seg.kind === 'placeholder' && seg.name === 'shard');
   const gsi = access.index?.kind === 'gsi';
   return [
     {
       name: method,
       docs: jsDoc(
         `${name} items with ${bucket.name} from \`range.from\` to \`range.to\` (inclusive), across every ${bucket.truncate} bucket of ${access.pk.source}` +
-          `${sharded ? ' and every shard' : ''}, merged in order under one cursor.`,
-        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+          `${shardedPartition(access) ? ' and every shard' : ''}, merged in order under one cursor.`,
+        [...example(examplesOf(scope).timeRange(method, access.index?.name, { attribute: bucket.name, unit: bucket.truncate! }, rest)), { name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
       // a partition that is nothing but the bucket takes no partition argument
       parameters: [
@@ -137,7 +141,7 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
         param('options', runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', keyword.never()), { initializer: '{}' }),
       ],
       returnType: print(pageOf(scope, names.itemType)),
-      statements: delegate(scope, 'repository', 'queryTimeRange', [
+      statements: delegate(scope, 'gather', 'queryTimeRange', [
         str(method),
         access.index ? str(access.index.name) : id('undefined'),
         obj([['attribute', str(bucket.name)], ['unit', str(bucket.truncate!)]]),
@@ -163,11 +167,11 @@ function acrossTables(scope: EntityScope, access: AccessPath, names: PathNames):
       docs: jsDoc(
         `${name} items of one partition with ${leading.name} from \`range.from\` to \`range.to\` (inclusive), read from every ${ctx.table.rotation}'s table the range touches` +
           ' (one per period, from the base name), merged in order under one cursor.',
-        [{ name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
+        [...example(examplesOf(scope).acrossTables(method, leading.name, access.partition)), { name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
       parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'repository', 'QueryOptions', keyword.never()), { initializer: '{}' })],
       returnType: print(pageOf(scope, name)),
-      statements: delegate(scope, 'repository', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)], pageOf(scope, name)),
+      statements: delegate(scope, 'rotation', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)], pageOf(scope, name)),
       isAsync: true,
     },
   ];

@@ -56,7 +56,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
         ]),
         parameters: [params, param('options', options, { initializer: '{}' })],
         returnType: print(pageOf(scope, names.itemType)),
-        statements: returns(queryPageAs(scope, names.itemType, request, recordMapper(scope, access))),
+        statements: returns(queryPageAs(scope, access, names.itemType, request, recordMapper(scope, access))),
         isAsync: true,
       },
       {

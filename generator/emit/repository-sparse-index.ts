@@ -16,15 +16,20 @@ export function emitSparseIndexes(scope: EntityScope): Method[] {
   const passOptions = version === undefined ? [] : [id('options')];
   return scope.indexPaths.flatMap((access): Method[] => {
     const index = access.index!.name;
-    const { optional } = indexInputs(scope, index);
+    const { inputs, optional } = indexInputs(scope, index);
     if (!optional.length) return [];
+    // An update cannot read the stored item: the index key's other inputs outside the primary key
+    // are set again with the optional ones, so the key is built from values the call gives.
+    const others = inputs.filter((a) => !optional.includes(a) && !scope.primaryParts.includes(a));
+    const marked = [...optional, ...others];
+    const alsoRead = others.length ? ` (and ${others.join(', ')}, which its key also reads)` : '';
     const suffix = pascalCase(index);
     const throws = { name: 'throws' as const, text: 'ItemNotFoundError if there is none' };
     return [
       {
         name: `mark${suffix}`,
-        docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')} (its index key is written in the same request).`, [...example(examplesOf(scope).sparse(`mark${suffix}`, optional, true)), throws]),
-        parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, optional, 'required')), ...options],
+        docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')}${alsoRead}; its index key is written in the same request.`, [...example(examplesOf(scope).sparse(`mark${suffix}`, marked, true)), throws]),
+        parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, marked, 'required')), ...options],
         returnType: print(typeRef('Promise', item)),
         statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['set', id('values')]]), ...passOptions], typeRef('Promise', item)),
       },

@@ -4,7 +4,7 @@
 
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { StreamViewType, TableDef } from '../../dsl/ir.js';
-import { camelCase, entityFile, pascalCase, printLiteral, quote, raw, type EmitContext } from './context.js';
+import { camelCase, entityModuleSpecifier, pascalCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 
@@ -131,7 +131,7 @@ export function emitStream(table: TableDef, _ctx: EmitContext): EmittedModule {
         ],
       },
       ...entities.map((e) => ({
-        moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`,
+        moduleSpecifier: entityModuleSpecifier(e),
         namedImports: [`${camelCase(e.name)}Model`, { name: e.name, isTypeOnly: true }, { name: `${e.name}Key`, isTypeOnly: true }],
       })),
       ...(edges.length

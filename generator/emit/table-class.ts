@@ -1,16 +1,52 @@
 // Emits `<Table>Table`: one object that wires every entity's repository to a DocumentClient, a
 // physical table name and the cursor and retry settings, plus a query per item collection (a
-// partition-key shape shared by several entities) returning their items tagged by entity.
+// partition-key shape shared by several entities) returning their items tagged by entity, and
+// `<Table>Transaction`, which writes to several entities at once.
 
-import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, type ClassDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type PropertyDeclarationStructure, type StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
+import { shardedPartition, tableAccess } from '../model/access-paths.js';
 import { keySegments } from '../model/key-segments.js';
-import { camelCase, entityFile, pascalCase, printLiteral, propertyKey, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
+import {
+  arr,
+  arrayOf,
+  arrow,
+  as,
+  assigns,
+  binary,
+  call,
+  conditional,
+  constant,
+  construct,
+  id,
+  Imports,
+  intersection,
+  jsDoc,
+  keyword,
+  literal,
+  literalType,
+  obj,
+  objectType,
+  parenthesized,
+  path,
+  print,
+  returns,
+  spread,
+  statement,
+  str,
+  typeRef,
+  union,
+  unionText,
+  type Expression,
+  type TypeNode,
+} from './ast.js';
+import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
-import { jsDoc } from './ast.js';
-import { entityScope } from './entity-scope.js';
+import { entityScope, type EntityScope } from './entity-scope.js';
+import { examplesOf, transactionExample } from './doc-examples.js';
 import { updateType } from './item-types.js';
+import { example, param } from './repository-crud.js';
 
 const ROTATION_SUFFIX = { day: 'YYYY-MM-DD', week: 'YYYY-Www (ISO week)', month: 'YYYY-MM', year: 'YYYY' } as const;
 
@@ -33,221 +69,321 @@ export function collections(table: TableDef): Collection[] {
   return [...groups.values()].filter((members) => members.length > 1).map((members) => ({ name: camelCase(members[0]!.name), members }));
 }
 
-/** `SocialUserCollectionItem`: the tagged items of one collection. */
-const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
+/** Whether a collection's partition key is sharded: its query gathers every shard (`queryShards`, gather.ts). */
+const gathers = (group: Collection) => shardedPartition(tableAccess(group.members[0]!));
 
-export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule {
-  /** Whether an entity has an `<Entity>Update` type (something an update can change). */
-  const updatable = (e: EntityDef) => updateType(entityScope(e, ctx)) !== undefined;
-  const entities = Object.values(table.entities);
-  const edges = Object.values(table.edges);
-  const className = tableClassName(table);
-  const groups = collections(table);
-  const statements: StatementStructures[] = [
+/** `SocialUserCollectionItem`: the tagged items of one collection. */
+export const collectionItemType = (table: TableDef, group: Collection) => `${pascalCase(table.name)}${pascalCase(group.name)}CollectionItem`;
+/** The method reading one collection's partition (`userCollection`). */
+export const collectionMethod = (group: Collection) => `${group.name}Collection`;
+
+type Method = OptionalKind<MethodDeclarationStructure>;
+// no `kind`: a member of an interface or of a class alike
+type Property = Omit<PropertyDeclarationStructure, 'kind'>;
+
+const RUNTIME = {
+  batch: './runtime/batch.js',
+  cursor: './runtime/cursor.js',
+  edge: './runtime/edge.js',
+  gather: './runtime/gather.js',
+  repository: './runtime/repository.js',
+  rotation: './runtime/rotation.js',
+  scan: './runtime/scan.js',
+  transaction: './runtime/transaction.js',
+} as const;
+
+/** `options = {}`: an options parameter that may be left out. */
+const NO_OPTIONS = { initializer: print(obj([])) };
+
+/** What the table class's emitters share: the table, its entities' names, and the module's imports. */
+interface TableScope {
+  readonly table: TableDef;
+  readonly ctx: EmitContext;
+  readonly imports: Imports;
+  readonly entities: readonly EntityDef[];
+  readonly className: string;
+  readonly optionsType: string;
+  /** The entity's scope (its names, paths and examples), made once. */
+  readonly scopeOf: (entity: EntityDef) => EntityScope;
+  /** `import { name }` from an entity's module; returns the name. */
+  readonly fromEntity: (entity: EntityDef, name: string, kind: 'value' | 'type') => string;
+  readonly runtimeType: (module: keyof typeof RUNTIME, name: string, ...args: TypeNode[]) => TypeNode;
+  readonly runtimeValue: (module: keyof typeof RUNTIME, name: string) => string;
+}
+
+function tableScope(table: TableDef, ctx: EmitContext): TableScope {
+  const imports = new Imports();
+  const scopes = new Map<EntityDef, EntityScope>();
+  return {
+    table,
+    ctx,
+    imports,
+    entities: Object.values(table.entities),
+    className: tableClassName(table),
+    optionsType: `${tableClassName(table)}Options`,
+    scopeOf: (entity) => scopes.get(entity) ?? scopes.set(entity, entityScope(entity, ctx)).get(entity)!,
+    fromEntity: (entity, name, kind) => imports[kind](entityModuleSpecifier(entity), name),
+    runtimeType: (module, name, ...args) => typeRef(imports.type(RUNTIME[module], name), ...args),
+    runtimeValue: (module, name) => imports.value(RUNTIME[module], name),
+  };
+}
+
+const property = (name: string, type: TypeNode, options: { optional?: boolean; readonly?: boolean; private?: boolean; declare?: boolean; doc?: string } = {}): Property => ({
+  name,
+  type: print(type),
+  ...(options.declare ? { hasDeclareKeyword: true } : {}),
+  ...(options.optional ? { hasQuestionToken: true } : {}),
+  ...(options.readonly ? { isReadonly: true } : {}),
+  ...(options.private ? { scope: 'private' as never } : {}),
+  ...(options.doc === undefined ? {} : { docs: jsDoc(options.doc) }),
+});
+
+/** `<Table>TableOptions`. */
+function emitOptions(s: TableScope): StatementStructures {
+  const { table } = s;
+  return {
+    kind: StructureKind.Interface,
+    name: s.optionsType,
+    isExported: true,
+    properties: [
+      property('tableName', keyword.string(), { optional: true, doc: `The physical table name. Default ${quote(table.name)}.` }),
+      property('cursor', s.runtimeType('cursor', 'CursorOptions'), {
+        optional: true,
+        doc: 'How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).',
+      }),
+      property('retry', s.runtimeType('batch', 'RetryPolicy'), { optional: true, doc: 'Backoff and budget for retrying unprocessed batch items and throttled batch requests.' }),
+      property('transactionRetry', s.runtimeType('transaction', 'TransactionRetryPolicy'), {
+        optional: true,
+        doc: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.',
+      }),
+      property('gatherConcurrency', keyword.number(), { optional: true, doc: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }),
+      ...(table.rotation
+        ? [property('rotationBase', keyword.string(), { optional: true, doc: 'The base name of the rotated tables, for reads across them. Default `tableName` (forTime sets it).' })]
+        : []),
+    ],
+  };
+}
+
+/** `{ readonly type: 'User'; readonly item: User }` per entity, and the untagged rest. */
+function taggedItems(s: TableScope, entities: readonly EntityDef[]): string {
+  const tagged = (type: TypeNode, item: TypeNode) => objectType([{ name: 'type', type, readonly: true }, { name: 'item', type: item, readonly: true }]);
+  return unionText([
+    ...entities.map((e) => tagged(literalType(e.name), typeRef(s.fromEntity(e, entityNames(e).item, 'type')))),
+    tagged(keyword.undefined(), typeRef('Record', keyword.string(), keyword.unknown())),
+  ]);
+}
+
+/** `[{ type: 'User', model: userModel }, …]`: the entities a record may belong to, for tagging. */
+const members = (s: TableScope, entities: readonly EntityDef[]): Expression =>
+  arr(entities.map((e) => obj([['type', str(e.name)], ['model', id(s.fromEntity(e, entityNames(e).model, 'value'))]])));
+
+/** `<Table>Item` and `<Table><Collection>CollectionItem`. */
+function emitItemUnions(s: TableScope, groups: readonly Collection[]): StatementStructures[] {
+  const { table } = s;
+  return [
     {
-      kind: StructureKind.Interface,
-      name: `${className}Options`,
-      isExported: true,
-      properties: [
-        { name: 'tableName', type: 'string', hasQuestionToken: true, docs: jsDoc(`The physical table name. Default ${quote(table.name)}.`) },
-        { name: 'cursor', type: 'CursorOptions', hasQuestionToken: true, docs: jsDoc('How pagination cursors are protected: signed (HMAC-SHA-256) or encrypted (AES-GCM) under a secret, and when they expire (default one day).') },
-        { name: 'retry', type: 'RetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and budget for retrying unprocessed batch items and throttled batch requests.') },
-        { name: 'transactionRetry', type: 'TransactionRetryPolicy', hasQuestionToken: true, docs: jsDoc('Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.') },
-        { name: 'gatherConcurrency', type: 'number', hasQuestionToken: true, docs: jsDoc('Shard queries in flight at once when a query gathers over a sharded key. Default 8.') },
-        ...(table.rotation
-          ? [{ name: 'rotationBase', type: 'string', hasQuestionToken: true, docs: jsDoc(`The base name of the rotated tables, for reads across them. Default \`tableName\` (forTime sets it).`) }]
-          : []),
-      ],
-    },
-  ];
-  for (const group of groups) {
-    const union = group.members.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`);
-    statements.push({
       kind: StructureKind.TypeAlias,
+      name: tableItemTypeName(table),
+      isExported: true,
+      docs: jsDoc(`Any item of the ${table.name} table, tagged with its entity; \`type: undefined\` for an item no entity owns (edges, foreign data).`),
+      type: taggedItems(s, s.entities),
+    },
+    ...groups.map((group) => ({
+      kind: StructureKind.TypeAlias as const,
       name: collectionItemType(table, group),
       isExported: true,
       docs: jsDoc(`An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.`),
-      type: [...union, '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
-    });
-  }
-  const methods: OptionalKind<MethodDeclarationStructure>[] = groups.map((group) => {
-    const first = group.members[0]!;
-    const itemType = collectionItemType(table, group);
-    const members = group.members.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ');
-    return {
-      name: `${group.name}Collection`,
-      docs: jsDoc(`Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`),
-      parameters: [
-        { name: 'partition', type: `${first.name}Partition` },
-        { name: 'options', type: 'PageOptions & ReadOptions & { order?: \'asc\' | \'desc\' }', initializer: '{}' },
-      ],
-      returnType: `Promise<Page<${itemType}>>`,
-      statements: [
-        `const members: CollectionMember[] = [${members}];`,
-        `const order = options.order ?? 'asc';`,
-        `const request = { scope: ${quote(`${table.name}.${group.name}Collection`)}, pk: ${camelCase(first.name)}Model.pk, partition, params: { partition, order }, keyAttributes: ${printLiteral([table.key.pk, table.key.sk!])}, order, consistent: options.consistent === true };`,
-        `return queryPage(this.context, request, options, (stored) => tagRecord(members, stored)) as Promise<Page<${itemType}>>;`,
-      ],
-      isAsync: true,
-    };
-  });
-  const transactionClass = transactionClassName(table);
-  const entityTransaction = (e: EntityDef) =>
-    `EntityTransaction<${transactionClass}, ${e.version === undefined ? e.name : `${e.name}Input`}, ${e.name}Key, ${updatable(e) ? `${e.name}Update` : 'Record<string, never>'}, ${e.name}, ${e.version === undefined ? 'false' : 'true'}>`;
-  // Items under a random shard suffix have no key a transaction could address.
-  const transactional = entities.filter((e) => e.key.shard?.random !== true);
-  // The runtime's TableTransaction creates each entity's writes from its model; the properties are
-  // declared here with their types, so nothing generic is instantiated per entity to check them.
-  statements.push({
-    kind: StructureKind.Class,
-    name: transactionClass,
-    isExported: true,
-    extends: 'TableTransaction',
-    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB).\n\n@example\n` +
-          (transactional[0] ? `await db.transaction().${camelCase(transactional[0].name)}.create(a).${camelCase(transactional[0].name)}.delete(b).commit();` : '')),
-    properties: transactional.map((e) => ({
-      name: propertyKey(camelCase(e.name)),
-      hasDeclareKeyword: true,
-      isReadonly: true,
-      type: entityTransaction(e),
+      type: taggedItems(s, group.members),
     })),
-    ctors: [
-      {
-        parameters: [{ name: 'context', type: 'TableContext' }],
-        statements: `super(context, ${transactional.length ? `{ ${transactional.map((e) => `${propertyKey(camelCase(e.name))}: ${camelCase(e.name)}Model`).join(', ')} }` : '{}'});`,
-      },
-    ],
-  });
-  const itemType = tableItemTypeName(table);
-  statements.splice(1, 0, {
-    kind: StructureKind.TypeAlias,
-    name: itemType,
-    isExported: true,
-    docs: jsDoc(`Any item of the ${table.name} table, tagged with its entity; \`type: undefined\` for an item no entity owns (edges, foreign data).`),
-    type: [...entities.map((e) => `{ readonly type: ${quote(e.name)}; readonly item: ${e.name} }`), '{ readonly type: undefined; readonly item: Record<string, unknown> }'].join(' | '),
-  });
-  methods.push({
-    name: 'scanSegments',
-    docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
-    parameters: [{ name: 'options', type: 'ScanOptions', initializer: '{}' }],
-    returnType: `AsyncGenerator<${itemType}, void, undefined>`,
-    statements: `return scanSegments<${itemType}>(this.context, [${entities.map((e) => `{ type: ${quote(e.name)}, model: ${camelCase(e.name)}Model }`).join(', ')}], options);`,
-  });
-  if (table.rotation) {
-    const every = quote(table.rotation);
-    methods.push(
-      {
-        name: 'tableNameFor',
-        isStatic: true,
-        docs: jsDoc(`The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).`),
-        parameters: [{ name: 'at', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
-        returnType: 'string',
-        statements: `return rotatedTableName(base, at, ${every});`,
-      },
-      {
-        name: 'tablesBetween',
-        isStatic: true,
-        docs: jsDoc('Every physical table a time range touches, oldest first.'),
-        parameters: [{ name: 'from', type: 'Date' }, { name: 'to', type: 'Date' }, { name: 'base', type: 'string', initializer: quote(table.name) }],
-        returnType: 'string[]',
-        statements: `return rotatedTablesBetween(base, from, to, ${every});`,
-      },
-      {
-        name: 'forTime',
-        isStatic: true,
-        docs: jsDoc(`The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).`),
-        parameters: [{ name: 'client', type: 'DynamoDBDocumentClient' }, { name: 'at', type: 'Date' }, { name: 'options', type: `${className}Options`, initializer: '{}' }],
-        returnType: className,
-        statements: [
-          `const base = options.rotationBase ?? options.tableName ?? ${quote(table.name)};`,
-          `return new ${className}(client, { ...options, rotationBase: base, tableName: rotatedTableName(base, at, ${every}) });`,
-        ],
-      },
-    );
-  }
-  methods.unshift({
-    name: 'transaction',
-    docs: jsDoc('Starts a transaction: add writes per entity, then `commit()`.'),
-    returnType: transactionClass,
-    statements: `return new ${transactionClass}(this.context);`,
-  });
-  statements.push({
+  ];
+}
+
+/** Items under a random shard suffix have no key a transaction could address. */
+const transactional = (s: TableScope) => s.entities.filter((e) => e.key.shard?.random !== true);
+
+/** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address, and `commit`. */
+function emitTransaction(s: TableScope): StatementStructures {
+  const { table } = s;
+  const className = transactionClassName(table);
+  const entities = transactional(s);
+  const entityTransaction = (e: EntityDef): TypeNode[] => {
+    const names = entityNames(e);
+    const type = (name: string) => typeRef(s.fromEntity(e, name, 'type'));
+    const updatable = updateType(s.scopeOf(e)) !== undefined;
+    return [typeRef(className), type(e.version === undefined ? names.item : names.input), type(names.key), updatable ? type(names.update) : objectType([]), type(names.item), literalType(e.version !== undefined)];
+  };
+  // The runtime's TableTransaction makes each entity's writes from its model; the properties are
+  // declared here with their types, so nothing generic is instantiated per entity to check them.
+  const declaration: ClassDeclarationStructure = {
     kind: StructureKind.Class,
     name: className,
     isExported: true,
-    docs: jsDoc(`The ${table.name} table: one repository per entity.\n\n@example\n` +
-          `const db = new ${className}(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n` +
-          (entities[0] ? `await db.${camelCase(entities[0].name)}.get({ … });` : '')),
+    extends: s.runtimeValue('transaction', 'TableTransaction'),
+    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows one.`),
+    properties: entities.map((e) => property(entityNames(e).member, s.runtimeType('transaction', 'EntityTransaction', ...entityTransaction(e)), { readonly: true, declare: true })),
+    ctors: [
+      {
+        parameters: [param('context', s.runtimeType('repository', 'TableContext'))],
+        statements: [statement(call('super', [id('context'), obj(entities.map((e) => [entityNames(e).member, id(s.fromEntity(e, entityNames(e).model, 'value'))]))]))],
+      },
+    ],
+  };
+  return declaration;
+}
+
+/** `<name>Collection(partition, options)`: one query over a partition several entities share. */
+function collectionQuery(s: TableScope, group: Collection): Method {
+  const { table } = s;
+  const first = group.members[0]!;
+  const model = entityNames(first).model;
+  const page = typeRef('Promise', s.runtimeType('repository', 'Page', typeRef(collectionItemType(table, group))));
+  const order = objectType([{ name: 'order', type: union([literalType('asc'), literalType('desc')]), optional: true }]);
+  const request = obj([
+    ['scope', str(`${table.name}.${collectionMethod(group)}`)],
+    ['pk', path(`${model}.pk`)],
+    ['partition', id('partition')],
+    ['params', obj([['partition', id('partition')], ['order', id('order')]])],
+    ['keyAttributes', literal([table.key.pk, table.key.sk!])],
+    ['order', id('order')],
+    ['consistent', binary(path('options.consistent'), '===', literal(true))],
+  ]);
+  const tag = arrow(['stored'], call(s.runtimeValue('repository', 'tagRecord'), [id('members'), id('stored')]));
+  return {
+    name: collectionMethod(group),
+    docs: jsDoc(`Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`, [
+      ...example(examplesOf(s.scopeOf(first)).collection(collectionMethod(group), [table.key.pk, table.key.sk!])),
+      { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned' },
+    ]),
+    parameters: [
+      param('partition', typeRef(s.fromEntity(first, entityNames(first).partition, 'type'))),
+      param('options', intersection([s.runtimeType('repository', 'PageOptions'), s.runtimeType('repository', 'ReadOptions'), order]), NO_OPTIONS),
+    ],
+    returnType: print(page),
+    statements: [
+      constant('members', members(s, group.members), arrayOf(s.runtimeType('repository', 'CollectionMember'))),
+      constant('order', binary(path('options.order'), '??', str('asc'))),
+      constant('request', request),
+      returns(as(call(gathers(group) ? s.runtimeValue('gather', 'queryShards') : s.runtimeValue('repository', 'queryPage'), [path('this.context'), id('request'), id('options'), tag]), page)),
+    ],
+    isAsync: true,
+  };
+}
+
+/** `tableNameFor`, `tablesBetween` and `forTime` of a table rotated per period. */
+function rotationMethods(s: TableScope): Method[] {
+  const { table, className } = s;
+  if (!table.rotation) return [];
+  const every = str(table.rotation);
+  const base = param('base', keyword.string(), { initializer: print(str(table.name)) });
+  const date = typeRef('Date');
+  const rotatedTableName = (at: string) => call(s.runtimeValue('rotation', 'rotatedTableName'), [id('base'), id(at), every]);
+  return [
+    {
+      name: 'tableNameFor',
+      isStatic: true,
+      docs: jsDoc(`The physical table holding \`at\`: one table per ${table.rotation} (\`${table.name}_${ROTATION_SUFFIX[table.rotation]}\`).`),
+      parameters: [param('at', date), base],
+      returnType: print(keyword.string()),
+      statements: returns(rotatedTableName('at')),
+    },
+    {
+      name: 'tablesBetween',
+      isStatic: true,
+      docs: jsDoc('Every physical table a time range touches, oldest first.'),
+      parameters: [param('from', date), param('to', date), base],
+      returnType: print(arrayOf(keyword.string())),
+      statements: returns(call(s.runtimeValue('rotation', 'rotatedTablesBetween'), [id('base'), id('from'), id('to'), every])),
+    },
+    {
+      name: 'forTime',
+      isStatic: true,
+      docs: jsDoc(`The ${table.name} table of the period holding \`at\` (\`options.tableName\` is the base name).`),
+      parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('at', date), param('options', typeRef(s.optionsType), NO_OPTIONS)],
+      returnType: className,
+      statements: [
+        constant('base', binary(binary(path('options.rotationBase'), '??', path('options.tableName')), '??', str(table.name))),
+        returns(construct(className, [id('client'), obj([spread(id('options')), ['rotationBase', id('base')], ['tableName', rotatedTableName('at')]])])),
+      ],
+    },
+  ];
+}
+
+/** `...(options.name ? { name: value } : {})`: a context member only when its option is set. */
+const ifOption = (name: string, value: Expression = path(`options.${name}`)) => spread(parenthesized(conditional(path(`options.${name}`), obj([[name, value]]), obj([]))));
+
+/** `<Table>Table`: the context, a repository per entity and per edge, transactions, collections, scans, rotation. */
+function emitTable(s: TableScope, groups: readonly Collection[]): StatementStructures {
+  const { table, className, entities } = s;
+  const edges = Object.values(table.edges);
+  const itemType = typeRef(tableItemTypeName(table));
+  const context = obj([
+    ['client', id('client')],
+    ['tableName', path('this.tableName')],
+    ifOption('cursor', call(s.runtimeValue('cursor', 'checkCursorOptions'), [path('options.cursor')])),
+    ifOption('retry'),
+    ifOption('transactionRetry'),
+    ifOption('gatherConcurrency'),
+    ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', path('this.tableName'))], ['every', str(table.rotation)]]) : undefined],
+    ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
+  ]);
+  const edgeRepository = (e: (typeof edges)[number]) => {
+    const names = edgeTypeNames(e);
+    return s.runtimeType('edge', 'EdgeRepository', typeRef(s.imports.type('./edges.js', names.node)), typeRef(s.imports.type('./edges.js', names.attributes)));
+  };
+  // the example: constructing the table, then the first entity's `get` as its repository documents it
+  const construction = constant('db', construct(className, [call('DynamoDBDocumentClient.from', [construct('DynamoDBClient', [obj([])])])]));
+  const get = entities[0] && examplesOf(s.scopeOf(entities[0])).get();
+  const client = typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'));
+  const tableContext = s.runtimeType('repository', 'TableContext');
+  const transaction = transactionClassName(table);
+  return {
+    kind: StructureKind.Class,
+    name: className,
+    isExported: true,
+    docs: jsDoc(`The ${table.name} table: one repository per entity.`, [{ name: 'example', text: `\n${construction}${get?.text ?? ''}` }]),
     properties: [
-      { name: 'tableName', type: 'string', isReadonly: true, docs: jsDoc('The physical table name in use.') },
-      { name: 'context', type: 'TableContext', isReadonly: true, scope: 'private' as never },
-      ...entities.map((e) => ({ name: propertyKey(camelCase(e.name)), type: `${e.name}Repository`, isReadonly: true })),
-      ...edges.map((e) => ({
-        name: propertyKey(camelCase(e.name)),
-        type: `EdgeRepository<${edgeTypeNames(e).node}, ${edgeTypeNames(e).attributes}>`,
-        isReadonly: true,
-        docs: jsDoc(`Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.`),
-      })),
+      property('tableName', keyword.string(), { readonly: true, doc: 'The physical table name in use.' }),
+      property('context', tableContext, { readonly: true, private: true }),
+      ...entities.map((e) => property(entityNames(e).member, typeRef(s.fromEntity(e, entityNames(e).repository, 'value')), { readonly: true })),
+      ...edges.map((e) => property(camelCase(e.name), edgeRepository(e), { readonly: true, doc: `Edge ${e.name}: ${e.forward}${e.inverse ? ` / ${e.inverse}` : ''} between ${e.types.join(', ')}.` })),
     ],
     ctors: [
       {
-        parameters: [
-          { name: 'client', type: 'DynamoDBDocumentClient' },
-          { name: 'options', type: `${className}Options`, initializer: '{}' },
-        ],
+        parameters: [param('client', client), param('options', typeRef(s.optionsType), NO_OPTIONS)],
         statements: [
-          `this.tableName = options.tableName ?? ${quote(table.name)};`,
-          'this.context = { client, tableName: this.tableName, ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}), ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {})' +
-            (table.rotation ? `, rotation: { base: options.rotationBase ?? this.tableName, every: ${quote(table.rotation)} }` : '') +
-            (table.ttl === undefined ? '' : `, ttl: ${quote(table.ttl)}`) +
-            ' };',
-          ...entities.map((e) => `this.${camelCase(e.name)} = new ${e.name}Repository(this.context);`),
-          ...edges.map((e) => `this.${camelCase(e.name)} = new EdgeRepository(this.context, ${edgeTypeNames(e).model});`),
+          assigns(path('this.tableName'), binary(path('options.tableName'), '??', str(table.name))),
+          assigns(path('this.context'), context),
+          ...entities.map((e) => assigns(path(`this.${entityNames(e).member}`), construct(entityNames(e).repository, [path('this.context')]))),
+          ...edges.map((e) =>
+            assigns(path(`this.${camelCase(e.name)}`), construct(s.runtimeValue('edge', 'EdgeRepository'), [path('this.context'), id(s.imports.value('./edges.js', edgeTypeNames(e).model))])),
+          ),
         ],
       },
     ],
-    methods,
-  });
-  const usesCollections = groups.length > 0;
-  return {
-    imports: [
-      { moduleSpecifier: '@aws-sdk/lib-dynamodb', isTypeOnly: true, namedImports: ['DynamoDBDocumentClient'] },
-      { moduleSpecifier: './runtime/batch.js', isTypeOnly: true, namedImports: ['RetryPolicy'] },
-      { moduleSpecifier: './runtime/cursor.js', namedImports: ['checkCursorOptions', { name: 'CursorOptions', isTypeOnly: true }] },
-      ...(edges.length
-        ? [
-            { moduleSpecifier: './runtime/edge.js', namedImports: ['EdgeRepository'] },
-            { moduleSpecifier: './edges.js', namedImports: edges.flatMap((e) => [edgeTypeNames(e).model, { name: edgeTypeNames(e).node, isTypeOnly: true }, { name: edgeTypeNames(e).attributes, isTypeOnly: true }]) },
-          ]
-        : []),
-      ...(table.rotation ? [{ moduleSpecifier: './runtime/rotation.js', namedImports: ['rotatedTableName', 'rotatedTablesBetween'] }] : []),
-      { moduleSpecifier: './runtime/scan.js', namedImports: ['scanSegments', { name: 'ScanOptions', isTypeOnly: true }] },
-      { moduleSpecifier: './runtime/transaction.js', namedImports: [...(transactional.length ? [{ name: 'EntityTransaction', isTypeOnly: true }] : []), 'TableTransaction', { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
+    methods: [
       {
-        moduleSpecifier: './runtime/repository.js',
-        namedImports: [
-          ...(usesCollections ? ['queryPage', 'tagRecord'] : []),
-          ...(usesCollections ? ['CollectionMember', 'Page', 'PageOptions', 'ReadOptions'] : []).map((name) => ({ name, isTypeOnly: true })),
-          { name: 'TableContext', isTypeOnly: true },
-        ],
+        name: 'transaction',
+        // the example: a create and a delete on the first entities a transaction can address, committed
+        docs: jsDoc('Starts a transaction: add writes per entity, then `commit()`.', example(transactionExample(table.name, transactional(s).map(s.scopeOf)))),
+        returnType: transaction,
+        statements: returns(construct(transaction, [path('this.context')])),
       },
-      ...entities.map((e) => ({
-        moduleSpecifier: `./${entityFile(e).replace(/\.ts$/, '.js')}`,
-        namedImports: [
-          `${e.name}Repository`,
-          `${camelCase(e.name)}Model`,
-          { name: e.name, isTypeOnly: true },
-          ...(transactional.includes(e)
-            ? [
-                ...(e.version === undefined ? [] : [{ name: `${e.name}Input`, isTypeOnly: true }]),
-                { name: `${e.name}Key`, isTypeOnly: true },
-                ...(updatable(e) ? [{ name: `${e.name}Update`, isTypeOnly: true }] : []),
-              ]
-            : []),
-          ...(groups.some((g) => g.members[0] === e) ? [{ name: `${e.name}Partition`, isTypeOnly: true }] : []),
-        ],
-      })),
+      ...groups.map((group) => collectionQuery(s, group)),
+      {
+        name: 'scanSegments',
+        docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
+        parameters: [param('options', s.runtimeType('scan', 'ScanOptions'), NO_OPTIONS)],
+        returnType: print(typeRef('AsyncGenerator', itemType, keyword.void(), keyword.undefined())),
+        statements: returns(call(s.runtimeValue('scan', 'scanSegments'), [path('this.context'), members(s, entities), id('options')], [itemType])),
+      },
+      ...rotationMethods(s),
     ],
-    statements,
   };
+}
+
+export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule {
+  const s = tableScope(table, ctx);
+  const groups = collections(table);
+  const statements = [emitOptions(s), ...emitItemUnions(s, groups), emitTransaction(s), emitTable(s, groups)];
+  return { imports: s.imports.declarations(), statements };
 }

@@ -1,13 +1,16 @@
 // Emits the table definition: a function returning the CreateTable input for a physical name.
-// The input is built as data here and printed as a literal; only the table name is a parameter.
+// The input is built as data here and printed as a literal (ast.ts); only the table name is a
+// parameter. With ttl or point-in-time recovery, a second function returns the inputs of the calls
+// that apply them.
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
-import { camelCase, printLiteral, quote, raw, type EmitContext } from './context.js';
+import { camelCase, quote, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { STREAM_VIEW_TYPES } from './stream.js';
-import { jsDoc } from './ast.js';
+import { id, Imports, jsDoc, keyword, literal, obj, objectType, print, returns, str, typeRef } from './ast.js';
+import { param } from './repository-crud.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };
@@ -87,39 +90,43 @@ export const tableSettingsName = (table: TableDef) => `${camelCase(table.name)}T
 export const hasTableSettings = (table: TableDef) => Object.keys(tableSettingsInput(table)).length > 0;
 
 export function emitTableDefinition(table: TableDef, _ctx: EmitContext): EmittedModule {
+  const imports = new Imports();
+  const sdkInput = (name: string) => typeRef(imports.type('@aws-sdk/client-dynamodb', name));
+  const tableName = param('tableName', keyword.string(), { initializer: print(str(table.name)) });
+  const tableNameDoc = `tableName the physical table name (default ${quote(table.name)})`;
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.Function,
       name: tableDefinitionName(table),
       isExported: true,
-      docs: jsDoc(`The CreateTable input for the ${table.name} table, with its indexes.\n\n@param tableName the physical table name (default ${quote(table.name)})`),
-      parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
-      returnType: 'CreateTableCommandInput',
-      statements: `return ${printLiteral({ TableName: raw('tableName'), ...createTableInput(table) })};`,
+      docs: jsDoc(`The CreateTable input for the ${table.name} table, with its indexes.`, [{ name: 'param', text: tableNameDoc }]),
+      parameters: [tableName],
+      returnType: print(sdkInput('CreateTableCommandInput')),
+      statements: returns(literal({ TableName: id('tableName'), ...createTableInput(table) })),
     },
   ];
   const { TimeToLiveSpecification, PointInTimeRecoverySpecification } = tableSettingsInput(table);
-  const calls = {
-    ...(TimeToLiveSpecification ? { timeToLive: { TableName: raw('tableName'), TimeToLiveSpecification } } : {}),
-    ...(PointInTimeRecoverySpecification ? { continuousBackups: { TableName: raw('tableName'), PointInTimeRecoverySpecification } } : {}),
-  };
-  const types = [...(TimeToLiveSpecification ? ['UpdateTimeToLiveCommandInput'] : []), ...(PointInTimeRecoverySpecification ? ['UpdateContinuousBackupsCommandInput'] : [])];
-  if (hasTableSettings(table)) {
+  // each setting: the member of the function's result, the SDK input type, and what the doc says of it
+  const settings = [
+    ...(TimeToLiveSpecification
+      ? [{ name: 'timeToLive', type: 'UpdateTimeToLiveCommandInput', input: { TimeToLiveSpecification }, doc: `timeToLive (UpdateTimeToLiveCommand: items expire at their ${table.ttl})` }]
+      : []),
+    ...(PointInTimeRecoverySpecification
+      ? [{ name: 'continuousBackups', type: 'UpdateContinuousBackupsCommandInput', input: { PointInTimeRecoverySpecification }, doc: `continuousBackups (UpdateContinuousBackupsCommand: point-in-time recovery over ${PointInTimeRecoverySpecification.RecoveryPeriodInDays} days)` }]
+      : []),
+  ];
+  if (settings.length) {
     statements.push({
       kind: StructureKind.Function,
       name: tableSettingsName(table),
       isExported: true,
-      docs: jsDoc(
-        `The settings CreateTable does not take, as the inputs of the calls that apply them once the ${table.name} table is ACTIVE: ${[
-          ...(TimeToLiveSpecification ? [`timeToLive (UpdateTimeToLiveCommand: items expire at their ${table.ttl})`] : []),
-          ...(PointInTimeRecoverySpecification ? [`continuousBackups (UpdateContinuousBackupsCommand: point-in-time recovery over ${PointInTimeRecoverySpecification.RecoveryPeriodInDays} days)`] : []),
-        ].join(', ')}.`,
-        [{ name: 'param', text: `tableName the physical table name (default ${quote(table.name)})` }],
-      ),
-      parameters: [{ name: 'tableName', type: 'string', initializer: quote(table.name) }],
-      returnType: `{ ${[...(TimeToLiveSpecification ? ['timeToLive: UpdateTimeToLiveCommandInput'] : []), ...(PointInTimeRecoverySpecification ? ['continuousBackups: UpdateContinuousBackupsCommandInput'] : [])].join('; ')} }`,
-      statements: `return ${printLiteral(calls)};`,
+      docs: jsDoc(`The settings CreateTable does not take, as the inputs of the calls that apply them once the ${table.name} table is ACTIVE: ${settings.map((s) => s.doc).join(', ')}.`, [
+        { name: 'param', text: tableNameDoc },
+      ]),
+      parameters: [tableName],
+      returnType: print(objectType(settings.map((s) => ({ name: s.name, type: sdkInput(s.type) })))),
+      statements: returns(obj(settings.map((s) => [s.name, literal({ TableName: id('tableName'), ...s.input })]))),
     });
   }
-  return { imports: [{ moduleSpecifier: '@aws-sdk/client-dynamodb', isTypeOnly: true, namedImports: ['CreateTableCommandInput', ...types] }], statements };
+  return { imports: imports.declarations(), statements };
 }

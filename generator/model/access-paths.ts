@@ -28,6 +28,9 @@ export function tableAccess(entity: EntityDef): AccessPath {
   };
 }
 
+/** Whether the path's partition key has a `<shard>` segment: a query on it gathers every shard. */
+export const shardedPartition = (path: AccessPath): boolean => path.pk.segments.some((segment) => segment.kind === 'placeholder' && segment.name === 'shard');
+
 /** The access path through an index the entity maps into, or undefined if it does not. */
 export function indexAccess(table: TableDef, entity: EntityDef, indexName: string): AccessPath | undefined {
   const index = table.indexes[indexName];

@@ -7,6 +7,7 @@ import {
   decodeFloat,
   encodeFloat,
   escapeSegment,
+  isoDate,
   splitKey,
   utf8ByteLength,
   type SegmentDef,
@@ -345,4 +346,44 @@ test('matches(key) is what parse accepts, without decoding: built keys match, ev
   t.false(s2.matches('A..y'), 'an empty value');
   t.false(s2.matches('A.x\\q.y'), 'a bad escape');
   t.true(s2.matches('A.x\\.y.z'), 'an escaped delimiter stays in its value');
+});
+
+const sameDate = (a: Date, b: Date) => Object.is(a.getTime(), b.getTime());
+
+test('isoDate: exactly new Date(text) — for every stored timestamp, and for near misses of the form', (t) => {
+  const given: Array<[string, string]> = [
+    ['2024-05-01T10:00:00.000Z', 'the form isoString writes'],
+    ['2024-02-28T23:59:59.999Z', 'the last day read directly'],
+    ['2024-02-29T12:00:00.000Z', 'a leap day (day past 28: new Date)'],
+    ['2023-02-29T12:00:00.000Z', 'no such day'],
+    ['2024-13-01T00:00:00.000Z', 'month 13'],
+    ['2024-00-10T00:00:00.000Z', 'month 0'],
+    ['2024-05-00T00:00:00.000Z', 'day 0'],
+    ['2024-05-01T24:00:00.000Z', 'hour 24'],
+    ['2024-05-01T24:30:00.000Z', 'hour 24 and minutes'],
+    ['2024-05-01T24:00:00.001Z', 'hour 24 and a millisecond'],
+    ['2024-05-01T10:60:00.000Z', 'minute 60'],
+    ['2024-05-01T10:00:60.000Z', 'second 60'],
+    ['0099-05-01T10:00:00.000Z', 'a year below 100 (Date.UTC would read 1999)'],
+    ['0100-01-01T00:00:00.000Z', 'year 100'],
+    ['2024-05-01T10:00:00.00xZ', 'a letter in the milliseconds'],
+    ['2024-05-01T10:00:00.000+', 'no Z'],
+    ['2024-05-01 10:00:00.000Z', 'a space for T'],
+    ['+012024-05-01T10:00:00.000Z', 'an extended year'],
+    ['2024-05-01', 'a date only'],
+    ['', 'empty'],
+  ];
+  for (const [text, what] of given) t.true(sameDate(isoDate(text), new Date(text)), what);
+  fc.assert(fc.property(fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), (date) => sameDate(isoDate(date.toISOString()), date)));
+  // any 24 characters over digits and the form's separators
+  const chars = fc.constantFrom('0', '1', '2', '3', '4', '5', '9', '-', 'T', ':', '.', 'Z', ' ');
+  const form = '2024-05-01T10:00:00.000Z';
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(23), chars), { maxLength: 4 }), (edits) => {
+      const text = [...form];
+      for (const [at, c] of edits) text[at] = c;
+      return sameDate(isoDate(text.join('')), new Date(text.join('')));
+    }),
+    { numRuns: 2000 },
+  );
 });

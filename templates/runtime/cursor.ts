@@ -57,7 +57,6 @@ const VERSION = '2';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const HEADER = /^2([use])([A-Za-z0-9_-]{0,32})$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const LOOKUP = new Map([...ALPHABET].map((c, i) => [c, i]));
 
 function utf8Decode(bytes: ArrayLike<number>): string {
   let out = '';
@@ -104,8 +103,8 @@ function base64UrlToBytes(encoded: string): Uint8Array {
     const chunk = encoded.slice(i, i + 4);
     let n = 0;
     for (let k = 0; k < 4; k++) {
-      const v = k < chunk.length ? LOOKUP.get(chunk[k]!) : 0;
-      if (v === undefined) throw new CursorError('not base64url');
+      const v = k < chunk.length ? ALPHABET.indexOf(chunk[k]!) : 0;
+      if (v < 0) throw new CursorError('not base64url');
       n = (n << 6) | v;
     }
     const count = Math.floor((chunk.length * 6) / 8);
@@ -240,6 +239,8 @@ export async function encodeCursor(scope: CursorScope, position: unknown, option
   return cursor;
 }
 
+const UNDECRYPTABLE = 'it does not decrypt: it was changed or encrypted with another secret';
+
 function checksum(text: string): string {
   return bytesToBase64Url(sha256(utf8Bytes(text)).subarray(0, 16));
 }
@@ -277,14 +278,14 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
     } else {
       const sealed = base64UrlToBytes(text);
       const gcmTag = base64UrlToBytes(tag);
-      if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError('it does not decrypt: it was changed or encrypted with another secret');
+      if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError(UNDECRYPTABLE);
       const data = new Uint8Array(sealed.length - 12 + 16);
       data.set(sealed.subarray(12));
       data.set(gcmTag, sealed.length - 12);
       try {
         body = new Uint8Array(await webCrypto!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
       } catch {
-        throw new CursorError('it does not decrypt: it was changed or encrypted with another secret');
+        throw new CursorError(UNDECRYPTABLE);
       }
     }
   }

@@ -5,6 +5,10 @@
 import { utf8ByteLength } from './codec.js';
 import { ValidationError } from './errors.js';
 
+/** `#n0`…`#n15` and `:v0`…`:v15`, built once: most expressions need no more. */
+const NAME_ALIASES = Array.from({ length: 16 }, (_, i) => `#n${i}`);
+const VALUE_ALIASES = Array.from({ length: 16 }, (_, i) => `:v${i}`);
+
 export class ExpressionAliases {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};
@@ -15,7 +19,8 @@ export class ExpressionAliases {
   name(attribute: string): string {
     let alias = this.nameIds.get(attribute);
     if (alias === undefined) {
-      alias = `#n${this.nameIds.size}`;
+      const n = this.nameIds.size;
+      alias = NAME_ALIASES[n] ?? `#n${n}`;
       this.nameIds.set(attribute, alias);
       this.names[alias] = attribute;
     }
@@ -24,7 +29,8 @@ export class ExpressionAliases {
 
   /** A fresh alias for a value. */
   value(value: unknown): string {
-    const alias = `:v${this.valueCount++}`;
+    const n = this.valueCount++;
+    const alias = VALUE_ALIASES[n] ?? `:v${n}`;
     this.values[alias] = value;
     return alias;
   }

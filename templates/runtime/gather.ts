@@ -3,7 +3,9 @@
 // page limit honoured across shards with an early exit, and one cursor that holds every shard's
 // position — taken from the last item *returned* from it, so no item is skipped or repeated — and
 // the last item the gather returned: each shard resumes strictly after the later of the two, so a
-// walk stays monotonic like a single-partition query even when writes land behind it.
+// walk stays monotonic like a single-partition query even when writes land behind it. The reads
+// that gather (sharded queries, time ranges across buckets, every shard's item, counter sums) live
+// here, so only outputs with sharded or time-bucketed keys carry this module.
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
@@ -11,8 +13,8 @@ import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js
 import { ValidationError } from './errors.js';
 import { unexpired } from './item.js';
 import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
-import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { cursorScope, ownsRecord, positionCheck, queryInput } from './repository.js';
+import type { EntityModel, Page, PageOptions, QueryOptions, QueryRequest, ReadOptions, TableContext } from './repository.js';
+import { cursorScope, entityQuery, ownsRecord, positionCheck, present, primaryKey, queryInput, readInOrder } from './repository.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };
@@ -47,8 +49,8 @@ function positionsCheck(request: QueryRequest, partitions: readonly Readonly<Rec
     if (shards.length !== partitions.length) return `it holds ${shards.length} partition positions, this query has ${partitions.length}`;
     for (let i = 0; i < shards.length; i++) {
       const p = shards[i] as ShardPosition | null;
-      if (typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done')) return `partition position ${i} is malformed`;
-      if (p.done !== undefined && (p.done !== true || p.after !== undefined)) return `partition position ${i} is malformed`;
+      const malformed = typeof p !== 'object' || p === null || Array.isArray(p) || Object.keys(p).some((k) => k !== 'after' && k !== 'done') || (p.done !== undefined && (p.done !== true || p.after !== undefined));
+      if (malformed) return `partition position ${i} is malformed`;
       const problem = p.after === undefined ? undefined : checks[i]!(p.after);
       if (problem !== undefined) return `partition position ${i}: ${problem}`;
     }
@@ -119,9 +121,14 @@ export function shardPartitions(partition: Readonly<Record<string, unknown>>, te
 const BUCKET_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 export const MAX_BUCKETS = 10_000;
 
+/** Throws ValidationError (on `scope`'s `range`) unless `from` is at or before `to`. */
+export function checkRange(scope: string, from: Date, to: Date): void {
+  if (!(from.getTime() <= to.getTime())) throw new ValidationError(scope, 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+}
+
 /** The UTC time buckets (minute, hour, day or month) from the one holding `from` to the one holding `to`. */
 export function timeBuckets(from: Date, to: Date, unit: 'minute' | 'hour' | 'day' | 'month'): Date[] {
-  if (!(from.getTime() <= to.getTime())) throw new ValidationError('(query)', 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+  checkRange('(query)', from, to);
   const out: Date[] = [];
   if (unit === 'month') {
     for (let y = from.getUTCFullYear(), m = from.getUTCMonth(); Date.UTC(y, m) <= to.getTime(); m === 11 ? ((m = 0), y++) : m++) {
@@ -195,4 +202,65 @@ export async function gatherPage<T>(
   const more = remaining.some((p) => !p.done);
   const position: GatherPosition = { shards: remaining, ...(last === undefined ? {} : { last }) };
   return more ? { items, cursor: await encodeCursor(scope, position, ctx.cursor) } : { items };
+}
+
+/** One page of a query on a sharded partition key: every shard's partition queried and merged in order under one cursor. */
+export function queryShards(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Stored) => unknown): Promise<Page<unknown>> {
+  return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
+}
+
+/**
+ * Every shard's item of one partition of an entity whose partition key is sharded and whose sort
+ * key is constant (one item per shard): one batched read of all the shard keys, in shard order.
+ */
+export async function getAllItems(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<unknown[]> {
+  const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
+  return present(await readInOrder<unknown, typeof partition>(ctx, model, reads, options));
+}
+
+/** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
+export async function sumItems<C extends string>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, counters: readonly C[], options: ReadOptions = {}): Promise<Record<C, number>> {
+  const totals = Object.fromEntries(counters.map((name) => [name, 0])) as Record<C, number>;
+  for (const item of (await getAllItems(ctx, model, partition, options)) as Array<Record<string, unknown>>) {
+    for (const name of counters) if (typeof item[name] === 'number') totals[name] += item[name] as number;
+  }
+  return totals;
+}
+
+/**
+ * One page of a time-range query on a key space whose partition key is a time bucket
+ * (`<at:hour>`): every bucket from `from` to `to` (and every shard) is queried, the sort key is
+ * bounded to the range, and the results are merged in order under one cursor.
+ */
+export async function queryTimeRange(
+  ctx: TableContext,
+  model: EntityModel,
+  method: string,
+  indexName: string | undefined,
+  bucket: { readonly attribute: string; readonly unit: 'minute' | 'hour' | 'day' | 'month' },
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+  map: (stored: Record<string, unknown>) => unknown,
+): Promise<Page<unknown>> {
+  const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
+  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
+  const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
+  if (request.order === 'desc') partitions.reverse();
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
+}
+
+/** A query whose sort key starts with `attribute`, bounded to `range` (inclusive); its cursors are bound to the range. */
+export function timeRangeRequest(
+  model: EntityModel,
+  method: string,
+  indexName: string | undefined,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+): QueryRequest {
+  const where = { between: [{ [attribute]: range.from }, { [attribute]: range.to }] };
+  const request = entityQuery(model, method, indexName, partition, { ...options, where });
+  return { ...request, params: { partition, from: range.from, to: range.to, order: request.order } };
 }

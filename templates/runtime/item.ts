@@ -10,7 +10,7 @@
 // anywhere in a written value, and skipped when read. A write names only declared attributes
 // (unless the entity is `passthrough`); a read keeps only declared ones and never throws on others.
 
-import { isoString, truncateTimestamp } from './codec.js';
+import { isoDate, isoString, truncateTimestamp } from './codec.js';
 import { ValidationError } from './errors.js';
 import { sha256, utf8Bytes } from './hmac.js';
 
@@ -103,7 +103,7 @@ export function storedSet<S extends { readonly size: number }>(value: S | null |
 
 /** The item form of a stored `timestamp` attribute. */
 export function itemDate(value: unknown): Date | null | undefined {
-  return value === undefined || value === null ? value : new Date(value as string);
+  return value === undefined || value === null ? value : isoDate(value as string);
 }
 
 /** The stored form of an attribute value under its codec (undefined: store nothing, e.g. an empty set). */
@@ -129,7 +129,7 @@ export function toStoredValue(entity: string, path: string, codec: AttributeCode
 /** The item form of a stored attribute value under its codec. */
 export function fromStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return new Date(value as string);
+  if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return isoDate(value as string);
   // A number of epoch seconds; an ISO string written before the attribute became the TTL reads as it was.
   if (typeof codec === 'object' && 'epochSeconds' in codec) return new Date(typeof value === 'number' ? value * 1000 : (value as string));
   if (codec === 'set') return value;

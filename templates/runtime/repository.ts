@@ -5,14 +5,15 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryComman
 import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
 import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
 import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
-import { gatherPage, shardPartitions, timeBuckets } from './gather.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValueNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
-import { rotatedTablesBetween, type RotationPeriod } from './rotation.js';
+
+/** The period of a rotated table: one physical table per day, ISO week, month or year. */
+export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
 
 /** Where generated repositories send their commands, and how. */
 export interface TableContext {
@@ -299,12 +300,11 @@ export async function batchDeleteItems(ctx: TableContext, model: EntityModel, ke
   await batchWriteRecords(ctx, { operation: 'batchDelete', entity: model.name }, writes, tableKeyAttributes(model), ctx.retry);
 }
 
-/** Decodes batch-read records; an expired one (unless `includeExpired`) decodes to nothing, so it reads as not found. */
 /**
  * Reads items by table key in one batched call: one result per read, in the order of `reads`,
  * undefined where there is no item (or it has expired, unless `includeExpired`).
  */
-async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: readonly BatchRead<S>[], options: ReadOptions): Promise<Array<T | undefined>> {
+export async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: readonly BatchRead<S>[], options: ReadOptions): Promise<Array<T | undefined>> {
   const attributes = tableKeyAttributes(model);
   const keep = unexpired(ctx.ttl, options);
   const decode = (stored: Record<string, unknown>) => (keep(stored) ? itemOf<T>(model, stored) : undefined);
@@ -312,7 +312,7 @@ async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: r
   return reads.map((read) => found.get(keyId(read.key, attributes)));
 }
 
-const present = <T>(items: ReadonlyArray<T | undefined>): T[] => items.filter((item): item is T => item !== undefined);
+export const present = <T>(items: ReadonlyArray<T | undefined>): T[] => items.filter((item): item is T => item !== undefined);
 
 export interface PageOptions extends ExpiryOptions {
   /** Items to evaluate per page (DynamoDB's Limit). */
@@ -381,16 +381,17 @@ export function queryInput(ctx: TableContext, request: QueryRequest, page: { rea
   if (page.limit !== undefined && (!Number.isInteger(page.limit) || page.limit < 1)) {
     throw new ValidationError(request.scope, '(limit)', `limit must be a positive integer, got ${page.limit}`);
   }
-  return {
-    TableName: ctx.tableName,
-    ...(request.indexName !== undefined ? { IndexName: request.indexName } : {}),
-    KeyConditionExpression: keyCondition,
-    ...aliases.attributes(),
-    ...(request.order === 'desc' ? { ScanIndexForward: false } : {}),
-    ...(page.limit !== undefined ? { Limit: page.limit } : {}),
-    ...(request.consistent ? { ConsistentRead: true } : {}),
-    ...(start !== undefined ? { ExclusiveStartKey: start } : {}),
-  };
+  // built member by member, in the order the examples print
+  const input: QueryCommandInput = { TableName: ctx.tableName };
+  if (request.indexName !== undefined) input.IndexName = request.indexName;
+  input.KeyConditionExpression = keyCondition;
+  input.ExpressionAttributeNames = aliases.names;
+  input.ExpressionAttributeValues = aliases.values;
+  if (request.order === 'desc') input.ScanIndexForward = false;
+  if (page.limit !== undefined) input.Limit = page.limit;
+  if (request.consistent) input.ConsistentRead = true;
+  if (start !== undefined) input.ExclusiveStartKey = start as QueryCommandInput['ExclusiveStartKey'];
+  return input;
 }
 
 /** What a request's cursors are bound to: the physical table, the index, the query and its parameters. */
@@ -422,34 +423,25 @@ export function mapItem(model: EntityModel): (stored: Record<string, unknown>) =
   return (stored) => itemOf<unknown>(model, stored);
 }
 
-/** Runs one page of a Query and maps each stored record; a sharded partition key gathers over every shard. */
+/** Runs one page of a Query on one partition and maps each stored record (a sharded partition key gathers instead: `queryShards`, gather.ts). */
 export async function queryPage(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => unknown): Promise<Page<unknown>> {
-  if (request.pk.template.shards !== undefined) return gatherPage(ctx, request, shardPartitions(request.partition, request.pk.template), page, map, ctx.gatherConcurrency);
   const scope = cursorScope(ctx, request);
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
-  const keep = unexpired(ctx.ttl, page);
+  // ownsRecord and unexpired, written out: this loop runs once per item read
+  const owner = request.owner?.sk;
+  const ttl = page.includeExpired === true ? undefined : ctx.ttl;
+  const now = Date.now();
   const items: unknown[] = [];
-  for (const stored of result.Items ?? []) if (ownsRecord(request, stored) && keep(stored)) items.push(map(stored));
-  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
-}
-
-/**
- * Every shard's item of one partition of an entity whose partition key is sharded and whose sort
- * key is constant (one item per shard): one batched read of all the shard keys, in shard order.
- */
-export async function getAllItems(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, options: ReadOptions = {}): Promise<unknown[]> {
-  const reads = shardPartitions(partition, model.pk.template).map((values) => ({ key: primaryKey(model, values), source: partition }));
-  return present(await readInOrder<unknown, typeof partition>(ctx, model, reads, options));
-}
-
-/** The counters of every shard's item of one partition, summed (0 where no shard has been written). */
-export async function sumItems<C extends string>(ctx: TableContext, model: EntityModel, partition: Readonly<Record<string, unknown>>, counters: readonly C[], options: ReadOptions = {}): Promise<Record<C, number>> {
-  const totals = Object.fromEntries(counters.map((name) => [name, 0])) as Record<C, number>;
-  for (const item of (await getAllItems(ctx, model, partition, options)) as Array<Record<string, unknown>>) {
-    for (const name of counters) if (typeof item[name] === 'number') totals[name] += item[name] as number;
+  for (const stored of result.Items ?? []) {
+    if (owner !== undefined) {
+      const sk = stored[owner.attribute];
+      if (typeof sk !== 'string' || !owner.template.matches(sk)) continue;
+    }
+    if (ttl !== undefined && isExpired(stored, ttl, now)) continue;
+    items.push(map(stored));
   }
-  return totals;
+  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
 /**
@@ -474,9 +466,16 @@ export async function* allItems(fetch: (page: PageOptions) => Promise<Page<unkno
   } while (cursor !== undefined);
 }
 
-/** The attributes that make up an item's position in a key space: the table key, plus the index key. */
-export function keyAttributesOf(model: EntityModel, index: IndexModel | undefined): string[] {
-  return [...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...(index ? [index.pk.attribute, ...(index.sk ? [index.sk.attribute] : [])] : [])])];
+const keyAttributesCache = new WeakMap<EntityModel | IndexModel, readonly string[]>();
+
+/** The attributes that make up an item's position in a key space: the table key, plus the index key (worked out once per model and index). */
+export function keyAttributesOf(model: EntityModel, index: IndexModel | undefined): readonly string[] {
+  let attributes = keyAttributesCache.get(index ?? model);
+  if (attributes === undefined) {
+    attributes = Object.freeze([...new Set([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : []), ...(index ? [index.pk.attribute, ...(index.sk ? [index.sk.attribute] : [])] : [])])]);
+    keyAttributesCache.set(index ?? model, attributes);
+  }
+  return attributes;
 }
 
 /** The request for a query on the table or one of the entity's indexes, with a `where` condition. */
@@ -558,79 +557,4 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
     return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };
-}
-
-/**
- * One page of a time-range query on a key space whose partition key is a time bucket
- * (`<at:hour>`): every bucket from `from` to `to` (and every shard) is queried, the sort key is
- * bounded to the range, and the results are merged in order under one cursor.
- */
-export async function queryTimeRange(
-  ctx: TableContext,
-  model: EntityModel,
-  method: string,
-  indexName: string | undefined,
-  bucket: { readonly attribute: string; readonly unit: 'minute' | 'hour' | 'day' | 'month' },
-  partition: Readonly<Record<string, unknown>>,
-  range: { readonly from: Date; readonly to: Date },
-  options: QueryOptions<never>,
-  map: (stored: Record<string, unknown>) => unknown,
-): Promise<Page<unknown>> {
-  const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
-  const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
-  const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
-  if (request.order === 'desc') partitions.reverse();
-  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
-}
-
-/** A query whose sort key starts with `attribute`, bounded to `range` (inclusive). */
-function timeRangeRequest(
-  model: EntityModel,
-  method: string,
-  indexName: string | undefined,
-  attribute: string,
-  partition: Readonly<Record<string, unknown>>,
-  range: { readonly from: Date; readonly to: Date },
-  options: QueryOptions<never>,
-): QueryRequest {
-  const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
-  const pk = index ? index.pk : model.pk;
-  const sk = index ? index.sk : model.sk;
-  const order = options.order ?? 'asc';
-  return {
-    scope: `${model.name}.${method}`,
-    ...(indexName !== undefined ? { indexName } : {}),
-    pk,
-    partition,
-    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, { between: [{ [attribute]: range.from }, { [attribute]: range.to }] }) } } : {}),
-    params: { partition, from: range.from, to: range.to, order },
-    keyAttributes: keyAttributesOf(model, index),
-    order,
-    consistent: options.consistent === true,
-    ...(index ? {} : { owner: model }),
-  };
-}
-
-/**
- * One page of a time-range query over a rotated table: the same partition in every physical table
- * the range touches (one per day, week, month or year), the sort key (which starts with the time)
- * bounded to the range, merged in order under one cursor.
- */
-export async function queryRotated(
-  ctx: TableContext,
-  model: EntityModel,
-  method: string,
-  attribute: string,
-  partition: Readonly<Record<string, unknown>>,
-  range: { readonly from: Date; readonly to: Date },
-  options: QueryOptions<never>,
-  map: (stored: Record<string, unknown>) => unknown,
-): Promise<Page<unknown>> {
-  if (!ctx.rotation) throw new ValidationError(model.name, method, 'this table is not rotated');
-  const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
-  const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);
-  if (request.order === 'desc') tables.reverse();
-  const partitions = request.pk.template.shards === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
-  const perPartition = request.pk.template.shards === undefined ? tables : tables.flatMap((name) => Array.from({ length: request.pk.template.shards! }, () => name));
-  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency, perPartition);
 }

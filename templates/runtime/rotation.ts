@@ -1,12 +1,14 @@
 // Table rotation for time series: one physical table per day, ISO week, month or year
 // (`Events_2024-05-14`, `Events_2024-W20`, `Events_2024-05`, `Events_2024`), so old periods can be
 // given less capacity, exported or dropped whole. Periods are UTC; ISO weeks start on Monday and
-// belong to the year that holds their Thursday.
+// belong to the year that holds their Thursday. A time-range query across the tables
+// (`queryRotated`) gathers one query per table.
 
 import { ValidationError } from './errors.js';
-import { MAX_BUCKETS } from './gather.js';
+import { MAX_BUCKETS, checkRange, gatherPage, shardPartitions, timeRangeRequest } from './gather.js';
+import type { EntityModel, Page, QueryOptions, RotationPeriod, TableContext } from './repository.js';
 
-export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
+export type { RotationPeriod };
 
 const DAY = 86_400_000;
 
@@ -50,11 +52,35 @@ export function rotatedTableName(base: string, at: Date, every: RotationPeriod):
 
 /** Every physical table a time range touches, oldest first. */
 export function rotatedTablesBetween(base: string, from: Date, to: Date, every: RotationPeriod): string[] {
-  if (!(from.getTime() <= to.getTime())) throw new ValidationError('(rotation)', 'range', `from (${from.toISOString()}) is after to (${to.toISOString()})`);
+  checkRange('(rotation)', from, to);
   const out: string[] = [];
   for (let at = periodStart(from, every); at.getTime() <= to.getTime(); at = nextPeriod(at, every)) {
     out.push(rotatedTableName(base, at, every));
     if (out.length > MAX_BUCKETS) throw new ValidationError('(rotation)', 'range', `the range spans more than ${MAX_BUCKETS} tables; narrow it`);
   }
   return out;
+}
+
+/**
+ * One page of a time-range query over a rotated table: the same partition in every physical table
+ * the range touches (one per day, week, month or year), the sort key (which starts with the time)
+ * bounded to the range, merged in order under one cursor.
+ */
+export async function queryRotated(
+  ctx: TableContext,
+  model: EntityModel,
+  method: string,
+  attribute: string,
+  partition: Readonly<Record<string, unknown>>,
+  range: { readonly from: Date; readonly to: Date },
+  options: QueryOptions<never>,
+  map: (stored: Record<string, unknown>) => unknown,
+): Promise<Page<unknown>> {
+  if (!ctx.rotation) throw new ValidationError(model.name, method, 'this table is not rotated');
+  const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
+  const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);
+  if (request.order === 'desc') tables.reverse();
+  const partitions = request.pk.template.shards === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
+  const perPartition = request.pk.template.shards === undefined ? tables : tables.flatMap((name) => Array.from({ length: request.pk.template.shards! }, () => name));
+  return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency, perPartition);
 }

@@ -183,7 +183,9 @@ export class TableTransaction {
 
   /**
    * Sends every write at once; TransactionError (naming each failing item and why) if DynamoDB
-   * cancels it, in which case nothing was written.
+   * cancels it, in which case nothing was written. `options.token` is the idempotency token (by
+   * default a new one per commit).
+   * @throws ValidationError before anything is sent if the transaction is empty, holds more than 100 writes or 4 MB, or writes one item twice
    */
   commit(options?: CommitOptions): Promise<void> {
     return this.writes.commit(options);

@@ -153,6 +153,12 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
 /** The changes a generated `update` accepts (values in item form; converted before sending). */
 export type UpdateInput = UpdateChanges;
 
+/** The version a write of a versioned entity expects; a ValidationError when the caller gave none. */
+function expectedVersion(model: EntityModel, options: WriteRequestOptions): number | undefined {
+  if (model.version !== undefined && options.expectedVersion === undefined) throw new ValidationError(model.name, model.version, 'this entity is versioned: pass { expectedVersion } (the version you read)');
+  return options.expectedVersion;
+}
+
 /** Plans an update of an existing item (ItemNotFoundError if there is none). */
 export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: WriteRequestOptions = {}): WritePlan {
   const tableKey = primaryKey(model, key);
@@ -170,8 +176,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
     if (model.indexes.some((index) => index.inputs.includes(attribute)) || isCopied(model, attribute)) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
   }
   const version = model.version;
-  const expected = options.expectedVersion;
-  if (version !== undefined && expected === undefined) throw new ValidationError(model.name, version, 'this entity is versioned: pass { expectedVersion } (the version you read)');
+  const expected = expectedVersion(model, options);
   const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
   const remove = [...(changes.remove ?? []), ...cleared];
   const derived = indexKeyChanges(model, key, changes.set ?? {}, remove);
@@ -218,8 +223,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
 export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: WriteRequestOptions = {}): WritePlan {
   const tableKey = primaryKey(model, key);
   const version = model.version;
-  const expected = options.expectedVersion;
-  if (version !== undefined && expected === undefined) throw new ValidationError(model.name, version, 'this entity is versioned: pass { expectedVersion } (the version you read)');
+  const expected = expectedVersion(model, options);
   const aliases = new ExpressionAliases();
   const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);

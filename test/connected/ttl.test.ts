@@ -1,4 +1,4 @@
-// Connected: time to live on DynamoDB Local, with the API generated from fixtures/sessions.ts. Items
+// Connected: time to live on DynamoDB Local, with the API generated from fixtures/sessions.ts (and, last, its sparse index of accepted invites). Items
 // whose expiry has passed stay in the table (DynamoDB deletes them only within a day or two, and
 // DynamoDB Local not within a test), which is exactly the case to prove: every read hides them —
 // get, batchGet, queries on the table and a GSI, a gathered query over shards, a collection, a
@@ -105,4 +105,25 @@ test('scanSegments hides expired items of every entity; includeExpired reads the
   t.deepEqual(await names(), ['User', 'c2', 's2']);
   t.deepEqual(await names({ includeExpired: true }), ['User', 'c1', 'c2', 's1', 's2']);
   t.is((await stored(tableName)).length, 5);
+});
+
+test('a sparse index whose key also reads a required attribute: mark sets both, so the key is built without reading the item; clear takes it out; an update of the optional input alone is refused', async (t) => {
+  const { db, tableName } = t.context;
+  const key = { code: 'c7' };
+  await db.invite.put({ code: 'c7', email: 'b@example.com' });
+  const accepted = () => db.invite.queryAccepted({ email: 'b@example.com' });
+  t.deepEqual((await accepted()).items, [], 'not accepted: not in the index');
+
+  const at = new Date('2026-02-03T04:05:06.000Z');
+  t.deepEqual(await db.invite.markAccepted(key, { acceptedAt: at, email: 'b@example.com' }), { code: 'c7', email: 'b@example.com', acceptedAt: at });
+  t.deepEqual((await accepted()).items, [{ code: 'c7', email: 'b@example.com', acceptedAt: at }]);
+  t.like((await stored(tableName))[0], { gsi2pk: 'Accepted#b@example.com', gsi2sk: '2026-02-03T04:05:06.000Z' });
+
+  const refused = await t.throwsAsync(db.invite.update(key, { set: { acceptedAt: new Date('2026-03-01T00:00:00.000Z') } }));
+  t.regex(refused!.message, /acceptedAt.*set email too/s);
+  t.like((await stored(tableName))[0], { acceptedAt: '2026-02-03T04:05:06.000Z' }, 'nothing written');
+
+  t.deepEqual(await db.invite.clearAccepted(key), { code: 'c7', email: 'b@example.com' });
+  t.deepEqual((await accepted()).items, []);
+  t.deepEqual(await stored(tableName), [{ pk: 'Invite#c7', sk: 'INVITE', code: 'c7', email: 'b@example.com' }], 'index keys and acceptedAt removed, the email kept');
 });

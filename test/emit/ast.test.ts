@@ -1,6 +1,6 @@
 // The AST helpers: given/want tables of small exact outputs.
 import test from 'ava';
-import { arr, call, Imports, literal, literalType, obj, objectType, print, prop, keyword, typeRef, union, wrapText, id } from '../../generator/emit/ast.js';
+import { arr, arrayOf, call, construct, Imports, literal, literalType, obj, objectType, print, prop, keyword, spread, typeRef, union, unionText, wrapText, id } from '../../generator/emit/ast.js';
 
 const cases: Array<[string, () => string, string]> = [
   ['object type, optional and odd names', () => print(objectType([{ name: 'a', type: keyword.string() }, { name: 'b-c', type: typeRef('Date'), optional: true }])), "{ a: string; 'b-c'?: Date; }"],
@@ -11,6 +11,15 @@ const cases: Array<[string, () => string, string]> = [
   ['call with type arguments', () => print(call('getItem', [id('key')], [typeRef('User')])), 'getItem<User>(key)'],
   ['object literal: shorthand, undefined left out', () => print(obj([['key', id('key')], ['skip', undefined], ['n', literal(1)]])), '{ key, n: 1 }'],
   ['plain data as a literal', () => print(literal({ a: [true, 'x'], b: undefined, c: -2 })), "{ a: [true, 'x'], c: -2 }"],
+  ['object literal with a spread', () => print(obj([spread(id('options')), ['tableName', id('name')]])), '{ ...options, tableName: name }'],
+  ['new with type arguments', () => print(construct('EntityTransaction', [id('writes')], [typeRef('Tx'), literalType(true)])), 'new EntityTransaction<Tx, true>(writes)'],
+  ['array type', () => print(arrayOf(typeRef('CollectionMember'))), 'CollectionMember[]'],
+  ['short union as a type alias: one line', () => unionText([literalType('a'), keyword.undefined()]), "'a' | undefined"],
+  [
+    'long union as a type alias: one member per line',
+    () => unionText(['Alpha', 'Beta'].map((name) => objectType([{ name: 'type', type: literalType(name), readonly: true }, { name: 'item', type: typeRef(name), readonly: true }]))),
+    "\n  | { readonly type: 'Alpha'; readonly item: Alpha; }\n  | { readonly type: 'Beta'; readonly item: Beta; }",
+  ],
   ['long literal: one member per line', () => print(arr(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota'].map((s) => literal(s)))).split('\n').length.toString(), '11'],
 ];
 for (const [name, given, want] of cases) {

@@ -3,7 +3,7 @@
 import test from 'ava';
 import { defineTable, entity, gsi, lsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
-import { examplesOf } from '../../generator/emit/doc-examples.js';
+import { examplesOf, transactionExample } from '../../generator/emit/doc-examples.js';
 import { entityScope } from '../../generator/emit/entity-scope.js';
 
 const table = defineTable({
@@ -201,16 +201,119 @@ test('sparse index: mark sets the optional inputs and the index key in one updat
   ]);
 });
 
-test('an entity whose shard is drawn at random has no write examples: its keys are not reproducible', (t) => {
+test('an entity whose shard is drawn at random has no write examples (its keys are not reproducible); its reads gather every shard', (t) => {
   const random = defineTable({ name: 'R', entities: { Hit: entity({ attributes: { page: types.string(), n: types.number() }, key: { pk: 'Page#<page>#<shard>', sk: 'HIT', shard: { count: 4, random: true } } }) } });
   const scope = entityScope(random.entities['Hit']!, createContext(random));
   const hit = examplesOf(scope);
   t.deepEqual([hit.put('put'), hit.batchPut(), hit.get(), hit.increment(['n'])], [undefined, undefined, undefined, undefined]);
-  // nor its query, which gathers one query per shard
-  t.is(hit.query(scope.primary, 'query'), undefined);
+  // its query gathers one Query per shard: how many, and the first
+  t.deepEqual(lines(hit.query(scope.primary, 'query')), [
+    "await db.hit.query({ page: 'page-1' });",
+    '// sends 4 QueryCommand requests (one per shard); the first:',
+    '// {',
+    "//   TableName: 'R',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND begins_with(#n1, :v1)',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },",
+    "//   ExpressionAttributeValues: { ':v0': 'Page#page-1#0', ':v1': 'HIT' },",
+    '// }',
+  ]);
+  // every shard's item: one batched read of the four keys
+  t.deepEqual(lines(hit.gatherKeys('getAll')), [
+    "await db.hit.getAll({ page: 'page-1' });",
+    '// sends BatchGetCommand:',
+    '// {',
+    '//   RequestItems: {',
+    '//     R: {',
+    '//       Keys: [',
+    "//         { pk: 'Page#page-1#0', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#1', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#2', sk: 'HIT' },",
+    "//         { pk: 'Page#page-1#3', sk: 'HIT' },",
+    '//       ],',
+    '//     },',
+    '//   },',
+    '// }',
+  ]);
 });
 
 test('a call the runtime refuses leaves the method without an example', (t) => {
   // Order's byStatus key also reads status: setting flaggedAt alone cannot rebuild it
   t.is(examples('Order').sparse('markByStatus', ['flaggedAt'], true), undefined);
+});
+
+const events = defineTable({
+  name: 'Ev',
+  rotation: 'week',
+  entities: {
+    Visit: entity({ attributes: { site: types.string(), at: types.timestamp(), id: types.string() }, key: { pk: 'Site#<site>#<at:hour>', sk: '<at>#<id>' } }),
+    Log: entity({ attributes: { site: types.string(), at: types.timestamp() }, key: { pk: 'Site#<site>', sk: 'LOG#<at>' } }),
+  },
+});
+const eventScope = (name: string) => entityScope(events.entities[name]!, createContext(events));
+
+test('time range: an hour from the sample instant spans two hour buckets, one Query each, the first shown', (t) => {
+  t.deepEqual(lines(examplesOf(eventScope('Visit')).timeRange('queryBetween', undefined, { attribute: 'at', unit: 'hour' }, ['site']))!.slice(0, 9), [
+    "await db.visit.queryBetween({ site: 'site-1' }, {",
+    "  from: new Date('2024-01-15T09:30:00.000Z'),",
+    "  to: new Date('2024-01-15T10:30:00.000Z'),",
+    '});',
+    '// sends 2 QueryCommand requests (one per time bucket); the first:',
+    '// {',
+    "//   TableName: 'Ev',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },",
+  ]);
+});
+
+test('across tables: the period table of the range (ISO week), the sort key bounded to it', (t) => {
+  t.deepEqual(lines(examplesOf(eventScope('Log')).acrossTables('queryAcrossTables', 'at', ['site'])), [
+    "await db.log.queryAcrossTables({ site: 'site-1' }, {",
+    "  from: new Date('2024-01-15T09:30:00.000Z'),",
+    "  to: new Date('2024-01-15T10:30:00.000Z'),",
+    '});',
+    '// sends QueryCommand:',
+    '// {',
+    "//   TableName: 'Ev_2024-W03',",
+    "//   KeyConditionExpression: '#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'sk' },",
+    '//   ExpressionAttributeValues: {',
+    "//     ':v0': 'Site#site-1',",
+    "//     ':v1': 'LOG#2024-01-15T09:30:00.000Z',",
+    "//     ':v2': 'LOG#2024-01-15T10:30:00.000Z',",
+    '//   },',
+    '// }',
+  ]);
+  // a table that is not rotated has no such query
+  t.is(examples('Tag').acrossTables('queryAcrossTables', 'at', ['name']), undefined);
+});
+
+test('collection: one Query of the first member\'s partition, every sort key in it', (t) => {
+  t.deepEqual(lines(examplesOf(eventScope('Log')).collection('logCollection', ['pk', 'sk'])), [
+    "await db.logCollection({ site: 'site-1' });",
+    '// sends QueryCommand:',
+    '// {',
+    "//   TableName: 'Ev',",
+    "//   KeyConditionExpression: '#n0 = :v0',",
+    "//   ExpressionAttributeNames: { '#n0': 'pk' },",
+    "//   ExpressionAttributeValues: { ':v0': 'Site#site-1' },",
+    '// }',
+  ]);
+});
+
+test('transaction: a create and a delete committed with a fixed token, sent as one TransactWriteItems', (t) => {
+  const tag = lines(transactionExample('Ev', [eventScope('Visit'), eventScope('Log')]))!;
+  t.deepEqual(tag.slice(0, 10), [
+    'await db.transaction().visit.create({',
+    "  site: 'site-1',",
+    "  at: new Date('2024-01-15T09:30:00.000Z'),",
+    "  id: 'id-1',",
+    "}).log.delete({ site: 'site-1', at: new Date('2024-01-15T09:30:00.000Z') }).commit({",
+    "  token: 'token-1',",
+    '});',
+    '// sends TransactWriteCommand:',
+    '// {',
+    "//   ClientRequestToken: 'token-1',",
+  ]);
+  t.deepEqual(tag.slice(-8), ['//     {', '//       Delete: {', "//         TableName: 'Ev',", "//         Key: { pk: 'Site#site-1', sk: 'LOG#2024-01-15T09:30:00.000Z' },", '//       },', '//     },', '//   ],', '// }']);
+  t.is(transactionExample('Ev', []), undefined);
 });

@@ -14,6 +14,7 @@ import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
 import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
 import { emitRecordConversion } from '../../generator/emit/record-conversion.js';
+import { emitTableClass } from '../../generator/emit/table-class.js';
 import { nameProblems } from '../../generator/validate/generated-names.js';
 
 const table = defineTable({
@@ -142,9 +143,11 @@ test('counters: increment for an entity of numbers; nothing for others', (t) => 
   t.deepEqual(emitCounters(scope('Order')), []);
 });
 
-test('sparse indexes: mark and clear for an index read by optional attributes', (t) => {
+test('sparse indexes: mark and clear for an index read by optional attributes; mark also takes the key\'s required non-key inputs', (t) => {
   const methods = emitSparseIndexes(scope('Order'));
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
+  // byStatus reads status (required, not in the primary key) and flaggedAt (optional): an update cannot read status, so mark takes it
+  t.deepEqual(methods[0]!.parameters!.map((p) => `${p.name}: ${p.type}`), ['key: OrderKey', "values: { flaggedAt: Date; status: 'OPEN' | 'SHIPPED'; }"]);
   t.is(methods[1]!.statements, "return updateItem(this.context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
 });
@@ -184,4 +187,34 @@ test('record conversion: its function names never take a runtime helper\'s name 
   });
   t.deepEqual(nameProblems(tags), []);
   t.deepEqual(named(emitRecordConversion(entityScope(tags.entities['Tag']!, createContext(tags)))), ['tagToRecord', 'tagFromRecord']);
+});
+
+test('queries on a sharded partition key gather through gather.ts (queryShards, getAllItems, sumItems); others stay on repository.ts, so only sharded schemas import the gather', (t) => {
+  const sharded = defineTable({
+    name: 'Votes',
+    entities: {
+      Vote: entity({ attributes: { poll: types.string(), voter: types.string() }, key: { pk: 'Poll#<poll>#<shard>', sk: 'Vote#<voter>', shard: { count: 4, by: 'voter' } } }),
+      Ballot: entity({ attributes: { poll: types.string(), voter: types.string() }, key: { pk: 'Poll#<poll>#<shard>', sk: 'Ballot#<voter>', shard: { count: 4, by: 'voter' } } }),
+      Total: entity({ attributes: { poll: types.string(), votes: types.number({ integer: true }) }, key: { pk: 'Total#<poll>#<shard>', sk: 'TOTAL', shard: { count: 4, random: true } } }),
+      Tally: entity({ attributes: { poll: types.string(), at: types.timestamp() }, key: { pk: 'Poll#<poll>', sk: '<at>' } }),
+    },
+  });
+  const shardedCtx = createContext(sharded);
+  const modulesOf = (name: string, emit: (scope: ReturnType<typeof entityScope>) => unknown) => {
+    const entityScopeOf = entityScope(sharded.entities[name]!, shardedCtx);
+    emit(entityScopeOf);
+    return Object.fromEntries(entityScopeOf.imports.declarations().map((d) => [d.moduleSpecifier, (d.namedImports as Array<string | { name: string }>).map((n) => (typeof n === 'string' ? n : n.name))]));
+  };
+  const vote = modulesOf('Vote', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryShards\(this\.context, entityQuery\(voteModel, 'query'/));
+  t.deepEqual(vote['./runtime/gather.js'], ['queryShards']);
+  t.false(vote['./runtime/repository.js']!.includes('queryPage'));
+  const total = modulesOf('Total', (s) => [emitCrud(s), emitCounters(s)]);
+  t.deepEqual(total['./runtime/gather.js'], ['getAllItems', 'sumItems']);
+  const tally = modulesOf('Tally', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryPage\(/));
+  t.is(tally['./runtime/gather.js'], undefined);
+  // a collection on a sharded partition key (Vote and Ballot) gathers too
+  const tableClass = emitTableClass(sharded, shardedCtx);
+  t.true(tableClass.imports.some((i) => i.moduleSpecifier === './runtime/gather.js' && JSON.stringify(i.namedImports) === '["queryShards"]'));
+  const owner = tableClass.statements.find((s) => (s as { name?: string }).name === 'VotesTable') as { methods: Array<{ name: string; statements: string[] }> };
+  t.regex(owner.methods.find((m) => m.name === 'voteCollection')!.statements.at(-1)!, /^return queryShards\(this\.context, request, options/);
 });
