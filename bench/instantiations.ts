@@ -89,11 +89,14 @@ for (const [index, file] of program.getSourceFiles().entries()) {
     if (ts.isClassDeclaration(statement)) {
       const owner = nameOf(statement);
       for (const member of statement.members) {
-        // --deep: a method's body statements first, each on its own; then the rest (its signature)
+        // --deep: a method's (or function's) body statements first, each on its own; then the rest (its signature)
         const body = deep && (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member)) ? (member.body?.statements ?? []) : [];
         for (const inner of body) measure(fileKey(`${label(file, member, owner)} › ${fold(inner.getText()).replace(/\s+/g, ' ').slice(0, 60)}`), checkNode(inner));
         measure(fileKey(label(file, member, owner)), checkNode(member));
       }
+    }
+    if (deep && ts.isFunctionDeclaration(statement)) {
+      for (const inner of statement.body?.statements ?? []) measure(fileKey(`${label(file, statement)} › ${fold(inner.getText()).replace(/\s+/g, ' ').slice(0, 60)}`), checkNode(inner));
     }
     measure(fileKey(label(file, statement)), checkNode(statement));
   }

@@ -99,7 +99,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         docs: doc(`Every item \`${method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
         parameters: [{ name: 'partition', type: `${base}Partition` }, { name: 'options', type: optionsType, initializer: '{}' }],
         returnType: `ItemIterator<${itemType}>`,
-        statements: `return allItems((cursor) => this.${method}(partition, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as ItemIterator<${itemType}>;`,
+        statements: `return allItems((page) => this.${method}(partition, page), options) as ItemIterator<${itemType}>;`,
       },
     );
     out.models.push({ name: index.name, partition: index.pk.map((k, i) => [k, partition[i]!]), sort: index.sk.map((k, i) => [k, sort[i]!]) });

@@ -3,7 +3,7 @@
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
 import { shardedPartition, type AccessPath } from '../model/access-paths.js';
-import { arrow, as, awaitExpr, binary, call, conditional, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, objWithSpreads, parenthesized, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { arrow, as, awaitExpr, call, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
 import { hasRecordConversion, itemFunction } from './record-conversion.js';
@@ -40,13 +40,12 @@ const pageQuery = (scope: EntityScope, access: AccessPath): string =>
 export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string, request: Expression, map: Expression): Expression =>
   as(call(pageQuery(scope, access), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
 
-/** `return allItems((cursor) => this.method(first, { ...options, ...(cursor === undefined ? {} : { cursor }) }), options.cursor) as ItemIterator<Item>;` */
+/**
+ * `return allItems((page) => this.method(first, page), options) as ItemIterator<Item>;`: the runtime
+ * passes the options on with each page's cursor, so the method builds no object type per call.
+ */
 export function iterate(scope: EntityScope, method: string, first: string, item: string): string {
-  const withCursor = objWithSpreads([
-    ['...', id('options')],
-    ['...', parenthesized(conditional(binary(id('cursor'), '===', id('undefined')), obj([]), obj([['cursor', id('cursor')]])))],
-  ]);
-  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['cursor'], call(prop(path('this'), method), [id(first), withCursor])), path('options.cursor')]), itemsOf(scope, item)));
+  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['page'], call(prop(path('this'), method), [id(first), id('page')])), id('options')]), itemsOf(scope, item)));
 }
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {

@@ -4,7 +4,7 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { KeyValueError, ValidationError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
-import { indexKeyChanges, indexKeys, itemOf, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
+import { allItems, indexKeyChanges, indexKeys, itemOf, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
 const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
@@ -136,4 +136,20 @@ test('an entity\'s generated conversions: whole records go through toItem and to
   t.deepEqual(itemOf(generated, whole), { userId: 'u', orderId: 'o', status: 'NEW', region: 'eu', placedAt });
   t.deepEqual(itemOf(generated, { status: 'DONE' }, true), { status: 'DONE' }, 'a partial record keeps only what it holds');
   t.deepEqual(calls, ['toRecord', 'toItem']);
+});
+
+test('allItems: each page is asked with the caller\'s options and the previous page\'s cursor, from options.cursor', async (t) => {
+  const pages: Record<string, { items: string[]; cursor?: string }> = { start: { items: ['a', 'b'], cursor: 'c2' }, c2: { items: [], cursor: 'c3' }, c3: { items: ['c'] } };
+  const asked: object[] = [];
+  const items: unknown[] = [];
+  const options = { limit: 2, cursor: 'start', where: { eq: { placedAt: 1 } } };
+  for await (const item of allItems(async (page) => (asked.push(page), pages[page.cursor!]!), options)) items.push(item);
+  t.deepEqual(items, ['a', 'b', 'c']);
+  t.deepEqual(asked, [options, { ...options, cursor: 'c2' }, { ...options, cursor: 'c3' }]);
+  // without a cursor, the first page is asked with the options as given
+  const fromStart: object[] = [];
+  const noCursor = { limit: 2 };
+  for await (const item of allItems(async (page) => (fromStart.push(page), { items: [page.cursor ?? 'first'] }), noCursor)) items.push(item);
+  t.is(fromStart[0], noCursor);
+  t.deepEqual(items.slice(3), ['first']);
 });

@@ -452,11 +452,15 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
  */
 export interface ItemIterator<out T> extends AsyncGenerator<T, void, undefined> {}
 
-/** Every item of every page (from `start`, a cursor, if given), fetched one page at a time as the caller iterates. */
-export async function* allItems(fetch: (cursor: string | undefined) => Promise<Page<unknown>>, start?: string): ItemIterator<unknown> {
-  let cursor: string | undefined = start;
+/**
+ * Every item of every page, fetched one page at a time as the caller iterates: `fetch` gets
+ * `options` with the cursor of the page to read (`options.cursor` first, if given), so a generated
+ * `…All` method hands its own query and options straight through.
+ */
+export async function* allItems(fetch: (page: PageOptions) => Promise<Page<unknown>>, options: PageOptions): ItemIterator<unknown> {
+  let cursor = options.cursor;
   do {
-    const page = await fetch(cursor);
+    const page = await fetch(cursor === undefined ? options : { ...options, cursor });
     yield* page.items;
     cursor = page.cursor;
   } while (cursor !== undefined);
