@@ -315,6 +315,12 @@ export function throwsIf(condition: Expression, error: Expression): string {
   return print(f.createIfStatement(condition, f.createThrowStatement(error)));
 }
 
+/** `for await (const name of iterable) body;` */
+export function forAwait(name: string, iterable: Expression, body: Expression): string {
+  const binding = f.createVariableDeclarationList([f.createVariableDeclaration(name)], ts.NodeFlags.Const);
+  return print(f.createForOfStatement(f.createToken(ts.SyntaxKind.AwaitKeyword), binding, iterable, f.createExpressionStatement(body)));
+}
+
 /** `expr;` */
 export function statement(expression: Expression): string {
   return print(f.createExpressionStatement(expression));

@@ -65,6 +65,8 @@ export function pascalCase(name: string): string {
 export const tableFolder = (table: TableDef) => kebabCase(table.name);
 export const tableClassName = (table: TableDef) => `${pascalCase(table.name)}Table`;
 export const transactionClassName = (table: TableDef) => `${pascalCase(table.name)}Transaction`;
+/** What the table class's constructor takes besides the client (`SocialTableOptions`). */
+export const tableOptionsTypeName = (table: TableDef) => `${tableClassName(table)}Options`;
 /** The tagged union of every item of the table (`SocialItem`). */
 export const tableItemTypeName = (table: TableDef) => `${pascalCase(table.name)}Item`;
 export const entityFile = (entity: EntityDef) => `${kebabCase(entity.name)}.ts`;

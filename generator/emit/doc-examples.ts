@@ -1,18 +1,21 @@
-// The `@example` of a repository method: a call with sample values and the request it sends. The
-// request is computed by the runtime's own request builders (planPut, planUpdate, queryInput, …)
-// on the entity's live model, so an example shows what the method really sends and cannot drift
-// from it; test/offline/doc-examples.test.ts sends every example of the fixtures to check.
+// The `@example` of a repository or table-class method: a call with sample values and the request
+// it sends (or, when it sends several alike — one per shard, time bucket, table or segment — how
+// many, and the first). The request is computed by the runtime's own request builders (planPut,
+// planUpdate, queryInput, Transaction, scanInput, …) on the entity's live model, so an example
+// shows what the method really sends and cannot drift from it; test/offline/doc-examples.test.ts
+// sends every example of the fixtures to check.
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
 import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
 import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
 import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
+import { DEFAULT_SEGMENTS, scanInput } from '../../templates/runtime/scan.js';
 import { Transaction } from '../../templates/runtime/transaction.js';
 import { nativeQueryInput } from '../../templates/runtime/native-index.js';
 import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
 import type { AccessPath, ResolvedPattern } from '../model/access-paths.js';
-import { arr, awaitExpr, binary, call, construct, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
+import { arr, awaitExpr, binary, call, construct, forAwait, id, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
 import { entityNames } from './context.js';
 import { liveEntityModel } from './entity-model.js';
 import type { EntityScope } from './entity-scope.js';
@@ -115,21 +118,37 @@ interface Sent {
 /** The first of the requests sent one per partition (`per`, when there are several). */
 const firstOf = (command: string, inputs: readonly object[], per: string): Sent => ({ command, input: inputs[0]!, ...(inputs.length > 1 ? { count: inputs.length, per } : {}) });
 
+/** How an example uses the call: awaits it, or iterates it (an async iterator, its items named `name`). */
+type Use = { readonly await: true } | { readonly iterate: string };
+const AWAIT: Use = { await: true };
+
 /**
  * The tag: the call, then `// sends <Command>:` (or `// sends <n> <Command> requests (one per
- * <per>); the first:`) and the command's input, commented.
+ * <per>); the first:`) and the command's input, commented. An iterator's call is a loop, and what
+ * it sends is its first page's requests.
  */
-function exampleTag(callExpression: Expression, sent: Sent): DocTag {
-  const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
-  const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
-  return { name: 'example', text: `\n${layout(`${print(awaitExpr(callExpression))};`)}\n${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}` };
+function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): DocTag {
+  const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
+  return { name: 'example', text: `\n${layout(code)}\n${sendsText(sent)}` };
+}
+
+/** What `sent` says, commented; laid out once per request (an iterator's example repeats its method's). */
+const sentTexts = new WeakMap<Sent, string>();
+function sendsText(sent: Sent): string {
+  let text = sentTexts.get(sent);
+  if (text === undefined) {
+    const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
+    const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
+    sentTexts.set(sent, (text = `${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}`));
+  }
+  return text;
 }
 
 /** The tag of a call whose request `sent` computes (undefined: no example); a call the runtime refuses with the sample values has none. */
-function tagOf(callExpression: () => Expression, sent: () => Sent | undefined): DocTag | undefined {
+function tagOf(callExpression: () => Expression, sent: () => Sent | undefined, use?: Use): DocTag | undefined {
   try {
     const request = sent();
-    return request && exampleTag(callExpression(), request);
+    return request && exampleTag(callExpression(), request, use);
   } catch (error) {
     if (error instanceof DdbgenError) return undefined;
     throw error;
@@ -144,6 +163,8 @@ function tagOf(callExpression: () => Expression, sent: () => Sent | undefined): 
 export class EntityExamples {
   readonly #scope: EntityScope;
   #model: EntityModel | undefined;
+  /** The examples made so far by method: the call's arguments and what it sends, for its iterator's (`…All`). */
+  readonly #made = new Map<string, { readonly args: Sample[]; readonly sent: Sent }>();
 
   constructor(scope: EntityScope) {
     this.#scope = scope;
@@ -184,8 +205,22 @@ export class EntityExamples {
   }
 
   /** The tag of `db.<entity>.<method>(args)`, what it sends computed by `sent`. */
-  #sends(method: string, args: Sample[], sent: () => Sent | undefined): DocTag | undefined {
-    return tagOf(() => call(path(`db.${entityNames(this.#scope.entity).member}.${method}`), args.map((a) => a.code)), sent);
+  #sends(method: string, args: Sample[], sent: () => Sent | undefined, use?: Use): DocTag | undefined {
+    return tagOf(
+      () => call(path(`db.${entityNames(this.#scope.entity).member}.${method}`), args.map((a) => a.code)),
+      () => {
+        const request = sent();
+        if (request) this.#made.set(method, { args, sent: request });
+        return request;
+      },
+      use,
+    );
+  }
+
+  /** The example of `<method>All`, the async iterator over `method`'s pages: the same call iterated, its first page's requests (after `method`'s own example). */
+  iterated(method: string): DocTag | undefined {
+    const made = this.#made.get(method);
+    return made && this.#sends(`${method}All`, made.args, () => made.sent, { iterate: 'item' });
   }
 
   get(): DocTag | undefined {
@@ -433,6 +468,12 @@ export function transactionExample(tableName: string, scopes: readonly EntitySco
       return { command: 'TransactWriteCommand', input: transaction.input(SAMPLE_TOKEN) };
     },
   );
+}
+
+/** `scanSegments`: every segment of the table (four unless told otherwise) scanned, tagged items iterated. */
+export function scanExample(tableName: string): DocTag | undefined {
+  const inputs = Array.from({ length: DEFAULT_SEGMENTS }, (_, segment) => scanInput(tableName, segment, DEFAULT_SEGMENTS, {}));
+  return tagOf(() => call(path('db.scanSegments'), []), () => firstOf('ScanCommand', inputs, 'segment'), { iterate: 'tagged' });
 }
 
 const byScope = new WeakMap<EntityScope, EntityExamples>();

@@ -37,10 +37,16 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
   const examples = examplesOf(scope);
   return scope.native.models.flatMap((index) => {
     const method = `query${pascalCase(index.name)}`;
-    const tag = examples.nativeQuery(index.name, method);
+    const tags = new Map([
+      [method, examples.nativeQuery(index.name, method)],
+      [`${method}All`, examples.iterated(method)],
+    ]);
     return methods
-      .filter((m) => m.name === method || m.name === `${method}All`)
-      .map((m) => (m.name === method && tag ? { ...m, docs: m.docs!.map((d) => ({ ...(d as object), tags: [{ tagName: tag.name, text: tag.text }] })) } : m));
+      .filter((m) => tags.has(m.name))
+      .map((m) => {
+        const tag = tags.get(m.name);
+        return tag ? { ...m, docs: m.docs!.map((d) => ({ ...(d as object), tags: [{ tagName: tag.name, text: tag.text }] })) } : m;
+      });
   });
 }
 

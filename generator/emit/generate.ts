@@ -10,7 +10,7 @@ import path from 'node:path';
 import { printStructure, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityTable, takeEntityModule } from './entity-module.js';
@@ -99,7 +99,7 @@ function indexModule(table: TableDef): EmittedModule {
         tableClassName(table),
         transactionClassName(table),
         { name: tableItemTypeName(table), isTypeOnly: true },
-        { name: `${tableClassName(table)}Options`, isTypeOnly: true },
+        { name: tableOptionsTypeName(table), isTypeOnly: true },
       ],
     },
     { moduleSpecifier: './table-definition.js', namedExports: [tableDefinitionName(table), ...(hasTableSettings(table) ? [tableSettingsName(table)] : [])] },

@@ -109,7 +109,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
     methods.push(...timeRange(scope, access, names), ...acrossTables(scope, access, names));
     methods.push({
       name: `${names.method}All`,
-      docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
+      docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`, example(examplesOf(scope).iterated(names.method))),
       parameters: [partition, param('options', options, { initializer: '{}' })],
       returnType: print(itemsOf(scope, names.itemType)),
       statements: iterate(scope, names.method, 'partition', names.itemType),

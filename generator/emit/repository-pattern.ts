@@ -61,7 +61,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
       },
       {
         name: `${pattern.name}All`,
-        docs: jsDoc(`Every item of pattern ${pattern.name}, page after page (from \`options.cursor\` if given), as an async iterator.`),
+        docs: jsDoc(`Every item of pattern ${pattern.name}, page after page (from \`options.cursor\` if given), as an async iterator.`, example(examplesOf(scope).iterated(pattern.name))),
         parameters: [params, param('options', options, { initializer: '{}' })],
         returnType: print(itemsOf(scope, names.itemType)),
         statements: iterate(scope, pattern.name, 'params', names.itemType),

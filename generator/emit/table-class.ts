@@ -30,6 +30,7 @@ import {
   parenthesized,
   path,
   print,
+  prop,
   returns,
   spread,
   statement,
@@ -40,11 +41,11 @@ import {
   type Expression,
   type TypeNode,
 } from './ast.js';
-import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, transactionClassName, type EmitContext } from './context.js';
+import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityScope, type EntityScope } from './entity-scope.js';
-import { examplesOf, transactionExample } from './doc-examples.js';
+import { examplesOf, scanExample, transactionExample } from './doc-examples.js';
 import { updateType } from './item-types.js';
 import { example, param } from './repository-crud.js';
 
@@ -98,7 +99,6 @@ const NO_OPTIONS = { initializer: print(obj([])) };
 /** What the table class's emitters share: the table, its entities' names, and the module's imports. */
 interface TableScope {
   readonly table: TableDef;
-  readonly ctx: EmitContext;
   readonly imports: Imports;
   readonly entities: readonly EntityDef[];
   readonly className: string;
@@ -116,11 +116,10 @@ function tableScope(table: TableDef, ctx: EmitContext): TableScope {
   const scopes = new Map<EntityDef, EntityScope>();
   return {
     table,
-    ctx,
     imports,
     entities: Object.values(table.entities),
     className: tableClassName(table),
-    optionsType: `${tableClassName(table)}Options`,
+    optionsType: tableOptionsTypeName(table),
     scopeOf: (entity) => scopes.get(entity) ?? scopes.set(entity, entityScope(entity, ctx)).get(entity)!,
     fromEntity: (entity, name, kind) => imports[kind](entityModuleSpecifier(entity), name),
     runtimeType: (module, name, ...args) => typeRef(imports.type(RUNTIME[module], name), ...args),
@@ -201,8 +200,8 @@ function emitItemUnions(s: TableScope, groups: readonly Collection[]): Statement
 /** Items under a random shard suffix have no key a transaction could address. */
 const transactional = (s: TableScope) => s.entities.filter((e) => e.key.shard?.random !== true);
 
-/** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address, and `commit`. */
-function emitTransaction(s: TableScope): StatementStructures {
+/** `<Table>Transaction`: one `EntityTransaction` per entity a transaction can address; `commit` is TableTransaction's. */
+function emitTransaction(s: TableScope): ClassDeclarationStructure {
   const { table } = s;
   const className = transactionClassName(table);
   const entities = transactional(s);
@@ -214,12 +213,13 @@ function emitTransaction(s: TableScope): StatementStructures {
   };
   // The runtime's TableTransaction makes each entity's writes from its model; the properties are
   // declared here with their types, so nothing generic is instantiated per entity to check them.
-  const declaration: ClassDeclarationStructure = {
+  // Examples on `transaction()` only: one per entity here costs a large table seconds of generation.
+  return {
     kind: StructureKind.Class,
     name: className,
     isExported: true,
     extends: s.runtimeValue('transaction', 'TableTransaction'),
-    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows one.`),
+    docs: jsDoc(`Writes to several ${table.name} items that happen together or not at all (one TransactWriteItems, up to 100 writes and 4 MB). Started by \`db.transaction()\`, whose documentation shows an example.`),
     properties: entities.map((e) => property(entityNames(e).member, s.runtimeType('transaction', 'EntityTransaction', ...entityTransaction(e)), { readonly: true, declare: true })),
     ctors: [
       {
@@ -228,19 +228,18 @@ function emitTransaction(s: TableScope): StatementStructures {
       },
     ],
   };
-  return declaration;
 }
 
 /** `<name>Collection(partition, options)`: one query over a partition several entities share. */
 function collectionQuery(s: TableScope, group: Collection): Method {
   const { table } = s;
   const first = group.members[0]!;
-  const model = entityNames(first).model;
+  const model = id(s.fromEntity(first, entityNames(first).model, 'value'));
   const page = typeRef('Promise', s.runtimeType('repository', 'Page', typeRef(collectionItemType(table, group))));
   const order = objectType([{ name: 'order', type: union([literalType('asc'), literalType('desc')]), optional: true }]);
   const request = obj([
     ['scope', str(`${table.name}.${collectionMethod(group)}`)],
-    ['pk', path(`${model}.pk`)],
+    ['pk', prop(model, 'pk')],
     ['partition', id('partition')],
     ['params', obj([['partition', id('partition')], ['order', id('order')]])],
     ['keyAttributes', literal([table.key.pk, table.key.sk!])],
@@ -371,7 +370,7 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
       ...groups.map((group) => collectionQuery(s, group)),
       {
         name: 'scanSegments',
-        docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.'),
+        docs: jsDoc('Reads the whole table in parallel segments (for background sweeps), each item tagged with its entity; the order is not defined.', example(scanExample(table.name))),
         parameters: [param('options', s.runtimeType('scan', 'ScanOptions'), NO_OPTIONS)],
         returnType: print(typeRef('AsyncGenerator', itemType, keyword.void(), keyword.undefined())),
         statements: returns(call(s.runtimeValue('scan', 'scanSegments'), [path('this.context'), members(s, entities), id('options')], [itemType])),

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValueNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -428,9 +428,19 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
   const scope = cursorScope(ctx, request);
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
-  const keep = unexpired(ctx.ttl, page);
+  // ownsRecord and unexpired, written out: this loop runs once per item read
+  const owner = request.owner?.sk;
+  const ttl = page.includeExpired === true ? undefined : ctx.ttl;
+  const now = Date.now();
   const items: unknown[] = [];
-  for (const stored of result.Items ?? []) if (ownsRecord(request, stored) && keep(stored)) items.push(map(stored));
+  for (const stored of result.Items ?? []) {
+    if (owner !== undefined) {
+      const sk = stored[owner.attribute];
+      if (typeof sk !== 'string' || !owner.template.matches(sk)) continue;
+    }
+    if (ttl !== undefined && isExpired(stored, ttl, now)) continue;
+    items.push(map(stored));
+  }
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 

@@ -8,6 +8,9 @@ import { unexpired, type ExpiryOptions } from './item.js';
 import type { CollectionMember, TableContext } from './repository.js';
 import { tagRecord } from './repository.js';
 
+/** Segments a scan reads unless told otherwise. */
+export const DEFAULT_SEGMENTS = 4;
+
 export interface ScanOptions extends ExpiryOptions {
   /** Parallel segments (DynamoDB's TotalSegments). Default 4. */
   readonly segments?: number;
@@ -20,9 +23,21 @@ export interface ScanOptions extends ExpiryOptions {
   readonly consistent?: boolean;
 }
 
+/** The Scan input of one page of `segment` (of `segments`), from `start` when given. */
+export function scanInput(tableName: string, segment: number, segments: number, options: ScanOptions, start?: Record<string, unknown>) {
+  return {
+    TableName: tableName,
+    Segment: segment,
+    TotalSegments: segments,
+    Limit: options.pageSize ?? 100,
+    ...(options.consistent ? { ConsistentRead: true } : {}),
+    ...(start ? { ExclusiveStartKey: start } : {}),
+  };
+}
+
 /** Every item of the table, segment by segment in parallel, tagged `{ type, item }`; order is not defined. */
 export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly CollectionMember[], options: ScanOptions = {}): AsyncGenerator<Tagged, void, undefined> {
-  const segments = options.segments ?? 4;
+  const segments = options.segments ?? DEFAULT_SEGMENTS;
   if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new RangeError(`segments must be an integer from 1 to 1,000,000, got ${segments}`);
   const only = options.segment;
   if (only !== undefined && (!Number.isInteger(only) || only < 0 || only >= segments)) throw new RangeError(`segment must be an integer from 0 to ${segments - 1} (segments - 1), got ${only}`);
@@ -40,16 +55,7 @@ export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly
       const segment = nextSegment++;
       let start: Record<string, unknown> | undefined;
       do {
-        const result = await ctx.client.send(
-          new ScanCommand({
-            TableName: ctx.tableName,
-            Segment: segment,
-            TotalSegments: segments,
-            Limit: options.pageSize ?? 100,
-            ...(options.consistent ? { ConsistentRead: true } : {}),
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
+        const result = await ctx.client.send(new ScanCommand(scanInput(ctx.tableName, segment, segments, options, start)));
         for (const record of result.Items ?? []) if (keep(record)) queue.push(tagRecord(members, record) as Tagged);
         wake();
         start = result.LastEvaluatedKey;

@@ -1,6 +1,6 @@
 // The AST helpers: given/want tables of small exact outputs.
 import test from 'ava';
-import { arr, arrayOf, call, construct, Imports, literal, literalType, obj, objectType, print, prop, keyword, spread, typeRef, union, unionText, wrapText, id } from '../../generator/emit/ast.js';
+import { arr, arrayOf, call, construct, forAwait, Imports, literal, literalType, obj, objectType, print, prop, keyword, spread, typeRef, union, unionText, wrapText, id } from '../../generator/emit/ast.js';
 
 const cases: Array<[string, () => string, string]> = [
   ['object type, optional and odd names', () => print(objectType([{ name: 'a', type: keyword.string() }, { name: 'b-c', type: typeRef('Date'), optional: true }])), "{ a: string; 'b-c'?: Date; }"],
@@ -13,6 +13,7 @@ const cases: Array<[string, () => string, string]> = [
   ['plain data as a literal', () => print(literal({ a: [true, 'x'], b: undefined, c: -2 })), "{ a: [true, 'x'], c: -2 }"],
   ['object literal with a spread', () => print(obj([spread(id('options')), ['tableName', id('name')]])), '{ ...options, tableName: name }'],
   ['new with type arguments', () => print(construct('EntityTransaction', [id('writes')], [typeRef('Tx'), literalType(true)])), 'new EntityTransaction<Tx, true>(writes)'],
+  ['for await over an iterator', () => forAwait('item', call('db.user.queryAll', [id('partition')]), call('console.log', [id('item')])), 'for await (const item of db.user.queryAll(partition))\n    console.log(item);'],
   ['array type', () => print(arrayOf(typeRef('CollectionMember'))), 'CollectionMember[]'],
   ['short union as a type alias: one line', () => unionText([literalType('a'), keyword.undefined()]), "'a' | undefined"],
   [

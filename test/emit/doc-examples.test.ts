@@ -3,7 +3,7 @@
 import test from 'ava';
 import { defineTable, entity, gsi, lsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
-import { examplesOf, transactionExample } from '../../generator/emit/doc-examples.js';
+import { examplesOf, scanExample, transactionExample } from '../../generator/emit/doc-examples.js';
 import { entityScope } from '../../generator/emit/entity-scope.js';
 
 const table = defineTable({
@@ -316,4 +316,32 @@ test('transaction: a create and a delete committed with a fixed token, sent as o
   ]);
   t.deepEqual(tag.slice(-8), ['//     {', '//       Delete: {', "//         TableName: 'Ev',", "//         Key: { pk: 'Site#site-1', sk: 'LOG#2024-01-15T09:30:00.000Z' },", '//       },', '//     },', '//   ],', '// }']);
   t.is(transactionExample('Ev', []), undefined);
+});
+
+test('an iterator (…All): its method\'s call in a loop, and what the first page sends', (t) => {
+  const tags = examples('Tag');
+  const access = entityScope(table.entities['Tag']!, ctx).primary;
+  // none before the method's own example is made
+  t.is(examplesOf(entityScope(table.entities['Tag']!, ctx)).iterated('query'), undefined);
+  tags.query(access, 'query');
+  t.deepEqual(lines(tags.iterated('query'))!.slice(0, 7), [
+    'for await (',
+    "  const item of db.tag.queryAll({ name: 'name-1' }, {",
+    "    where: { eq: { at: new Date('2024-01-15T09:30:00.000Z') } },",
+    '  })',
+    ') {',
+    '  console.log(item);',
+    '}',
+  ]);
+  t.is(lines(tags.iterated('query'))![7], '// sends QueryCommand:');
+});
+
+test('scanSegments: four segments unless told otherwise, the first shown', (t) => {
+  t.deepEqual(lines(scanExample('Shop')), [
+    'for await (const tagged of db.scanSegments()) {',
+    '  console.log(tagged);',
+    '}',
+    '// sends 4 ScanCommand requests (one per segment); the first:',
+    "// { TableName: 'Shop', Segment: 0, TotalSegments: 4, Limit: 100 }",
+  ]);
 });
