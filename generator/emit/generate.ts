@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { IndentationText, Project, QuoteKind, StructureKind, ts, type StatementStructures } from 'ts-morph';
+import { printStructure, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
@@ -44,29 +44,24 @@ export class GeneratedCodeError extends Error {
 
 export class MissingSdkError extends Error {}
 
-function newProject(): Project {
-  return new Project({
-    compilerOptions: baseCompilerOptions,
-    skipAddingFilesFromTsConfig: true,
-    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single, useTrailingCommas: true },
-  });
-}
+/** Printer settings of the output (format.ts lays the text out afterwards). */
+const PRINT = { indentNumberOfSpaces: 2, useSingleQuote: true } as const;
 
-/** The file's text with one blank line between top-level statements (imports and re-exports stay grouped). */
-function separateStatements(file: ts.SourceFile): string {
-  const source = file.text;
+/** Imports stay grouped, and re-exports: no blank line between two of a kind. */
+const grouped = (previous: StatementStructures, current: StatementStructures) =>
+  (previous.kind === StructureKind.ImportDeclaration && current.kind === StructureKind.ImportDeclaration) ||
+  (previous.kind === StructureKind.ExportDeclaration && current.kind === StructureKind.ExportDeclaration);
+
+/**
+ * The statements printed one by one, with one blank line between top-level statements (imports
+ * and re-exports stay grouped): the text is made without parsing it.
+ */
+function printStatements(statements: readonly StatementStructures[]): string {
   const parts: string[] = [];
-  let from = 0;
-  const statements = file.statements;
-  for (let i = 1; i < statements.length; i++) {
-    const previous = statements[i - 1]!;
-    const current = statements[i]!;
-    const grouped = (ts.isImportDeclaration(previous) && ts.isImportDeclaration(current)) || (ts.isExportDeclaration(previous) && ts.isExportDeclaration(current));
-    if (grouped || source.slice(previous.end, current.getStart(file, true)).includes('\n\n')) continue;
-    parts.push(source.slice(from, previous.end), '\n');
-    from = previous.end;
-  }
-  parts.push(source.slice(from));
+  statements.forEach((statement, i) => {
+    if (i > 0 && !grouped(statements[i - 1]!, statement)) parts.push('\n');
+    parts.push(printStructure({ kind: StructureKind.SourceFile, statements: [statement] }, PRINT));
+  });
   return parts.join('');
 }
 
@@ -88,17 +83,10 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
-/**
- * Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by
- * format.ts. The structures are printed and parsed once, into a file that then leaves the scratch
- * project: memory stays flat however many modules a table has.
- */
-export function renderModule(filePath: string, module: EmittedModule, project: Project = newProject()): string {
+/** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
+export function renderModule(filePath: string, module: EmittedModule): string {
   const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as const, ...declaration }));
-  const file = project.createSourceFile(filePath, { statements: [...imports, ...withEscapedDocs(module.statements)] }, { overwrite: true });
-  const text = separateStatements(file.compilerNode);
-  project.removeSourceFile(file);
-  return `${BANNER}\n\n${formatModule(filePath, text)}`;
+  return `${BANNER}\n\n${formatModule(filePath, printStatements([...imports, ...withEscapedDocs(module.statements)]))}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -219,12 +207,11 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
   const stats = { rendered: 0, reused: 0, checked: 0 };
-  const scratch = newProject();
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
     let text = previous.renders.get(key);
     if (text === undefined) {
-      text = renderModule(name, module(), scratch);
+      text = renderModule(name, module());
       stats.rendered++;
     } else stats.reused++;
     next.renders.set(key, text);
