@@ -14,7 +14,7 @@ import { main } from '../../generator/cli/cli.js';
 import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 900);
+const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 600);
 /** Users of the edge graph (each follows 5 users and 2 topics): 80 make ~600 edges, ~1,300 items. */
 const GRAPH_USERS = Number(process.env.DDBGEN_MIGRATION_GRAPH_USERS ?? 80);
 const PER_ENTITY = Math.floor(ITEMS / 3);
