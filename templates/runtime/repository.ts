@@ -428,17 +428,12 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
   const scope = cursorScope(ctx, request);
   const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
-  // ownsRecord and unexpired, written out: this loop runs once per item read
-  const owner = request.owner?.sk;
+  // the expiry check without unexpired()'s closure: this loop runs once per item read
   const ttl = page.includeExpired === true ? undefined : ctx.ttl;
   const now = Date.now();
   const items: unknown[] = [];
   for (const stored of result.Items ?? []) {
-    if (owner !== undefined) {
-      const sk = stored[owner.attribute];
-      if (typeof sk !== 'string' || !owner.template.matches(sk)) continue;
-    }
-    if (ttl !== undefined && isExpired(stored, ttl, now)) continue;
+    if (!ownsRecord(request, stored) || (ttl !== undefined && isExpired(stored, ttl, now))) continue;
     items.push(map(stored));
   }
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
