@@ -3,9 +3,9 @@
 
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import type { KeyTemplateDef } from '../../templates/runtime/codec.js';
+import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
 import { identityTemplates, keySegments } from '../model/key-segments.js';
-import { as, call, construct, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
+import { arr, as, call, construct, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
 import type { EmitContext } from './context.js';
 import { an, runtimeValue, type EntityScope } from './entity-scope.js';
 
@@ -52,11 +52,41 @@ export function entityTemplates(scope: EntityScope): EntityTemplates {
   };
 }
 
+/**
+ * `segment.string('id')`: a segment as a call of the runtime's constructor, whose declared result
+ * the user's type checker reuses (an object literal would be a fresh type to compare per segment).
+ */
+function segmentCall(segment: SegmentDef, constructors: string): Expression {
+  const make = (kind: string, ...args: unknown[]) => call(prop(constructors, kind), args.map(literal));
+  switch (segment.kind) {
+    case 'literal':
+      return make('literal', segment.text);
+    case 'string':
+    case 'boolean':
+      return make(segment.kind, segment.attr);
+    case 'enum':
+      return make('enum', segment.attr, segment.values);
+    case 'integer':
+    case 'float':
+      return make(segment.kind, segment.attr, segment.min, segment.max);
+    case 'timestamp':
+      return make('timestamp', segment.attr, segment.unit);
+    case 'shard': {
+      const { count, start, by, random } = segment;
+      return make('shard', { count, start, by: arr(by.map((s) => segmentCall(s, constructors))), random });
+    }
+  }
+}
+
 export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
   const KeyTemplate = runtimeValue(scope, 'codec', 'KeyTemplate');
-  const template = (def: KeyTemplateDef | undefined) => (def === undefined ? undefined : construct(KeyTemplate, [literal(def)]));
+  const template = (def: KeyTemplateDef | undefined) => {
+    if (def === undefined) return undefined;
+    const constructors = runtimeValue(scope, 'codec', 'segment');
+    return construct(KeyTemplate, [literal({ ...def, segments: arr(def.segments.map((s) => segmentCall(s, constructors))) })]);
+  };
   const defs = entityTemplates(scope);
   const entries: ObjectEntry[] = [
     ['pk', template(defs.pk)],

@@ -10,6 +10,8 @@ import {
   escapeSegment,
   isoDate,
   keyShape,
+  segment,
+  SHARD_SEGMENT,
   splitKey,
   utf8ByteLength,
   type SegmentDef,
@@ -28,6 +30,25 @@ const nasty = fc.oneof(
 const keyPart = nasty.filter((s) => s.trim() !== '');
 
 const s2 = template([{ kind: 'literal', text: 'A' }, { kind: 'string', attr: 'x' }, { kind: 'string', attr: 'y' }]);
+
+test('segment constructors: each gives the definition it names, as generated key templates write them', (t) => {
+  const cases: Array<[SegmentDef, SegmentDef]> = [
+    [segment.literal('User'), { kind: 'literal', text: 'User' }],
+    [segment.string('id'), { kind: 'string', attr: 'id' }],
+    [segment.enum('state', ['A', 'B']), { kind: 'enum', attr: 'state', values: ['A', 'B'] }],
+    [segment.integer('rank', -5, 99), { kind: 'integer', attr: 'rank', min: -5, max: 99 }],
+    [segment.float('score', 0, 1), { kind: 'float', attr: 'score', min: 0, max: 1 }],
+    [segment.timestamp('at', 'day'), { kind: 'timestamp', attr: 'at', unit: 'day' }],
+    [segment.boolean('open'), { kind: 'boolean', attr: 'open' }],
+    [segment.shard({ count: 4, start: 1, by: [segment.string('id')] }), { kind: 'shard', attr: SHARD_SEGMENT, count: 4, start: 1, by: [{ kind: 'string', attr: 'id' }] }],
+    [segment.shard({ count: 3, by: [], random: true }), { kind: 'shard', attr: SHARD_SEGMENT, count: 3, by: [], random: true }],
+  ];
+  for (const [made, want] of cases) t.deepEqual(made, want);
+  const built = template([segment.literal('V'), segment.string('id'), segment.shard({ count: 4, start: 1, by: [segment.string('id')] })]);
+  const written = template([{ kind: 'literal', text: 'V' }, { kind: 'string', attr: 'id' }, { kind: 'shard', attr: SHARD_SEGMENT, count: 4, start: 1, by: [{ kind: 'string', attr: 'id' }] }]);
+  t.is(built.build({ id: 'u1' }), written.build({ id: 'u1' }));
+  t.is(built.shards, 4);
+});
 
 test('injective: different values never give the same key, whatever they contain', (t) => {
   fc.assert(
@@ -354,7 +375,7 @@ test('keyShape: one pattern accepting exactly what matchesBySegments accepts, fo
   const units = ['millisecond', 'second', 'minute', 'hour', 'day', 'month'] as const;
   const delimiters = ['.', '#', '-', ':', '|', '/', ']', '^', '$'];
   const enumValue = fc.oneof(fc.constantFrom('a', 'b.c', 'x-y', 'p:q', 'r\\s', 'true', ''), fc.string({ maxLength: 3 }));
-  const segment: fc.Arbitrary<SegmentDef> = fc.oneof(
+  const anySegment: fc.Arbitrary<SegmentDef> = fc.oneof(
     fc.constantFrom('A', 'USER', 'T', 'x1').map((text): SegmentDef => ({ kind: 'literal', text })),
     fc.constant<SegmentDef>({ kind: 'string', attr: 's' }),
     fc.constantFrom(...units).map((unit): SegmentDef => ({ kind: 'timestamp', attr: 't', unit })),
@@ -374,7 +395,7 @@ test('keyShape: one pattern accepting exactly what matchesBySegments accepts, fo
     return fc.oneof({ arbitrary: valid, weight: 4 }, junk, fc.tuple(valid, junk).map(([v, j]) => v + j), fc.tuple(valid, fc.nat()).map(([v, n]) => v.slice(0, n % (v.length + 1))));
   };
   const keyAndTemplate = fc
-    .tuple(fc.constantFrom(...delimiters), fc.array(segment, { minLength: 1, maxLength: 4 }))
+    .tuple(fc.constantFrom(...delimiters), fc.array(anySegment, { minLength: 1, maxLength: 4 }))
     .chain(([d, segments]) => fc.tuple(fc.constant(d), fc.constant(segments), fc.tuple(...segments.map((s) => part(s, d))), fc.constantFrom(d, '', '\\' + d)));
   let accepted = 0;
   let rejected = 0;

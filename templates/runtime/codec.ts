@@ -53,6 +53,28 @@ export type SegmentDef = { readonly kind: 'literal'; readonly text: string } | S
 
 export type ValueSegmentDef = Exclude<SegmentDef, { kind: 'literal' }>;
 
+/**
+ * Segment constructors, as generated key templates write them: `segment.literal('User')`,
+ * `segment.string('id')`. Each returns a plain definition; a call's declared result costs the user's
+ * type checker one resolved signature, where an object literal per segment costs a fresh type and a
+ * structural comparison with the `SegmentDef` union.
+ */
+export const segment = {
+  literal: (text: string): SegmentDef => ({ kind: 'literal', text }),
+  string: (attr: string): ScalarSegmentDef => ({ kind: 'string', attr }),
+  enum: (attr: string, values: readonly string[]): ScalarSegmentDef => ({ kind: 'enum', attr, values }),
+  integer: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'integer', attr, min, max }),
+  float: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'float', attr, min, max }),
+  timestamp: (attr: string, unit: TimestampUnit): ScalarSegmentDef => ({ kind: 'timestamp', attr, unit }),
+  boolean: (attr: string): ScalarSegmentDef => ({ kind: 'boolean', attr }),
+  /** The shard suffix: `count` shards from `start` (0 by default), hashed from `by` or drawn per write (`random`). */
+  shard: (shard: { readonly count: number; readonly start?: number; readonly by: readonly ScalarSegmentDef[]; readonly random?: true }): SegmentDef => ({
+    kind: 'shard',
+    attr: SHARD_SEGMENT,
+    ...shard,
+  }),
+};
+
 export interface KeyTemplateDef {
   /** Entity that owns the key, for error messages. */
   readonly entity: string;

@@ -79,7 +79,33 @@ test('key builders: one KeyTemplate per template, key and parse by direct calls'
   const text = keys!.declarations[0]!.initializer;
   t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
   t.true(text.includes('return { ...TagKeys.pk.parse(key.pk), ...TagKeys.sk.parse(key.sk) } as TagKey;'));
-  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate'] }]);
+  // each segment a call of the runtime's constructor (one declared type), not an object literal
+  t.true(text.includes("segments: [segment.literal('Tag'), segment.string('name')]"));
+  t.true(text.includes("segments: [segment.literal('AT'), segment.timestamp('at', 'millisecond')]"));
+  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate', 'segment'] }]);
+});
+
+test('key builders: every segment kind as a constructor call, a shard with its options and hashed segments', (t) => {
+  const kinds = defineTable({
+    name: 'K',
+    entities: {
+      Vote: entity({
+        attributes: { voterId: types.string(), rank: types.number({ integer: true, min: 0, max: 99 }), score: types.number({ min: -1, max: 1 }), open: types.boolean(), kind: types.enum(['A', 'B']) },
+        key: { pk: 'Vote#<voterId>#<shard>', sk: '<rank>#<score>#<open>#<kind>', shard: { count: 4, start: 1, by: 'voterId' } },
+      }),
+    },
+  });
+  const [keys] = emitKeyBuilders(entityScope(kinds.entities['Vote']!, createContext(kinds))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const segments = [...keys!.declarations[0]!.initializer.matchAll(/segment\.\w+\([^()]*(?:\([^()]*\)[^()]*)*\)/g)].map((m) => m[0].replace(/\s+/g, ' '));
+  t.deepEqual(segments, [
+    "segment.literal('Vote')",
+    "segment.string('voterId')",
+    "segment.shard({ count: 4, start: 1, by: [segment.string('voterId')] })",
+    "segment.integer('rank', 0, 99)",
+    "segment.float('score', -1, 1)",
+    "segment.boolean('open')",
+    "segment.enum('kind', ['A', 'B'])",
+  ]);
 });
 
 test('entity model: an index is a named constant, the model lists them by name', (t) => {
