@@ -6,8 +6,10 @@ import {
   compareUtf8,
   decodeFloat,
   encodeFloat,
+  encodeTimestamp,
   escapeSegment,
   isoDate,
+  keyShape,
   segment,
   SHARD_SEGMENT,
   splitKey,
@@ -367,6 +369,60 @@ test('matches(key) is what parse accepts, without decoding: built keys match, ev
   t.false(s2.matches('A..y'), 'an empty value');
   t.false(s2.matches('A.x\\q.y'), 'a bad escape');
   t.true(s2.matches('A.x\\.y.z'), 'an escaped delimiter stays in its value');
+});
+
+test('keyShape: one pattern accepting exactly what matchesBySegments accepts, for every template it covers', (t) => {
+  const units = ['millisecond', 'second', 'minute', 'hour', 'day', 'month'] as const;
+  const delimiters = ['.', '#', '-', ':', '|', '/', ']', '^', '$'];
+  const enumValue = fc.oneof(fc.constantFrom('a', 'b.c', 'x-y', 'p:q', 'r\\s', 'true', ''), fc.string({ maxLength: 3 }));
+  const anySegment: fc.Arbitrary<SegmentDef> = fc.oneof(
+    fc.constantFrom('A', 'USER', 'T', 'x1').map((text): SegmentDef => ({ kind: 'literal', text })),
+    fc.constant<SegmentDef>({ kind: 'string', attr: 's' }),
+    fc.constantFrom(...units).map((unit): SegmentDef => ({ kind: 'timestamp', attr: 't', unit })),
+    fc.constant<SegmentDef>({ kind: 'boolean', attr: 'b' }),
+    fc.uniqueArray(enumValue, { minLength: 1, maxLength: 4 }).map((values): SegmentDef => ({ kind: 'enum', attr: 'e', values })),
+  );
+  // the encoded part of a valid value, or text near one: keys that match, and keys that almost do
+  const part = (s: SegmentDef, d: string): fc.Arbitrary<string> => {
+    const junk = fc.string({ unit: fc.constantFrom(d, '\\', '0', '1', '9', '-', ':', '.', 'T', 'Z', 'a', 'true', 'false'), maxLength: 4 });
+    const valid: fc.Arbitrary<string> =
+      s.kind === 'literal' ? fc.constant(s.text)
+      : s.kind === 'string' ? keyPart.map((v) => escapeSegment(v, d))
+      : s.kind === 'timestamp' ? fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }).map((at) => escapeSegment(encodeTimestamp(at, s.unit), d))
+      : s.kind === 'boolean' ? fc.constantFrom('true', 'false')
+      : s.kind === 'enum' ? fc.constantFrom(...s.values).map((v) => escapeSegment(v, d))
+      : fc.constant('');
+    return fc.oneof({ arbitrary: valid, weight: 4 }, junk, fc.tuple(valid, junk).map(([v, j]) => v + j), fc.tuple(valid, fc.nat()).map(([v, n]) => v.slice(0, n % (v.length + 1))));
+  };
+  const keyAndTemplate = fc
+    .tuple(fc.constantFrom(...delimiters), fc.array(anySegment, { minLength: 1, maxLength: 4 }))
+    .chain(([d, segments]) => fc.tuple(fc.constant(d), fc.constant(segments), fc.tuple(...segments.map((s) => part(s, d))), fc.constantFrom(d, '', '\\' + d)));
+  let accepted = 0;
+  let rejected = 0;
+  fc.assert(
+    fc.property(keyAndTemplate, ([delimiter, segments, parts, joiner]) => {
+      const def = { entity: 'E', target: 'E.key.sk', delimiter, maxBytes: 2048, segments };
+      const shape = keyShape(def)!;
+      const key = parts.join(joiner);
+      const want = new KeyTemplate(def).matchesBySegments(key);
+      if (want) accepted++;
+      else rejected++;
+      return shape.test(key) === want;
+    }),
+    { numRuns: 20000 },
+  );
+  t.true(accepted > 2000 && rejected > 2000, `both answers seen (${accepted} accepted, ${rejected} rejected)`);
+  const given: Array<[SegmentDef[], string, boolean]> = [
+    [[{ kind: 'literal', text: 'ARTICLE' }, { kind: 'string', attr: 'id' }], 'ARTICLE#a1', true],
+    [[{ kind: 'literal', text: 'ARTICLE' }, { kind: 'string', attr: 'id' }], 'ARTICLE#a1#COMMENT#c1', false],
+    [[{ kind: 'literal', text: 'ARTICLE' }, { kind: 'string', attr: 'id' }], 'ARTICLE#a1\\#COMMENT', true],
+    [[{ kind: 'timestamp', attr: 't', unit: 'millisecond' }], '2024-01-15T09:30:00.000Z', true],
+  ];
+  for (const [segments, key, want] of given) t.is(keyShape({ entity: 'E', target: 'E.key.sk', delimiter: '#', maxBytes: 2048, segments })!.test(key), want, key);
+  const dotted: SegmentDef[] = [{ kind: 'timestamp', attr: 't', unit: 'millisecond' }];
+  t.true(template(dotted).matches('2024-01-15T09:30:00\\.000Z'), 'a delimiter inside a timestamp is escaped');
+  t.false(template(dotted).matches('2024-01-15T09:30:00.000Z'), 'and a bare one ends the part');
+  t.is(keyShape({ entity: 'E', target: 'E.key.sk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'integer', attr: 'n', min: 0, max: 9 }] }), undefined, 'ranges are checked part by part');
 });
 
 const sameDate = (a: Date, b: Date) => Object.is(a.getTime(), b.getTime());

@@ -178,16 +178,68 @@ export function splitKey(key: string, delimiter: string): string[] | undefined {
   return parts;
 }
 
-const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, second: 19, minute: 16, hour: 13, day: 10, month: 7 };
-/** The text of a timestamp segment per unit (before escaping). */
-export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = {
-  millisecond: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
-  second: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/,
-  minute: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
-  hour: /^\d{4}-\d{2}-\d{2}T\d{2}$/,
-  day: /^\d{4}-\d{2}-\d{2}$/,
-  month: /^\d{4}-\d{2}$/,
+/** The form of a timestamp segment per unit (before escaping): `9` a digit, any other character itself. */
+const TIMESTAMP_FORM: Record<TimestampUnit, string> = {
+  millisecond: '9999-99-99T99:99:99.999Z',
+  second: '9999-99-99T99:99:99',
+  minute: '9999-99-99T99:99',
+  hour: '9999-99-99T99',
+  day: '9999-99-99',
+  month: '9999-99',
 };
+const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, second: 19, minute: 16, hour: 13, day: 10, month: 7 };
+
+/** The regular-expression source of a timestamp's text, each literal character as `literal` writes it. */
+function timestampSource(unit: TimestampUnit, literal: (ch: string) => string): string {
+  return TIMESTAMP_FORM[unit].replace(/9+|[^9]/g, (run) => (run[0] === '9' ? `\\d{${run.length}}` : literal(run)));
+}
+
+const regexText = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
+
+/** The text of a timestamp segment per unit (before escaping). */
+export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = Object.fromEntries(
+  (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
+) as Record<TimestampUnit, RegExp>;
+
+/**
+ * One regular expression accepting exactly the keys `matches` accepts, for templates whose parts a
+ * pattern can check (literals, strings, timestamps, enums, booleans); `undefined` for the others
+ * (integers, floats and shards are checked against their ranges part by part). A part runs to the
+ * next bare delimiter, so a value part is a run of plain characters and escapes, and an escaped
+ * delimiter inside a timestamp is matched as the key writes it.
+ */
+export function keyShape(def: KeyTemplateDef): RegExp | undefined {
+  const d = def.delimiter;
+  const escaped = (text: string) => regexText(escapeSegment(text, d));
+  const value = `(?:[^${regexText(d)}\\\\]|\\\\[${regexText(d)}\\\\0])+`;
+  const parts: string[] = [];
+  for (const segment of def.segments) {
+    switch (segment.kind) {
+      case 'literal':
+        parts.push(regexText(segment.text));
+        break;
+      case 'string':
+        parts.push(value);
+        break;
+      case 'timestamp':
+        parts.push(timestampSource(segment.unit, escaped));
+        break;
+      case 'boolean':
+        parts.push('(?:true|false)');
+        break;
+      case 'enum': {
+        // an enum value's only written form is its escape, unless it holds U+0000 (written bare or as \0)
+        if (segment.values.some((v) => v.includes('\u0000'))) return undefined;
+        const values = segment.values.filter((v) => v !== '');
+        parts.push(values.length === 0 ? '(?!)' : `(?:${values.map(escaped).join('|')})`);
+        break;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return new RegExp(`^${parts.join(regexText(d))}$`);
+}
 const TIMESTAMP_SUFFIX: Record<TimestampUnit, string> = {
   millisecond: '',
   second: '.000Z',
@@ -420,7 +472,11 @@ export class KeyTemplate {
     this.shards = shard?.count;
     this.shardStart = shard?.start ?? 0;
     this.random = shard?.random === true;
+    this.shape = keyShape(def);
   }
+
+  /** `keyShape(def)`: one pattern standing for `matchesBySegments`, where the template allows. */
+  private readonly shape: RegExp | undefined;
 
   /** The shard count when the key has a `<shard>` segment. */
   readonly shards: number | undefined;
@@ -483,6 +539,16 @@ export class KeyTemplate {
     return { key: this.checkLength(i === 0 ? '' : key + delimiter), complete: false, given };
   }
 
+  /**
+   * The key text before the first value: `prefix({}).key`, every key's common start ('' when the
+   * key starts with a value). Worked out once: a query without a condition reads it on every call.
+   */
+  leadingText(): string {
+    return (this.leading ??= this.prefix({}).key);
+  }
+
+  private leading: string | undefined;
+
   /** Parses a key built by this template back into its attribute values. */
   parse(key: string): Record<string, unknown> {
     const { segments, delimiter, target } = this.def;
@@ -520,6 +586,11 @@ export class KeyTemplate {
    * decoding values or throwing: the check a query runs on every record it reads.
    */
   matches(key: string): boolean {
+    return this.shape !== undefined ? this.shape.test(key) : this.matchesBySegments(key);
+  }
+
+  /** `matches`, part by part: what `keyShape`'s pattern stands for (public for its tests). */
+  matchesBySegments(key: string): boolean {
     const { segments, delimiter } = this.def;
     const plain = !key.includes(ESCAPE);
     let at = 0;

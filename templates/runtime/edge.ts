@@ -270,7 +270,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
     const label = side === 'outgoing' ? this.model.forward : this.model.inverse;
     if (label === undefined) throw new ValidationError(this.model.name, 'incoming', 'this edge stores no inverse items: declare inverse to read incoming links');
     const d = this.model.delimiter;
-    const prefix = options.type === undefined ? escapeSegment(label, d) + d : this.typeOf(options.type)[side === 'outgoing' ? 'forward' : 'inverse']!.prefix({}).key;
+    const prefix = options.type === undefined ? escapeSegment(label, d) + d : this.typeOf(options.type)[side === 'outgoing' ? 'forward' : 'inverse']!.leadingText();
     const order = options.order ?? 'asc';
     const index = side === 'incoming' ? this.model.inverseIndex : undefined;
     if (index && options.consistent) throw new ValidationError(this.model.name, 'incoming', `incoming links are read from GSI ${index.name}, which has no consistent reads`);

@@ -159,7 +159,7 @@ function operatorOf(condition: object): SortOperator {
 /** Plans the sort-key part of a Query. `condition` undefined means the whole collection. */
 export function planSortCondition(template: KeyTemplate, condition: object | undefined): PlannedSortCondition {
   const { maxBytes } = template.def;
-  const collection = template.prefix({}).key; // '' when the sort key starts with a value
+  const collection = template.leadingText(); // '' when the sort key starts with a value
   const bounded = collection !== '';
   const whole: PlannedSortCondition = bounded ? { op: 'begins_with', value: collection } : undefined;
   if (condition === undefined) return whole;

@@ -425,8 +425,8 @@ export function mapItem(model: EntityModel): (stored: Record<string, unknown>) =
 
 /** Runs one page of a Query on one partition and maps each stored record (a sharded partition key gathers instead: `queryShards`, gather.ts). */
 export async function queryPage(ctx: TableContext, request: QueryRequest, page: PageOptions, map: (stored: Record<string, unknown>) => unknown): Promise<Page<unknown>> {
-  const scope = cursorScope(ctx, request);
-  const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, scope, ctx.cursor, positionCheck(request));
+  // the cursor scope only when a cursor is read or written: most pages are the last
+  const start = page.cursor === undefined ? undefined : await decodeCursor(page.cursor, cursorScope(ctx, request), ctx.cursor, positionCheck(request));
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   // the expiry check without unexpired()'s closure: this loop runs once per item read
   const ttl = page.includeExpired === true ? undefined : ctx.ttl;
@@ -436,7 +436,7 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
     if (!ownsRecord(request, stored) || (ttl !== undefined && isExpired(stored, ttl, now))) continue;
     items.push(map(stored));
   }
-  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
+  return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(cursorScope(ctx, request), result.LastEvaluatedKey, ctx.cursor) } : { items };
 }
 
 /**
@@ -476,20 +476,22 @@ export function keyAttributesOf(model: EntityModel, index: IndexModel | undefine
 /** The request for a query on the table or one of the entity's indexes, with a `where` condition. */
 export function entityQuery(model: EntityModel, method: string, indexName: string | undefined, partition: Readonly<Record<string, unknown>>, options: QueryOptions<object>): QueryRequest {
   const index = indexName === undefined ? undefined : model.indexes.find((i) => i.name === indexName)!;
-  const pk = index ? index.pk : model.pk;
   const sk = index ? index.sk : model.sk;
-  return {
+  const order = options.order ?? 'asc';
+  // member by member, without the temporary objects of conditional spreads
+  const request: { -readonly [K in keyof QueryRequest]: QueryRequest[K] } = {
     keyAttributes: keyAttributesOf(model, index),
     scope: `${model.name}.${method}`,
-    ...(indexName !== undefined ? { indexName } : {}),
-    pk,
+    pk: index ? index.pk : model.pk,
     partition,
-    ...(sk ? { sk: { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) } } : {}),
-    params: { partition, where: options.where, order: options.order ?? 'asc' },
-    order: options.order ?? 'asc',
+    params: { partition, where: options.where, order },
+    order,
     consistent: options.consistent === true,
-    ...(index ? {} : { owner: model }),
   };
+  if (indexName !== undefined) request.indexName = indexName;
+  if (sk) request.sk = { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) };
+  if (!index) request.owner = model;
+  return request;
 }
 
 /**
