@@ -15,6 +15,7 @@ test('every @ts-expect-error in the type tests sees its error, and nothing else 
   t.deepEqual(errors(path.join(root, 'test/types/dsl.test-d.ts')), []);
   t.deepEqual(errors(path.join(root, 'test/types/generated-api.test-d.ts')), []);
   t.deepEqual(errors(path.join(root, 'test/types/native-indexes.test-d.ts')), []);
+  t.deepEqual(errors(path.join(root, 'test/types/seams.test-d.ts')), []);
 });
 
 test('an unknown placeholder is a compile error that names it', (t) => {

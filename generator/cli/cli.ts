@@ -340,8 +340,8 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
         return EXIT.failed;
       }
       if (!(error instanceof GeneratedCodeError)) throw error;
-      const shown = error.diagnostics.slice(0, 3).join('; ');
-      const { message, fix } = messages.DDB099(error.diagnostics.length > 3 ? `${shown}; and ${error.diagnostics.length - 3} more` : shown);
+      // every compiler error, one per line: a schema may hit several bugs at once
+      const { message, fix } = messages.DDB099(`${error.diagnostics.length} error${error.diagnostics.length === 1 ? '' : 's'}\n${error.diagnostics.map((d) => `      ${d.replace(/\n/g, '\n      ')}`).join('\n')}`);
       report(io, [{ code: 'DDB099', severity: 'error', message, fix, target: table.table.name, file: path.relative(io.cwd, table.file) }]);
       return EXIT.failed;
     }

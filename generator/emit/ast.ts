@@ -251,9 +251,10 @@ export function arrow(params: readonly string[], body: Expression): Expression {
 }
 
 /** `left === right` and friends. */
-export function binary(left: Expression, operator: '===' | '!==' | '??' | '&&' | '||' | '+', right: Expression): Expression {
+export function binary(left: Expression, operator: '===' | '!==' | '??' | '&&' | '||' | '+' | '>', right: Expression): Expression {
   const kinds = {
     '+': ts.SyntaxKind.PlusToken,
+    '>': ts.SyntaxKind.GreaterThanToken,
     '===': ts.SyntaxKind.EqualsEqualsEqualsToken,
     '!==': ts.SyntaxKind.ExclamationEqualsEqualsToken,
     '??': ts.SyntaxKind.QuestionQuestionToken,

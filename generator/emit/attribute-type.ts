@@ -1,7 +1,7 @@
 // The TypeScript type of an attribute in generated items, and the runtime conversion it needs.
 
 import type { AttributeDef } from '../../dsl/ir.js';
-import type { AttributeCodec } from '../../templates/runtime/item.js';
+import type { AttributeCodec, AttributeType } from '../../templates/runtime/item.js';
 import { keyword, literalType, objectType, print, typeRef, union, type TypeNode } from './ast.js';
 
 /** `t.enum(['A', 'B'])` → `'A' | 'B'`; `t.map({ at: t.timestamp() })` → `{ at: Date }`. */
@@ -56,9 +56,33 @@ export function attributeCodec(def: AttributeDef, ttl = false): AttributeCodec |
         const codec = attributeCodec(field);
         return codec === undefined ? [] : [[name, codec] as const];
       });
-      return fields.length ? { map: Object.fromEntries(fields) } : undefined;
+      // a required set field is stored as nothing when empty, and read back as an empty set
+      const requiredSets = Object.entries(def.fields).filter(([, field]) => !field.optional && (field.kind === 'stringSet' || field.kind === 'numberSet')).map(([name]) => name);
+      return fields.length ? { map: Object.fromEntries(fields), ...(requiredSets.length ? { requiredSets } : {}) } : undefined;
     }
     default:
       return undefined;
+  }
+}
+
+/**
+ * The runtime's description of an attribute's type (`EntityModel.types`), which writes check values
+ * against: the kind and its declared bounds; `field` marks a map field, whose optionality it carries.
+ */
+export function runtimeAttributeType(def: AttributeDef, field = false): AttributeType {
+  const optional = field && def.optional ? { optional: true as const } : {};
+  switch (def.kind) {
+    case 'string':
+      return { kind: 'string', ...(def.maxBytes === undefined ? {} : { maxBytes: def.maxBytes }), ...optional };
+    case 'number':
+      return { kind: 'number', ...(def.min === undefined ? {} : { min: def.min }), ...(def.max === undefined ? {} : { max: def.max }), ...(def.integer ? { integer: true as const } : {}), ...optional };
+    case 'enum':
+      return { kind: 'enum', values: [...def.values], ...optional };
+    case 'list':
+      return { kind: 'list', of: runtimeAttributeType(def.of), ...(def.maxItems === undefined ? {} : { maxItems: def.maxItems }), ...optional };
+    case 'map':
+      return { kind: 'map', fields: Object.fromEntries(Object.entries(def.fields).map(([name, f]) => [name, runtimeAttributeType(f, true)])), ...optional };
+    default:
+      return { kind: def.kind, ...optional };
   }
 }

@@ -5,7 +5,7 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
 import { templateAttributes } from '../model/key-segments.js';
-import { attributeCodec, attributeTypeNode } from './attribute-type.js';
+import { attributeCodec, attributeTypeNode, runtimeAttributeType } from './attribute-type.js';
 import { camelCase, entityModuleSpecifier, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { id, jsDoc, literal, literalType, objectType, print, prop, union, type TypeNode } from './ast.js';
@@ -73,6 +73,8 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
                 return codec === undefined ? [] : [[n, codec]];
               })),
               attributes: Object.keys(edge.attributes),
+              ...(Object.keys(edge.attributes).length ? { types: Object.fromEntries(Object.entries(edge.attributes).map(([n, a]) => [n, runtimeAttributeType(a)])) } : {}),
+              ...(Object.values(edge.attributes).some((a) => !a.optional) ? { required: Object.keys(edge.attributes).filter((n) => !edge.attributes[n]!.optional) } : {}),
               keyAttributes: [...ctx.keyAttributes],
             })),
           },

@@ -7,7 +7,7 @@ import { shardInputs } from '../model/key-segments.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import type { EntityModel } from '../../templates/runtime/repository.js';
 import { arr, id, jsDoc, literal, print, type Expression } from './ast.js';
-import { attributeCodec } from './attribute-type.js';
+import { attributeCodec, runtimeAttributeType } from './attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
 import { pathNames, runtimeType, type EntityScope } from './entity-scope.js';
@@ -73,6 +73,7 @@ function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, 
     sk: entity.key.sk && table.key.sk !== undefined ? { attribute: table.key.sk, template: template('sk') } : undefined,
     indexes,
     codecs,
+    types: Object.fromEntries(Object.entries(entity.attributes).map(([a, def]) => [a, runtimeAttributeType(def)])),
     attributes: Object.keys(entity.attributes),
     required: Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional),
     pii: pii.length ? pii : undefined,

@@ -85,7 +85,9 @@ function sortCondition(scope: EntityScope, prefix: TypeNode, textPrefix: TypeNod
 /** The `update` changes: set, remove, add, delete, append, prepend, setIfNotExists, each only where an attribute takes it. */
 export function updateType(scope: EntityScope): TypeNode | undefined {
   const { entity, mutable } = scope;
-  const free = mutable.filter((a) => !scope.indexInputs.has(a));
+  // an attribute a key is built from, or copied into a native index under another name, changes only with set (the key or copy is rebuilt with it)
+  const copied = new Set(scope.native.models.flatMap((m) => [...m.partition, ...m.sort].filter(([attribute, source]) => attribute !== source).map(([, source]) => source!)));
+  const free = mutable.filter((a) => !scope.indexInputs.has(a) && !copied.has(a));
   const removable = mutable.filter((a) => entity.attributes[a]!.optional);
   const kinds = (...k: string[]) => free.filter((a) => k.includes(entity.attributes[a]!.kind));
   const members: Array<[string, readonly string[], 'set' | 'names']> = [
@@ -170,7 +172,8 @@ export function emitItemTypes(scope: EntityScope): StatementStructures[] {
     );
   }
   for (const { pattern, path, op, before } of scope.patterns) {
-    const params = [...path.partition, ...before.filter((b) => !path.partition.includes(b))].map((a) => ({ name: a, type: attributeTypeNode(entity.attributes[a]!) }));
+    // an attribute the partition key also holds (`<at:hour>` / `<at>`) is one parameter: the operand, whose value finds the partition
+    const params = [...path.partition, ...before.filter((b) => !path.partition.includes(b))].filter((a) => a !== pattern.sk).map((a) => ({ name: a, type: attributeTypeNode(entity.attributes[a]!) }));
     if (pattern.sk !== undefined) {
       const type = attributeTypeNode(entity.attributes[pattern.sk]!);
       params.push({ name: pattern.sk, type: op === 'between' ? readonlyTuple([type, attributeTypeNode(entity.attributes[pattern.sk]!)]) : op === 'beginsWith' ? keyword.string() : type });

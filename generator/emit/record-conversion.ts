@@ -6,11 +6,12 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { AttributeDef } from '../../dsl/ir.js';
-import { as, assignsIf, binary, call, constant, element, id, jsDoc, keyword, nonNull, obj, print, prop, returns, statement, str, throwsIf, typeRef, type Expression } from './ast.js';
+import { as, assignsIf, binary, call, constant, construct, element, id, jsDoc, keyword, nonNull, num, obj, parenthesized, print, prop, returns, statement, str, throwsIf, typeRef, union, type Expression } from './ast.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';
 import { indexInputs } from './entity-model.js';
 import { an, pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
 import { keysRef } from './key-builders.js';
+import { javascriptGlobals, RESERVED_WORDS, runtimeExports } from '../validate/generated-names.js';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -31,7 +32,6 @@ function conversion(scope: EntityScope, name: string, def: AttributeDef) {
     toRecord(value: Expression): Expression {
       if (codec === undefined) return value;
       if (codec === 'timestamp') return call(runtimeValue(scope, 'item', 'storedDate'), [str(scope.name), str(name), value]);
-      if (codec === 'set') return call(runtimeValue(scope, 'item', 'storedSet'), [value]);
       return call(runtimeValue(scope, 'item', 'toStoredValue'), [str(scope.name), str(name), nonNull(codecRef()), value]);
     },
     toItem(value: Expression): Expression {
@@ -39,8 +39,8 @@ function conversion(scope: EntityScope, name: string, def: AttributeDef) {
       if (codec === 'timestamp') return call(runtimeValue(scope, 'item', 'itemDate'), [value]);
       return call(runtimeValue(scope, 'item', 'fromStoredValue'), [str(scope.name), str(name), nonNull(codecRef()), value]);
     },
-    /** A stored value that can be "nothing" (an empty set, alone or in a list) is assigned only when there is one. */
-    mayVanish: codec === 'set' || (typeof codec === 'object' && 'list' in codec),
+    /** A set: an empty one is stored as no attribute (DynamoDB has no empty set), and a required one reads back empty. */
+    isSet: codec === 'set',
   };
 }
 
@@ -48,7 +48,7 @@ function conversion(scope: EntityScope, name: string, def: AttributeDef) {
 const recordType = () => typeRef('Record', keyword.string(), keyword.unknown());
 
 /** A local name for a key attribute's value: the attribute's own name when it is a plain identifier no other local uses. */
-const keyLocal = (attribute: string, i: number) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(attribute) && !['item', 'record'].includes(attribute) && !attribute.startsWith('stored') ? attribute : `key${i}`);
+const keyLocal = (attribute: string, i: number) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(attribute) && !['item', 'record'].includes(attribute) && !RESERVED_WORDS.has(attribute) && !javascriptGlobals().has(attribute) && !runtimeExports().has(attribute) ? attribute : `key${i}`);
 
 function emitRecord(scope: EntityScope): StatementStructures {
   const { entity, ctx, name, model } = scope;
@@ -88,14 +88,12 @@ function emitRecord(scope: EntityScope): StatementStructures {
   const fields: Array<readonly [string, Expression]> = [];
   const later: string[] = [];
   for (const [attribute, def] of Object.entries(entity.attributes)) {
-    const { toRecord, mayVanish } = conversion(scope, attribute, def);
+    const { toRecord, isSet } = conversion(scope, attribute, def);
     const value = prop(item, attribute);
-    if (!def.optional && !mayVanish) fields.push([attribute, toRecord(value)]);
-    else if (!mayVanish) later.push(assignsIf(binary(value, '!==', undefinedId()), [[element(record, attribute), toRecord(value)]]));
-    else {
-      const local = `stored${attribute.charAt(0).toUpperCase()}${attribute.slice(1)}`.replace(/[^A-Za-z0-9_$]/g, '_');
-      later.push(constant(local, toRecord(value)), assignsIf(binary(id(local), '!==', undefinedId()), [[element(record, attribute), id(local)]]));
-    }
+    const nonEmpty = binary(prop(value, 'size'), '>', num(0));
+    if (isSet) later.push(assignsIf(def.optional ? binary(binary(value, '!==', undefinedId()), '&&', nonEmpty) : nonEmpty, [[element(record, attribute), value]]));
+    else if (!def.optional) fields.push([attribute, toRecord(value)]);
+    else later.push(assignsIf(binary(value, '!==', undefinedId()), [[element(record, attribute), toRecord(value)]]));
   }
   keys.forEach(([attribute], i) => fields.push([attribute, id(locals[i]!)]));
   body.push(constant('record', obj(fields), recordType()), ...later, ...sparse);
@@ -117,11 +115,12 @@ function emitItem(scope: EntityScope): StatementStructures {
   const fields: Array<readonly [string, Expression]> = [];
   const later: string[] = [];
   for (const [attribute, def] of Object.entries(entity.attributes)) {
-    const { toItem, mayVanish } = conversion(scope, attribute, def);
+    const { toItem, isSet } = conversion(scope, attribute, def);
     const stored = element(record, attribute);
-    const value = as(toItem(stored), attributeTypeNode(def));
-    if (!def.optional && !mayVanish) fields.push([attribute, value]);
-    else later.push(assignsIf(binary(stored, '!==', undefinedId()), [[prop(id('item'), attribute), value]]));
+    const type = attributeTypeNode(def);
+    if (isSet && !def.optional) fields.push([attribute, binary(parenthesized(as(stored, union([type, keyword.undefined()]))), '??', construct('Set', [], [def.kind === 'numberSet' ? keyword.number() : keyword.string()]))]);
+    else if (!def.optional) fields.push([attribute, as(toItem(stored), type)]);
+    else later.push(assignsIf(binary(stored, '!==', undefinedId()), [[prop(id('item'), attribute), as(toItem(stored), type)]]));
   }
   return {
     kind: StructureKind.Function,

@@ -37,7 +37,8 @@ export function emitCrud(scope: EntityScope): Method[] {
   const examples = examplesOf(scope);
   const item = typeRef(name);
   const key = typeRef(`${name}Key`);
-  const readOptions = runtimeType(scope, 'repository', 'ReadOptions');
+  // a function: importing ReadOptions only where a method takes them (a random-shard entity has no get)
+  const readOptions = () => runtimeType(scope, 'repository', 'ReadOptions');
   const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
   const condition = typeRef(scope.conditionType);
   const writeOptions = () => runtimeType(scope, 'write', 'WriteOptions', item, condition);
@@ -56,7 +57,7 @@ export function emitCrud(scope: EntityScope): Method[] {
     methods.push({
       name: 'get',
       docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(examples.get()), throws(KEY_ERROR)]),
-      parameters: [param('key', key), param('options', readOptions, { optional: true })],
+      parameters: [param('key', key), param('options', readOptions(), { optional: true })],
       returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
       statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
     });
@@ -117,7 +118,7 @@ export function emitCrud(scope: EntityScope): Method[] {
         ...example(examples.batchGet()),
         throws(`${BATCH_ERROR}: its \`items\` are the ${name} items read and \`unprocessed\` the ${name}Key values not read`),
       ]),
-      parameters: [param('keys', readonlyArray(key)), param('options', readOptions, { optional: true })],
+      parameters: [param('keys', readonlyArray(key)), param('options', readOptions(), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
       statements: delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
     });

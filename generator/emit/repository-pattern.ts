@@ -37,7 +37,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
       ['scope', str(`${name}.${pattern.name}`)],
       ['indexName', access.index ? str(access.index.name) : undefined],
       ['pk', prop(keySpace, 'pk')],
-      ['partition', id('params')],
+      ['partition', pattern.sk !== undefined && access.partition.includes(pattern.sk) ? call(runtimeValue(scope, 'repository', 'patternPartition'), [prop(keySpace, 'pk'), id('params'), str(pattern.sk), str(op)]) : id('params')],
       ['sk', sk],
       ['params', id('params')],
       ['keyAttributes', call(runtimeValue(scope, 'repository', 'keyAttributesOf'), [id(scope.model), access.index ? id(names.indexModel!) : id('undefined')])],

@@ -10,7 +10,9 @@ export const NATIVE_KEY_ATTRIBUTES = 4;
 export type ScalarType = 'S' | 'N' | 'B';
 
 /** How an attribute is stored, when DynamoDB can key on it: strings, enums and timestamps as S, numbers as N, binary as B. */
-export function scalarType(def: AttributeDef): ScalarType | undefined {
+export function scalarType(def: AttributeDef, ttl = false): ScalarType | undefined {
+  // the table's TTL attribute is stored as epoch seconds, a number
+  if (ttl && def.kind === 'timestamp') return 'N';
   switch (def.kind) {
     case 'string':
     case 'enum':
@@ -49,8 +51,9 @@ export function nativeKeyTypes(table: TableDef, index: NativeGsiDef): Record<str
   return Object.fromEntries(
     [...index.pk, ...index.sk].map((key) => {
       for (const { entity, mapping } of mappings) {
-        const def = entity.attributes[mapping.attributes[key] ?? key];
-        const type = def && scalarType(def);
+        const source = mapping.attributes[key] ?? key;
+        const def = entity.attributes[source];
+        const type = def && scalarType(def, source === table.ttl);
         if (type) return [key, type];
       }
       return [key, 'S'];

@@ -134,7 +134,8 @@ export function nameProblems(table: TableDef): NameProblem[] {
   });
   // files (kebab-case) and members of the table class (camelCase) first: two names that differ
   // only in case, or in _ and -, come out the same
-  const files = new Map<string, NameOwner>(['index', 'edges', 'stream', 'table-definition', `${tableFolder(table)}-table`, 'runtime'].map((stem) => [stem, tableOwner]));
+  const tableFiles = ['index', ...(Object.keys(table.edges).length ? ['edges'] : []), ...(table.stream ? ['stream'] : []), 'table-definition', `${tableFolder(table)}-table`, 'runtime'];
+  const files = new Map<string, NameOwner>(tableFiles.map((stem) => [stem, tableOwner]));
   const members = new Map<string, NameOwner>(['constructor', 'tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
   for (const { owner, name } of owners) {
     const slots = [...(owner.path[0] === 'entities' ? [[files, kebabCase(name)] as const] : []), [members, camelCase(name)] as const];

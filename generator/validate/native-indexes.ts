@@ -55,7 +55,7 @@ export function validateNativeIndexes(table: TableDef, report: Report): void {
         const mapping = entity.nativeIndexes?.[index.name];
         const source = mapping ? mapping.attributes[key] ?? key : key;
         const def = entity.attributes[source];
-        const type = def && scalarType(def);
+        const type = def && scalarType(def, source === table.ttl);
         if (!type || (mapping === undefined && entity.attributes[key] === undefined)) continue;
         uses.push({ type, text: `${type} in ${entity.name}${source === key ? '' : ` (from ${source})`}`, path: mapping ? ['entities', entity.name, 'indexes', index.name] : ['entities', entity.name, 'attributes', key] });
       }

@@ -14,7 +14,15 @@ import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide
 import { validateTableSettings } from './table-settings.js';
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
-const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype'];
+/**
+ * `__proto__`, `constructor`, `prototype`, and every member plain objects inherit (`toString`,
+ * `valueOf`, `hasOwnProperty`, …): an object without such an own property still answers to the
+ * name, so an absent attribute would read as a function.
+ */
+const PROTOTYPE_NAMES = [
+  '__proto__', 'constructor', 'prototype', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
+];
 
 /** Reports every attribute (and map field, at any depth) named after a prototype property. */
 function validateAttributeNames(owner: string, attributes: Readonly<Record<string, AttributeDef>>, path: readonly string[], report: Report): void {
@@ -155,7 +163,8 @@ function validateTraffic(table: TableDef, report: Report): void {
     const at = ['entities', entity.name, 'traffic'];
     if (traffic) {
       for (const field of ['items', 'itemBytes', 'itemsPerKey', 'writesPerSecond', 'readsPerSecond'] as const) number([...at, field], field, traffic[field]);
-      const gsis = Object.keys(entity.indexes).filter((name) => table.indexes[name]?.kind === 'gsi');
+      // every GSI the entity maps into is a key space of its own: synthetic and native alike
+      const gsis = [...Object.keys(entity.indexes), ...Object.keys(entity.nativeIndexes ?? {})].filter((name) => table.indexes[name]?.kind === 'gsi' || table.indexes[name]?.kind === 'native-gsi');
       validateShares(traffic.hotKeyShare, at, entity.name, ['table', ...gsis], number, report);
       validateSwitches(traffic, at, report);
       if (traffic.items !== undefined && traffic.itemsPerKey !== undefined && traffic.itemsPerKey > traffic.items) {
@@ -234,19 +243,35 @@ function validateLintConfig(config: Readonly<Record<string, string>> | undefined
   }
 }
 
-/** Member names every generated repository has, which a pattern must not take. */
-const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'query', 'queryAll', 'getAll', 'sum', 'increment', 'context', 'constructor'];
+/** Member names every generated repository has, which an index or a pattern must not produce. */
+const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'getAll', 'sum', 'increment', 'context', 'constructor'];
 
-function validatePatterns(table: TableDef, report: Report): void {
+/** The methods a query path gets (`query`, `queryByName`): the page, its iterator, a time-range read and a query across rotated tables. */
+const queryMethods = (method: string) => [method, `${method}All`, `${method}Between`, `${method}AcrossTables`];
+
+/**
+ * The repository members each entity's indexes produce, beside the fixed ones and the table's own
+ * query methods; an index whose name makes one that is already there (index `All` makes
+ * `queryAll`, the table's iterator) is reported, and the names are the patterns' to avoid.
+ */
+function repositoryMembers(table: TableDef, report: Report): Map<string, Set<string>> {
   const taken = new Map<string, Set<string>>();
   for (const entity of Object.values(table.entities)) {
-    const names = new Set(REPOSITORY_MEMBERS);
-    for (const index of Object.keys(entity.indexes)) {
+    const owners = new Map<string, string>([...REPOSITORY_MEMBERS, ...queryMethods('query')].map((n) => [n, `${entity.name}Repository`]));
+    for (const index of [...Object.keys(entity.indexes), ...Object.keys(entity.nativeIndexes ?? {})]) {
       const suffix = index.charAt(0).toUpperCase() + index.slice(1);
-      for (const n of [`query${suffix}`, `query${suffix}All`, `mark${suffix}`, `clear${suffix}`]) names.add(n);
+      const produced = [...queryMethods(`query${suffix}`), `mark${suffix}`, `clear${suffix}`];
+      const clash = produced.find((n) => owners.has(n));
+      if (clash !== undefined) report('DDB024', ['entities', entity.name, 'indexes', index], [entity.name, index, clash, owners.get(clash)!]);
+      for (const n of produced) if (!owners.has(n)) owners.set(n, `index ${index}`);
     }
-    taken.set(entity.name, names);
+    taken.set(entity.name, new Set(owners.keys()));
   }
+  return taken;
+}
+
+function validatePatterns(table: TableDef, report: Report): void {
+  const taken = repositoryMembers(table, report);
   for (const pattern of Object.values(table.patterns)) {
     const at = ['patterns', pattern.name];
     if (!IDENTIFIER.test(pattern.name)) report('DDB020', at, [pattern.name, 'pattern']);
@@ -282,6 +307,8 @@ function validatePatterns(table: TableDef, report: Report): void {
       const truncated = resolved.path.sk!.segments.some((seg) => seg.kind === 'placeholder' && seg.name === pattern.sk && seg.truncate !== undefined);
       if (attribute.kind !== 'string' || truncated) {
         report('DDB073', [...at, 'op'], [`pattern "${pattern.name}" uses beginsWith on "${pattern.sk}", a ${attribute.kind}: only strings are stored as readable text in keys`, ['eq', 'between', 'gte', 'lte']]);
+      } else if (resolved.path.partition.includes(pattern.sk!)) {
+        report('DDB073', [...at, 'op'], [`pattern "${pattern.name}" uses beginsWith on "${pattern.sk}", which the partition key also holds: a text prefix gives no whole value to find the partition by`, ['eq', 'between', 'gte', 'lte']]);
       }
     }
   }

@@ -16,6 +16,11 @@ export const SHARD_SEGMENT = '$shard';
  */
 export const SHARD: unique symbol = Symbol('ddbgen.shard');
 
+const hasOwn = (values: object, name: PropertyKey) => Object.prototype.hasOwnProperty.call(values, name);
+
+/** A key part as given: only an own property counts (an inherited one, from a class or `Object.create`, is absent). */
+const own = (values: KeyValues, name: string): unknown => (hasOwn(values, name) ? values[name] : undefined);
+
 /** Key values, possibly addressing one shard explicitly. */
 export type KeyValues = Readonly<Record<string, unknown>> & { readonly [SHARD]?: number };
 
@@ -492,11 +497,11 @@ export class KeyTemplate {
    * (random), or hashed from its `by` segments as this key encodes them.
    */
   private valueOf(segment: ValueSegmentDef, values: KeyValues): unknown {
-    if (segment.kind !== 'shard') return values[segment.attr];
-    if (values[SHARD] !== undefined) return values[SHARD];
+    if (segment.kind !== 'shard') return own(values, segment.attr);
+    if (hasOwn(values, SHARD) && values[SHARD] !== undefined) return values[SHARD];
     const start = segment.start ?? 0;
     if (segment.random) return start + Math.floor(Math.random() * segment.count);
-    return start + shardOf(segment.by.map((by) => this.encode(by, values[by.attr])), segment.count);
+    return start + shardOf(segment.by.map((by) => this.encode(by, own(values, by.attr))), segment.count);
   }
 
   /** Builds the full key from an item or its key parts. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
@@ -525,14 +530,14 @@ export class KeyTemplate {
     let i = 0;
     for (; i < segments.length; i++) {
       const segment = segments[i]!;
-      if (segment.kind !== 'literal' && segment.kind !== 'shard' && values[segment.attr] === undefined) break;
+      if (segment.kind !== 'literal' && segment.kind !== 'shard' && own(values, segment.attr) === undefined) break;
       key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : this.encode(segment, this.valueOf(segment, values)));
       if (segment.kind !== 'literal') given++;
     }
     if (i === segments.length) return { key: this.checkLength(key), complete: true, given };
     const missing = (segments[i] as ValueSegmentDef).attr;
     for (const segment of this.valueSegments.slice(given + 1)) {
-      if (values[segment.attr] !== undefined) {
+      if (own(values, segment.attr) !== undefined) {
         throw this.error('KEY_PREFIX_GAP', segment.attr, `"${segment.attr}" was given without "${missing}", which comes before it in the key`);
       }
     }

@@ -11,7 +11,7 @@ import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
 import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, fromStored, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValues, fromStored, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -33,6 +33,10 @@ export interface EdgeModel {
   readonly codecs: AttributeCodecs;
   /** Declared attribute names: others are refused on write and dropped on read. */
   readonly attributes: readonly string[];
+  /** Each declared attribute's type and bounds: the values `add` writes are checked against them before any request. */
+  readonly types?: AttributeTypes;
+  /** Declared attributes that are not optional: `add` needs them. */
+  readonly required?: readonly string[];
   /** Every key attribute of the table, stripped from attributes on read. */
   readonly keyAttributes: readonly string[];
 }
@@ -199,6 +203,10 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   private stored(attributes: Attributes | undefined): Record<string, unknown> {
     const given = (attributes ?? {}) as Record<string, unknown>;
     checkAttributeNames(this.model, Object.keys(given));
+    if (this.model.types) checkValues(this.model.name, this.model.types, given);
+    for (const name of this.model.required ?? []) {
+      if (!Object.prototype.hasOwnProperty.call(given, name) || given[name] === undefined) throw new ValidationError(this.model.name, name, `is required; give ${this.model.name}.${name} a value`, 'ATTRIBUTE_REQUIRED');
+    }
     return toStored(this.model.name, this.model.codecs, given);
   }
 

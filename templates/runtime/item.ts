@@ -27,7 +27,7 @@ export type AttributeCodec =
   | { readonly epochSeconds: TimestampUnit }
   | 'set'
   | { readonly list: AttributeCodec }
-  | { readonly map: Readonly<Record<string, AttributeCodec>> };
+  | { readonly map: Readonly<Record<string, AttributeCodec>>; readonly requiredSets?: readonly string[] };
 
 export type AttributeCodecs = Readonly<Record<string, AttributeCodec>>;
 
@@ -89,16 +89,131 @@ export function checkValueNames(entity: string, path: string, value: unknown): v
   }
 }
 
+/**
+ * What a declared attribute holds, for the checks a write makes at run time: the schema's type,
+ * with its declared bounds. `optional` marks a map field that may be absent (a top-level
+ * attribute's optionality is the entity model's `required`).
+ */
+export type AttributeType =
+  | { readonly kind: 'string'; readonly maxBytes?: number; readonly optional?: true }
+  | { readonly kind: 'number'; readonly min?: number; readonly max?: number; readonly integer?: true; readonly optional?: true }
+  | { readonly kind: 'boolean' | 'timestamp' | 'binary' | 'stringSet' | 'numberSet'; readonly optional?: true }
+  | { readonly kind: 'enum'; readonly values: readonly string[]; readonly optional?: true }
+  | { readonly kind: 'list'; readonly of: AttributeType; readonly maxItems?: number; readonly optional?: true }
+  | { readonly kind: 'map'; readonly fields: Readonly<Record<string, AttributeType>>; readonly optional?: true };
+
+export type AttributeTypes = Readonly<Record<string, AttributeType>>;
+
+/** How a message names what a value is (never the value itself: it may be personal data). */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : 'a Date';
+  if (value instanceof Set) return 'a set';
+  if (value instanceof Uint8Array) return 'binary';
+  if (typeof value === 'object') return Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null ? 'a map' : `an instance of ${(value as object).constructor?.name || 'a class'}`;
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return typeof value === 'undefined' ? 'missing' : `a ${typeof value}`;
+}
+
+const EXPECTED: Readonly<Record<AttributeType['kind'], string>> = {
+  string: 'a string',
+  number: 'a finite number',
+  boolean: 'a boolean',
+  timestamp: 'a valid Date',
+  binary: 'binary (a Uint8Array)',
+  stringSet: 'a Set of strings',
+  numberSet: 'a Set of finite numbers',
+  enum: 'one of its values',
+  list: 'a list',
+  map: 'a map',
+};
+
+/** A plain object: what a map attribute holds (never a Date, Set, class instance or array). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+/**
+ * Throws ValidationError (naming `path`) unless `value` is what `type` declares: the JavaScript type
+ * the generated item type says, within its declared bounds (an integer, min/max, maxBytes, maxItems,
+ * an enum's values), maps with only their declared fields, required fields present. Null is never
+ * a value: an absent optional attribute is left out (or removed). Checked before any request, so a
+ * value the types forbid (from untyped input) never reaches DynamoDB.
+ */
+export function checkValue(entity: string, path: string, type: AttributeType, value: unknown, stored = false): void {
+  const wrong = (what = EXPECTED[type.kind]) => new ValidationError(entity, path, `must be ${what}, not ${kindOf(value)}`, 'VALUE_TYPE');
+  switch (type.kind) {
+    case 'string':
+      if (typeof value !== 'string') throw wrong();
+      if (type.maxBytes !== undefined && value.length > type.maxBytes / 3 && utf8Bytes(value).length > type.maxBytes) throw new ValidationError(entity, path, `is ${utf8Bytes(value).length} bytes of UTF-8, above its declared maxBytes ${type.maxBytes}`, 'VALUE_RANGE');
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw wrong();
+      if (type.integer && !Number.isInteger(value)) throw new ValidationError(entity, path, `must be an integer, got ${value}`, 'VALUE_RANGE');
+      if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) throw new ValidationError(entity, path, `must be within ${type.min ?? '-∞'}..${type.max ?? '∞'}, got ${value}`, 'VALUE_RANGE');
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw wrong();
+      return;
+    case 'timestamp':
+      // `stored`: the ISO-8601 text ddbgen writes, exactly (a loose text such as "Invoice 5" is no timestamp, though new Date() reads one)
+      if (stored ? typeof value !== 'string' || !isStoredTimestamp(value) : !(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong(stored ? 'a timestamp stored as ISO-8601 text (YYYY-MM-DDTHH:mm:ss.sssZ)' : undefined);
+      return;
+    case 'binary':
+      if (!(value instanceof Uint8Array)) throw wrong();
+      return;
+    case 'enum':
+      if (typeof value !== 'string' || !type.values.includes(value)) throw wrong(`one of ${type.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      return;
+    case 'stringSet':
+    case 'numberSet':
+      if (!(value instanceof Set)) throw wrong();
+      for (const member of value) {
+        if (type.kind === 'stringSet' ? typeof member !== 'string' : typeof member !== 'number' || !Number.isFinite(member)) throw new ValidationError(entity, path, `must be ${EXPECTED[type.kind]}; it holds ${kindOf(member)}`, 'VALUE_TYPE');
+      }
+      return;
+    case 'list':
+      if (!Array.isArray(value)) throw wrong();
+      if (type.maxItems !== undefined && value.length > type.maxItems) throw new ValidationError(entity, path, `holds ${value.length} elements, above its declared maxItems ${type.maxItems}`, 'VALUE_RANGE');
+      for (let i = 0; i < value.length; i++) checkValue(entity, `${path}[${i}]`, type.of, value[i], stored);
+      return;
+    case 'map': {
+      if (!isPlainObject(value)) throw wrong();
+      for (const name of Object.keys(value)) {
+        if (FORBIDDEN_NAMES.has(name)) throw refused(entity, `${path}.${name}`, name);
+        if (!hasOwn(type.fields, name)) throw new ValidationError(entity, `${path}.${name}`, `is not a field of ${path} (fields: ${Object.keys(type.fields).join(', ')})`, 'ATTRIBUTE_UNKNOWN');
+        if (value[name] !== undefined) checkValue(entity, `${path}.${name}`, type.fields[name]!, value[name], stored);
+      }
+      for (const name of Object.keys(type.fields)) {
+        const field = type.fields[name]!;
+        // a required set is stored as nothing when empty
+        if (!field.optional && value[name] === undefined && !(stored && (field.kind === 'stringSet' || field.kind === 'numberSet'))) throw new ValidationError(entity, `${path}.${name}`, 'is required', 'ATTRIBUTE_REQUIRED');
+      }
+      return;
+    }
+  }
+}
+
+/** Whether `text` is a timestamp exactly as ddbgen stores one: the ISO-8601 text of a valid instant, read back to the same text. */
+export function isStoredTimestamp(text: string): boolean {
+  if (text.length < 20) return false;
+  const date = isoDate(text);
+  return !Number.isNaN(date.getTime()) && isoString(date) === text;
+}
+
+/** Throws ValidationError unless every own attribute of `record` that `types` declares holds its declared type (absent ones are the caller's to judge). */
+export function checkValues(entity: string, types: AttributeTypes, record: Readonly<Record<string, unknown>>): void {
+  for (const name of Object.keys(record)) {
+    const value = record[name];
+    if (value !== undefined && hasOwn(types, name)) checkValue(entity, name, types[name]!, value);
+  }
+}
+
 /** The stored form of a `timestamp` attribute (full precision): its ISO-8601 text; ValidationError unless a valid Date. */
 export function storedDate(entity: string, path: string, value: unknown): string | null | undefined {
   if (value === undefined || value === null) return value;
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
   return isoString(value);
-}
-
-/** The stored form of a set attribute: an empty set is no attribute (DynamoDB stores no empty set). */
-export function storedSet<S extends { readonly size: number }>(value: S | null | undefined): S | null | undefined {
-  return value === undefined || value === null || value.size > 0 ? value : undefined;
 }
 
 /** The item form of a stored `timestamp` attribute. */
@@ -134,7 +249,9 @@ export function fromStoredValue(entity: string, path: string, codec: AttributeCo
   if (typeof codec === 'object' && 'epochSeconds' in codec) return new Date(typeof value === 'number' ? value * 1000 : (value as string));
   if (codec === 'set') return value;
   if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
-  return convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);
+  const item = convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);
+  for (const name of codec.requiredSets ?? []) if (item[name] === undefined) item[name] = new Set();
+  return item;
 }
 
 function convertRecord(

@@ -8,7 +8,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck } from './cursor.js';
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { fromStored, toStored } from './item.js';
+import { checkValue, fromStored, kindOf, toStored, unexpired } from './item.js';
 import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
 
 /**
@@ -42,7 +42,12 @@ function indexOf(model: EntityModel, name: string): NativeIndexModel {
 export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: string, indexName: string, partition: Readonly<Record<string, unknown>>, options: IndexQueryOptions<object>, start?: Readonly<Record<string, unknown>>): QueryCommandInput {
   const index = indexOf(model, indexName);
   const aliases = new ExpressionAliases();
-  const value = (source: string, v: unknown) => aliases.value(toStored(model.name, model.codecs, { [source]: v })[source]);
+  // every value is checked against its attribute's declared type before it is sent (untyped input included)
+  const value = (source: string, v: unknown) => {
+    const type = model.types?.[source];
+    if (type !== undefined) checkValue(model.name, source, type, v);
+    return aliases.value(toStored(model.name, model.codecs, { [source]: v })[source]);
+  };
   const conditions = index.partition.map(([attribute, source]) => {
     const v = partition[source];
     if (v === undefined || v === null || v === '') throw new ValidationError(model.name, source, `is part of the partition key of index "${indexName}": every partition attribute needs a value`);
@@ -66,10 +71,14 @@ export function nativeQueryInput(ctx: TableContext, model: EntityModel, scope: s
     if (ops.length !== 1 || !OPERATORS.includes(ops[0]!)) throw new ValidationError(model.name, source, `a range is one of ${OPERATORS.join(', ')}, got ${ops.join(', ') || 'nothing'}`);
     const op = ops[0]!;
     if (op === 'between') {
-      const [low, high] = v.between as readonly [unknown, unknown];
+      if (!Array.isArray(v.between) || v.between.length !== 2) throw new ValidationError(model.name, source, `between takes [low, high], not ${kindOf(v.between)}`);
+      const [low, high] = v.between as unknown[];
       return conditions.push(`${name} BETWEEN ${value(source, low)} AND ${value(source, high)}`);
     }
     if (op === 'beginsWith') {
+      const kind = model.types?.[source]?.kind;
+      const codec = model.codecs[source];
+      if (kind === 'number' || kind === 'binary' || (typeof codec === 'object' && 'epochSeconds' in codec)) throw new ValidationError(model.name, source, `beginsWith matches text, and ${source} is stored as a ${kind === 'binary' ? 'binary value' : 'number'}: use gt, gte, lt, lte or between`);
       if (typeof v.beginsWith !== 'string' || v.beginsWith === '') throw new ValidationError(model.name, source, 'beginsWith takes the non-empty text the stored value starts with');
       return conditions.push(`begins_with(${name}, ${aliases.value(v.beginsWith)})`);
     }
@@ -141,6 +150,8 @@ export async function queryNativePage<T>(ctx: TableContext, model: EntityModel, 
   const scope: CursorScope = { table: ctx.tableName, index: indexName, query, params: { partition, where: options.where, order: options.order ?? 'asc' } };
   const start = options.cursor === undefined ? undefined : await decodeCursor(options.cursor, scope, ctx.cursor, nativePositionCheck(model, indexOf(model, indexName), partition));
   const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, query, indexName, partition, options, start)));
-  const items = (result.Items ?? []).filter((stored) => owns(model, stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
+  // items another entity owns are skipped, and so are items whose TTL has passed (unless includeExpired), as every read does
+  const keep = unexpired(ctx.ttl, options);
+  const items = (result.Items ?? []).filter((stored) => owns(model, stored) && keep(stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }

@@ -8,9 +8,11 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+
+const hasOwn = (record: object, name: string) => Object.prototype.hasOwnProperty.call(record, name);
 
 /** The period of a rotated table: one physical table per day, ISO week, month or year. */
 export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
@@ -59,6 +61,8 @@ export interface EntityModel {
   readonly sk: KeyAttributeModel | undefined;
   readonly indexes: readonly IndexModel[];
   readonly codecs: AttributeCodecs;
+  /** Each declared attribute's type and bounds: a write's values are checked against them before any request. */
+  readonly types?: AttributeTypes;
   /** Declared attribute names: a write naming another is a ValidationError, a read drops others (unless `passthrough`). */
   readonly attributes: readonly string[];
   /** Declared attributes that are not optional: `update` cannot remove them. */
@@ -139,7 +143,15 @@ const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(mode
  */
 export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>, partial = false): T {
   if (model.toItem && !partial) return model.toItem(stored) as T;
-  return fromStored<T>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+  const item = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+  // a required set is stored as nothing when empty: a whole item reads it back as an empty set
+  if (!partial && model.types !== undefined) {
+    for (const name of model.required) {
+      const kind = model.types[name]?.kind;
+      if ((kind === 'stringSet' || kind === 'numberSet') && item[name] === undefined) item[name] = new Set();
+    }
+  }
+  return item as T;
 }
 
 /** The table key of an item, from the attributes its key templates name. */
@@ -195,16 +207,29 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
 export function checkWritten(model: EntityModel, written: object): void {
   const item = written as Readonly<Record<string, unknown>>;
   if (SHARD_SEGMENT in item) throw new ValidationError(model.name, SHARD_SEGMENT, 'is not an attribute: the shard suffix is calculated from the key (or drawn per write), never given');
+  const proto = Object.getPrototypeOf(item) as unknown;
+  if (proto !== Object.prototype && proto !== null) checkInherited(model, item);
+  const types = model.types;
   let undeclared = false;
   for (const name in item) {
-    if (!Object.prototype.hasOwnProperty.call(item, name)) continue;
+    if (!hasOwn(item, name)) continue;
     // a declared attribute is never a key attribute (DDB022) nor a forbidden name (DDB160)
-    if (!undeclared && !model.attributes.includes(name)) {
+    const declared = model.attributes.includes(name);
+    if (!undeclared && !declared) {
       checkUndeclared(model, item);
       undeclared = true;
     }
     const value = item[name];
-    if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
+    // primary-key parts are checked by their key templates (a KeyValueError naming the key)
+    if (declared && types !== undefined && value !== undefined && !model.primaryParts.includes(name)) checkValue(model.name, name, types[name]!, value);
+    else if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
+  }
+}
+
+/** Only own properties are an item's: a declared attribute an object inherits (from a class or `Object.create`) is refused, never read. */
+function checkInherited(model: EntityModel, item: Readonly<Record<string, unknown>>): void {
+  for (const name of model.attributes) {
+    if (!hasOwn(item, name) && name in item) throw new ValidationError(model.name, name, 'is inherited, not an own property of the item, so it was not written: copy the values onto a plain object ({ ...item } copies only own ones)', 'ATTRIBUTE_INHERITED');
   }
 }
 
@@ -219,7 +244,7 @@ function checkUndeclared(model: EntityModel, item: Readonly<Record<string, unkno
 /** Throws ValidationError naming the first required attribute the item lacks (checked once its keys are built, so a missing key part is a KeyValueError). */
 export function checkRequired(model: EntityModel, written: object): void {
   const item = written as Readonly<Record<string, unknown>>;
-  for (const name of model.required) if (item[name] === undefined) throw missingAttribute(model, name);
+  for (const name of model.required) if (!hasOwn(item, name) || item[name] === undefined) throw missingAttribute(model, name);
 }
 
 /** The error for a required attribute an item to write lacks. */
@@ -506,6 +531,23 @@ export function patternCondition(template: KeyTemplate, values: Readonly<Record<
     return planSortCondition(template, { between: [{ ...values, [attribute]: low }, { ...values, [attribute]: high }] });
   }
   return planSortCondition(template, { [op]: { ...values, [attribute]: operand } });
+}
+
+/**
+ * The partition-key values of a pattern that compares an attribute its partition key also holds
+ * (`Site#<site>#<at:hour>` with sort key `<at>#<viewId>`): the operand's own value finds the
+ * partition; for `between`, the low end's, and the high end must fall in the same partition (one
+ * query reads one partition). ValidationError before any request otherwise.
+ */
+export function patternPartition(pk: KeyAttributeModel, params: Readonly<Record<string, unknown>>, attribute: string, op: SortOperator): Readonly<Record<string, unknown>> {
+  if (op !== 'between') return params;
+  const operand = params[attribute];
+  if (!Array.isArray(operand) || operand.length !== 2) throw new ValidationError(pk.template.def.entity, attribute, 'between takes [low, high]');
+  const from = { ...params, [attribute]: operand[0] };
+  if (pk.template.build(from) !== pk.template.build({ ...params, [attribute]: operand[1] })) {
+    throw new ValidationError(pk.template.def.entity, attribute, `between must stay within one partition: the partition key ${pk.template.def.target} holds ${attribute} too, and the two ends fall in different partitions; query each partition separately`);
+  }
+  return from;
 }
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */

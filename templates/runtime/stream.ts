@@ -11,7 +11,8 @@
 
 import { edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
 import { DdbgenError } from './errors.js';
-import { FORBIDDEN_NAMES, describeItem, fromStored, type AttributeCodecs } from './item.js';
+import { FORBIDDEN_NAMES, checkValue, describeItem, fromStored, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
+import { ValidationError } from './errors.js';
 import { itemOf, type EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
@@ -162,8 +163,28 @@ function toBytes(value: Uint8Array | string, path: string): Uint8Array {
   return bytes;
 }
 
+const isStringArray = (v: unknown) => Array.isArray(v) && v.every((e) => typeof e === 'string');
+const isBytes = (v: unknown) => typeof v === 'string' || v instanceof Uint8Array;
+
+/** Each wire tag and what it must hold: a malformed record is an ImageError, never a TypeError. */
+const WIRE_SHAPES: ReadonlyArray<readonly [keyof StreamAttributeValue, (v: unknown) => boolean, string]> = [
+  ['S', (v) => typeof v === 'string', 'text'],
+  ['N', (v) => typeof v === 'string', 'a number as text'],
+  ['BOOL', (v) => typeof v === 'boolean', 'true or false'],
+  ['NULL', (v) => v === true, 'true'],
+  ['B', isBytes, 'bytes or base64 text'],
+  ['SS', isStringArray, 'a list of text'],
+  ['NS', isStringArray, 'a list of numbers as text'],
+  ['BS', (v) => Array.isArray(v) && v.every(isBytes), 'a list of bytes or base64 text'],
+  ['L', (v) => Array.isArray(v), 'a list'],
+  ['M', (v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'a map'],
+];
+
 /** A stream attribute value as the DocumentClient would return it (string, number, boolean, null, Uint8Array, Set, array, object). */
 export function nativeValue(value: StreamAttributeValue, path: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ImageError(`${path} is not a DynamoDB attribute value (an object with one of S, N, B, BOOL, NULL, SS, NS, BS, L, M)`);
+  const shape = WIRE_SHAPES.find(([tag]) => Object.prototype.hasOwnProperty.call(value, tag) && value[tag] !== undefined);
+  if (shape !== undefined && !shape[1](value[shape[0]])) throw new ImageError(`${path} is a ${shape[0]} that does not hold ${shape[2]}`);
   if (value.S !== undefined) return value.S;
   if (value.N !== undefined) return toNumber(value.N, path);
   if (value.BOOL !== undefined) return value.BOOL;
@@ -184,17 +205,44 @@ function nativeImage(image: StreamImage, prefix: string): Record<string, unknown
   return out;
 }
 
-/** An image read as its owner's repository reads items; a timestamp attribute that is not one is an ImageError. */
-function decodeImage(owner: string, codecs: AttributeCodecs, stored: Record<string, unknown>, read: (stored: Record<string, unknown>) => Record<string, unknown>, which: string): Record<string, unknown> {
-  const item = read(stored);
-  for (const [name, codec] of Object.entries(codecs)) {
-    const value = item[name];
-    const timestamp = codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec);
-    if (timestamp && value !== undefined && value !== null && (typeof stored[name] !== 'string' || Number.isNaN((value as Date).getTime()))) {
-      throw new ImageError(`${which}.${name} is not a timestamp (${owner} stores ${name} as ISO-8601 text)`);
+/** What an owner (an entity or an edge) declares of its attributes, for checking an image. */
+interface Declared {
+  readonly codecs: AttributeCodecs;
+  readonly types?: AttributeTypes | undefined;
+  readonly required?: readonly string[] | undefined;
+}
+
+/**
+ * An image read as its owner's repository reads items, after checking it holds what the owner
+ * declares: each declared attribute of its declared type as stored (a timestamp as the exact
+ * ISO-8601 text ddbgen writes, the TTL attribute as epoch seconds), required ones present (a
+ * required set may be absent: it is empty). Anything else is an ImageError that names the attribute,
+ * never its value.
+ */
+function decodeImage(owner: string, declared: Declared, stored: Record<string, unknown>, read: (stored: Record<string, unknown>) => Record<string, unknown>, which: string): Record<string, unknown> {
+  const { codecs, types, required } = declared;
+  for (const name of Object.keys(stored)) {
+    const value = stored[name];
+    const type = types !== undefined && Object.prototype.hasOwnProperty.call(types, name) ? types[name] : undefined;
+    if (type === undefined || value === undefined) continue;
+    const codec = Object.prototype.hasOwnProperty.call(codecs, name) ? codecs[name] : undefined;
+    if (typeof codec === 'object' && 'epochSeconds' in codec) {
+      // the TTL attribute: epoch seconds (or the ISO text it held before it became the TTL attribute)
+      if (!(typeof value === 'number' && Number.isFinite(value)) && !(typeof value === 'string' && isStoredTimestamp(value))) throw new ImageError(`${which}.${name} is not a time to live (${owner} stores ${name} as epoch seconds), it is ${value === null ? 'null' : `a ${typeof value}`}`);
+      continue;
+    }
+    try {
+      checkValue(owner, `${which}.${name}`, type, value, true);
+    } catch (error) {
+      if (error instanceof ValidationError) throw new ImageError(error.message.slice(owner.length + 1).trimStart());
+      throw error;
     }
   }
-  return item;
+  for (const name of required ?? []) {
+    const kind = types?.[name]?.kind;
+    if (stored[name] === undefined && kind !== 'stringSet' && kind !== 'numberSet') throw new ImageError(`${which}.${name} is missing, and ${owner} declares it required`);
+  }
+  return read(stored);
 }
 
 /** The entity whose table-key templates parse these keys, and the key parts they hold. */
@@ -252,12 +300,18 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
   const view = model.view;
   const carriesNew = view === 'new-image' || view === 'new-and-old-images';
   const carriesOld = view === 'old-image' || view === 'new-and-old-images';
-  return (record) => {
+  return (given) => {
+    // a record that is not an object (null, a string) fails as a record, not with a TypeError
+    const record: StreamRecord = typeof given === 'object' && given !== null ? given : {};
     const fail = (reason: string, keys?: Readonly<Record<string, unknown>>, item?: string) => new StreamRecordError(model.table, record, reason, keys, item);
+    if (record !== given) throw fail(`it is ${given === null ? 'null' : `a ${typeof given}`}, not a stream record (an object with eventName and dynamodb)`);
     const event = EVENTS.get(record.eventName);
     if (event === undefined) throw fail(`eventName is ${JSON.stringify(record.eventName)}, not INSERT, MODIFY or REMOVE`);
     const data = record.dynamodb;
-    if (!data?.Keys) throw fail('it has no dynamodb.Keys');
+    if (typeof data !== 'object' || data === null || typeof data.Keys !== 'object' || data.Keys === null) throw fail('it has no dynamodb.Keys');
+    for (const image of ['NewImage', 'OldImage'] as const) {
+      if (data[image] !== undefined && (typeof data[image] !== 'object' || data[image] === null)) throw fail(`its dynamodb.${image} is not a map of attribute values`);
+    }
     let keys: Record<string, unknown>;
     try {
       const stored = nativeImage(data.Keys, 'Keys.');
@@ -278,14 +332,14 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
     const base = { event, expired: event === 'remove' && isTtlDeletion(record), sequenceNumber: data.SequenceNumber };
     try {
       const images = { ...(wantNew ? { newItem: nativeImage(data.NewImage!, 'NewImage.') } : {}), ...(wantOld ? { oldItem: nativeImage(data.OldImage!, 'OldImage.') } : {}) };
-      const read = (owner: string, codecs: AttributeCodecs, from: (stored: Record<string, unknown>) => Record<string, unknown>) => {
+      const read = (owner: string, declared: Declared, from: (stored: Record<string, unknown>) => Record<string, unknown>) => {
         const items: Record<string, Record<string, unknown>> = {};
-        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(owner, codecs, stored, from, field === 'newItem' ? 'NewImage' : 'OldImage');
+        for (const [field, stored] of Object.entries(images)) items[field] = decodeImage(owner, declared, stored, from, field === 'newItem' ? 'NewImage' : 'OldImage');
         return items;
       };
       if (found) {
         const { type, model: entity } = found.member;
-        const items = read(type, entity.codecs, (r) => itemOf(entity, r));
+        const items = read(type, entity, (r) => itemOf(entity, r));
         // key parts come exact from an image (a key holds a truncated timestamp only to its unit)
         const image = items['newItem'] ?? items['oldItem'];
         if (image) for (const name of Object.keys(found.key)) if (image[name] !== undefined) found.key[name] = image[name];
@@ -293,7 +347,7 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
       }
       if (link) {
         const { edge } = link;
-        const items = read(edge.name, edge.codecs, (r) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes));
+        const items = read(edge.name, edge, (r) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes));
         return { entity: edge.name, side: link.side, ...base, key: link.key, ...items } as Event;
       }
       return { entity: undefined, ...base, key: keys, ...images } as Event;

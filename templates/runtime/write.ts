@@ -21,7 +21,7 @@ import {
 } from './errors.js';
 import { ExpressionAliases, changedAttributes, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, describeItem, emptySets, fromAttributeValues, toStored } from './item.js';
+import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
 import { indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
 
@@ -159,6 +159,46 @@ function expectedVersion(model: EntityModel, options: WriteRequestOptions): numb
   return options.expectedVersion;
 }
 
+/** What each update clause takes: `set` and `setIfNotExists` any value of the type, `add` numbers and sets, `delete` sets, `append`/`prepend` lists. */
+const CLAUSES: ReadonlyArray<readonly [keyof UpdateInput, (type: AttributeType) => boolean, string]> = [
+  ['set', () => true, ''],
+  ['setIfNotExists', () => true, ''],
+  ['add', (type) => type.kind === 'number' || type.kind === 'stringSet' || type.kind === 'numberSet', 'a number or set attribute'],
+  ['delete', (type) => type.kind === 'stringSet' || type.kind === 'numberSet', 'a set attribute'],
+  ['append', (type) => type.kind === 'list', 'a list attribute'],
+  ['prepend', (type) => type.kind === 'list', 'a list attribute'],
+];
+
+/**
+ * Throws ValidationError unless every value an update gives is what its attribute declares: the
+ * attribute's type for `set`/`setIfNotExists`, a finite number or a set of its elements for `add`,
+ * a set for `delete`, a list of its elements for `append`/`prepend`. Null is no value (`remove`
+ * clears an optional attribute).
+ */
+function checkChanges(model: EntityModel, changes: UpdateInput): void {
+  const types = model.types;
+  if (types === undefined) return;
+  for (const [clause, takes, what] of CLAUSES) {
+    const values = changes[clause] as Readonly<Record<string, unknown>> | undefined;
+    if (values === undefined) continue;
+    for (const name of Object.keys(values)) {
+      const type = Object.prototype.hasOwnProperty.call(types, name) ? types[name]! : undefined;
+      const value = values[name];
+      if (type === undefined || (value === undefined && (clause === 'set' || clause === 'setIfNotExists'))) continue;
+      if (!takes(type)) throw new ValidationError(model.name, name, `${clause} takes ${what}; ${name} is a ${type.kind} attribute`, 'VALUE_TYPE');
+      if (clause === 'append' || clause === 'prepend') {
+        if (!Array.isArray(value)) throw new ValidationError(model.name, name, `${clause} takes a list of elements, not ${kindOf(value)}`, 'VALUE_TYPE');
+        value.forEach((element, i) => checkValue(model.name, `${name}[${i}]`, (type as Extract<AttributeType, { kind: 'list' }>).of, element));
+      } else if (clause === 'add' && type.kind === 'number') {
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(model.name, name, `add takes a finite number, not ${kindOf(value)}`, 'VALUE_TYPE');
+      } else {
+        checkValue(model.name, name, type, value);
+        if ((clause === 'add' || clause === 'delete') && (value as Set<unknown>).size === 0) throw new ValidationError(model.name, name, `${clause} takes at least one element (DynamoDB stores no empty set)`, 'VALUE_TYPE');
+      }
+    }
+  }
+}
+
 /** Plans an update of an existing item (ItemNotFoundError if there is none). */
 export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: WriteRequestOptions = {}): WritePlan {
   const tableKey = primaryKey(model, key);
@@ -175,6 +215,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
   for (const attribute of [...named(changes.add), ...named(changes.delete), ...named(changes.append), ...named(changes.prepend), ...named(changes.setIfNotExists)]) {
     if (model.indexes.some((index) => index.inputs.includes(attribute)) || isCopied(model, attribute)) throw new ValidationError(model.name, attribute, 'feeds an index key: change it with set, so the key is rebuilt');
   }
+  checkChanges(model, changes);
   const version = model.version;
   const expected = expectedVersion(model, options);
   const cleared = changes.set ? emptySets(model.codecs, changes.set) : [];
