@@ -59,6 +59,18 @@ test('the view model lists a native GSI by its attributes, renamed ones as index
   );
 });
 
+test('edge rows show the layout the runtime writes: each half in its node entity\'s own partition, ids by the entities\' codecs', async (t) => {
+  const { tables } = await loadSchemas([path.join(root, 'fixtures/fans.ts')], root);
+  const view = reportView(tables.map((x) => x.table), [], '0.0.0');
+  const edges = view.tables[0]!.keys.filter((k) => k.entity.startsWith('edge '));
+  t.true(edges.length > 0);
+  for (const row of edges) {
+    // integer ids are zero-padded as the entities' keys encode them, never the ids' raw text
+    t.regex(`${row.samplePk} ${row.sampleSk}`, /\b0{4,}\d+/, `${row.entity} ${row.index}: ${row.samplePk} / ${row.sampleSk}`);
+    t.notRegex(row.pk, /<type>/, 'the partition is the node entity\'s own key template');
+  }
+});
+
 test('the page in headless Chromium: tables, findings, heat bars against the limit, nothing fetched', async (t) => {
   t.timeout(120_000);
   const out = path.join(root, 'out');

@@ -115,3 +115,17 @@ test('CDK: the Table construct gets every setting, tags through Tags.of', (t) =>
     t.deepEqual(file.getPreEmitDiagnostics().filter((d) => d.getCode() !== 2307).map((d) => `${d.getCode()}: ${String(d.getMessageText())}`), []);
   }
 });
+
+test('the physical table name is per stage: a CloudFormation parameter (default the schema name) and a CDK option; ARNs are outputs', (t) => {
+  const streamed = defineTable({ name: 'Feed', stream: 'new-image', entities: { A: entity({ attributes: { id: types.string() }, key: { pk: 'A#<id>', sk: 'A' } }) } });
+  const template = cloudFormation([streamed]) as { Parameters: Record<string, { Default: string; AllowedPattern: string }>; Resources: { FeedTable: { Properties: { TableName: unknown } } }; Outputs: Record<string, { Value: unknown }> };
+  t.like(template.Parameters['FeedTableName'], { Default: 'Feed', AllowedPattern: '[a-zA-Z0-9_.-]{3,255}' });
+  t.deepEqual(template.Resources.FeedTable.Properties.TableName, { Ref: 'FeedTableName' });
+  t.deepEqual(Object.fromEntries(Object.entries(template.Outputs).map(([k, v]) => [k, v.Value])), {
+    FeedTableArn: { 'Fn::GetAtt': ['FeedTable', 'Arn'] },
+    FeedTableStreamArn: { 'Fn::GetAtt': ['FeedTable', 'StreamArn'] },
+  });
+  const cdk = cdkSnippet([streamed]);
+  t.regex(cdk, /export function feedTable\(scope: Construct, options: \{ readonly tableName\?: string; \} = \{\}\): Table \{/);
+  t.regex(cdk, /tableName: options\.tableName \?\? 'Feed',/);
+});

@@ -17,7 +17,12 @@ type IndexInput = { IndexName: string; KeySchema: KeyElement[]; Projection: Proj
 
 const warm = (t: Throughput) => ({ readUnitsPerSecond: t.read, writeUnitsPerSecond: t.write });
 
-/** `{ Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', …, Properties } } }` for the tables. */
+/**
+ * `{ Parameters, Resources: { SocialTable: { Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', …, Properties } }, Outputs }`
+ * for the tables. Each table's physical name is a parameter (`SocialTableName`, defaulting to the
+ * schema's name), so one template deploys a table per stage (`--parameter-overrides
+ * SocialTableName=social-prod`); the outputs give its ARN (and its stream's) to other stacks.
+ */
 export function cloudFormation(tables: readonly TableDef[]): Record<string, unknown> {
   const properties = (t: TableDef) => {
     const input: Record<string, unknown> = { ...createTableInput(t), ...tableSettingsInput(t) };
@@ -25,10 +30,22 @@ export function cloudFormation(tables: readonly TableDef[]): Record<string, unkn
     if (t.stream) input['StreamSpecification'] = { StreamViewType: STREAM_VIEW_TYPES[t.stream] };
     return input;
   };
-  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: t.name, ...properties(t) } });
+  const resource = (t: TableDef) => ({ Type: 'AWS::DynamoDB::Table', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { TableName: { Ref: `${t.name}TableName` }, ...properties(t) } });
+  const parameter = (t: TableDef) => ({
+    Type: 'String',
+    Default: t.name,
+    AllowedPattern: '[a-zA-Z0-9_.-]{3,255}',
+    Description: `The physical name of the ${t.name} table: one per stage (e.g. ${t.name.toLowerCase()}-prod), given to the generated ${t.name}Table as tableName`,
+  });
+  const outputs = (t: TableDef) => [
+    [`${t.name}TableArn`, { Description: `The ARN of the ${t.name} table`, Value: { 'Fn::GetAtt': [`${t.name}Table`, 'Arn'] } }],
+    ...(t.stream ? [[`${t.name}TableStreamArn`, { Description: `The ARN of the ${t.name} table's stream`, Value: { 'Fn::GetAtt': [`${t.name}Table`, 'StreamArn'] } }]] : []),
+  ];
   return {
     AWSTemplateFormatVersion: '2010-09-09',
+    Parameters: Object.fromEntries(tables.map((t) => [`${t.name}TableName`, parameter(t)])),
     Resources: Object.fromEntries(tables.map((t) => [`${t.name}Table`, resource(t)])),
+    Outputs: Object.fromEntries(tables.flatMap(outputs)),
   };
 }
 
@@ -71,7 +88,7 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     };
     if (table.stream) used.add('StreamViewType');
     const stream = table.stream ? { stream: raw(`StreamViewType.${STREAM_VIEW_TYPES[table.stream]}`) } : {};
-    const props = { tableName: table.name, partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, ...settings, ...stream, removalPolicy: raw('RemovalPolicy.RETAIN') };
+    const props = { tableName: raw(`options.tableName ?? ${printLiteral(table.name)}`), partitionKey: key(input.KeySchema[0]), sortKey: key(range(input.KeySchema)), ...capacity, ...settings, ...stream, removalPolicy: raw('RemovalPolicy.RETAIN') };
     const provisioned = (g: IndexInput & { ProvisionedThroughput?: { ReadCapacityUnits: number; WriteCapacityUnits: number } }) =>
       g.ProvisionedThroughput ? { readCapacity: g.ProvisionedThroughput.ReadCapacityUnits, writeCapacity: g.ProvisionedThroughput.WriteCapacityUnits } : {};
     const gsiWarm = (name: string) => {
@@ -87,8 +104,8 @@ export function cdkSnippet(tables: readonly TableDef[]): string {
     ];
     const name = `${table.name.charAt(0).toLowerCase()}${table.name.slice(1)}Table`;
     return [
-      `/** The ${table.name} table (AWS::DynamoDB::Table), kept with its data when the stack deletes or replaces it. */`,
-      `export function ${name}(scope: Construct): Table {`,
+      `/** The ${table.name} table (AWS::DynamoDB::Table), kept with its data when the stack deletes or replaces it; \`tableName\` names it per stage (default ${printLiteral(table.name)}). */`,
+      `export function ${name}(scope: Construct, options: { readonly tableName?: string } = {}): Table {`,
       `const table = new Table(scope, ${printLiteral(`${table.name}Table`)}, ${printLiteral(props)});`,
       ...indexes,
       'return table;',

@@ -93,12 +93,21 @@ function writeFix(table: TableDef, space: KeySpace, write: number): { fix: strin
   };
 }
 
-/** The fix for read heat: a cache or replicas, with the numbers. */
-export function readFix(read: number): string {
+/**
+ * The fix for read heat, with the numbers. Eventually consistent reads: a cache or replicas. Strongly
+ * consistent reads: replicas written together (a cache gives up the consistency the design asked
+ * for, and DAX passes strongly consistent reads through to DynamoDB uncached), or eventually
+ * consistent reads where the design can take them.
+ */
+export function readFix(read: number, consistent = false): string {
   const budget = PARTITION_READ_UNITS * HEADROOM;
   const replicas = shardCount(read, PARTITION_READ_UNITS);
+  const replicate = `replicate it under N = ceil(${units(read)} / (${units(PARTITION_READ_UNITS)} × ${HEADROOM})) = ${replicas} keys read at random`;
+  if (consistent) {
+    return `${replicate}, each write updating all ${replicas} in one transaction so a strongly consistent read of any one sees every committed write; or read it eventually consistent where the design allows (half the units, and then a cache can serve it): DAX passes strongly consistent reads through to DynamoDB uncached, and an application cache gives up the consistency these reads ask for`;
+  }
   const hitRate = Math.ceil((1 - budget / read) * 100);
-  return `cache it (DAX or an application cache): a hit rate of at least ${hitRate}% keeps the key under ${units(budget)} RCU/s; or replicate it under N = ceil(${units(read)} / (${units(PARTITION_READ_UNITS)} × ${HEADROOM})) = ${replicas} keys read at random (each write updates all ${replicas}); eventually consistent reads cost half`;
+  return `cache it (DAX or an application cache): a hit rate of at least ${hitRate}% keeps the key under ${units(budget)} RCU/s; or ${replicate} (each write updates all ${replicas}); eventually consistent reads cost half`;
 }
 
 /** The fix for a hot key: by cause and by how the declared load stands. */
@@ -118,7 +127,7 @@ export function heatFix(table: TableDef, space: KeySpace, only?: Dimension): { f
   }
   const fixes: Array<{ fix: string; change?: ShardChange }> = [];
   if (hotWrite) fixes.push(writeFix(table, space, whole.write!));
-  if (hotRead) fixes.push({ fix: `${hotWrite ? 'for the reads, ' : ''}${readFix(whole.read!)}` });
+  if (hotRead) fixes.push({ fix: `${hotWrite ? 'for the reads, ' : ''}${readFix(whole.read!, space.consistentReads)}` });
   // A schema change is offered only when it removes the whole cause.
   return { fix: fixes.map((f) => f.fix).join('; '), ...(fixes.length === 1 && fixes[0]!.change ? { change: fixes[0]!.change } : {}) };
 }

@@ -99,6 +99,8 @@ interface KeySpaceBase {
   /** Declared write and read units per second (transactions and consistent reads counted twice). */
   readonly writeLoad?: number;
   readonly readLoad?: number;
+  /** Some declared reads of this key space are strongly consistent (a cache such as DAX cannot serve those). */
+  readonly consistentReads?: boolean;
   /** How the units were counted, for messages: "2 WCU per 2 KB write". */
   readonly unitsExplain: { readonly write: string; readonly read: string };
   /** Share of the traffic on the hottest partition-key value, as written in messages, with its source. */
@@ -256,6 +258,7 @@ export function keySpaces(table: TableDef): KeySpace[] {
       ...(tableReads !== undefined ? { reads: tableReads } : {}),
       ...(tableQueries !== undefined ? { queries: tableQueries } : {}),
       ...(tableReadLoad !== undefined ? { readLoad: tableReadLoad } : {}),
+      ...(consistent ? { consistentReads: true } : {}),
       unitsExplain: {
         write: allTransactional
           ? `${writeUnitsPerItem(itemBytes, true)} WCU per ${bytesText(itemBytes)} transactional write`
@@ -343,6 +346,7 @@ function edgeSpaces(table: TableDef, edge: EdgeDef): EdgeSpace[] {
       itemBytes,
       ...(traffic?.writesPerSecond !== undefined ? { writes: traffic.writesPerSecond, writeLoad: traffic.writesPerSecond * wu } : {}),
       ...(traffic?.readsPerSecond !== undefined ? { reads: traffic.readsPerSecond, readLoad: traffic.readsPerSecond * ru } : {}),
+      ...(consistent && index === 'table' && traffic?.readsPerSecond !== undefined ? { consistentReads: true } : {}),
       unitsExplain: {
         write: `${wu} WCU per ${bytesText(itemBytes)} write${transactional && index === 'table' ? ' in a transaction' : ''}`,
         read: `${ru} RCU per ${bytesText(itemBytes)} ${consistent && index === 'table' ? 'strongly' : 'eventually'} consistent read`,

@@ -2,8 +2,9 @@
 // lint and the planner by pure functions (sample keys come from the real key codec). The Handlebars
 // template only lays it out; the SVG geometry is computed here too.
 
-import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import type { AttributeDef, EdgeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
+import { edgeNodeTypes } from '../../templates/runtime/edge.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { ASSUMED_ITEM_BYTES, HEADROOM, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, readUnitsPerItem, shardCount, units } from '../model/load-model.js';
 import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
@@ -100,28 +101,63 @@ export interface ReportView {
 
 const SAMPLE_TIME = new Date('2024-05-06T07:08:09.010Z');
 
-function sampleValue(name: string, attribute: AttributeDef | undefined): unknown {
+/** A sample value of an attribute; `n` tells two samples of one entity apart (the two ends of an edge). */
+function sampleValue(name: string, attribute: AttributeDef | undefined, n = 1): unknown {
   switch (attribute?.kind) {
     case 'enum':
       return attribute.values[0];
     case 'boolean':
       return true;
     case 'number':
-      return attribute.min ?? 42;
+      return Math.min((attribute.min ?? 42) + n - 1, attribute.max ?? Infinity);
     case 'timestamp':
       return SAMPLE_TIME;
     default:
-      return `${name}-1`;
+      return `${name}-${n}`;
   }
 }
 
-function sampleKey(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): string {
-  if (!template) return '';
-  const segments = keySegments(entity, template, shard);
-  if (!segments) return '';
+function sampleValues(entity: EntityDef, n = 1): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const name of Object.keys(entity.attributes)) values[name] = sampleValue(name, entity.attributes[name]);
-  return new KeyTemplate({ entity: entity.name, target, delimiter, maxBytes: 2048, segments }).build(values);
+  for (const name of Object.keys(entity.attributes)) values[name] = sampleValue(name, entity.attributes[name], n);
+  return values;
+}
+
+/** The key template the runtime builds a key with, or undefined when the template is broken (reported by validation). */
+function liveTemplate(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): KeyTemplate | undefined {
+  const segments = template && keySegments(entity, template, shard);
+  return segments ? new KeyTemplate({ entity: entity.name, target, delimiter, maxBytes: 2048, segments }) : undefined;
+}
+
+function sampleKey(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): string {
+  return liveTemplate(entity, template, target, delimiter, shard)?.build(sampleValues(entity)) ?? '';
+}
+
+/**
+ * An edge's rows: each relationship is an item in the source node's own partition (its entity's
+ * partition key) with sort key `FORWARD<d><target type><d><target id>`, and one in the target's
+ * with `INVERSE<d><source type><d><source id>`, ids encoded by the entities' codecs: sampled here
+ * by the runtime's own edge templates, between the edge's first and last node types.
+ */
+function edgeRows(table: TableDef, edge: EdgeDef): KeyRow[] {
+  const d = table.delimiter;
+  const nodes: Record<string, KeyTemplate> = {};
+  for (const type of edge.types) {
+    const entity = table.entities[type];
+    const template = entity && liveTemplate(entity, entity.key.pk, `${type}.key.pk`, d);
+    if (!template) return [];
+    nodes[type] = template;
+  }
+  const model = { name: edge.name, nodes, forward: edge.forward, ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }), delimiter: d, pk: table.key.pk, sk: table.key.sk ?? '', codecs: {}, attributes: [], keyAttributes: [] };
+  const types = edgeNodeTypes(model);
+  const [fromType, toType] = [edge.types[0]!, edge.types[edge.types.length - 1]!];
+  const [from, to] = [sampleValues(table.entities[fromType]!, 1), sampleValues(table.entities[toType]!, 2)];
+  const partitions = [...new Set(edge.types.map((type) => table.entities[type]!.key.pk.source))].join(' | ');
+  const row = (label: string, index: string, pk: string, sk: string): KeyRow => ({ anchor: anchorOf(table.name, ['edges', edge.name]), entity: `edge ${edge.name}`, index, pk: partitions, sk: `${label}${d}<type>${d}<id>`, samplePk: pk, sampleSk: sk });
+  const rows = [row(edge.forward, 'table', nodes[fromType]!.build(from), types.get(toType)!.forward.build(to))];
+  const inverse = types.get(fromType)!.inverse;
+  if (edge.inverse !== undefined && inverse) rows.push(row(edge.inverse, edge.inverseIndex ? `${edge.inverseIndex} (GSI)` : 'table', nodes[toType]!.build(to), inverse.build(from)));
+  return rows;
 }
 
 const anchorOf = (table: string, path: readonly string[]) => `${table}-${path.join('-')}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -168,20 +204,7 @@ function keyRows(table: TableDef): KeyRow[] {
       });
     }
   }
-  for (const edge of Object.values(table.edges)) {
-    const d = table.delimiter;
-    for (const label of [edge.forward, ...(edge.inverse ? [edge.inverse] : [])]) {
-      rows.push({
-        anchor: anchorOf(table.name, ['edges', edge.name]),
-        entity: `edge ${edge.name}`,
-        index: label !== edge.forward && edge.inverseIndex ? `${edge.inverseIndex} (GSI)` : 'table',
-        pk: `<type>${d}<id>`,
-        sk: `${label}${d}<type>${d}<id>`,
-        samplePk: `${edge.types[0]}${d}id-1`,
-        sampleSk: `${label}${d}${edge.types[edge.types.length - 1]}${d}id-2`,
-      });
-    }
-  }
+  for (const edge of Object.values(table.edges)) rows.push(...edgeRows(table, edge));
   return rows;
 }
 

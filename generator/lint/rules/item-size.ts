@@ -1,6 +1,7 @@
 // HK011: items above 400 KB cannot be written; above 100 KB every read and write pays dozens of
 // units. The size is the declared itemBytes, or the largest the attribute declarations allow
-// (strings with maxBytes, lists with maxItems); the fix moves the largest attribute into a child entity.
+// (strings with maxBytes, lists with maxItems; an attribute without a bound counted as empty, which
+// the finding states); the fix moves the largest attribute into a child entity.
 import type { AttributeDef, EntityDef } from '../../../dsl/ir.js';
 import { ITEM_MAX_BYTES, ITEM_WARN_BYTES, units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
@@ -38,17 +39,33 @@ function valueBytes(def: AttributeDef): number | undefined {
   }
 }
 
-/** The largest an item can be from its declarations, with its largest attribute, or undefined when some attribute is unbounded. */
-export function declaredMaxBytes(entity: EntityDef): { bytes: number; largest?: string } | undefined {
+/**
+ * The largest an item can be from its declarations, counting every attribute with a known bound
+ * (strings with maxBytes, lists with maxItems, fixed-size types), with its largest attribute;
+ * `unbounded` names the attributes that have no declared bound and are not counted, so the size is
+ * then a lower bound of the largest item.
+ */
+export function declaredMaxBytes(entity: EntityDef): { bytes: number; largest?: string; unbounded: string[] } {
   let total = 2 * 1024; // the table's and indexes' key attributes
   let largest: { name: string; bytes: number } | undefined;
+  const unbounded: string[] = [];
   for (const [name, def] of Object.entries(entity.attributes)) {
     const bytes = valueBytes(def);
-    if (bytes === undefined) return undefined;
+    if (bytes === undefined) {
+      unbounded.push(name);
+      continue;
+    }
     total += Buffer.byteLength(name) + bytes;
     if (!largest || bytes > largest.bytes) largest = { name, bytes };
   }
-  return { bytes: total, ...(largest ? { largest: largest.name } : {}) };
+  return { bytes: total, ...(largest ? { largest: largest.name } : {}), unbounded };
+}
+
+/** How the finding names its source, and what it assumes of attributes without a bound. */
+function sizeSource(unbounded: readonly string[]): string {
+  if (!unbounded.length) return 'largest size the attribute declarations allow';
+  const names = unbounded.map((n) => `"${n}"`).join(', ');
+  return `largest size the bounded attributes allow; ${names} ${unbounded.length === 1 ? 'has' : 'have'} no declared bound and ${unbounded.length === 1 ? 'is' : 'are'} counted as empty, so items can be larger still`;
 }
 
 export const itemSize: LintRule = {
@@ -58,11 +75,12 @@ export const itemSize: LintRule = {
     Object.values(table.entities).flatMap((entity) => {
       const declared = entity.traffic?.itemBytes;
       const fromAttributes = declaredMaxBytes(entity);
-      const bytes = declared ?? fromAttributes?.bytes;
-      if (bytes === undefined || bytes <= ITEM_WARN_BYTES) return [];
-      const source = declared !== undefined ? 'declared itemBytes' : 'largest size the attribute declarations allow';
+      // a known bound is used even when some other attribute has none: their size is a lower bound then
+      const bytes = declared ?? fromAttributes.bytes;
+      if (bytes <= ITEM_WARN_BYTES) return [];
+      const source = declared !== undefined ? 'declared itemBytes' : sizeSource(fromAttributes.unbounded);
       const over = bytes > ITEM_MAX_BYTES;
-      const largest = fromAttributes?.largest;
+      const largest = fromAttributes.largest;
       const list = largest !== undefined && entity.attributes[largest]?.kind === 'list';
       const fix =
         largest !== undefined

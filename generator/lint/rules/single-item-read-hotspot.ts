@@ -16,7 +16,7 @@ export const singleItemReadHotspot: LintRule = {
         severity: load > PARTITION_READ_UNITS ? 'error' : 'warn',
         entity: space.owner,
         path: ['entities', space.owner, 'key'],
-        ...lintMessages.HK005(itemName(space), loadStatement(space, 'read'), readFix(load)),
+        ...lintMessages.HK005(itemName(space), loadStatement(space, 'read'), readFix(load, space.consistentReads)),
       }];
     }),
 };
