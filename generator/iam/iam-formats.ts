@@ -24,6 +24,7 @@ function statement(policy: PolicyModel, grant: Grant, arn: ArnWriter) {
     add('ForAllValues:StringLike', 'dynamodb:LeadingKeys', grant.leadingKeys);
     add('Null', 'dynamodb:LeadingKeys', 'false');
   }
+  if (grant.excludedKeys) add('ForAllValues:StringNotLike', 'dynamodb:LeadingKeys', grant.excludedKeys);
   if (grant.attributes) add('ForAllValues:StringEquals', 'dynamodb:Attributes', grant.attributes);
   if (grant.select) add('StringEqualsIfExists', 'dynamodb:Select', grant.select);
   if (grant.returnValues) add('StringEqualsIfExists', 'dynamodb:ReturnValues', grant.returnValues);

@@ -1,7 +1,9 @@
 // A small IAM policy evaluator for the tests of `ddbgen iam`: identity policies only, as AWS
 // documents their evaluation (an explicit Deny wins, else any matching Allow, else an implicit deny).
 // Actions and resources match with `*` / `?` wildcards; conditions take StringEquals, StringLike,
-// Null, the ForAllValues: / ForAnyValue: set prefixes and the IfExists suffix, over single- and
+// their negations StringNotEquals and StringNotLike (true when the value matches none of the
+// policy's values, and when the key is absent), Null, the ForAllValues: / ForAnyValue: set
+// prefixes and the IfExists suffix, over single- and
 // multi-valued request keys, with policy variables (`${aws:PrincipalTag/…}`, `${*}`, `${?}`, `${$}`).
 // Also: the authorization requests a DynamoDB command makes, from the SDK command's input.
 
@@ -53,17 +55,21 @@ function conditionHolds(operator: string, key: string, policyValues: readonly st
   const present = request.context[key];
   const [set, base0] = operator.includes(':') ? (operator.split(':') as [string, string]) : ['', operator];
   const ifExists = base0.endsWith('IfExists');
-  const base = ifExists ? base0.slice(0, -'IfExists'.length) : base0;
-  if (base === 'Null') return policyValues.includes(present === undefined || (Array.isArray(present) && present.length === 0) ? 'true' : 'false');
-  const match = (value: string) =>
+  const base1 = ifExists ? base0.slice(0, -'IfExists'.length) : base0;
+  if (base1 === 'Null') return policyValues.includes(present === undefined || (Array.isArray(present) && present.length === 0) ? 'true' : 'false');
+  const negated = base1 === 'StringNotEquals' || base1 === 'StringNotLike';
+  const base = negated ? base1.replace('Not', '') : base1;
+  const positive = (value: string) =>
     policyValues.some((p) => {
       if (base === 'StringEquals') return matches(p, value, request.context, false);
       if (base === 'StringLike') return matches(p, value, request.context, true);
       throw new Error(`the evaluator does not know condition operator ${operator}`);
     });
+  // a negated operator holds for a value that matches none of the policy's values
+  const match = (value: string) => (negated ? !positive(value) : positive(value));
   if (set === 'ForAllValues') return present === undefined || list(present).every(match);
   if (set === 'ForAnyValue') return present !== undefined && list(present).some(match);
-  if (present === undefined) return ifExists;
+  if (present === undefined) return negated || ifExists;
   return typeof present === 'string' && match(present);
 }
 
