@@ -14,6 +14,7 @@ import type { EdgeDef, EntityDef, ShardDef, TableDef, TemplateDef } from '../../
 import { SHARD_SEGMENT, type SegmentDef } from '../../templates/runtime/codec.js';
 import { createContext } from '../emit/context.js';
 import { entityScope, type EntityScope } from '../emit/entity-scope.js';
+import { updateType } from '../emit/item-types.js';
 import { counters } from '../emit/repository-counter.js';
 import { gathersConstant } from '../emit/repository-crud.js';
 import { queryPaths } from '../emit/repository-index-query.js';
@@ -60,6 +61,11 @@ export interface PolicyModel {
   readonly table: TableDef;
   readonly description: string;
   readonly grants: readonly Grant[];
+  /**
+   * The entities and edges (`edge Fan`) whose items the policy also reaches, because they live in
+   * partitions it is granted (IAM sees the partition key only) or in a native index it is granted whole.
+   */
+  readonly sharesWith: readonly string[];
 }
 
 export interface IamPlan {
@@ -73,7 +79,7 @@ const PROJECTED_SELECT = ['ALL_PROJECTED_ATTRIBUTES', 'SPECIFIC_ATTRIBUTES', 'CO
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 const unique = (values: ReadonlyArray<string | undefined>) => [...new Set(values.filter((v): v is string => v !== undefined))].sort();
 
-/** One partition-key template of a key space (the table's `pk`, or a GSI's), and whose items it keys. */
+/** One partition-key template of a key space (the table's `pk`, or a GSI's), and whose items it keys: an entity, or `edge Fan` (one member per node type). */
 interface Member {
   readonly owner: string;
   readonly form: KeyForm;
@@ -110,7 +116,10 @@ class TableModel {
     this.tenant = tenant;
     this.notes = notes;
     const entities = Object.values(table.entities);
-    const primary = entities.map((e): Member => ({ owner: e.name, form: formOf(table, e, e.key.pk, e.key.shard, tenant) }));
+    const entityMembers = entities.map((e): Member => ({ owner: e.name, form: formOf(table, e, e.key.pk, e.key.shard, tenant) }));
+    // an edge's items are keyed by its nodes' partition keys
+    const edgeMembers = (edge: EdgeDef) => edge.types.flatMap((type) => entityMembers.filter((m) => m.owner === type).map((m) => ({ ...m, owner: `edge ${edge.name}` })));
+    const primary = [...entityMembers, ...Object.values(table.edges).flatMap(edgeMembers)];
     this.#spaces.set(undefined, { index: undefined, members: primary });
     for (const [name, index] of Object.entries(table.indexes)) {
       if (index.kind === 'lsi') this.#spaces.set(name, { index: name, members: primary });
@@ -120,7 +129,7 @@ class TableModel {
         return mapping?.pk ? [{ owner: e.name, form: formOf(table, e, mapping.pk, mapping.shard, tenant) }] : [];
       });
       // an edge whose inverse lives in this GSI writes its nodes' partition keys into the index's
-      for (const edge of Object.values(table.edges).filter((e) => e.inverseIndex === name)) members.push(...this.nodes(edge, primary).map((m) => ({ ...m, owner: `edge ${edge.name} (${m.owner})` })));
+      for (const edge of Object.values(table.edges).filter((e) => e.inverseIndex === name)) members.push(...edgeMembers(edge));
       this.#spaces.set(name, { index: name, members });
     }
   }
@@ -130,13 +139,23 @@ class TableModel {
     return this.#spaces.get(index) ?? { index, members: [] };
   }
 
-  /** The table-space members of an edge's node types. */
-  nodes(edge: EdgeDef, primary = this.space(undefined).members): Member[] {
-    return edge.types.flatMap((type) => primary.filter((m) => m.owner === type));
+  /** An edge's members in the table's (undefined) or its inverse GSI's key space: its node types' partition keys. */
+  edgeMembers(edge: EdgeDef, index: string | undefined): Member[] {
+    return this.space(index).members.filter((m) => m.owner === `edge ${edge.name}`);
   }
 
   member(entity: EntityDef, index: string | undefined): Member | undefined {
     return this.space(index).members.find((m) => m.owner === entity.name);
+  }
+
+  readonly #shared = new Map<string, Set<string>>();
+
+  /** Records that `policy` reaches `owners`' items; returns every owner recorded for it so far. */
+  shares(policy: string, owners: readonly string[] = []): string[] {
+    let set = this.#shared.get(policy);
+    if (!set) this.#shared.set(policy, (set = new Set()));
+    for (const owner of owners) set.add(owner);
+    return [...set].sort();
   }
 
   scope(entity: EntityDef): EntityScope {
@@ -152,6 +171,7 @@ class TableModel {
     if (!keys) {
       keys = scopeKeys(this.space(index), allowed, this.table.delimiter, this.tenant);
       this.#scoped.set(id, keys);
+      this.shares(policy, keys.shared);
       const where = index === undefined ? '' : ` (index ${index})`;
       this.notes.push(...keys.notes.map((note) => `${policy}${where}: ${note}`));
     }
@@ -163,6 +183,8 @@ class TableModel {
 interface ScopedKeys {
   readonly leadingKeys: string[];
   readonly excludedKeys: string[];
+  /** Owners whose partitions are also allowed ones. */
+  readonly shared: string[];
   readonly notes: string[];
 }
 
@@ -202,7 +224,7 @@ function scopeKeys(space: KeySpace, allowed: readonly Member[], delimiter: strin
     return key === undefined ? [] : [{ owner: o.owner, key }];
   });
   if (shared.length) {
-    notes.push(`its partitions are also ${owners(shared.map((s) => s.owner))}'s (e.g. ${showKey(shared[0]!.key)}): IAM sees only the partition key, so it reaches their items in those partitions`);
+    notes.push(`its partitions also hold items of ${owners(shared.map((s) => s.owner))} (e.g. ${showKey(shared[0]!.key)}): IAM sees only the partition key, so it reaches them too`);
   }
   for (const other of others) {
     const key = reaches(other);
@@ -214,7 +236,12 @@ function scopeKeys(space: KeySpace, allowed: readonly Member[], delimiter: strin
       notes.push(`refuses its own keys matching ${globText(exclusion, tenant?.tag)}, e.g. ${showKey(key)} (a value holding "${delimiter}" or ending in "\\"): an IAM pattern cannot tell a value's escaped "${delimiter}" from a separator`);
     }
   }
-  return { leadingKeys: globs.map((g) => globText(g, tenant?.tag)).sort(), excludedKeys: unique(excluded.map((g) => globText(g, tenant?.tag))), notes };
+  return {
+    leadingKeys: globs.map((g) => globText(g, tenant?.tag)).sort(),
+    excludedKeys: unique(excluded.map((g) => globText(g, tenant?.tag))),
+    shared: unique(shared.map((s) => s.owner)),
+    notes,
+  };
 }
 
 /** The LeadingKeys conditions of a grant. */
@@ -245,13 +272,14 @@ function queryGrant(model: TableModel, policy: string, entity: EntityDef, path: 
 /**
  * The item actions an entity's generated methods send on the table. Every entity: `put` (PutItem)
  * and `batchPut` (BatchWriteItem). Addressable by key: `get`, `batchGet`, `delete`, `batchDelete`,
- * `update` and transaction steps (UpdateItem, ConditionCheckItem). Under random shards: `getAll` /
- * `sum` (BatchGetItem) and `increment` (UpdateItem) when it has them.
+ * transaction checks (ConditionCheckItem), and UpdateItem when it has something to update. Under
+ * random shards: `getAll` / `sum` (BatchGetItem) and `increment` (UpdateItem) when it has them.
  */
 function itemActions(scope: EntityScope): { items: string[]; put: boolean; delete: boolean } {
-  if (scope.addressable) return { items: dynamodb('GetItem', 'BatchGetItem', 'UpdateItem', 'BatchWriteItem', 'ConditionCheckItem'), put: true, delete: true };
-  const items = [...(gathersConstant(scope) ? ['BatchGetItem'] : []), ...(counters(scope).length ? ['UpdateItem'] : []), 'BatchWriteItem'];
-  return { items: dynamodb(...items), put: true, delete: false };
+  // an update needs something to change: an attribute outside the key (update, sparse mark/clear, a transaction's update) or a counter
+  const updates = (scope.addressable && updateType(scope) !== undefined) || counters(scope).length > 0 ? ['UpdateItem'] : [];
+  if (scope.addressable) return { items: dynamodb('GetItem', 'BatchGetItem', ...updates, 'BatchWriteItem', 'ConditionCheckItem'), put: true, delete: true };
+  return { items: dynamodb(...(gathersConstant(scope) ? ['BatchGetItem'] : []), ...updates, 'BatchWriteItem'), put: true, delete: false };
 }
 
 function entityPolicy(model: TableModel, entity: EntityDef): PolicyModel | undefined {
@@ -282,8 +310,14 @@ function entityPolicy(model: TableModel, entity: EntityDef): PolicyModel | undef
   // a native GSI's partition key is several attributes, which dynamodb:LeadingKeys cannot narrow: the grant is the whole index
   for (const index of Object.keys(entity.nativeIndexes ?? {})) {
     if (table.indexes[index]?.kind !== 'native-gsi') continue;
-    if (tenant) notes.push(`${table.name}.${entity.name}: native index ${index} is keyed by attributes, not a key string, so the tenant-scoped policy leaves query${pascal(index)} out`);
-    else grants.push({ sid: `${entity.name}Query${pascal(index)}`, actions: dynamodb('Query'), index });
+    if (tenant) {
+      notes.push(`${table.name}.${entity.name}: native index ${index} is keyed by attributes, not a key string, so the tenant-scoped policy leaves query${pascal(index)} out`);
+      continue;
+    }
+    grants.push({ sid: `${entity.name}Query${pascal(index)}`, actions: dynamodb('Query'), index });
+    const others = Object.values(table.entities).filter((e) => e !== entity && e.nativeIndexes?.[index] !== undefined).map((e) => e.name);
+    if (others.length) notes.push(`${name} (index ${index}): a native index is keyed by attributes, which LeadingKeys cannot narrow, so it reaches ${others.join(', ')}'s items in it too`);
+    model.shares(name, others);
   }
   return {
     name,
@@ -291,6 +325,7 @@ function entityPolicy(model: TableModel, entity: EntityDef): PolicyModel | undef
     table,
     description: `ddbgen: what ${entity.name}Repository of table ${table.name} sends (${scope.addressable ? 'reads, writes, transactions' : 'writes, gathered reads'}, its queries), on ${entity.name} partitions only`,
     grants,
+    sharesWith: model.shares(name),
   };
 }
 
@@ -298,7 +333,7 @@ function entityPolicy(model: TableModel, entity: EntityDef): PolicyModel | undef
 function edgePolicy(model: TableModel, edge: EdgeDef): PolicyModel | undefined {
   const { table, tenant } = model;
   const name = `${table.name}${edge.name}`;
-  const nodes = model.nodes(edge);
+  const nodes = model.edgeMembers(edge, undefined);
   if (tenant && nodes.some((n) => n.form.tenant === undefined)) {
     model.notes.push(`${table.name}.${edge.name}: edge items live in the partitions of ${edge.types.join(', ')}, not all of whose keys name <${tenant.attribute}>, so tenant-scoped policies leave the edge out`);
     return undefined;
@@ -309,8 +344,7 @@ function edgePolicy(model: TableModel, edge: EdgeDef): PolicyModel | undefined {
     { sid: `${edge.name}Writes`, actions: dynamodb('PutItem', 'DeleteItem'), ...keys, returnValues: ['NONE'] },
   ];
   if (edge.inverseIndex !== undefined) {
-    const indexed = model.space(edge.inverseIndex).members.filter((m) => m.owner.startsWith(`edge ${edge.name} (`));
-    grants.push({ sid: `${edge.name}Incoming`, actions: dynamodb('Query'), index: edge.inverseIndex, ...keyConditions(model.keys(name, edge.inverseIndex, indexed)) });
+    grants.push({ sid: `${edge.name}Incoming`, actions: dynamodb('Query'), index: edge.inverseIndex, ...keyConditions(model.keys(name, edge.inverseIndex, model.edgeMembers(edge, edge.inverseIndex))) });
   }
   return {
     name,
@@ -318,6 +352,7 @@ function edgePolicy(model: TableModel, edge: EdgeDef): PolicyModel | undefined {
     table,
     description: `ddbgen: what edge ${edge.name} of table ${table.name} sends (add, remove, get, exists, outgoing, incoming, count), on the partitions of ${edge.types.join(', ')}`,
     grants,
+    sharesWith: model.shares(name),
   };
 }
 
@@ -336,6 +371,7 @@ function patternPolicy(model: TableModel, resolved: ResolvedPattern): PolicyMode
     table,
     description: `ddbgen: access pattern ${pattern.name} of table ${table.name} (${entity.name}.${pattern.name}): one Query on ${path.index ? `index ${path.index.name}` : 'the table'}, ${path.pk.source} partitions only`,
     grants: [grant],
+    sharesWith: model.shares(name),
   };
 }
 
@@ -364,9 +400,11 @@ function tablePolicies(model: TableModel): PolicyModel[] {
   if (!tableKeys) return [];
   const writes: Grant = { sid: 'TableWrites', actions: dynamodb('PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'), ...tableKeys };
   const which = tenant ? `partitions whose keys hold the caller's ${tenant.tag} tag` : 'every item';
+  const readOnly = reads(role('ReadOnly'));
+  const writer = [...reads(role('Writer')), writes];
   return [
-    { name: role('ReadOnly'), role: 'read-only', table, description: `ddbgen: read-only access to table ${table.name} and its indexes (${which})`, grants: reads(role('ReadOnly')) },
-    { name: role('Writer'), role: 'writer', table, description: `ddbgen: read and write access to table ${table.name} through its generated repositories (${which})`, grants: [...reads(role('Writer')), writes] },
+    { name: role('ReadOnly'), role: 'read-only', table, description: `ddbgen: read-only access to table ${table.name} and its indexes (${which})`, grants: readOnly, sharesWith: model.shares(role('ReadOnly')) },
+    { name: role('Writer'), role: 'writer', table, description: `ddbgen: read and write access to table ${table.name} through its generated repositories (${which})`, grants: writer, sharesWith: model.shares(role('Writer')) },
   ];
 }
 
