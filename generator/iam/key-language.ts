@@ -244,6 +244,17 @@ export class KeyLanguages {
     return nfa;
   }
 
+  /** Whether `key` is in the language. */
+  accepts(re: Re, key: string): boolean {
+    const nfa = this.#nfa(re);
+    let states = closure(nfa, [nfa.start]);
+    for (const c of key) {
+      states = step(nfa, states, c);
+      if (states.length === 0) return false;
+    }
+    return states.includes(nfa.accept);
+  }
+
   /**
    * A shortest key in every language of `all` and in none of `none`, or undefined when there is
    * none (breadth-first over the product of their subset automata).

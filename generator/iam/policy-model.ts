@@ -11,7 +11,7 @@
 // returns nothing or only the old item. Pure; the output formats (iam-formats.ts) only print it.
 
 import type { EdgeDef, EntityDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
-import { SHARD_SEGMENT, type SegmentDef } from '../../templates/runtime/codec.js';
+import { SHARD_SEGMENT, splitKey, type SegmentDef } from '../../templates/runtime/codec.js';
 import { createContext } from '../emit/context.js';
 import { entityScope, type EntityScope } from '../emit/entity-scope.js';
 import { updateType } from '../emit/item-types.js';
@@ -232,9 +232,11 @@ function scopeKeys(space: KeySpace, allowed: readonly Member[], delimiter: strin
   }
   for (const exclusion of excluded) {
     const key = languages.witness([own, globLanguage(exclusion)]);
-    if (key !== undefined) {
-      notes.push(`refuses its own keys matching ${globText(exclusion, tenant?.tag)}, e.g. ${showKey(key)} (a value holding "${delimiter}" or ending in "\\"): an IAM pattern cannot tell a value's escaped "${delimiter}" from a separator`);
-    }
+    if (key === undefined) continue;
+    const member = allowed.find((m) => languages.accepts(keyLanguage(m.form, mode), key))!;
+    notes.push(
+      `refuses ${member.owner}'s keys that match ${globText(exclusion, tenant?.tag)}, such as ${showKey(key)} (${valuesOf(member.form, key)}): an IAM pattern cannot tell a value's escaped "${delimiter}" from a separator`,
+    );
   }
   return {
     leadingKeys: globs.map((g) => globText(g, tenant?.tag)).sort(),
@@ -242,6 +244,14 @@ function scopeKeys(space: KeySpace, allowed: readonly Member[], delimiter: strin
     shared: unique(shared.map((s) => s.owner)),
     notes,
   };
+}
+
+/** The values a key of `form` holds, for messages: `userId "#admin"`. */
+function valuesOf(form: KeyForm, key: string): string {
+  const parts = splitKey(key, form.delimiter) ?? [];
+  return form.segments
+    .flatMap((segment, i) => (segment.kind === 'literal' || segment.kind === 'shard' ? [] : [`${segment.attr} ${JSON.stringify(showKey(parts[i] ?? ''))}`]))
+    .join(', ');
 }
 
 /** The LeadingKeys conditions of a grant. */
