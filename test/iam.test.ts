@@ -151,9 +151,9 @@ test('formats: CloudFormation takes the table name as a parameter; CDK builds th
     'Fn::Sub': 'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ShopTableName}/index/byStatus',
   } as never);
   const cdk = iamCdk(plan);
-  t.true(cdk.includes("export const shopPolicies = (scope: Construct, tableName = 'Shop') => {\n  const arn = (index?: string) => Stack.of(scope).formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${tableName}${index === undefined ? '' : `/index/${index}`}` });\n  return {\n    readOnly: new ManagedPolicy(scope, 'ShopReadOnly', {"));
+  t.true(cdk.includes("export const shopPolicies = (scope: Construct, tableName = 'Shop') => {\n  const arn = (suffix = '') => Stack.of(scope).formatArn({ service: 'dynamodb', resource: 'table', resourceName: `${tableName}${suffix}` });\n  return {\n    readOnly: new ManagedPolicy(scope, 'ShopReadOnly', {"));
   t.true(cdk.includes("orderOpenOrders: new ManagedPolicy(scope, 'ShopOrderOpenOrders'"));
-  t.true(cdk.includes("Resource: arn('byStatus')"));
+  t.true(cdk.includes("Resource: arn('/index/byStatus')"));
   t.deepEqual(ts.transpileModule(cdk, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } }).diagnostics, [], 'the module parses');
   t.is(iamJson(plan).policies.length, 5);
 });
@@ -176,7 +176,7 @@ test('a rotated table (one physical table per period): every format covers <name
   t.is(policyDocument(readOnly, jsonArn).Statement[0]!.Resource, 'arn:aws:dynamodb:*:*:table/Clicks_*');
   const template = iamCloudFormation(plan) as { Resources: Record<string, { Properties: { PolicyDocument: PolicyDocument } }> };
   t.deepEqual(template.Resources['ClicksReadOnlyPolicy']!.Properties.PolicyDocument.Statement[0]!.Resource, { 'Fn::Sub': 'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ClicksTableName}_*' } as never);
-  t.true(iamCdk(plan).includes('resourceName: `${tableName}_*${index === undefined'));
+  t.true(iamCdk(plan).includes('resourceName: `${tableName}_*${suffix}`'));
 });
 
 test('the CLI prints the policies, says what a tenant scope leaves out, and refuses an unknown placeholder or format', async (t) => {
@@ -196,7 +196,7 @@ test('the CLI prints the policies, says what a tenant scope leaves out, and refu
   t.is(await run('--tenant-tag', 'nope'), 2);
   t.regex(stderr, /^ddbgen: --tenant-tag names <nope>, which no partition-key template holds; use one of "candidateId", /);
   t.is(await run('--format', 'yaml'), 2);
-  t.regex(stderr, /^ddbgen: unknown --format "yaml": use json, cloudformation, cdk\n/);
+  t.regex(stderr, /^ddbgen: unknown --format "yaml": use json, cloudformation, cdk, resource-policy\n/);
 });
 
 const policies = iamJson(iamPolicies([social])).policies;

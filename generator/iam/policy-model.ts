@@ -40,6 +40,8 @@ export interface Grant {
   readonly actions: readonly string[];
   /** Undefined: the table itself. */
   readonly index?: string;
+  /** The table's stream (`…/stream/*`) instead of the table. */
+  readonly stream?: true;
   /** `ForAllValues:StringLike` on dynamodb:LeadingKeys (with a Null check so the key must be there); undefined: any partition. */
   readonly leadingKeys?: readonly string[];
   /** `ForAllValues:StringNotLike` on dynamodb:LeadingKeys: the partitions of others that `leadingKeys` would also match. */
@@ -52,10 +54,10 @@ export interface Grant {
   readonly returnValues?: readonly string[];
 }
 
-export type PolicyRole = 'read-only' | 'writer' | 'entity' | 'edge' | 'pattern';
+export type PolicyRole = 'read-only' | 'writer' | 'entity' | 'edge' | 'pattern' | 'stream-consumer';
 
 export interface PolicyModel {
-  /** `SocialReadOnly`, `SocialWriter`, `SocialArticle` (entity), `SocialFan` (edge), `SocialArticleRecentArticles` (pattern). */
+  /** `SocialReadOnly`, `SocialWriter`, `SocialArticle` (entity), `SocialFan` (edge), `SocialArticleRecentArticles` (pattern), `FansStreamConsumer`. */
   readonly name: string;
   readonly role: PolicyRole;
   readonly table: TableDef;
@@ -418,7 +420,25 @@ function tablePolicies(model: TableModel): PolicyModel[] {
   ];
 }
 
-/** Every policy of the tables: table roles, then one per entity, one per edge, one per declared pattern. */
+/** A consumer of the table's stream (a Lambda event source mapping's function role, a KCL worker): reads the stream's records, nothing of the table. */
+function streamPolicy(model: TableModel): PolicyModel | undefined {
+  const { table, tenant } = model;
+  if (table.stream === undefined) return undefined;
+  if (tenant) {
+    model.notes.push(`${table.name}: its stream carries every tenant's changes, so tenant-scoped policies leave the stream consumer out`);
+    return undefined;
+  }
+  return {
+    name: `${table.name}StreamConsumer`,
+    role: 'stream-consumer',
+    table,
+    description: `ddbgen: a consumer of table ${table.name}'s stream (DescribeStream, GetShardIterator, GetRecords on the stream only)`,
+    grants: [{ sid: 'StreamRecords', actions: dynamodb('DescribeStream', 'GetShardIterator', 'GetRecords'), stream: true }],
+    sharesWith: [],
+  };
+}
+
+/** Every policy of the tables: table roles, then one per entity, one per edge, one per declared pattern, and the stream consumer's. */
 export function iamPolicies(tables: readonly TableDef[], options: IamOptions = {}): IamPlan {
   const notes: string[] = [];
   const policies: PolicyModel[] = [];
@@ -439,11 +459,13 @@ export function iamPolicies(tables: readonly TableDef[], options: IamOptions = {
       const policy = patternPolicy(model, resolved);
       if (policy) policies.push(policy);
     }
+    const stream = streamPolicy(model);
+    if (stream) policies.push(stream);
   }
   // names are unique: a policy whose name another has already (an entity called ReadOnly, an edge named like an entity) takes its role as a suffix
   const counts = new Map<string, number>();
   for (const p of policies) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
-  const named = policies.map((p) => (counts.get(p.name)! > 1 && p.role !== 'read-only' && p.role !== 'writer' ? { ...p, name: `${p.name}${pascal(p.role)}` } : p));
+  const named = policies.map((p) => (counts.get(p.name)! > 1 && p.role !== 'read-only' && p.role !== 'writer' && p.role !== 'stream-consumer' ? { ...p, name: `${p.name}${pascal(p.role)}` } : p));
   return { policies: named, notes };
 }
 
