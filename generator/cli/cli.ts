@@ -72,6 +72,8 @@ const OPTIONS = {
   'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
   format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff'], help: '--format F    the output format (see above)' },
+  account: { type: 'string', commands: ['iam'], help: '--account ID  resource-policy: the 12-digit account whose roles (named like the policies) the policies allow' },
+  'resource-policy': { type: 'boolean', commands: ['table'], help: "--resource-policy  cloudformation: the table's and stream's resource-based policies (ddbgen iam --format resource-policy) in the template" },
   'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
   base: { type: 'string', commands: ['diff'], help: '--base REF    the old schema is the same file at git ref REF' },
   'emit-migration': { type: 'string', commands: ['diff'], help: '--emit-migration DIR  write the migration program for changes that move stored keys' },
@@ -93,14 +95,14 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
   plan: { usage: 'ddbgen plan [schema…] [--format text|json]', summary: 'capacity per index and pattern, shard counts', detail: 'The declared load per key space against the partition limits.' },
   report: { usage: 'ddbgen report [schema…] [--out report.html]', summary: 'one HTML page: keys, patterns, findings, heat, edges', detail: 'A self-contained page (no request leaves it) to share in a review.' },
   table: {
-    usage: 'ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk]',
+    usage: 'ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk] [--resource-policy]',
     summary: 'print the table definition',
-    detail: 'The CreateTable input (default), a CloudFormation template (JSON or YAML) or a CDK function; CloudFormation and CDK both make an AWS::DynamoDB::Table kept on stack deletion (Retain).',
+    detail: 'The CreateTable input (default), a CloudFormation template (JSON or YAML) or a CDK function; CloudFormation and CDK both make an AWS::DynamoDB::Table kept on stack deletion (Retain). With --resource-policy, the CloudFormation table carries its resource-based policies.',
   },
   iam: {
-    usage: 'ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]',
+    usage: 'ddbgen iam [schema…] [--format json|cloudformation|cdk|resource-policy] [--account ID] [--tenant-tag ATTRIBUTE[=TAG]]',
     summary: 'least-privilege IAM policies per role, entity and pattern',
-    detail: 'json (default), cloudformation or cdk.',
+    detail: "json (default), cloudformation or cdk: identity policies. resource-policy (with --account): the table's and its stream's resource-based policies, each statement allowed to the role named like its policy, everyone else denied the items.",
   },
   diff: {
     usage: 'ddbgen diff <old> <new> | --base REF [schema…] [--format text|json|sarif] [--check] [--emit-migration DIR] [--old-codec 1]',
@@ -415,16 +417,25 @@ async function writeReport(io: CliIo, positionals: string[], out: string | undef
   return EXIT.ok;
 }
 
-async function table(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
+async function table(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, resourcePolicy: boolean): Promise<number> {
   const formats = ['create-table', 'cloudformation', 'cloudformation-yaml', 'cdk'];
   if (format !== undefined && !formats.includes(format)) throw formatError('table', format, formats);
+  if (resourcePolicy && format !== 'cloudformation' && format !== 'cloudformation-yaml') throw new UsageError('--resource-policy puts the resource-based policies in a CloudFormation template: use it with --format cloudformation or cloudformation-yaml', 'table');
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const defs = tables.map((t) => t.table);
   const [{ cdkSnippet, cloudFormation, cloudFormationYaml }, { createTableInput }] = await Promise.all([import('../emit/infrastructure.js'), import('../emit/table-definition.js')]);
-  if (format === 'cloudformation') io.stdout(`${JSON.stringify(cloudFormation(defs), null, 2)}\n`);
-  else if (format === 'cloudformation-yaml') io.stdout(cloudFormationYaml(defs));
+  if (format === 'cloudformation' || format === 'cloudformation-yaml') {
+    let template = cloudFormation(defs);
+    if (resourcePolicy) {
+      const { withResourcePolicies } = await import('../iam/resource-policy.js');
+      const added = withResourcePolicies(template as Parameters<typeof withResourcePolicies>[0], defs);
+      for (const note of added.notes) io.stderr(`ddbgen table: ${note}\n`);
+      template = added.template;
+    }
+    io.stdout(format === 'cloudformation' ? `${JSON.stringify(template, null, 2)}\n` : cloudFormationYaml(template));
+  }
   else if (format === 'cdk') io.stdout(cdkSnippet(defs));
   else {
     const inputsOut = defs.map((t) => ({ TableName: t.name, ...createTableInput(t) }));
@@ -433,14 +444,14 @@ async function table(io: CliIo, positionals: string[], format: string | undefine
   return EXIT.ok;
 }
 
-async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined): Promise<number> {
+async function iam(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, tenantTag: string | undefined, account: string | undefined): Promise<number> {
   const { IamOptionError, checkIamFormat, iamCommandOutput } = await import('../iam/iam-command.js');
   try {
     const checked = checkIamFormat(format);
     const inputs = await resolveInputs(io, positionals, undefined, config);
     const tables = await loadValid(io, inputs.files);
     if (!tables) return EXIT.failed;
-    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag);
+    const { text, notes } = iamCommandOutput(tables.map((t) => t.table), checked, tenantTag, account);
     for (const note of notes) io.stderr(`ddbgen iam: ${note}\n`);
     io.stdout(text);
     return EXIT.ok;
@@ -514,9 +525,9 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'plan':
       return await plan(io, rest, values.format, values.config);
     case 'table':
-      return await table(io, rest, values.format, values.config);
+      return await table(io, rest, values.format, values.config, values['resource-policy'] === true);
     case 'iam':
-      return await iam(io, rest, values.format, values.config, values['tenant-tag']);
+      return await iam(io, rest, values.format, values.config, values['tenant-tag'], values.account);
     case 'report':
       return await writeReport(io, rest, values.out, values.config);
     case 'diff': {

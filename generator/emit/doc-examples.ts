@@ -8,7 +8,7 @@
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
 import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
-import { entityQuery, keyAttributesOf, patternCondition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
+import { entityQuery, keyAttributesOf, patternCondition, patternPartition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
 import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
 import { DEFAULT_SEGMENTS, scanInput } from '../../templates/runtime/scan.js';
 import { Transaction } from '../../templates/runtime/transaction.js';
@@ -310,7 +310,8 @@ export class EntityExamples {
   /** A declared pattern's query: its partition, the sort-key parts it fixes, and its operand (both ends of a `between` alike). */
   pattern({ pattern, path: access, op, before }: ResolvedPattern): DocTag | undefined {
     const { entity } = this.#scope;
-    const fixed = [...access.partition, ...before.filter((b) => !access.partition.includes(b))].map((a) => [a, sample(a, entity.attributes[a]!)] as const);
+    // an attribute the partition key also holds is one parameter, the operand (as the params type has it)
+    const fixed = [...access.partition, ...before.filter((b) => !access.partition.includes(b))].filter((a) => a !== pattern.sk).map((a) => [a, sample(a, entity.attributes[a]!)] as const);
     const sk = pattern.sk;
     if (sk !== undefined) {
       const one = op === 'beginsWith' ? sample(sk, { kind: 'string' } as AttributeDef) : sample(sk, entity.attributes[sk]!);
@@ -326,7 +327,7 @@ export class EntityExamples {
         scope: `${model.name}.${pattern.name}`,
         ...(index ? { indexName: index.name } : {}),
         pk: keySpace.pk,
-        partition: params,
+        partition: sk !== undefined && access.partition.includes(sk) ? patternPartition(keySpace.pk, params, sk, op) : params,
         ...(keySpace.sk && access.sk ? { sk: { attribute: keySpace.sk.attribute, condition: patternCondition(keySpace.sk.template, sk === undefined ? params : { ...params, [sk]: undefined }, sk, op, sk === undefined ? undefined : params[sk]) } } : {}),
         params,
         keyAttributes: keyAttributesOf(model, index),

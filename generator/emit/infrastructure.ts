@@ -49,9 +49,10 @@ export function cloudFormation(tables: readonly TableDef[]): Record<string, unkn
   };
 }
 
-export function cloudFormationYaml(tables: readonly TableDef[]): string {
+/** A CloudFormation template (`cloudFormation`'s, possibly with more in it) as YAML. */
+export function cloudFormationYaml(template: Record<string, unknown>): string {
   // Quoted, or YAML 1.1 parsers read the version as a date.
-  return stringify(cloudFormation(tables), { lineWidth: 0 }).replace(/^AWSTemplateFormatVersion: 2010-09-09$/m, "AWSTemplateFormatVersion: '2010-09-09'");
+  return stringify(template, { lineWidth: 0 }).replace(/^AWSTemplateFormatVersion: 2010-09-09$/m, "AWSTemplateFormatVersion: '2010-09-09'");
 }
 
 /** A function per table that adds a CDK (aws-cdk-lib) `Table` construct to a scope, as a TypeScript snippet importing only what it uses. */

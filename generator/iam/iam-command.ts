@@ -1,9 +1,11 @@
-// `ddbgen iam [schema…] [--format json|cloudformation|cdk] [--tenant-tag ATTRIBUTE[=TAG]]`: the
-// options checked, the policies built and printed. The CLI only loads the schemas and prints.
+// `ddbgen iam [schema…] [--format json|cloudformation|cdk|resource-policy] [--account ID]
+// [--tenant-tag ATTRIBUTE[=TAG]]`: the options checked, the policies built and printed. The CLI only
+// loads the schemas and prints.
 
 import type { TableDef } from '../../dsl/ir.js';
 import { IAM_FORMATS, iamCdk, iamCloudFormation, iamJson, type IamFormat } from './iam-formats.js';
 import { iamPolicies, partitionPlaceholders, type TenantScope } from './policy-model.js';
+import { resourcePolicyJson } from './resource-policy.js';
 
 /** A bad --format or --tenant-tag (a usage error). */
 export class IamOptionError extends Error {}
@@ -30,10 +32,26 @@ export function parseTenantTag(option: string | undefined, tables: readonly Tabl
   return { attribute, tag };
 }
 
-/** The text to print and the notes (what a tenant scope left out). */
-export function iamCommandOutput(tables: readonly TableDef[], format: IamFormat, tenantTag: string | undefined): { text: string; notes: readonly string[] } {
+/** `--account`: the 12-digit account whose roles a resource policy names; required by resource-policy, refused by the other formats. */
+export function checkAccount(format: IamFormat, account: string | undefined): string | undefined {
+  if (format !== 'resource-policy') {
+    if (account !== undefined) throw new IamOptionError('--account names the principals of --format resource-policy; the other formats take none');
+    return undefined;
+  }
+  if (account === undefined) throw new IamOptionError('--format resource-policy names the roles allowed in the table\'s account: give --account with its 12-digit id');
+  if (!/^\d{12}$/.test(account)) throw new IamOptionError(`--account: "${account}" is not an AWS account id (12 digits)`);
+  return account;
+}
+
+/** The text to print and the notes (what a tenant scope left out, what the policies share or cannot exclude). */
+export function iamCommandOutput(tables: readonly TableDef[], format: IamFormat, tenantTag: string | undefined, account?: string): { text: string; notes: readonly string[] } {
+  const checkedAccount = checkAccount(format, account);
   const tenant = parseTenantTag(tenantTag, tables);
   const plan = iamPolicies(tables, tenant ? { tenant } : {});
+  if (checkedAccount !== undefined) {
+    const { text, notes } = resourcePolicyJson(plan, checkedAccount);
+    return { text, notes: [...plan.notes, ...notes] };
+  }
   const text = format === 'cdk' ? iamCdk(plan) : `${JSON.stringify(format === 'json' ? iamJson(plan) : iamCloudFormation(plan), null, 2)}\n`;
   return { text, notes: plan.notes };
 }

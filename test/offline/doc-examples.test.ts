@@ -5,7 +5,7 @@
 // sends (as many, the first with exactly the input it shows). This keeps examples from drifting
 // from the methods.
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ClicksTable } from '../../out/clicks/index.js';
@@ -15,49 +15,15 @@ import { SessionsTable } from '../../out/sessions/index.js';
 import { SocialTable } from '../../out/social/index.js';
 import { TenantsTable } from '../../out/tenants/index.js';
 import { WeeklyTable } from '../../out/weekly/index.js';
+import { examplesIn, runnable, type Example } from '../support/doc-examples.js';
 
 const TABLES = { social: SocialTable, tenants: TenantsTable, seeds: SeedsTable, fans: FansTable, sessions: SessionsTable, clicks: ClicksTable, weekly: WeeklyTable };
 
 const outDir = (table: string) => new URL(`../../out/${table}/`, import.meta.url).pathname;
 
-interface Example {
+interface TableExample extends Example {
   readonly table: keyof typeof TABLES;
   readonly file: string;
-  readonly method: string;
-  readonly call: string;
-  readonly command: string;
-  /** How many requests alike the call sends (one per shard, time bucket or table); the example shows the first. */
-  readonly count: number;
-  readonly request: string;
-}
-
-/** `// sends GetCommand:` or `// sends 4 QueryCommand requests (one per shard); the first:`. */
-const SENDS = /^\/\/ sends (?:(\d+) (\w+) requests \(one per [^)]+\); the first|(\w+)):$/;
-
-/** The `@example` blocks of a generated module: the call, and the request under `// sends X:`. */
-function examplesIn(table: keyof typeof TABLES, file: string): Example[] {
-  const examples: Example[] = [];
-  for (const match of readFileSync(join(outDir(table), file), 'utf8').matchAll(/\/\*\*\n((?:\s*\*.*\n)*?)\s*\*\/\n\s*(?:async\s+)?(\w+)\s*[(<]/g)) {
-    const lines = match[1]!.split('\n').map((line) => line.replace(/^\s*\* ?/, ''));
-    const start = lines.indexOf('@example');
-    if (start < 0) continue;
-    const end = lines.findIndex((line, i) => i > start && line.startsWith('@'));
-    const body = lines.slice(start + 1, end < 0 ? undefined : end);
-    const sends = body.findIndex((line) => line.startsWith('// sends '));
-    if (sends < 0) continue;
-    const header = SENDS.exec(body[sends]!);
-    if (!header) throw new Error(`${table}/${file} ${match[2]}: cannot read ${body[sends]}`);
-    examples.push({
-      table,
-      file,
-      method: match[2]!,
-      call: body.slice(0, sends).join('\n'),
-      command: header[2] ?? header[3]!,
-      count: header[1] === undefined ? 1 : Number(header[1]),
-      request: body.slice(sends + 1).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'),
-    });
-  }
-  return examples;
 }
 
 // overloads repeat their documentation: one example per method
@@ -68,13 +34,11 @@ const examples = [
         readdirSync(outDir(table))
           .filter((f) => f.endsWith('.ts'))
           .sort()
-          .flatMap((file) => examplesIn(table, file)),
+          .flatMap((file) => examplesIn(join(outDir(table), file)).map((e): TableExample => ({ ...e, table, file }))),
       )
       .map((e) => [`${e.table}/${e.file}:${e.method}`, e] as const),
   ).values(),
 ];
-
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (db: unknown) => Promise<unknown>;
 
 test('every method family has an example', (t) => {
   const documented = new Set(examples.map((e) => `${e.table}/${e.file}:${e.method}`));
@@ -106,7 +70,7 @@ for (const example of examples) {
         return { Items: [], Responses: {} };
       },
     } as unknown as DynamoDBDocumentClient;
-    await new AsyncFunction('db', example.call)(new TABLES[example.table](client));
+    await runnable(example)(new TABLES[example.table](client));
     const request = new Function(`return (${example.request});`)() as unknown;
     t.is(sent.length, example.count, example.call);
     t.deepEqual(sent[0], { command: example.command, input: request }, example.call);

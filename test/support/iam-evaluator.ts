@@ -1,13 +1,21 @@
-// A small IAM policy evaluator for the tests of `ddbgen iam`: identity policies only, as AWS
-// documents their evaluation (an explicit Deny wins, else any matching Allow, else an implicit deny).
+// A small IAM policy evaluator for the tests of `ddbgen iam`: identity policies, and resource-based
+// policies within one account, as AWS documents their evaluation (an explicit Deny in any policy
+// wins, else an Allow in an identity or a resource-based policy whose Principal names the caller,
+// else an implicit deny). A Principal is `*`, an account (`arn:aws:iam::<id>:root`: any principal
+// of that account, `aws:PrincipalAccount`) or a principal's ARN (`aws:PrincipalArn`). ArnEquals /
+// ArnLike match like StringLike, their Not forms negated; Bool compares the text.
 // Actions and resources match with `*` / `?` wildcards; conditions take StringEquals, StringLike,
-// Null, the ForAllValues: / ForAnyValue: set prefixes and the IfExists suffix, over single- and
+// their negations StringNotEquals and StringNotLike (true when the value matches none of the
+// policy's values, and when the key is absent), Null, the ForAllValues: / ForAnyValue: set
+// prefixes and the IfExists suffix, over single- and
 // multi-valued request keys, with policy variables (`${aws:PrincipalTag/…}`, `${*}`, `${?}`, `${$}`).
 // Also: the authorization requests a DynamoDB command makes, from the SDK command's input.
 
 export interface PolicyStatement {
   readonly Sid?: string;
   readonly Effect: 'Allow' | 'Deny';
+  /** Resource-based policies only. */
+  readonly Principal?: '*' | { readonly AWS: string | readonly string[] };
   readonly Action: string | readonly string[];
   readonly Resource: string | readonly string[];
   readonly Condition?: Readonly<Record<string, Readonly<Record<string, string | readonly string[]>>>>;
@@ -53,27 +61,42 @@ function conditionHolds(operator: string, key: string, policyValues: readonly st
   const present = request.context[key];
   const [set, base0] = operator.includes(':') ? (operator.split(':') as [string, string]) : ['', operator];
   const ifExists = base0.endsWith('IfExists');
-  const base = ifExists ? base0.slice(0, -'IfExists'.length) : base0;
-  if (base === 'Null') return policyValues.includes(present === undefined || (Array.isArray(present) && present.length === 0) ? 'true' : 'false');
-  const match = (value: string) =>
+  const base1 = ifExists ? base0.slice(0, -'IfExists'.length) : base0;
+  if (base1 === 'Null') return policyValues.includes(present === undefined || (Array.isArray(present) && present.length === 0) ? 'true' : 'false');
+  const negated = ['StringNotEquals', 'StringNotLike', 'ArnNotEquals', 'ArnNotLike'].includes(base1);
+  const base = negated ? base1.replace('Not', '') : base1;
+  const positive = (value: string) =>
     policyValues.some((p) => {
-      if (base === 'StringEquals') return matches(p, value, request.context, false);
-      if (base === 'StringLike') return matches(p, value, request.context, true);
+      if (base === 'StringEquals' || base === 'Bool') return matches(p, value, request.context, false);
+      if (base === 'StringLike' || base === 'ArnEquals' || base === 'ArnLike') return matches(p, value, request.context, true);
       throw new Error(`the evaluator does not know condition operator ${operator}`);
     });
+  // a negated operator holds for a value that matches none of the policy's values
+  const match = (value: string) => (negated ? !positive(value) : positive(value));
   if (set === 'ForAllValues') return present === undefined || list(present).every(match);
   if (set === 'ForAnyValue') return present !== undefined && list(present).some(match);
-  if (present === undefined) return ifExists;
+  if (present === undefined) return negated || ifExists;
   return typeof present === 'string' && match(present);
 }
 
+/** Whether a resource-based statement's Principal names the caller (an identity statement has none and always does). */
+function principalMatches(statement: PolicyStatement, request: IamRequest): boolean {
+  const principal = statement.Principal;
+  if (principal === undefined || principal === '*') return true;
+  return list(principal.AWS).some((arn) => {
+    const account = /^arn:aws:iam::(\d{12}):root$/.exec(arn)?.[1];
+    return account !== undefined ? request.context['aws:PrincipalAccount'] === account : request.context['aws:PrincipalArn'] === arn;
+  });
+}
+
 function statementApplies(statement: PolicyStatement, request: IamRequest): boolean {
+  if (!principalMatches(statement, request)) return false;
   if (!list(statement.Action).some((a) => matches(a, request.action, {}, true, true))) return false;
   if (!list(statement.Resource).some((r) => matches(r, request.resource, request.context))) return false;
   return Object.entries(statement.Condition ?? {}).every(([operator, keys]) => Object.entries(keys).every(([key, values]) => conditionHolds(operator, key, list(values), request)));
 }
 
-/** `allow` when some statement allows the request and none denies it. */
+/** `allow` when some statement (of identity or resource-based policies, one account) allows the request and none denies it. */
 export function evaluate(documents: readonly PolicyDocument[], request: IamRequest): 'allow' | 'deny' {
   const applying = documents.flatMap((d) => d.Statement).filter((s) => statementApplies(s, request));
   return applying.length > 0 && applying.every((s) => s.Effect === 'Allow') ? 'allow' : 'deny';
