@@ -62,8 +62,8 @@ const SAMPLE_INSTANT = new Date(Date.UTC(2024, 0, 15, 9, 30));
 /** The fixture's table object over `client`: for a rotated table, the table of the sample instant's period. */
 const tableOf = (fixture: Fixture, client: DynamoDBDocumentClient) => (fixture.Table.forTime ? fixture.Table.forTime(client, SAMPLE_INSTANT) : new fixture.Table(client)) as Record<string, never>;
 
-/** Sample values given instead of the usual ones, by attribute name (another tenant's id). */
-type Overrides = Readonly<Record<string, string>>;
+/** Sample values given instead of the usual ones, by attribute name (another tenant's id, a hostile value); JSON values, as examples are code text. */
+type Overrides = Readonly<Record<string, unknown>>;
 
 /** A sample value: a string is its attribute's name and `-1` (so the tenant's sample is `tenantId-1` everywhere). */
 function sample(name: string, def: AttributeDef, overrides: Overrides = {}): unknown {
@@ -274,6 +274,26 @@ const partitionKeyOf = (table: TableDef) => (index?: string) => {
 export interface Ran {
   readonly unit: Unit;
   readonly requests: IamRequest[];
+}
+
+/** What one unit did: the commands it sent and the error it threw, if any. */
+export interface Outcome {
+  readonly unit: Unit;
+  readonly sent: ReadonlyArray<{ readonly name: string; readonly input: Record<string, unknown> }>;
+  readonly error: unknown;
+}
+
+/** Runs every unit that has a call, each against its own recording client, and says what each did. */
+export async function runEach(fixture: Fixture, overrides: Overrides = {}): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const unit of unitsOf(fixture, overrides)) {
+    if (!unit.call) continue;
+    const { client, sent } = recordingClient();
+    let error: unknown;
+    await unit.call(tableOf(fixture, client)).catch((e: unknown) => (error = e));
+    outcomes.push({ unit, sent, error });
+  }
+  return outcomes;
 }
 
 /** Runs every unit; a unit without a recipe, or that sends nothing, is a failure. */
