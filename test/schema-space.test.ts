@@ -14,7 +14,7 @@ import { generateTable, type Generation } from '../generator/emit/generate.js';
 import { validateTable } from '../generator/validate/validate-table.js';
 import { schemaOf, schemaSpec } from './support/schema-space.js';
 
-const runs = Number(process.env['DDBGEN_FUZZ_RUNS'] ?? 20);
+const runs = Number(process.env['DDBGEN_FUZZ_RUNS'] ?? 12);
 const seed = Number(process.env['DDBGEN_FUZZ_SEED'] ?? 2911);
 
 test(`schema space: ${runs} random schemas (seed ${seed}) generate and compile, or are refused with located, documented codes`, (t) => {

@@ -173,3 +173,12 @@ test('a pattern whose compared attribute is also in its partition key: the opera
   t.is((values[1] as Record<string, string>)[':v0'], 'Site#s#2026-01-01T10');
   t.is(sent.length, 2);
 });
+
+test('an index query skips the items of another entity that shares the index partition (an overloaded GSI): the table key says whose', async (t) => {
+  const hour = '2026-01-01T10';
+  const view = { pk: `Site#s#${hour}`, sk: '2026-01-01T10:15:00.000Z#v1', gsi1pk: `Hour#${hour}`, gsi1sk: '2026-01-01T10:15:00.000Z', site: 's', at: '2026-01-01T10:15:00.000Z', viewId: 'v1' };
+  const stranger = { pk: 'Note#n1', sk: 'NOTE', gsi1pk: `Hour#${hour}`, gsi1sk: '2026-01-01T10:20:00.000Z', noteId: 'n1' };
+  const { db } = recording(() => ({ Items: [view, stranger] }));
+  const page = await db.view.queryByHour({ at: at('2026-01-01T10:00:00.000Z') });
+  t.deepEqual(page.items.map((v) => v.viewId), ['v1']);
+});

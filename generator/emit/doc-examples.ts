@@ -333,7 +333,7 @@ export class EntityExamples {
         keyAttributes: keyAttributesOf(model, index),
         order: pattern.order ?? 'asc',
         consistent: false,
-        ...(index ? {} : { owner: model }),
+        owner: model,
       };
     };
     return this.#query(pattern.name, [args], request);

@@ -43,7 +43,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
       ['keyAttributes', call(runtimeValue(scope, 'repository', 'keyAttributesOf'), [id(scope.model), access.index ? id(names.indexModel!) : id('undefined')])],
       ['order', str(pattern.order ?? 'asc')],
       ['consistent', gsi ? literal(false) : binary(path('options.consistent'), '===', literal(true))],
-      ['owner', access.index ? undefined : id(scope.model)],
+      ['owner', id(scope.model)],
     ]);
     const describe = [pattern.sk ? `${pattern.sk} ${op}` : 'the whole partition', access.index ? `on index ${access.index.name}` : 'on the table', pattern.order === 'desc' ? 'newest (greatest) first' : 'in sort-key order'].join(', ');
     const params = param('params', typeRef(patternParamsType(scope, pattern.name)));

@@ -380,16 +380,24 @@ export interface QueryRequest {
   readonly order?: 'asc' | 'desc';
   readonly consistent?: boolean;
   /**
-   * On the table: the entity asked for. Entities sharing a partition are told apart by their sort
-   * keys (as collections do), so records another entity owns are skipped (a sequence's metadata
-   * item beside its items, an order beside its lines).
+   * The entity asked for. Entities sharing a partition are told apart by their sort keys (as
+   * collections do), so records another entity owns are skipped (a sequence's metadata item beside
+   * its items, an order beside its lines); on an index, by their whole table key, as entities may
+   * share an index partition (an overloaded GSI) or a table partition (an LSI).
    */
   readonly owner?: EntityModel;
 }
 
-/** Whether a stored record belongs to the request's entity (its sort key parses by the entity's template). */
+/** Whether a stored record belongs to the request's entity: its sort key (and on an index, its partition key) parses by the entity's templates. */
 export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string, unknown>>): boolean {
-  const sk = request.owner?.sk;
+  const owner = request.owner;
+  if (owner === undefined) return true;
+  if (request.indexName !== undefined) {
+    // an index partition may hold other entities' items: the table key (in every projection) says whose
+    const pk = stored[owner.pk.attribute];
+    if (typeof pk !== 'string' || !owner.pk.template.matches(pk)) return false;
+  }
+  const sk = owner.sk;
   if (!sk) return true;
   const value = stored[sk.attribute];
   return typeof value === 'string' && sk.template.matches(value);
@@ -515,7 +523,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
   };
   if (indexName !== undefined) request.indexName = indexName;
   if (sk) request.sk = { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) };
-  if (!index) request.owner = model;
+  request.owner = model;
   return request;
 }
 

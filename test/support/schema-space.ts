@@ -185,7 +185,8 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
     const pkParts = candidates.filter((a) => a.kind !== 'timestamp' || a === bucket);
     // a shard needs a sort key to spread (a calculated suffix hashes what the partition key lacks)
     const shard = e.shard === 'none' || !spec.withSortKey ? undefined : e.shard === 'random' ? { count: e.shardCount, random: true } : { count: e.shardCount };
-    const idInPk = pkParts.length === 0 && shard === undefined;
+    // the id tells items apart: in the pk when nothing else is there, or when the table has no sort key
+    const idInPk = (pkParts.length === 0 && shard === undefined) || !spec.withSortKey;
     const pk = [`${e.name.toUpperCase()}${n}`, ...pkParts.map((a) => (a === bucket ? `<${a.name}:hour>` : `<${a.name}>`)), ...(idInPk ? ['<id>'] : []), ...(shard ? ['<shard>'] : [])].join(d);
     // a bucketed timestamp is held whole by the sort key too (one item per bucket otherwise)
     const skParts = [...(bucket ? [bucket] : []), ...partsOf(e.skParts).filter((a) => !pkParts.includes(a))];
