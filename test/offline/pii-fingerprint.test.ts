@@ -22,7 +22,7 @@ test('with piiSecret: the fingerprint is the first 32 bits of HMAC-SHA-256(secre
   t.is(error.message, `ApiKey { tenantId: "acme", tokenHash: <pii ${createHmac('sha256', SECRET).update(tokenHash).digest('hex').slice(0, 8)}> }: the write's condition did not hold`);
   t.false(error.message.includes(tokenHash));
   const again = await messageOf(new SaasTable(refusing, { piiSecret: SECRET }));
-  t.is(again.message, error.message, 'the same in another table object (and process) with the secret');
+  t.is(again.message, error.message, 'the same for another table object given the secret (as for another process)');
 });
 
 test('without piiSecret: a key of the process, not the unkeyed SHA-256', async (t) => {
