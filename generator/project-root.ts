@@ -2,7 +2,7 @@
 // node_modules/.cache/ddbgen; never the system temp folder) and the boundary where the search for
 // ddbgen.config.* stops (the nearest package.json or version-control root).
 
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const VCS_ROOTS = ['.git', '.hg', '.svn', '.jj'];
@@ -63,4 +63,27 @@ export function projectCacheDir(from: string, ...sub: string[]): string | undefi
     if (name !== 'node_modules' && !isPrivate(dir)) return undefined;
   }
   return dir;
+}
+
+/**
+ * Makes the files of a cache folder private to this user (0600) where a tool wrote them with the
+ * default mode (0644 under the usual umask): the folder is already private, and its files are kept
+ * so too, as the generation cache writes its own. Symbolic links are left alone, never followed.
+ */
+export function keepFilesPrivate(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      const stat = lstatSync(file);
+      if (stat.isFile() && (stat.mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // gone meanwhile, or not ours: the cache folder's own checks refuse it next time
+    }
+  }
 }

@@ -150,6 +150,9 @@ test('given fixtures/saas.ts, want: the exclusions, and what the policies share 
     'SaasTeam: its partitions also hold items of edge Membership (e.g. Grp#x): IAM sees only the partition key, so it reaches them too',
     'SaasUser: refuses User\'s keys that match Usr#*#admin, such as Usr#\\#admin (userId "#admin"): an IAM pattern cannot tell a value\'s escaped "#" from a separator',
     'SaasAdminGrant: refuses AdminGrant\'s keys that match Usr#*\\#admin, such as Usr#\\\\#admin (userId "\\\\"): an IAM pattern cannot tell a value\'s escaped "#" from a separator',
+    'SaasApiKey: its partitions also hold items of Invoice (e.g. Ten#x): IAM sees only the partition key, so it reaches them too',
+    'SaasInvoice: its partitions also hold items of ApiKey (e.g. Ten#x): IAM sees only the partition key, so it reaches them too',
+    'SaasInvoice (index byDate): its partitions also hold items of ApiKey (e.g. Ten#x): IAM sees only the partition key, so it reaches them too',
     'SaasMembership: its partitions also hold items of Account, Team (e.g. Acct#x): IAM sees only the partition key, so it reaches them too',
   ]);
   t.deepEqual(plan.policies.find((p) => p.name === 'SaasMembership')!.sharesWith, ['Account', 'Team']);

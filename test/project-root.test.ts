@@ -2,7 +2,7 @@
 // version-control root and no further; the schema loader's transpile cache lives in the project's
 // node_modules/.cache/ddbgen/jiti, or nowhere.
 
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -54,6 +54,7 @@ test('the loader caches transpiled schemas in the project, and nowhere without a
   const loaded = await loadSchemas([schema], app);
   t.deepEqual(loaded.diagnostics, []);
   t.true(readdirSync(cacheDir).some((f) => f.includes('schema')), 'the transpiled schema is cached in the project');
+  t.deepEqual(readdirSync(cacheDir).map((f) => [f, (statSync(path.join(cacheDir, f)).mode & 0o777).toString(8)]), readdirSync(cacheDir).map((f) => [f, '600']), 'each cache file only this user reads and writes');
 
   const loose = path.join(outer, 'loose.ts');
   writeFileSync(loose, SCHEMA);

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import type { Severity } from '../../dsl/ir.js';
 import { formatDiagnostic, summarize, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { terminalIo } from './terminal.js';
 import { lintMessages, messages } from '../diagnostics/messages.js';
 import type { SchemaTable } from '../load/load-schema.js';
 import type { GeneratedFiles } from '../emit/generate.js';
@@ -460,7 +461,9 @@ async function iam(io: CliIo, positionals: string[], format: string | undefined,
   }
 }
 
-export async function main(args: readonly string[], io: CliIo): Promise<number> {
+export async function main(args: readonly string[], given: CliIo): Promise<number> {
+  // everything any command writes goes through here: schema, file and argument text cannot steer the terminal
+  const io = terminalIo(given);
   try {
     const { values, positionals } = parse(args);
     if (values.version) {

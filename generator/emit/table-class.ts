@@ -87,6 +87,7 @@ const RUNTIME = {
   cursor: './runtime/cursor.js',
   edge: './runtime/edge.js',
   gather: './runtime/gather.js',
+  item: './runtime/item.js',
   repository: './runtime/repository.js',
   rotation: './runtime/rotation.js',
   scan: './runtime/scan.js',
@@ -156,6 +157,10 @@ function emitOptions(s: TableScope): StatementStructures {
         doc: 'Backoff and attempts for retrying transactions cancelled by TransactionConflict. Default 5 attempts.',
       }),
       property('gatherConcurrency', keyword.number(), { optional: true, doc: 'Shard queries in flight at once when a query gathers over a sharded key. Default 8.' }),
+      property('piiSecret', keyword.string(), {
+        optional: true,
+        doc: 'Keys the fingerprints errors print for key parts marked pii (HMAC-SHA-256, at least 32 bytes), so they match across processes. Default: a random key per process.',
+      }),
       ...(table.rotation
         ? [property('rotationBase', keyword.string(), { optional: true, doc: 'The base name of the rotated tables, for reads across them. Default `tableName` (forTime sets it).' })]
         : []),
@@ -322,6 +327,8 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
     ifOption('retry'),
     ifOption('transactionRetry'),
     ifOption('gatherConcurrency'),
+    // an empty secret is refused, not ignored
+    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([])))),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', path('this.tableName'))], ['every', str(table.rotation)]]) : undefined],
     ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
   ]);

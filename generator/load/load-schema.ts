@@ -8,7 +8,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { packageRoot, runningFromSource } from '../package-root.js';
-import { projectCacheDir } from '../project-root.js';
+import { keepFilesPrivate, projectCacheDir } from '../project-root.js';
 import { validateTable } from '../validate/validate-table.js';
 import { SchemaLocator } from './locate.js';
 
@@ -33,11 +33,22 @@ const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') :
 /**
  * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. The
  * transpile cache lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and
- * nowhere when there is no project, no `file` is named or `cache` is false.
+ * nowhere when there is no project, no `file` is named or `cache` is false; the files jiti writes
+ * there are made 0600 after each import (jiti takes no file mode).
  */
 export function schemaImporter(file?: string, cache = true) {
   const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  return createJiti(import.meta.url, { moduleCache: false, fsCache, alias: { ddbgen: dslEntry } });
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache, alias: { ddbgen: dslEntry } });
+  if (!fsCache) return jiti;
+  const load = jiti.import.bind(jiti);
+  const privateImport = async (...args: Parameters<typeof load>) => {
+    try {
+      return await load(...args);
+    } finally {
+      keepFilesPrivate(fsCache);
+    }
+  };
+  return Object.assign(jiti, { import: privateImport as typeof jiti.import });
 }
 
 export interface LoadOptions {

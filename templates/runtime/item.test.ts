@@ -4,12 +4,13 @@
 // back as a Date (an ISO string stored before the attribute became the TTL still reads); a stored
 // record is expired when that number is at or before now, never when absent or not a number (as
 // DynamoDB's TTL process treats it).
+import { createHash, createHmac } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { renderCondition } from './condition.js';
-import { ValidationError } from './errors.js';
+import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkAttributeNames, describeItem, fingerprint, FORBIDDEN_NAMES, fromAttributeValues, fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));
@@ -90,13 +91,25 @@ test('conditions: an Object member as a comparison is an unknown comparison, not
   }
 });
 
-test('errors name items by key parts; a pii part prints as a fingerprint', (t) => {
+test('errors name items by key parts; a pii part prints as a keyed fingerprint, never its value or an unkeyed hash of it', (t) => {
   const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'] };
   const at = new Date(Date.UTC(2024, 0, 1));
-  t.is(describeItem(model, { email: 'ann@x.example', at }), `Login { email: ${fingerprint('ann@x.example')}, at: 2024-01-01T00:00:00.000Z }`);
-  t.regex(fingerprint('ann@x.example'), /^<pii [0-9a-f]{8}>$/);
-  t.not(fingerprint('ann@x.example'), fingerprint('bob@x.example'));
+  const secret = 'a'.repeat(16) + 'b'.repeat(16);
+  const keyed = keyedFingerprint(secret);
+  const hmac = (value: string) => `<pii ${createHmac('sha256', secret).update(value).digest('hex').slice(0, 8)}>`;
+  t.is(describeItem(model, { email: 'ann@x.example', at }, keyed), `Login { email: ${hmac('ann@x.example')}, at: 2024-01-01T00:00:00.000Z }`);
+  t.is(keyed(at), hmac(at.toISOString()), 'a Date as ISO-8601');
+  t.not(keyedFingerprint('c'.repeat(32))('ann@x.example'), keyed('ann@x.example'), 'another secret, another fingerprint');
+  // without a secret: the process's own random key, stable within the process, never the plain SHA-256 a guess could be checked against
+  const unkeyed = `<pii ${createHash('sha256').update('ann@x.example').digest('hex').slice(0, 8)}>`;
+  t.regex(describeItem(model, { email: 'ann@x.example', at }), /^Login \{ email: <pii [0-9a-f]{8}>, at: /);
+  t.is(processFingerprint('ann@x.example'), processFingerprint('ann@x.example'));
+  t.not(processFingerprint('ann@x.example'), unkeyed);
+  t.not(processFingerprint('ann@x.example'), processFingerprint('bob@x.example'));
   t.is(describeItem({ name: 'User', primaryParts: ['id'] }, { id: 'u"1' }), 'User { id: "u\\"1" }');
+  const short = t.throws(() => keyedFingerprint('short'), { instanceOf: ConfigurationError });
+  t.is(short.message, "piiSecret: the secret is 5 bytes; use at least 32 random bytes (e.g. crypto.randomBytes(32).toString('base64'))");
+  t.throws(() => keyedFingerprint(''), { instanceOf: ConfigurationError });
 });
 
 test('fromAttributeValues reads the wire form a failed condition returns', (t) => {

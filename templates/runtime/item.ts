@@ -11,8 +11,8 @@
 // (unless the entity is `passthrough`); a read keeps only declared ones and never throws on others.
 
 import { isoDate, isoString, truncateTimestamp } from './codec.js';
-import { ValidationError } from './errors.js';
-import { sha256, utf8Bytes } from './hmac.js';
+import { ConfigurationError, ValidationError } from './errors.js';
+import { hmacSha256, utf8Bytes } from './hmac.js';
 
 type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
 
@@ -348,18 +348,55 @@ function fromAttributeValue(value: unknown): unknown {
   return value;
 }
 
-/** A short, stable fingerprint of a value marked pii: `<pii 3b1f09c2>`, the first 32 bits of its SHA-256. */
-export function fingerprint(value: unknown): string {
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  const digest = sha256(utf8Bytes(text));
-  return `<pii ${Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('')}>`;
+/** How a value marked pii is printed in an error: `<pii 3b1f09c2>`. */
+export type PiiFingerprint = (value: unknown) => string;
+
+/** The smallest `piiSecret`, in bytes of UTF-8, as for cursor secrets. */
+export const PII_SECRET_MIN_BYTES = 32;
+
+/**
+ * Fingerprints keyed with `secret`: the first 32 bits of HMAC-SHA-256(secret, value), the same in
+ * every process given the secret, so logs of several processes can be matched, and never testable
+ * against guessed values by whoever lacks the secret. Throws ConfigurationError for a short secret.
+ */
+export function keyedFingerprint(secret: string): PiiFingerprint {
+  const bytes = typeof secret === 'string' ? utf8Bytes(secret).length : 0;
+  if (bytes < PII_SECRET_MIN_BYTES) {
+    throw new ConfigurationError('piiSecret', `the secret is ${bytes} bytes; use at least ${PII_SECRET_MIN_BYTES} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
+  }
+  return (value) => {
+    const digest = hmacSha256(secret, value instanceof Date ? value.toISOString() : String(value));
+    return `<pii ${Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('')}>`;
+  };
 }
+
+const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
+let processKey: PiiFingerprint | undefined;
+
+/**
+ * Fingerprints without a configured secret: keyed with 32 random bytes drawn once per process, so
+ * a value prints alike within one process and its fingerprint cannot be tested against guesses (an
+ * unkeyed hash of a phone number or a short id can be). Without Web Crypto to draw the key: `<pii>`.
+ */
+export const processFingerprint: PiiFingerprint = (value) => {
+  if (processKey === undefined) {
+    if (webCrypto?.getRandomValues === undefined) return '<pii>';
+    const key = webCrypto.getRandomValues(new Uint8Array(32));
+    processKey = keyedFingerprint(Array.from(key, (b) => b.toString(16).padStart(2, '0')).join(''));
+  }
+  return processKey(value);
+};
 
 /**
  * How an error message names an item: its entity and key parts, `User { id: "u1" }`; a part marked
- * pii prints as its fingerprint, never its value.
+ * pii prints as its fingerprint (`fingerprint`: the table's `piiSecret`, else the process's key),
+ * never its value.
  */
-export function describeItem(model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[] }, values: Readonly<Record<string, unknown>>): string {
+export function describeItem(
+  model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[] },
+  values: Readonly<Record<string, unknown>>,
+  fingerprint: PiiFingerprint = processFingerprint,
+): string {
   const parts = model.primaryParts.map((name) => {
     const value = hasOwn(values, name) ? values[name] : undefined;
     const shown = model.pii?.includes(name) ? fingerprint(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);

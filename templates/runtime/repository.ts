@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -32,6 +32,8 @@ export interface TableContext {
   readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
   /** The table's TTL attribute: reads hide records past it unless asked with `includeExpired`. */
   readonly ttl?: string;
+  /** How errors print key parts marked pii: keyed with the table's `piiSecret`; absent: the process's random key. */
+  readonly pii?: PiiFingerprint;
 }
 
 export interface KeyAttributeModel {

@@ -37,7 +37,7 @@ const importsOf = (table: typeof shop) => Object.fromEntries(module(table).impor
 test('table class: options, the tagged item unions, the transaction and the table, in order', (t) => {
   t.deepEqual(module(shop).statements.map((s) => (s as { name: string }).name), ['ShopTableOptions', 'ShopItem', 'ShopOrderCollectionItem', 'ShopTransaction', 'ShopTable']);
   const options = declaration<InterfaceDeclarationStructure>(module(shop).statements, 'ShopTableOptions');
-  t.deepEqual(options.properties!.map((p) => `${p.name}?: ${p.type}`), ['tableName?: string', 'cursor?: CursorOptions', 'retry?: RetryPolicy', 'transactionRetry?: TransactionRetryPolicy', 'gatherConcurrency?: number']);
+  t.deepEqual(options.properties!.map((p) => `${p.name}?: ${p.type}`), ['tableName?: string', 'cursor?: CursorOptions', 'retry?: RetryPolicy', 'transactionRetry?: TransactionRetryPolicy', 'gatherConcurrency?: number', 'piiSecret?: string']);
 });
 
 test('table class: a tagged union one member per line, the untagged rest last', (t) => {
@@ -75,6 +75,7 @@ test('table class: the context takes each option only when it is set, and the tt
       '    ...(options.retry ? { retry: options.retry } : {}),',
       '    ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}),',
       '    ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}),',
+      '    ...(options.piiSecret !== undefined ? { pii: keyedFingerprint(options.piiSecret) } : {}),',
       "    ttl: 'expiresAt'",
       '};',
     ].join('\n'),
@@ -109,7 +110,7 @@ test('table class: a rotated table names its period tables and opens one', (t) =
 
 test('table class: imports are what it uses (no collections, edges or rotation runtime when the table has none)', (t) => {
   const imports = importsOf(lone);
-  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/repository.js', './runtime/scan.js', './runtime/transaction.js', './setting.js']);
+  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/item.js', './runtime/repository.js', './runtime/scan.js', './runtime/transaction.js', './setting.js']);
   t.deepEqual(imports['./runtime/repository.js'], ['TableContext']);
   // the random-shard entity brings no key type: no transaction addresses it
   t.deepEqual(importsOf(shop)['./hit.js'], ['Hit', 'hitModel', 'HitRepository']);
