@@ -32,13 +32,15 @@ function required(entity: EntityDef, names: readonly string[]): string {
  * The sort condition, one member per left-to-right prefix: equality (a plain value) on every
  * attribute before the last given, a value or a `NativeRange` on the last, and the rest absent.
  */
-function whereType(entity: EntityDef, sort: readonly string[]): string {
+function whereType(entity: EntityDef, sort: readonly string[], ttl: string | undefined): string {
   return sort
     .map((last, i) => {
       const type = (n: string) => attributeType(entity.attributes[n]!);
+      // the TTL attribute is stored as epoch seconds: a number, which beginsWith cannot prefix
+      const range = last === ttl ? `NativeRange<${type(last)}, false>` : `NativeRange<${type(last)}>`;
       const members = [
         ...sort.slice(0, i).map((n) => `${propertyKey(n)}: ${type(n)}`),
-        `${propertyKey(last)}: ${type(last)} | NativeRange<${type(last)}>`,
+        `${propertyKey(last)}: ${type(last)} | ${range}`,
         ...sort.slice(i + 1).map((n) => `${propertyKey(n)}?: never`),
       ];
       return `{ ${members.join('; ')} }`;
@@ -74,7 +76,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         name: `${base}Where`,
         isExported: true,
         docs: doc(`A sort condition on native index ${index.name}: ${sort.join(', ')} left to right, each a value (equality) up to the last one given, which may instead be a range (\`{ gte: v }\`, \`{ between: [a, b] }\`, \`{ beginsWith: 'x' }\` on text).`),
-        type: whereType(entity, sort),
+        type: whereType(entity, sort, ctx.table.ttl),
       });
     }
     if (holds) {

@@ -14,15 +14,16 @@ import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableConte
 /**
  * A range on the last sort attribute a condition gives: exactly one operator. `beginsWith` is a
  * text prefix of what the table stores: a string, or a timestamp's ISO-8601 text (`'2026-01'` is
- * January 2026).
+ * January 2026); `Text` is false for a timestamp stored as a number (the table's TTL attribute,
+ * epoch seconds), which has no text to prefix.
  */
-export type NativeRange<T> =
+export type NativeRange<T, Text extends boolean = T extends string | Date ? true : false> =
   | { readonly gt: T; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
   | { readonly gt?: never; readonly gte: T; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
   | { readonly gt?: never; readonly gte?: never; readonly lt: T; readonly lte?: never; readonly between?: never; readonly beginsWith?: never }
   | { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte: T; readonly between?: never; readonly beginsWith?: never }
   | { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between: readonly [T, T]; readonly beginsWith?: never }
-  | (T extends string | Date ? { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith: string } : never);
+  | (Text extends true ? { readonly gt?: never; readonly gte?: never; readonly lt?: never; readonly lte?: never; readonly between?: never; readonly beginsWith: string } : never);
 
 const RANGE_OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const OPERATORS = [...Object.keys(RANGE_OPERATORS), 'between', 'beginsWith'];
