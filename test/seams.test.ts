@@ -182,3 +182,25 @@ test('an index query skips the items of another entity that shares the index par
   const page = await db.view.queryByHour({ at: at('2026-01-01T10:00:00.000Z') });
   t.deepEqual(page.items.map((v) => v.viewId), ['v1']);
 });
+
+test('on a table with a TTL attribute every index projects it (keys-only becomes INCLUDE of it), so index queries can hide expired items', async (t) => {
+  const { createTableInput } = await import('../generator/emit/table-definition.js');
+  const table = defineTable({
+    name: 'Repro',
+    ttl: 'expiresAt',
+    indexes: { byOwner: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'keys-only' }), byName: gsi({ pk: 'gsi2pk', projection: ['name'] }), byAll: gsi({ pk: 'gsi3pk' }) },
+    entities: {
+      Doc: entity({
+        attributes: { id: types.string(), owner: types.string(), name: types.string(), expiresAt: types.timestamp() },
+        key: { pk: 'Doc#<id>', sk: 'D' },
+        indexes: { byOwner: { pk: 'O#<owner>', sk: '<id>' }, byName: { pk: 'N#<name>' }, byAll: { pk: 'A#<owner>' } },
+      }),
+    },
+  });
+  const indexes = (createTableInput(table) as { GlobalSecondaryIndexes: Array<{ IndexName: string; Projection: unknown }> }).GlobalSecondaryIndexes;
+  t.deepEqual(Object.fromEntries(indexes.map((i) => [i.IndexName, i.Projection])), {
+    byOwner: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['expiresAt'] },
+    byName: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['name', 'expiresAt'] },
+    byAll: { ProjectionType: 'ALL' },
+  });
+});

@@ -45,7 +45,7 @@ function indexDescription<T>(scope: EntityScope, path: AccessPath, template: Tem
     sk: path.sk && index.sk !== undefined ? { attribute: index.sk, template: template('indexes', index.name, 'sk') } : undefined,
     inputs,
     optional,
-    projection: index.projection === 'all' || index.projection === 'keys-only' ? index.projection : [...index.projection],
+    projection: path.projection === 'all' || path.projection === 'keys-only' ? path.projection : [...path.projection],
   };
 }
 

@@ -3,7 +3,8 @@
 // runtime model of the mapping. Pure: (entity, ctx) → structures; entity.ts adds them to its module.
 
 import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
-import type { EntityDef, NativeGsiDef } from '../../dsl/ir.js';
+import type { EntityDef, NativeGsiDef, Projection } from '../../dsl/ir.js';
+import { indexProjection } from '../model/access-paths.js';
 import { nativeParts, renamedCopies } from '../model/native-keys.js';
 import { attributeType } from './attribute-type.js';
 import { pascalCase, propertyKey, quote, type EmitContext } from './context.js';
@@ -49,10 +50,10 @@ function whereType(entity: EntityDef, sort: readonly string[], ttl: string | und
 }
 
 /** What a projection holds of the entity: the table key's exact parts, the index key's attributes and the included ones. */
-function projected(entity: EntityDef, index: NativeGsiDef, keyParts: readonly string[]): string[] | undefined {
-  if (index.projection === 'all') return undefined;
+function projected(entity: EntityDef, index: NativeGsiDef, projection: Projection, keyParts: readonly string[]): string[] | undefined {
+  if (projection === 'all') return undefined;
   const tableParts = [entity.key.pk, entity.key.sk].flatMap((t) => (t ? t.segments.filter((s) => s.kind === 'placeholder' && s.truncate === undefined).map((s) => (s.kind === 'placeholder' ? s.name : '')) : []));
-  const names = new Set([...tableParts, ...keyParts, ...(index.projection === 'keys-only' ? [] : index.projection)]);
+  const names = new Set([...tableParts, ...keyParts, ...(projection === 'keys-only' ? [] : projection)]);
   return Object.keys(entity.attributes).filter((n) => names.has(n));
 }
 
@@ -66,7 +67,8 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
     const base = `${entity.name}${suffix}`;
     const partition = nativeParts(index, mapping, 'pk');
     const sort = nativeParts(index, mapping, 'sk');
-    const holds = projected(entity, index, [...partition, ...sort]);
+    const projection = indexProjection(ctx.table, index);
+    const holds = projected(entity, index, projection, [...partition, ...sort]);
     const itemType = holds ? `${base}Item` : entity.name;
     const keyText = `${index.pk.map((k, i) => (k === partition[i] ? k : `${k} ← ${partition[i]}`)).join(', ')}${index.sk.length ? ` / ${index.sk.map((k, i) => (k === sort[i] ? k : `${k} ← ${sort[i]}`)).join(', ')}` : ''}`;
     out.statements.push({ kind: StructureKind.TypeAlias, name: `${base}Partition`, isExported: true, docs: doc(`The partition-key attributes of ${entity.name} in native index ${index.name} (${partition.join(', ')}): each one is matched by equality.`), type: required(entity, partition) });
@@ -80,7 +82,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
       });
     }
     if (holds) {
-      out.statements.push({ kind: StructureKind.TypeAlias, name: itemType, isExported: true, docs: doc(`${entity.name} as native index ${index.name} projects it (${index.projection === 'keys-only' ? 'keys only' : `keys and ${(index.projection as readonly string[]).join(', ')}`}).`), type: `Pick<${entity.name}, ${holds.map(quote).join(' | ')}>` });
+      out.statements.push({ kind: StructureKind.TypeAlias, name: itemType, isExported: true, docs: doc(`${entity.name} as native index ${index.name} projects it (${projection === 'keys-only' ? 'keys only' : `keys and ${(projection as readonly string[]).join(', ')}`}).`), type: `Pick<${entity.name}, ${holds.map(quote).join(' | ')}>` });
     }
     const optionsType = `IndexQueryOptions<${sort.length ? `${base}Where` : 'never'}>`;
     const method = `query${suffix}`;

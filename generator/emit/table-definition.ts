@@ -5,6 +5,7 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
+import { indexProjection } from '../model/access-paths.js';
 import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
 import { camelCase, quote, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
@@ -43,7 +44,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     return [{
       IndexName: index.name,
       KeySchema: schema,
-      Projection: projection(index.projection),
+      Projection: projection(indexProjection(table, index)),
       ...(provisioned ? { ProvisionedThroughput: own } : {}),
       ...(index.warmThroughput ? { WarmThroughput: warm(index.warmThroughput) } : {}),
     }];
@@ -51,7 +52,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
   const lsis = indexes.flatMap((index) => {
     if (index.kind !== 'lsi') return [];
     keyNames.set(index.sk, 'S');
-    return [{ IndexName: index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(index.projection) }];
+    return [{ IndexName: index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(indexProjection(table, index)) }];
   });
   return {
     AttributeDefinitions: [...keyNames].map(([name, type]) => ({ AttributeName: name, AttributeType: type })),

@@ -28,6 +28,17 @@ export function tableAccess(entity: EntityDef): AccessPath {
   };
 }
 
+/**
+ * What an index projects: as declared, plus the table's TTL attribute where it projects less than
+ * every attribute (keys-only becomes INCLUDE of it), so that a query of the index can hide expired
+ * items as every other read does; reads hide them by that attribute, client-side.
+ */
+export function indexProjection(table: TableDef, index: IndexDef): Projection {
+  if (index.projection === 'all' || table.ttl === undefined) return index.projection;
+  const included = index.projection === 'keys-only' ? [] : index.projection;
+  return included.includes(table.ttl) ? index.projection : [...included, table.ttl];
+}
+
 /** Whether the path's partition key has a `<shard>` segment: a query on it gathers every shard. */
 export const shardedPartition = (path: AccessPath): boolean => path.pk.segments.some((segment) => segment.kind === 'placeholder' && segment.name === 'shard');
 
@@ -45,7 +56,7 @@ export function indexAccess(table: TableDef, entity: EntityDef, indexName: strin
     ...(sk ? { sk } : {}),
     partition: templateAttributes(pk),
     sort: sk ? templateAttributes(sk) : [],
-    projection: index.projection,
+    projection: indexProjection(table, index),
     target: `${entity.name}.indexes.${indexName}`,
   };
 }
