@@ -49,7 +49,9 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['enum narrowed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE']) } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.status']]],
   ['optional made required', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { nick: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.nick']]],
   ['type changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { rev: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.rev']]],
-  ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk']]],
+  // User is a node of edge Follow: its edge items live in User's partitions and move with them
+  ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk'], ['DDB223', 'rewrite-keys', 'edges.Follow']]],
+  ['sort key of a node entity changed: its edge items stay', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'User.<id>', sk: 'P' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.sk']]],
   [
     'integer range of a key part widened (fixed width moves)',
     (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { age: t.number({ min: 0, max: 2000, integer: true }) }, key: { pk: 'User.<id>', sk: 'AGE#<age>' } }) } }),
@@ -93,6 +95,12 @@ for (const [name, edit, want] of cases) {
   });
 }
 
+const withVotes = (count: number) => base((d) => ({ ...d, entities: { ...d.entities, Vote: entity({ attributes: { poll: t.string(), voter: t.string() }, key: { pk: 'Poll#<poll>#<shard>', sk: 'Voter#<voter>', shard: { count } } }) } }));
+
+test('classify: a changed shard count re-encodes only the key that holds <shard>', (t) => {
+  t.deepEqual(compareTables(withVotes(4), withVotes(8)).map((c) => [c.code, c.class, c.change]), [['DDB215', 'rewrite-keys', 'entities.Vote.key.pk']]);
+});
+
 const keyedByStatus = (values: readonly [string, ...string[]]) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(values) }, key: { pk: 'User.<id>', sk: 'S#<status>' } }) } }));
 
 test('classify: an enum value added to a key part is not a key change (the encoding is the value itself)', (t) => {
@@ -111,12 +119,11 @@ test('classify: a list bound raised fits every stored list; lowered, it may not'
 
 test('classify: a field this ddbgen does not know is reviewed, never safe, and named', (t) => {
   const before = base();
-  const user = before.entities.User!;
-  const after = { ...before, codecVersion: 2, entities: { ...before.entities, User: { ...user, key: { ...user.key, shard: { kind: 'shard', count: 4, start: 1 } } } } } as unknown as TableDef;
+  const after = { ...base((d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } })), codecVersion: 2 } as unknown as TableDef;
   const changes = compareTables(before, after).map((c) => [c.code, c.class, c.change]);
   t.deepEqual(changes, [
     ['DDB215', 'rewrite-keys', 'entities.User.key.pk'],
-    ['DDB215', 'rewrite-keys', 'entities.User.key.sk'],
+    ['DDB223', 'rewrite-keys', 'edges.Follow'],
     ['DDB226', 'review', 'codecVersion'],
   ]);
   t.is(messages.DDB226('codecVersion').message, 'codecVersion changed, and this ddbgen does not know what that change means for stored items');

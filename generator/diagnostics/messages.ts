@@ -269,8 +269,8 @@ export const messages = {
     message: `attribute ${entity}.${attribute} ${change}${narrowed ? ': stored values may no longer fit the declaration' : ': every stored value still fits'}`,
     fix: narrowed ? 'widen the declaration again, or check the stored items and acknowledge the change in migrations' : 'nothing to migrate',
   }),
-  DDB215: (entity: string, part: string, change: string) => ({
-    message: `${entity}'s ${part} ${change}: every stored ${entity} item must be written under its new key and its old key deleted`,
+  DDB215: (entity: string, part: string, change: string, edges: readonly string[] = []) => ({
+    message: `${entity}'s ${part} ${change}: every stored ${entity} item must be written under its new key and its old key deleted${edges.length ? `, and the items of edge${edges.length === 1 ? '' : 's'} ${list(edges)} in its partitions move with it` : ''}`,
     fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.key' }]`,
   }),
   DDB216: (entity: string, index: string, change: string, removed: boolean) => ({
@@ -316,7 +316,7 @@ export const messages = {
     fix: 'nothing to migrate; update the code that calls the pattern',
   }),
   DDB223: (edge: string, change: string, rewrite: 'none' | 'migration' | 'by hand', why = '') => ({
-    message: `edge "${edge}" ${change}${rewrite === 'none' ? '' : ': stored edge items are keyed by the old labels, types and delimiter and must be rewritten'}${rewrite === 'by hand' ? `; the generated migration cannot move them (${why})` : ''}`,
+    message: `edge "${edge}" ${change}${rewrite === 'none' ? '' : ': stored edge items are keyed by the old labels, node keys and delimiter and must be rewritten'}${rewrite === 'by hand' ? `; the generated migration cannot move them (${why})` : ''}`,
     fix:
       rewrite === 'migration'
         ? `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it moves both halves of every stored edge), then acknowledge: migrations: [{ change: 'edges.${edge}' }]`

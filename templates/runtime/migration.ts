@@ -20,12 +20,19 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
-import { KeyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
+import { ExpressionAliases } from './expression.js';
+import { KeyTemplate, SHARD, splitKey, type KeyTemplateDef } from './codec.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
+
+/** An old-schema key template: it parses stored keys, and its definition (with its codec version) is rebuilt here. */
+export interface OldKeyTemplate {
+  parse(key: string): Record<string, unknown>;
+  readonly def: KeyTemplateDef;
+}
 
 /**
  * What the migration reads of an old-schema entity model. The old schema's code carries its own
@@ -33,8 +40,8 @@ import { storedItem, type EntityModel, type TableContext } from './repository.js
  */
 export interface OldEntityModel {
   readonly name: string;
-  readonly pk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } };
-  readonly sk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } } | undefined;
+  readonly pk: { readonly attribute: string; readonly template: OldKeyTemplate };
+  readonly sk: { readonly attribute: string; readonly template: OldKeyTemplate } | undefined;
   readonly codecs: AttributeCodecs;
   readonly keyAttributes: readonly string[];
 }
@@ -393,20 +400,85 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
   return { set, remove };
 }
 
+/** An old entity's table-key templates, rebuilt by this runtime from their definitions (the old codec version comes along, and a shard can be given). */
+interface OldKeys {
+  readonly pk: KeyTemplate;
+  readonly sk: KeyTemplate | undefined;
+}
+
+const oldKeys = new WeakMap<OldEntityModel, OldKeys>();
+
+function keysOf(model: OldEntityModel): OldKeys {
+  let found = oldKeys.get(model);
+  if (!found) oldKeys.set(model, (found = { pk: new KeyTemplate(model.pk.template.def), sk: model.sk && new KeyTemplate(model.sk.template.def) }));
+  return found;
+}
+
+/**
+ * The shard a moved item takes under `next` (undefined when that key has no `<shard>`): a random
+ * suffix keeps its position when the count is the same (only the encoding changed), and folds onto
+ * the new count when it changed (old shard s of n → s mod m), so a re-run picks the same key.
+ */
+export function movedShard(old: { readonly shards: number | undefined; readonly shardStart: number } | undefined, shard: number | undefined, next: { readonly shards: number | undefined; readonly shardStart: number }): number | undefined {
+  if (next.shards === undefined) return undefined;
+  const position = old?.shards === undefined || shard === undefined ? 0 : shard - old.shardStart;
+  return next.shardStart + (position % next.shards);
+}
+
+/** Why an item cannot be moved as it is stored, or its item form and the shard its key holds. */
+function readStored(entity: MigratedEntity, decode: DecodeStored, stored: Readonly<Record<string, unknown>>): { item: Record<string, unknown>; shard: number | undefined } | { skip: string } {
+  const keys = keysOf(entity.from);
+  let item: Record<string, unknown>;
+  let shard: number | undefined;
+  try {
+    item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
+    shard = keys.pk.shardIn(stored[entity.from.pk.attribute] as string);
+  } catch (error) {
+    return { skip: `${entity.name}: ${(error as Error).message}` };
+  }
+  // the item moves from its stored key: attributes that build another key are someone else's write, not this item
+  for (const [attribute, template] of [[entity.from.pk.attribute, keys.pk], ...(entity.from.sk ? [[entity.from.sk.attribute, keys.sk!] as const] : [])] as const) {
+    let built: string;
+    try {
+      built = template.build({ ...item, [SHARD]: shard });
+    } catch (error) {
+      return { skip: `${entity.name}: its attributes do not build its stored ${attribute} (${(error as Error).message})` };
+    }
+    if (built !== stored[attribute]) return { skip: `${entity.name}: its stored ${attribute} ${JSON.stringify(stored[attribute])} disagrees with its attributes, which build ${JSON.stringify(built)}` };
+  }
+  return { item, shard };
+}
+
+/** The new stored record of an item: built by the new schema, a random shard kept (or folded) rather than drawn again. */
+function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard: number | undefined): Record<string, unknown> {
+  const next = storedItem(entity.to, item);
+  const keys = keysOf(entity.from);
+  for (const [part, old] of [[entity.to.pk, keys.pk], [entity.to.sk, keys.sk]] as const) {
+    if (part?.template.random) next[part.attribute] = part.template.build({ ...item, [SHARD]: movedShard(old, shard, part.template) });
+  }
+  return next;
+}
+
+/** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
+const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
+
 async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
   const oldKey = tableKey(entity.from, stored);
+  const read = readStored(entity, decode, stored);
   let next: Record<string, unknown>;
   try {
-    const item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
-    next = storedItem(entity.to, item);
+    if ('skip' in read) throw new Error(read.skip);
+    next = nextRecord(entity, read.item, read.shard);
   } catch (error) {
     counts.skipped++;
-    skipped.push({ key: oldKey, reason: `${entity.name}: ${(error as Error).message}` });
+    const reason = (error as Error).message;
+    skipped.push({ key: oldKey, reason: reason.startsWith(`${entity.name}: `) ? reason : `${entity.name}: ${reason}` });
     return;
   }
   const newKey = tableKey(entity.to, next);
-  await meter.acquire();
   if (JSON.stringify(newKey) !== JSON.stringify(oldKey)) {
+    if (isShardedCounter(entity.to)) return mergeCounter(ctx, meter, decode, entity, stored, next, counts, skipped);
+    await meter.acquire();
     try {
       const result = await ctx.client.send(
         new TransactWriteCommand({
@@ -421,6 +493,13 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
       counts.rewritten++;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+      if (entity.to.pk.template.random) {
+        // two old items of a random-shard entity land on one new key: neither is dropped
+        meter.charge(2);
+        counts.skipped++;
+        skipped.push({ key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` });
+        return;
+      }
       // a newer write holds the new key: it wins, and the old item only goes away. DynamoDB reports
       // no consumed capacity for a cancelled transaction or a batch: both are charged their minimum.
       meter.charge(2);
@@ -430,6 +509,7 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
     }
     return;
   }
+  await meter.acquire();
   const { set, remove } = indexChanges(entity, stored, next);
   if (Object.keys(set).length === 0 && remove.length === 0) {
     counts.current++;
@@ -477,6 +557,67 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
     if (!isConditionFailure(error)) throw error;
     meter.charge(1); // a failed condition is charged one unit, and DynamoDB does not report it
     counts.superseded++;
+  }
+}
+
+/** A counter item changed by another writer while it was being merged is read and merged again this many times. */
+const MERGE_ATTEMPTS = 5;
+
+/**
+ * Merges a random-shard counter item into its new key in one transaction: the new item gets each
+ * counter ADDed (created when absent, its other attributes set where missing) and the old item is
+ * deleted on condition that it still holds the counts that were added. So a count is added exactly
+ * once: a re-run finds the old item gone and adds nothing, and an old item another writer changed
+ * meanwhile is read and merged again.
+ */
+async function mergeCounter(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[], attempt = 1): Promise<void> {
+  const oldKey = tableKey(entity.from, stored);
+  const newKey = tableKey(entity.to, next);
+  const update = new ExpressionAliases();
+  const add: string[] = [];
+  const set: string[] = [];
+  for (const [name, value] of Object.entries(next)) {
+    if (name in newKey) continue;
+    if (typeof value === 'number' && !entity.to.keyAttributes.includes(name) && !entity.to.primaryParts.includes(name)) add.push(`${update.name(name)} ${update.value(value)}`);
+    else set.push(`${update.name(name)} = if_not_exists(${update.name(name)}, ${update.value(value)})`);
+  }
+  // the old item as read: its counters unchanged (a count added meanwhile is merged on the next attempt)
+  const held = new ExpressionAliases();
+  const condition = [`attribute_exists(${held.name(Object.keys(oldKey)[0]!)})`];
+  for (const [name, value] of Object.entries(stored)) if (typeof value === 'number' && !(name in oldKey)) condition.push(`${held.name(name)} = ${held.value(value)}`);
+  await meter.acquire();
+  try {
+    const result = await ctx.client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: ctx.tableName, Key: newKey, UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '), ...update.attributes() } },
+          { Delete: { TableName: ctx.tableName, Key: oldKey, ConditionExpression: condition.join(' AND '), ...held.attributes() } },
+        ],
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    meter.charge(units(result.ConsumedCapacity));
+    counts.rewritten++;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    meter.charge(2);
+    const now = await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: oldKey, ConsistentRead: true }));
+    if (now.Item === undefined) {
+      counts.current++; // merged meanwhile (an earlier run, or another worker)
+      return;
+    }
+    if (attempt >= MERGE_ATTEMPTS) {
+      counts.skipped++;
+      skipped.push({ key: oldKey, reason: `${entity.name}: its counters kept changing while it was merged (${attempt} attempts); left in place` });
+      return;
+    }
+    const read = readStored(entity, decode, now.Item);
+    if ('skip' in read) {
+      counts.skipped++;
+      skipped.push({ key: oldKey, reason: read.skip });
+      return;
+    }
+    await mergeCounter(ctx, meter, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), counts, skipped, attempt + 1);
   }
 }
 

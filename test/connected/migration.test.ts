@@ -3,17 +3,15 @@
 // mapping (backfill), Product is untouched. The run is killed by pid mid-way and resumed; a writer
 // using the new code runs before and during the resumed run; the table is then checked item by
 // item. The suite writes 1,500 items (DDBGEN_MIGRATION_ITEMS=50000 runs the issue's full size).
-import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import test, { type ExecutionContext } from 'ava';
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import test from 'ava';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
-import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable } from '../support/dynamodb-local.js';
+import { putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 600);
 /** Users of the edge graph (each follows 5 users and 2 topics): 80 make ~600 edges, ~1,300 items. */
 const GRAPH_USERS = Number(process.env.DDBGEN_MIGRATION_GRAPH_USERS ?? 80);
@@ -42,64 +40,6 @@ export default defineTable({
   },
 });
 `;
-}
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the emitted program; `kill` ends it by pid once it has checkpointed `killAfter` pages. */
-function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; pages: number }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
-      cwd: path.dirname(program),
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let timer: NodeJS.Timeout | undefined;
-    if (kill) {
-      timer = setInterval(() => {
-        const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
-        if (pages < kill.pages) return;
-        clearInterval(timer); // once: the process may take longer than a tick to be gone
-        process.kill(child.pid!, 'SIGKILL');
-      }, 20);
-    }
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
-function typeCheckProgram(dir: string, program: string): Promise<string> {
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
-  );
-  return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
-}
-
-/** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
-async function workspace(t: ExecutionContext): Promise<{ local: LocalDynamo; dir: string }> {
-  const local = await startDynamoDbLocal();
-  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
-  t.teardown(async () => {
-    await local.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  mkdirSync(dir, { recursive: true });
-  return { local, dir };
 }
 
 test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
@@ -343,13 +283,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
     { pk: 'User#000000000', sk: 'FAN_OF#Topic#orphan', note: 'orphan' },
     { pk: 'User#000000000', sk: 'FAN_OF#User#abc', note: 'unreadable' },
   ];
-  for (let i = 0; i < raw.length; i += 25) {
-    let requests: unknown[] = raw.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    while (requests.length) {
-      const result = await local.documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
-      requests = result.UnprocessedItems?.[tableName] ?? [];
-    }
-  }
+  await putRaw(local.documents, tableName, raw);
   t.true(edges.length > 7 * GRAPH_USERS);
 
   const checkpoints = path.join(dir, 'checkpoints');

@@ -1,0 +1,137 @@
+// Connected: migrations of a library design (members, books, a Borrowed edge Member→Book with its
+// inverse as a second item, a Reserved edge with its inverse in a GSI, a title GSI, a random-shard
+// Visits counter) that once lost data: a node entity's key prefix renamed must move every edge
+// half keyed by it, and a re-keyed random-shard counter must keep its total, whether only the
+// encoding changes (each item keeps its shard) or the shard count changes (counters merged).
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { scanTable } from '../support/dynamodb-local.js';
+import { emitMigration, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
+
+function library(options: { member?: string; delimiter?: string; shards?: number } = {}): string {
+  const d = options.delimiter ?? '#';
+  return `import { defineTable, edge, entity, gsi, t } from 'ddbgen';
+export default defineTable({
+  name: 'Library',
+  delimiter: '${d}',
+  indexes: { byTitle: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }), byReserved: gsi({ pk: 'gsi2pk', sk: 'gsi2sk' }) },
+  entities: {
+    Member: entity({ attributes: { memberId: t.string(), name: t.string() }, key: { pk: '${options.member ?? 'MEMBER'}${d}<memberId>', sk: 'PROFILE' } }),
+    Book: entity({
+      attributes: { isbn: t.string(), title: t.string() },
+      key: { pk: 'BOOK${d}<isbn>', sk: 'BOOK' },
+      indexes: { byTitle: { pk: 'TITLE${d}<title>', sk: '<isbn>' } },
+    }),
+    Visits: entity({
+      attributes: { branchId: t.string(), visits: t.number({ integer: true, min: 0 }), pages: t.number({ integer: true, min: 0 }) },
+      key: { pk: 'VISITS${d}<branchId>${d}<shard>', sk: 'TOTAL', shard: { count: ${options.shards ?? 8}, random: true } },
+    }),
+  },
+  edges: {
+    Borrowed: edge({ types: ['Member', 'Book'], forward: 'BORROWED', inverse: 'BORROWED_BY', attributes: { on: t.string() } }),
+    Reserved: edge({ types: ['Member', 'Book'], forward: 'RESERVED', inverse: 'RESERVED_BY', inverseIndex: 'byReserved' }),
+  },
+});
+`;
+}
+
+type Node = { type: 'Member' | 'Book'; id: string };
+
+test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff names both edges, and every edge half keyed by a member moves, forward and inverse, GSI copies too', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'old.ts'), library());
+  writeFileSync(path.join(dir, 'new.ts'), library({ member: 'PATRON' }));
+  const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
+  t.is(diff.code, 0, diff.stderr);
+  const codes = diff.stderr.split('\n').filter((l) => l.startsWith('new.ts')).map((l) => l.replace(/^.*? - \w+ (\w+): \[([^\]]+)\] (.*)$/, '$1 $2'));
+  t.deepEqual(codes, ['DDB215 rewrites keys', 'DDB223 rewrites keys', 'DDB223 rewrites keys']);
+  t.regex(diff.stderr, /Member's partition key changed from "MEMBER#<memberId>" to "PATRON#<memberId>"[^\n]*edges "Borrowed", "Reserved" in its partitions move with it/);
+  t.regex(diff.stderr, /edge "Borrowed" [^\n]*Member's partition key/);
+  const program = path.join(dir, 'migrations', 'library', 'migrate-library.ts');
+  const typeCheck = typeCheckProgram(dir, program);
+  const before = await import(path.join(dir, 'migrations', 'library', 'old', 'library', 'index.js'));
+  const after = await import(path.join(dir, 'migrations', 'library', 'new', 'library', 'index.js'));
+  const tableName = `library-${randomUUID()}`;
+  await local.createTable(after.libraryTableDefinition(tableName));
+  const oldDb = new before.LibraryTable(local.documents, { tableName });
+  const db = new after.LibraryTable(local.documents, { tableName });
+
+  const members: Node[] = Array.from({ length: 30 }, (_, i) => ({ type: 'Member', id: `m${i}` }));
+  const books: Node[] = Array.from({ length: 12 }, (_, i) => ({ type: 'Book', id: `b${i}` }));
+  await oldDb.member.batchPut(members.map((m) => ({ memberId: m.id, name: `name ${m.id}` })));
+  await oldDb.book.batchPut(books.map((b) => ({ isbn: b.id, title: `title ${b.id}` })));
+  const borrowed = members.flatMap((from, a) => [0, 1, 2].map((k) => ({ from, to: books[(a + k * 5) % books.length]!, attributes: { on: `2026-0${k + 1}-01` } })));
+  const reserved = members.map((from, a) => ({ from, to: books[a % books.length]! }));
+  t.deepEqual(await oldDb.borrowed.addMany(borrowed), { done: borrowed.length, unchanged: 0, failed: [] });
+  t.deepEqual(await oldDb.reserved.addMany(reserved), { done: reserved.length, unchanged: 0, failed: [] });
+
+  const run = await runProgram(program, ['--table', tableName, '--segments', '3', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '25'], local.endpoint);
+  t.is(run.code, 0, run.stderr);
+  t.deepEqual(JSON.parse(run.stdout).skipped, []);
+
+  const items = await scanTable(local.documents, tableName);
+  t.is(items.length, members.length + books.length + 2 * borrowed.length + reserved.length, 'nothing lost, nothing doubled');
+  t.deepEqual(items.filter((i) => String(i.pk).startsWith('MEMBER#')), [], 'no item left under a MEMBER# key');
+  const ids = (links: { items: Array<{ id: unknown }> }) => links.items.map((l) => String(l.id)).sort();
+  for (const member of members) {
+    t.deepEqual(ids(await db.borrowed.outgoing(member)), borrowed.filter((e) => e.from === member).map((e) => e.to.id).sort(), `${member.id} borrowed`);
+    t.deepEqual(ids(await db.reserved.outgoing(member)), reserved.filter((e) => e.from === member).map((e) => e.to.id).sort(), `${member.id} reserved`);
+  }
+  for (const book of books) {
+    t.deepEqual(ids(await db.borrowed.incoming(book)), borrowed.filter((e) => e.to === book).map((e) => e.from.id).sort(), `${book.id} borrowed by`);
+    t.deepEqual(ids(await db.reserved.incoming(book)), reserved.filter((e) => e.to === book).map((e) => e.from.id).sort(), `${book.id} reserved by`);
+  }
+  t.true(await db.borrowed.exists(members[1]!, borrowed[3]!.to));
+  t.deepEqual(await db.borrowed.get(members[0]!, books[0]!), { on: '2026-01-01' });
+  t.is((await db.member.get({ memberId: 'm7' }))?.name, 'name m7');
+  t.is(await typeCheck, '');
+});
+
+/** Increments spread over random shards, then the stored shard items, raw. */
+async function seedVisits(db: { visits: { increment(key: object, deltas: object): Promise<unknown> } }, branches: readonly string[], increments: number) {
+  for (let i = 0; i < increments; i++) await db.visits.increment({ branchId: branches[i % branches.length]! }, { visits: 1, pages: i });
+}
+
+for (const [title, shards] of [
+  ['only the encoding changes (delimiter # → |): every shard item keeps its shard', 8],
+  ['the shard count changes (8 → 3, delimiter # → |): shard items merged by adding their counters, none dropped', 3],
+] as const) {
+  test.serial(`a random-shard counter re-keyed, ${title}`, async (t) => {
+    t.timeout(240_000);
+    const { local, dir } = await workspace(t);
+    writeFileSync(path.join(dir, 'old.ts'), library());
+    writeFileSync(path.join(dir, 'new.ts'), library({ delimiter: '|', shards }));
+    const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
+    t.is(diff.code, 0, diff.stderr);
+    const program = path.join(dir, 'migrations', 'library', 'migrate-library.ts');
+    const before = await import(path.join(dir, 'migrations', 'library', 'old', 'library', 'index.js'));
+    const after = await import(path.join(dir, 'migrations', 'library', 'new', 'library', 'index.js'));
+    const tableName = `library-${randomUUID()}`;
+    await local.createTable(after.libraryTableDefinition(tableName));
+    const oldDb = new before.LibraryTable(local.documents, { tableName });
+    const db = new after.LibraryTable(local.documents, { tableName });
+    const branches = ['north', 'south'];
+    await seedVisits(oldDb, branches, 60);
+    const totals = await Promise.all(branches.map((branchId) => oldDb.visits.sum({ branchId })));
+    t.deepEqual(totals, [{ visits: 30, pages: 870 }, { visits: 30, pages: 900 }]);
+    const oldShards = new Map((await scanTable(local.documents, tableName)).map((i) => [String(i.pk).replaceAll('#', '|'), Number(i.visits)]));
+    // the new code counts during the run too: its increments land on new keys and are kept
+    const run = runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '4'], local.endpoint);
+    await seedVisits(db, branches, 10);
+    const done = await run;
+    t.is(done.code, 0, done.stderr);
+    t.deepEqual(JSON.parse(done.stdout).skipped, []);
+    t.deepEqual(await Promise.all(branches.map((branchId) => db.visits.sum({ branchId }))), [
+      { visits: 35, pages: 870 + 0 + 2 + 4 + 6 + 8 },
+      { visits: 35, pages: 900 + 1 + 3 + 5 + 7 + 9 },
+    ]);
+    const items = await scanTable(local.documents, tableName);
+    t.deepEqual(items.filter((i) => String(i.pk).includes('#')), [], 'no old key left');
+    // each item kept its shard: every old shard's count is still there (the new code's increments added to some)
+    if (shards === 8) for (const [key, visits] of oldShards) t.true(Number(items.find((i) => i.pk === key)?.visits) >= visits, key);
+    else t.true(items.every((i) => /^VISITS\|(north|south)\|[0-2]$/.test(String(i.pk))), 'every item on one of the 3 new shards');
+  });
+}

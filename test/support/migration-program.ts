@@ -1,0 +1,92 @@
+// Shared by the connected migration tests: runs an emitted migration program as a real process
+// (optionally killed by pid once it has checkpointed some pages), type-checks it as a user's strict
+// compiler would, and gives each test DynamoDB Local and a scratch folder under out/.
+
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { ExecutionContext } from 'ava';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { main } from '../../generator/cli/cli.js';
+import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the emitted program; `kill` ends it by pid once it has checkpointed `pages` pages. */
+export function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; pages: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
+      cwd: path.dirname(program),
+      env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timer: NodeJS.Timeout | undefined;
+    if (kill) {
+      timer = setInterval(() => {
+        const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
+        if (pages < kill.pages) return;
+        clearInterval(timer); // once: the process may take longer than a tick to be gone
+        process.kill(child.pid!, 'SIGKILL');
+      }, 20);
+    }
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
+export function typeCheckProgram(dir: string, program: string): Promise<string> {
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+  );
+  return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
+
+/** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
+export async function workspace(t: ExecutionContext): Promise<{ local: LocalDynamo; dir: string }> {
+  const local = await startDynamoDbLocal();
+  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
+  t.teardown(async () => {
+    await local.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  mkdirSync(dir, { recursive: true });
+  return { local, dir };
+}
+
+/** Runs `ddbgen diff old new --emit-migration migrations` in `dir`: the exit code, stdout and stderr. */
+export async function emitMigration(dir: string, args: readonly string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['diff', ...args, '--emit-migration', 'migrations'], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+/** Writes raw records (as another writer would), 25 per batch, until none is left unprocessed. */
+export async function putRaw(documents: DynamoDBDocumentClient, tableName: string, records: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < records.length; i += 25) {
+    let requests: unknown[] = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length) {
+      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
+      requests = result.UnprocessedItems?.[tableName] ?? [];
+    }
+  }
+}
