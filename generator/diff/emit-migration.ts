@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TableDef } from '../../dsl/ir.js';
+import type { AttributeDef, TableDef } from '../../dsl/ir.js';
 import { writeOutput } from '../cli/output.js';
 import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
 import { generateTable } from '../emit/generate.js';
@@ -37,6 +37,24 @@ export function defaultMaxWcu(table: TableDef): number {
 export function migrationId(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION, edges: readonly string[] = []): string {
   const inputs = [before, after, ...(oldCodec === KEY_CODEC_VERSION ? [] : [{ keyCodec: oldCodec }]), ...(edges.length ? [{ edges }] : [])];
   return `${tableFolder(after)}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}`;
+}
+
+/** An attribute declaration as the runtime's DeclaredType: kind, optional and the bounds a stored value is checked against. */
+function declaredType(def: AttributeDef): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: def.kind };
+  if (def.optional) out.optional = true;
+  if (def.kind === 'string' && def.maxBytes !== undefined) out.maxBytes = def.maxBytes;
+  if (def.kind === 'number') for (const f of ['min', 'max', 'integer'] as const) if (def[f] !== undefined) out[f] = def[f];
+  if (def.kind === 'enum') out.values = def.values;
+  if (def.kind === 'list') Object.assign(out, { of: declaredType(def.of) }, def.maxItems === undefined ? {} : { maxItems: def.maxItems });
+  if (def.kind === 'map') out.fields = Object.fromEntries(Object.entries(def.fields).map(([name, field]) => [name, declaredType(field)]));
+  return out;
+}
+
+/** The `declared` object of a plan entry: one attribute a line. */
+function declared(attributes: Readonly<Record<string, AttributeDef>>, indent: string): string {
+  const lines = Object.entries(attributes).map(([name, def]) => `${indent}  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: ${JSON.stringify(declaredType(def)).replace(/"(\w+)":/g, '$1: ')},`);
+  return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
 }
 
 type Moved = ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>;
@@ -79,10 +97,10 @@ export const plan: MigrationPlan = {
   id: ${quote(migrationId(before, after, oldCodec, edges.map((e) => e.name)))},
   tableName: ${quote(after.name)},
   entities: [
-${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name} },`).join('\n')}
+${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name}, declared: ${declared(after.entities[e.name]!.attributes, '    ')} },`).join('\n')}
   ],
   unchanged: [${unchanged.map((e) => `old${e.name}`).join(', ')}],
-  edges: [${edges.map((e) => `{ name: '${e.name}', from: old${e.name}Edge, to: new${e.name}Edge }`).join(', ')}],
+  edges: [${edges.map((e) => `\n    { name: '${e.name}', from: old${e.name}Edge, to: new${e.name}Edge, declared: ${declared(after.edges[e.name]!.attributes, '    ')} },`).join('')}${edges.length ? '\n  ' : ''}],
   edgePrefixes: [${Object.values(before.edges).filter((e) => !movedEdges.has(e.name)).flatMap((e) => [e.forward, ...(e.inverse === undefined ? [] : [e.inverse])]).map((label) => quote(label + before.delimiter)).join(', ')}],
   decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},

@@ -21,9 +21,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
+import { defaultSleep, mapConcurrent } from './batch.js';
+import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
+import { itemSize } from './item-size.js';
 import { ExpressionAliases } from './expression.js';
 import { KeyTemplate, SHARD, splitKey, type KeyTemplateDef } from './codec.js';
+import { itemTypeProblem, type DeclaredType } from './declared-type.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
@@ -55,13 +58,15 @@ export interface MigratedEntity {
   readonly kind: 'rewrite' | 'backfill';
   readonly from: OldEntityModel;
   readonly to: EntityModel;
+  /** The new schema's attribute declarations: a stored value that does not fit is reported, never written. */
+  readonly declared: Readonly<Record<string, DeclaredType>>;
 }
 
 /**
  * What the migration reads of an old-schema edge model (typed by shape, like OldEntityModel): the
  * definitions of its node key templates, carrying the old codec version, are rebuilt here.
  */
-export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes'> & {
+export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes' | 'codecs'> & {
   readonly nodes: Readonly<Record<string, { readonly def: KeyTemplateDef }>>;
 };
 
@@ -70,6 +75,8 @@ export interface MigratedEdge {
   readonly name: string;
   readonly from: OldEdgeModel;
   readonly to: EdgeModel;
+  /** The new schema's declarations of the edge's attributes. */
+  readonly declared: Readonly<Record<string, DeclaredType>>;
 }
 
 /** The items one edge item moves: the half the scan read first, then its other half when that is a second item. */
@@ -140,6 +147,8 @@ export interface MigrationReport {
   readonly skipped: readonly SkippedItem[];
   /** Write units DynamoDB reported consumed by this run. */
   readonly consumedWcu: number;
+  /** The most write units DynamoDB reported consumed in any 10 seconds of the run (the cap holds it to 10 × --max-wcu). */
+  readonly busiest10s: number;
   readonly seconds: number;
 }
 
@@ -158,39 +167,6 @@ interface Checkpoint {
 /** A checkpoint that belongs to another migration or another segment count: nothing is written. */
 export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
-}
-
-/** Caps consumed write units per second: a bucket refilled continuously, starting empty, holding at most one second's units. */
-export class CapacityMeter {
-  private tokens = 0;
-  private last: number;
-  consumed = 0;
-  readonly perSecond: number;
-  private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  constructor(perSecond: number, now: () => number = Date.now, sleep: (ms: number) => Promise<void> = defaultSleep) {
-    this.perSecond = perSecond;
-    this.now = now;
-    this.sleep = sleep;
-    this.last = now();
-  }
-
-  private refill(): void {
-    const at = this.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((at - this.last) / 1000) * this.perSecond);
-    this.last = at;
-  }
-
-  /** Waits until the bucket is not in debt. */
-  async acquire(): Promise<void> {
-    for (this.refill(); this.tokens <= 0; this.refill()) await this.sleep(Math.ceil((-this.tokens / this.perSecond) * 1000) + 1);
-  }
-
-  /** Charges what DynamoDB reported. */
-  charge(units: number): void {
-    this.consumed += units;
-    this.tokens -= units;
-  }
 }
 
 const emptyCounts = (): SegmentCounts => ({ scanned: 0, rewritten: 0, backfilled: 0, current: 0, superseded: 0, unchanged: 0, skipped: 0 });
@@ -254,6 +230,45 @@ const isConditionFailure = (error: unknown) => {
   const e = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
   return e.name === 'ConditionalCheckFailedException' || (e.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 };
+
+/**
+ * Sends one write under the cap: charged before it goes by its estimate (`recordUnits`), corrected
+ * by the consumed capacity DynamoDB reports (none for a cancelled transaction or a failed
+ * condition: the estimate stands).
+ */
+async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: TableContext, bucket: CapacityBucket, estimate: number, command: { input: unknown }): Promise<T> {
+  const charge = await bucket.take(estimate);
+  try {
+    const result = (await ctx.client.send(command as never)) as unknown as T;
+    bucket.settle(charge, result.ConsumedCapacity === undefined ? undefined : units(result.ConsumedCapacity));
+    return result;
+  } catch (error) {
+    bucket.settle(charge, undefined);
+    throw error;
+  }
+}
+
+/**
+ * Deletes old items whose replacements a newer write already holds, in one transaction that checks
+ * every replacement is there: nothing is deleted unless its replacement is in the table. False when
+ * a replacement was gone (deleted meanwhile): nothing was deleted.
+ */
+async function retire(ctx: TableContext, bucket: CapacityBucket, pk: string, pairs: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly replacement: Readonly<Record<string, unknown>> }>, oldSizes: readonly number[]): Promise<boolean> {
+  const names = { ExpressionAttributeNames: { '#pk': pk } };
+  try {
+    await capped(ctx, bucket, writeUnits([...pairs.map((p) => itemSize(p.replacement)), ...oldSizes], true), new TransactWriteCommand({
+      TransactItems: pairs.flatMap((p) => [
+        { ConditionCheck: { TableName: ctx.tableName, Key: p.replacement, ConditionExpression: 'attribute_exists(#pk)', ...names } },
+        { Delete: { TableName: ctx.tableName, Key: p.old } },
+      ]),
+      ReturnConsumedCapacity: 'TOTAL',
+    }));
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+}
 
 /** One version of an edge as the migration reads and builds its items: the model and each node type's templates. */
 interface EdgeForm {
@@ -353,7 +368,7 @@ function edgeMove(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>,
 }
 
 /** Classifies a stored item against a migrated edge: undefined when it is no item of that edge. */
-function classifyEdge(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>): { move: EdgeMove } | { leave: 'current' } | { skip: string } | undefined {
+function classifyEdge(edge: MigratedEdge, decode: DecodeStored, stored: Readonly<Record<string, unknown>>): { move: EdgeMove } | { leave: 'current' } | { skip: string } | undefined {
   const { old, next } = edgeForms(edge);
   const read = readEdgeItem(old, stored);
   if (typeof read === 'string') {
@@ -369,13 +384,20 @@ function classifyEdge(edge: MigratedEdge, stored: Readonly<Record<string, unknow
   }
   // a partition key that several node types' templates read: only when every reading moves the same items
   if (moves.some((m) => JSON.stringify(m) !== JSON.stringify(moves[0]))) return { skip: `edge ${edge.name}: its partition key reads as a node of ${read.here.map((n) => n.type).join(' and ')}, which move it differently` };
-  return moves[0] === 'current' ? { leave: 'current' } : { move: moves[0]! };
+  if (moves[0] === 'current') return { leave: 'current' };
+  let problem: string | undefined;
+  try {
+    problem = itemTypeProblem(edge.declared, decode(edge.name, edge.from.codecs, stored, edge.from.keyAttributes));
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  return problem ? { skip: `edge ${edge.name}: ${problem}` } : { move: moves[0]! };
 }
 
 /** What one stored item needs: the migrated entity or edge it belongs to (old form), or why it is left alone. */
 export function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { move: EdgeMove } | { leave: 'current' | 'unchanged' } | { skip: string } {
   for (const edge of plan.edges) {
-    const what = classifyEdge(edge, stored);
+    const what = classifyEdge(edge, plan.decode, stored);
     if (what) return what;
   }
   for (const entity of plan.entities) if (owns(entity.from, stored)) return { entity };
@@ -436,6 +458,8 @@ function readStored(entity: MigratedEntity, decode: DecodeStored, stored: Readon
   } catch (error) {
     return { skip: `${entity.name}: ${(error as Error).message}` };
   }
+  const problem = itemTypeProblem(entity.declared, item);
+  if (problem) return { skip: `${entity.name}: ${problem}` };
   // the item moves from its stored key: attributes that build another key are someone else's write, not this item
   for (const [attribute, template] of [[entity.from.pk.attribute, keys.pk], ...(entity.from.sk ? [[entity.from.sk.attribute, keys.sk!] as const] : [])] as const) {
     let built: string;
@@ -462,7 +486,7 @@ function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard
 /** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
 const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
 
-async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
   const oldKey = tableKey(entity.from, stored);
   const read = readStored(entity, decode, stored);
   let next: Record<string, unknown>;
@@ -477,39 +501,40 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
   }
   const newKey = tableKey(entity.to, next);
   if (JSON.stringify(newKey) !== JSON.stringify(oldKey)) {
-    if (isShardedCounter(entity.to)) return mergeCounter(ctx, meter, decode, entity, stored, next, counts, skipped);
-    await meter.acquire();
-    try {
-      const result = await ctx.client.send(
-        new TransactWriteCommand({
+    if (isShardedCounter(entity.to)) return mergeCounter(ctx, bucket, decode, entity, stored, next, counts, skipped);
+    const pk = { '#pk': entity.to.pk.attribute };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await capped(ctx, bucket, recordUnits([next, stored], true), new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: ctx.tableName, Item: next, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': entity.to.pk.attribute } } },
+            { Put: { TableName: ctx.tableName, Item: next, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: pk } },
             { Delete: { TableName: ctx.tableName, Key: oldKey } },
           ],
           ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      meter.charge(units(result.ConsumedCapacity));
-      counts.rewritten++;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+        }));
+        counts.rewritten++;
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
       if (entity.to.pk.template.random) {
         // two old items of a random-shard entity land on one new key: neither is dropped
-        meter.charge(2);
         counts.skipped++;
         skipped.push({ key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` });
         return;
       }
-      // a newer write holds the new key: it wins, and the old item only goes away. DynamoDB reports
-      // no consumed capacity for a cancelled transaction or a batch: both are charged their minimum.
-      meter.charge(2);
-      await batchWriteRecords(ctx, { operation: 'batchDelete', entity: entity.name }, [{ request: { DeleteRequest: { Key: oldKey } }, source: oldKey }], Object.keys(oldKey), ctx.retry);
-      meter.charge(1);
-      counts.superseded++;
+      // a newer write holds the new key: it wins, and the old item goes away in a transaction that checks it is there
+      if (await retire(ctx, bucket, entity.to.pk.attribute, [{ old: oldKey, replacement: newKey }], [itemSize(stored)])) {
+        counts.superseded++;
+        return;
+      }
+      if (attempt >= SUPERSEDE_ATTEMPTS) {
+        counts.skipped++;
+        skipped.push({ key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} was written and deleted again while it moved (${attempt} attempts); left in place` });
+        return;
+      }
     }
-    return;
   }
-  await meter.acquire();
   const { set, remove } = indexChanges(entity, stored, next);
   if (Object.keys(set).length === 0 && remove.length === 0) {
     counts.current++;
@@ -540,7 +565,7 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
   });
   const removals = remove.map(alias);
   try {
-    const result = await ctx.client.send(
+    await capped(ctx, bucket, writeUnits([Math.max(itemSize(stored), itemSize(next))]),
       new UpdateCommand({
         TableName: ctx.tableName,
         Key: oldKey,
@@ -551,12 +576,10 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    meter.charge(units(result.ConsumedCapacity));
     counts.backfilled++;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    meter.charge(1); // a failed condition is charged one unit, and DynamoDB does not report it
-    counts.superseded++;
+    counts.superseded++; // a concurrent write changed the item: it wins
   }
 }
 
@@ -570,7 +593,7 @@ const MERGE_ATTEMPTS = 5;
  * once: a re-run finds the old item gone and adds nothing, and an old item another writer changed
  * meanwhile is read and merged again.
  */
-async function mergeCounter(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[], attempt = 1): Promise<void> {
+async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[], attempt = 1): Promise<void> {
   const oldKey = tableKey(entity.from, stored);
   const newKey = tableKey(entity.to, next);
   const update = new ExpressionAliases();
@@ -585,9 +608,8 @@ async function mergeCounter(ctx: TableContext, meter: CapacityMeter, decode: Dec
   const held = new ExpressionAliases();
   const condition = [`attribute_exists(${held.name(Object.keys(oldKey)[0]!)})`];
   for (const [name, value] of Object.entries(stored)) if (typeof value === 'number' && !(name in oldKey)) condition.push(`${held.name(name)} = ${held.value(value)}`);
-  await meter.acquire();
   try {
-    const result = await ctx.client.send(
+    await capped(ctx, bucket, recordUnits([next, stored], true),
       new TransactWriteCommand({
         TransactItems: [
           { Update: { TableName: ctx.tableName, Key: newKey, UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '), ...update.attributes() } },
@@ -596,11 +618,9 @@ async function mergeCounter(ctx: TableContext, meter: CapacityMeter, decode: Dec
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    meter.charge(units(result.ConsumedCapacity));
     counts.rewritten++;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    meter.charge(2);
     const now = await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: oldKey, ConsistentRead: true }));
     if (now.Item === undefined) {
       counts.current++; // merged meanwhile (an earlier run, or another worker)
@@ -617,9 +637,12 @@ async function mergeCounter(ctx: TableContext, meter: CapacityMeter, decode: Dec
       skipped.push({ key: oldKey, reason: read.skip });
       return;
     }
-    await mergeCounter(ctx, meter, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), counts, skipped, attempt + 1);
+    await mergeCounter(ctx, bucket, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), counts, skipped, attempt + 1);
   }
 }
+
+/** An item whose replacement is written and deleted again by other writers while it moves is tried this many times, then reported. */
+const SUPERSEDE_ATTEMPTS = 3;
 
 /** Transactions cancelled by a concurrent transaction on the same items (another segment moving the other half) are tried again this many times. */
 const CONFLICT_ATTEMPTS = 8;
@@ -630,53 +653,55 @@ const CONFLICT_ATTEMPTS = 8;
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
  * its other half; a missing other half is reported and nothing is written.
  */
-async function moveEdge(ctx: TableContext, meter: CapacityMeter, move: EdgeMove, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMove, stored: Readonly<Record<string, unknown>>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
   // the table's key attribute names are the same in both schemas (renaming them recreates the table)
-  const names = { ExpressionAttributeNames: { '#pk': Object.keys(move.halves[0]!.old)[0]! } };
+  const pk = Object.keys(move.halves[0]!.old)[0]!;
+  const names = { ExpressionAttributeNames: { '#pk': pk } };
   const items = move.halves.flatMap((h) => [
     { Put: { TableName: ctx.tableName, Item: h.next, ConditionExpression: 'attribute_not_exists(#pk)', ...names } },
     { Delete: { TableName: ctx.tableName, Key: h.old, ConditionExpression: 'attribute_exists(#pk)', ...names } },
   ]);
-  let reasons: ReadonlyArray<{ Code?: string }> = [];
+  // both halves carry the same attributes: the one read stands for the other's size
+  const oldSizes = move.halves.map(() => itemSize(stored));
+  const estimate = writeUnits([...move.halves.map((h) => itemSize(h.next)), ...oldSizes], true);
   for (let attempt = 1; ; attempt++) {
-    await meter.acquire();
+    let reasons: ReadonlyArray<{ Code?: string }> = [];
     try {
-      const result = await ctx.client.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
-      meter.charge(units(result.ConsumedCapacity));
+      await capped(ctx, bucket, estimate, new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
       counts.rewritten += move.halves.length;
       return;
     } catch (error) {
       reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-      // a cancelled transaction reports no consumed capacity: charged its minimum
-      meter.charge(items.length);
       const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !isConditionFailure(error);
       if (conflict && attempt < CONFLICT_ATTEMPTS) {
         await defaultSleep(20 * 2 ** attempt * Math.random());
         continue;
       }
       if (!isConditionFailure(error)) throw error;
-      break;
+    }
+    const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    const [own, other] = move.halves;
+    if (failed.includes(1)) {
+      counts.current++; // moved with its other half meanwhile
+      return;
+    }
+    if (other && failed.length === 1 && failed[0] === 3) {
+      counts.skipped++;
+      skipped.push({ key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` });
+      return;
+    }
+    // the new code added the edge meanwhile: it wins, and the old halves go away once its halves are checked
+    const key = (record: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(own!.old).map((a) => [a, record[a]]));
+    if (await retire(ctx, bucket, pk, move.halves.map((h) => ({ old: h.old, replacement: key(h.next) })), oldSizes)) {
+      counts.superseded++;
+      return;
+    }
+    if (attempt >= SUPERSEDE_ATTEMPTS) {
+      counts.skipped++;
+      skipped.push({ key: own!.old, reason: `edge ${move.edge}: its new halves were written and removed again while it moved (${attempt} attempts); left in place` });
+      return;
     }
   }
-  const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-  const [own, other] = move.halves;
-  if (other && failed.length === 1 && failed[0] === 3) {
-    counts.skipped++;
-    skipped.push({ key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` });
-    return;
-  }
-  const remove = async (key: Readonly<Record<string, unknown>>) => {
-    await meter.acquire();
-    const result = await ctx.client.send(new DeleteCommand({ TableName: ctx.tableName, Key: key, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
-    meter.charge(units(result.ConsumedCapacity));
-    return result.Attributes !== undefined;
-  };
-  if (!(await remove(own!.old))) {
-    counts.current++; // moved with its other half meanwhile
-    return;
-  }
-  if (other) await remove(other.old);
-  counts.superseded++;
 }
 
 /** Runs one segment from its checkpoint to the end, checkpointing after every page. */
@@ -684,7 +709,7 @@ async function runSegment(
   plan: MigrationPlan,
   options: MigrationOptions,
   segment: number,
-  meter: CapacityMeter,
+  bucket: CapacityBucket,
   skipped: SkippedItem[],
   progress: (segment: number, counts: SegmentCounts, finished: boolean) => void,
 ): Promise<SegmentCounts> {
@@ -709,8 +734,8 @@ async function runSegment(
     await mapConcurrent(page.Items ?? [], options.concurrency ?? 8, async (stored) => {
       counts.scanned++;
       const what = classify(plan, stored);
-      if ('entity' in what) await migrateItem(ctx, meter, plan.decode, what.entity, stored, counts, own);
-      else if ('move' in what) await moveEdge(ctx, meter, what.move, counts, own);
+      if ('entity' in what) await migrateItem(ctx, bucket, plan.decode, what.entity, stored, counts, own);
+      else if ('move' in what) await moveEdge(ctx, bucket, what.move, stored, counts, own);
       else if ('leave' in what) counts[what.leave]++;
       else {
         counts.skipped++;
@@ -734,7 +759,7 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
   // every checkpoint is checked before anything is written
   for (const s of only) readCheckpoint(options.checkpoints, plan.id, s, segments);
   const started = Date.now();
-  const meter = new CapacityMeter(options.maxWcu);
+  const bucket = new CapacityBucket(options.maxWcu);
   const skipped: SkippedItem[] = [];
   const table = await options.client.send(new DescribeTableCommand({ TableName: options.tableName }));
   const expected = Math.max(1, Math.round((table.Table?.ItemCount ?? 0) / segments));
@@ -751,13 +776,13 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
     const eta = scanned ? Math.max(0, Math.round(((total - scanned) * seconds) / scanned)) : undefined;
     options.log(
       `segment ${segment}/${segments}${finished ? ' done' : ''}: ${counts.scanned} scanned, ${counts.rewritten} rewritten, ${counts.backfilled} backfilled, ${counts.current} already done, ${counts.skipped} skipped; ` +
-        `run: ${scanned} of ~${total} items, ${Math.round(meter.consumed / Math.max(seconds, 0.001))} WCU/s (cap ${options.maxWcu})${eta === undefined ? '' : `, ETA ${eta}s`}`,
+        `run: ${scanned} of ~${total} items, ${Math.round(bucket.consumed / Math.max(seconds, 0.001))} WCU/s (cap ${options.maxWcu})${eta === undefined ? '' : `, ETA ${eta}s`}`,
     );
   };
   await mapConcurrent(only, only.length, async (segment) => {
-    all[segment] = await runSegment(plan, options, segment, meter, skipped, progress);
+    all[segment] = await runSegment(plan, options, segment, bucket, skipped, progress);
   });
-  return { migration: plan.id, segments: all, skipped, consumedWcu: meter.consumed, seconds: (Date.now() - started) / 1000 };
+  return { migration: plan.id, segments: all, skipped, consumedWcu: bucket.consumed, busiest10s: bucket.busiestWindow, seconds: (Date.now() - started) / 1000 };
 }
 
 /**
