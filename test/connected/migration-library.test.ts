@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { scanTable } from '../support/dynamodb-local.js';
-import { emitMigration, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
+import { emitMigration, putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
 
 function library(options: { member?: string; delimiter?: string; shards?: number } = {}): string {
   const d = options.delimiter ?? '#';
@@ -67,21 +67,39 @@ test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff name
   const reserved = members.map((from, a) => ({ from, to: books[a % books.length]! }));
   t.deepEqual(await oldDb.borrowed.addMany(borrowed), { done: borrowed.length, unchanged: 0, failed: [] });
   t.deepEqual(await oldDb.reserved.addMany(reserved), { done: reserved.length, unchanged: 0, failed: [] });
+  // left by other writers: a key that disagrees with the item's attributes (built from them, it
+  // would land on member m5's key), a wrong-typed value, an edge whose attribute is wrong-typed
+  // (its inverse half keeps its key in this change, so only the forward half is reported)
+  const inconsistent = [
+    { pk: 'MEMBER#m99', sk: 'PROFILE', memberId: 'm5', name: 'not m5' },
+    { pk: 'MEMBER#m98', sk: 'PROFILE', memberId: 'm98', name: 98 },
+    { pk: 'MEMBER#m97', sk: 'BORROWED#Book#b1', on: 7 },
+    { pk: 'BOOK#b1', sk: 'BORROWED_BY#Member#m97', on: 7 },
+  ];
+  await putRaw(local.documents, tableName, inconsistent);
 
   const run = await runProgram(program, ['--table', tableName, '--segments', '3', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '25'], local.endpoint);
   t.is(run.code, 0, run.stderr);
-  t.deepEqual(JSON.parse(run.stdout).skipped, []);
+  const byKey = (a: { key: { pk: string; sk: string } }, b: { key: { pk: string; sk: string } }) => (`${a.key.pk} ${a.key.sk}` < `${b.key.pk} ${b.key.sk}` ? -1 : 1);
+  t.deepEqual(JSON.parse(run.stdout).skipped.sort(byKey), [
+    { key: { pk: 'MEMBER#m97', sk: 'BORROWED#Book#b1' }, reason: 'edge Borrowed: on is 7, not a string' },
+    { key: { pk: 'MEMBER#m98', sk: 'PROFILE' }, reason: 'Member: name is 98, not a string' },
+    { key: { pk: 'MEMBER#m99', sk: 'PROFILE' }, reason: 'Member: its stored pk "MEMBER#m99" disagrees with its attributes, which build "MEMBER#m5"' },
+  ]);
 
   const items = await scanTable(local.documents, tableName);
-  t.is(items.length, members.length + books.length + 2 * borrowed.length + reserved.length, 'nothing lost, nothing doubled');
-  t.deepEqual(items.filter((i) => String(i.pk).startsWith('MEMBER#')), [], 'no item left under a MEMBER# key');
+  t.is(items.length, members.length + books.length + 2 * borrowed.length + reserved.length + inconsistent.length, 'nothing lost, nothing doubled');
+  t.deepEqual(items.filter((i) => String(i.pk).startsWith('MEMBER#')).map((i) => i.pk).sort(), ['MEMBER#m97', 'MEMBER#m98', 'MEMBER#m99'], 'only the skipped items left under a MEMBER# key, untouched');
+  t.deepEqual(items.find((i) => i.pk === 'PATRON#m5' && i.sk === 'PROFILE'), { pk: 'PATRON#m5', sk: 'PROFILE', memberId: 'm5', name: 'name m5' }, 'm5 is still m5');
   const ids = (links: { items: Array<{ id: unknown }> }) => links.items.map((l) => String(l.id)).sort();
   for (const member of members) {
     t.deepEqual(ids(await db.borrowed.outgoing(member)), borrowed.filter((e) => e.from === member).map((e) => e.to.id).sort(), `${member.id} borrowed`);
     t.deepEqual(ids(await db.reserved.outgoing(member)), reserved.filter((e) => e.from === member).map((e) => e.to.id).sort(), `${member.id} reserved`);
   }
   for (const book of books) {
-    t.deepEqual(ids(await db.borrowed.incoming(book)), borrowed.filter((e) => e.to === book).map((e) => e.from.id).sort(), `${book.id} borrowed by`);
+    // the skipped edge's inverse half is left as it was: b1 still lists m97
+    const others = book.id === 'b1' ? ['m97'] : [];
+    t.deepEqual(ids(await db.borrowed.incoming(book)), [...borrowed.filter((e) => e.to === book).map((e) => e.from.id), ...others].sort(), `${book.id} borrowed by`);
     t.deepEqual(ids(await db.reserved.incoming(book)), reserved.filter((e) => e.to === book).map((e) => e.from.id).sort(), `${book.id} reserved by`);
   }
   t.true(await db.borrowed.exists(members[1]!, borrowed[3]!.to));
