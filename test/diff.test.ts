@@ -95,6 +95,35 @@ for (const [name, edit, want] of cases) {
   });
 }
 
+const tenants = (indexes: Record<string, unknown>, mapping?: Record<string, unknown>) =>
+  defineTable({
+    name: 'Tenants',
+    indexes: indexes as never,
+    entities: {
+      Invoice: entity({
+        attributes: { orgId: t.string(), invoiceId: t.string(), region: t.enum(['eu', 'us']), issuedAt: t.timestamp() },
+        key: { pk: 'Tenant#<orgId>', sk: 'Invoice#<invoiceId>' },
+        ...(mapping ? { indexes: { byTenant: mapping } as never } : {}),
+      }),
+    },
+  });
+
+test('classify: a native GSI mapped by the items\' own attribute names needs no backfill (safe); a renamed key attribute is a copy to backfill', (t) => {
+  const native = { byTenant: gsi({ pk: ['orgId', 'region'], sk: ['issuedAt'] }) };
+  const renamed = { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['issuedAt'] }) };
+  t.deepEqual(compareTables(tenants({}), tenants(native, {})).map((c) => [c.code, c.class, c.change]), [
+    ['DDB217', 'safe', 'indexes.byTenant'],
+    ['DDB233', 'safe', 'entities.Invoice.nativeIndexes.byTenant'],
+  ]);
+  const copy = compareTables(tenants({}), tenants(renamed, { attributes: { tenantId: 'orgId' } }));
+  t.deepEqual(copy.map((c) => [c.code, c.class, c.change, c.migrate]), [
+    ['DDB217', 'safe', 'indexes.byTenant', undefined],
+    ['DDB233', 'backfill', 'entities.Invoice.nativeIndexes.byTenant', { entity: 'Invoice', kind: 'backfill' }],
+  ]);
+  t.regex(copy[1]!.message, /writes "tenantId" as a renamed copy: items stored before carry no copy/);
+  t.deepEqual(compareTables(tenants(native, {}), tenants(native)).map((c) => [c.code, c.class]), [['DDB233', 'destructive']]);
+});
+
 const withVotes = (count: number) => base((d) => ({ ...d, entities: { ...d.entities, Vote: entity({ attributes: { poll: t.string(), voter: t.string() }, key: { pk: 'Poll#<poll>#<shard>', sk: 'Voter#<voter>', shard: { count } } }) } }));
 
 test('classify: a changed shard count re-encodes only the key that holds <shard>', (t) => {
@@ -244,6 +273,25 @@ test('CLI: text, JSON and SARIF; --check fails until the change is acknowledged'
   t.is(stale.stderr.split('\n')[0], `new.ts:11:3 - warning DDB228: [needs review] ${messages.DDB228('entities.User.key').message}`);
 });
 
+test('CLI: a renamed table is acknowledged on the new table (tables.<old name>), and then passes --check', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-rename-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>'));
+  writeFileSync(path.join(dir, 'new.ts'), schema('User#<id>').replace("name: 'Shop'", "name: 'Store'"));
+  const renamed = await run(['diff', 'old.ts', 'new.ts', '--check', '--format', 'json'], dir);
+  t.is(renamed.code, 1);
+  t.deepEqual(JSON.parse(renamed.stdout).changes.map((c: { code: string; class: string; change: string; acknowledged: boolean }) => [c.code, c.class, c.change, c.acknowledged]), [
+    ['DDB227', 'safe', '', false],
+    ['DDB227', 'destructive', 'tables.Shop', false],
+  ]);
+  t.regex(JSON.parse(renamed.stdout).changes[1].fix, /acknowledge on the new table: migrations: \[\{ change: 'tables\.Shop' \}\]/);
+  writeFileSync(path.join(dir, 'new.ts'), schema('User#<id>', `\n  migrations: [{ change: 'tables.Shop', reason: 'renamed to Store, items copied' }],`).replace("name: 'Shop'", "name: 'Store'"));
+  const acknowledged = await run(['diff', 'old.ts', 'new.ts', '--check'], dir);
+  t.is(acknowledged.code, 0, acknowledged.stderr);
+  t.is(acknowledged.stdout, 'ddbgen diff: 2 changes (1 safe, 1 destructive); 0 not safe and not acknowledged\n');
+  t.notRegex(acknowledged.stderr, /DDB228/, 'the entry names a change: not stale');
+});
+
 test('CLI: --base reads the old schema from git; a missing ref or file is one clear line', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-git-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -278,7 +326,8 @@ test('CLI: --base reads the old schema from git; a missing ref or file is one cl
   writeFileSync(path.join(dir, 'other.ts'), schema('User#<id>'));
   const missing = await run(['diff', '--base', 'HEAD', 'other.ts'], dir);
   t.is(missing.code, 1);
-  t.is(missing.stderr, `ddbgen: ${messages.DDB229('other.ts', 'HEAD', "path 'other.ts' exists on disk, but not in 'HEAD'").message}\n`);
+  const lacks = messages.DDB229('other.ts', 'HEAD', "path 'other.ts' exists on disk, but not in 'HEAD'");
+  t.is(missing.stderr, `other.ts:1:1 - error DDB229: ${lacks.message}\n    at HEAD:other.ts\n    fix: ${lacks.fix}\n`, 'a located diagnostic, at the file the ref lacks');
 
   writeFileSync(path.join(dir, 'broken.ts'), 'export default 42;\n');
   git('add', 'broken.ts');

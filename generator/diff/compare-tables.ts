@@ -231,6 +231,20 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     }
     out.push(...unknownChanges(x, y, ['kind', 'index', 'pk', 'sk', 'shard'], path));
   }
+  const mappings = [...new Set([...Object.keys(before.nativeIndexes ?? {}), ...Object.keys(after.nativeIndexes ?? {})])];
+  for (const index of mappings) {
+    const x = before.nativeIndexes?.[index];
+    const y = after.nativeIndexes?.[index];
+    const path = `${at}.nativeIndexes.${index}`;
+    if (sameData(x, y)) continue;
+    if (!y) {
+      out.push(change('DDB233', 'destructive', path, messages.DDB233(name, index, 'removed', []), { removed: true }));
+      continue;
+    }
+    // an index key attribute held under another name is written as a copy: items stored before lack it
+    const copies = Object.entries(y.attributes).filter(([key, source]) => key !== source && x?.attributes[key] !== source).map(([key]) => key);
+    out.push(change('DDB233', copies.length ? 'backfill' : 'safe', path, messages.DDB233(name, index, x ? 'changed' : 'new', copies), copies.length ? { migrate: { entity: name, kind: 'backfill' } } : {}));
+  }
   if (before.version !== after.version) {
     const backfill = after.version !== undefined;
     const phrase = before.version === undefined ? `"${after.version}" is new` : after.version === undefined ? `"${before.version}" was removed` : `changed from "${before.version}" to "${after.version}"`;
@@ -239,7 +253,7 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
   for (const setting of ['traffic', 'lint'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', `${at}.${setting}`, messages.DDB225(`${name}'s ${setting}`)));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'version', 'traffic', 'lint'], at));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'nativeIndexes', 'version', 'traffic', 'lint'], at));
   return out;
 }
 
