@@ -59,7 +59,8 @@ function declared(attributes: Readonly<Record<string, AttributeDef>>, indent: st
 
 type Moved = ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>;
 
-function program(before: TableDef, after: TableDef, moved: Moved, oldCodec: KeyCodecVersion): string {
+/** plan.ts: the migration's entities and edges (old and new models), its identity and default cap. */
+function planModule(before: TableDef, after: TableDef, moved: Moved, oldCodec: KeyCodecVersion): string {
   const folder = tableFolder(after);
   const entities = moved.filter((m) => m.kind !== 'edge');
   const edges = moved.filter((m) => m.kind === 'edge');
@@ -67,7 +68,7 @@ function program(before: TableDef, after: TableDef, moved: Moved, oldCodec: KeyC
   const migrated = new Set(entities.map((e) => e.name));
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
   const imports = [
-    `import { migrationMain, type MigrationPlan } from './new/${folder}/runtime/migration.js';`,
+    `import type { MigrationPlan } from './new/${folder}/runtime/migration.js';`,
     `import { fromStored } from './old/${folder}/runtime/item.js';`,
     ...entities.flatMap((e) => {
       const module = entityFile(after.entities[e.name]!).replace(/\.ts$/, '.js');
@@ -84,13 +85,9 @@ function program(before: TableDef, after: TableDef, moved: Moved, oldCodec: KeyC
   const movedEdges = new Set(edges.map((e) => e.name));
   return `${BANNER}
 
-// Migrates the stored items of table ${after.name}:
+// What the migration of table ${after.name} moves:
 ${moved.map((e) => `//   ${e.name}: ${e.kind === 'rewrite' ? 'rewrites keys' : e.kind === 'edge' ? 'moves both halves of every edge' : 'backfills index attributes'} (${e.reasons.join('; ')})`).join('\n')}
-${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key codec v${oldCodec}: old/ reads them as v${oldCodec}, new/ writes v${KEY_CODEC_VERSION}.\n`}//
-// Run every segment here, or each segment in its own process or machine (same --segments):
-//   npx tsx migrate-${folder}.ts --segments 8 [--segment 3] [--table NAME] [--checkpoints DIR] [--max-wcu N]
-// A stopped run resumes from its checkpoints; re-running a finished segment changes nothing.
-
+${oldCodec === KEY_CODEC_VERSION ? '' : `// The stored keys were written by key codec v${oldCodec}: old/ reads them as v${oldCodec}, new/ writes v${KEY_CODEC_VERSION}.\n`}
 ${imports.join('\n')}
 
 export const plan: MigrationPlan = {
@@ -105,9 +102,134 @@ ${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.
   decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},
 };
-
-process.exitCode = await migrationMain(plan, process.argv.slice(2));
 `;
+}
+
+/** migrate-<table>.ts: the command line (one process, a coordinated worker, or status). */
+function cliModule(after: TableDef): string {
+  const folder = tableFolder(after);
+  const program = `migrate-${folder}.ts`;
+  return `${BANNER}
+
+// Migrates the stored items of table ${after.name} (what moves: plan.ts). In one process, every
+// segment here or each in its own process (same --segments), with checkpoints in a folder:
+//   npx tsx ${program} [--segments 8] [--segment 3] [--table NAME] [--checkpoints DIR] [--max-wcu N] [--page-size N] [--endpoint URL] [--region R]
+// Or as any number of coordinated workers sharing one run and one cap through a lease table
+// (start more at any time; a dead worker's segments are taken over from their checkpoints):
+//   npx tsx ${program} --coordinate [--segments 16] [--table NAME] [--lease-table NAME] [--lease-seconds 20] [--max-wcu N] [--page-size N] [--endpoint URL] [--region R]
+//   npx tsx ${program} status [--format json]      progress, workers, items/s and ETA
+// A stopped run resumes where it stopped; re-running a finished one changes nothing. --help lists every option.
+
+import { migrationMain } from './new/${folder}/runtime/migration-cli.js';
+import { plan } from './plan.js';
+
+process.exitCode = await migrationMain(plan, process.argv.slice(2), ${quote(program)});
+`;
+}
+
+/** lambda-<table>.ts: one coordinated worker per invocation (settings from the environment). */
+function lambdaModule(after: TableDef): string {
+  const folder = tableFolder(after);
+  return `${BANNER}
+
+// A Lambda handler running one coordinated worker of the migration of table ${after.name}: it
+// works until the run is done or its invocation has a minute left, then hands its segments back.
+// Invoke it N times at once (e.g. an EventBridge schedule with N targets) for N workers. Environment:
+// MIGRATION_TABLE, MIGRATION_LEASE_TABLE, MIGRATION_SEGMENTS, MIGRATION_MAX_WCU (the whole run's cap).
+
+import { migrationHandler } from './new/${folder}/runtime/migration-cli.js';
+import { plan } from './plan.js';
+
+export const handler = migrationHandler(plan);
+`;
+}
+
+/** A container image of the program: its entry point is the command line, run with --coordinate by default. */
+function dockerfile(after: TableDef): string {
+  return `# The migration of table ${after.name} as a container: each container is one coordinated worker.
+#   docker build -t ${tableFolder(after)}-migration . && docker run ${tableFolder(after)}-migration --coordinate --table NAME
+FROM public.ecr.aws/docker/library/node:20-slim
+WORKDIR /migration
+COPY . .
+RUN npm init -y >/dev/null && npm install --no-audit --no-fund tsx@4 @aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3
+ENTRYPOINT ["npx", "tsx", "migrate-${tableFolder(after)}.ts"]
+CMD ["--coordinate"]
+`;
+}
+
+/**
+ * CloudFormation running N coordinated workers as an ECS Fargate service of the container above,
+ * with a task role allowed exactly the calls a worker makes on the table and the lease table.
+ */
+export function workersTemplate(after: TableDef): Record<string, unknown> {
+  const folder = tableFolder(after);
+  const table = { 'Fn::Sub': 'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TableName}' };
+  const leaseTable = { 'Fn::Sub': 'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TableName}-migration' };
+  const tasks = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: 'ecs-tasks.amazonaws.com' }, Action: 'sts:AssumeRole' }] };
+  return {
+    AWSTemplateFormatVersion: '2010-09-09',
+    Description: `N coordinated workers of the ddbgen migration of table ${after.name} (migrate-${folder}.ts --coordinate)`,
+    Parameters: {
+      ImageUri: { Type: 'String', Description: 'The image built from this folder\'s Dockerfile' },
+      Workers: { Type: 'Number', Default: 4, MinValue: 1, Description: 'Worker containers; change it at any time, the run rebalances' },
+      TableName: { Type: 'String', Default: after.name },
+      Segments: { Type: 'Number', Default: 16, Description: 'Scan segments of the run (fixed by its first worker)' },
+      MaxWcu: { Type: 'Number', Default: defaultMaxWcu(after), Description: 'Write cap of the whole run, in consumed WCU/s' },
+      Subnets: { Type: 'List<AWS::EC2::Subnet::Id>', Description: 'Subnets with a route to DynamoDB and the image registry' },
+    },
+    Resources: {
+      Logs: { Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } },
+      Cluster: { Type: 'AWS::ECS::Cluster' },
+      ExecutionRole: { Type: 'AWS::IAM::Role', Properties: { AssumeRolePolicyDocument: tasks, ManagedPolicyArns: [{ 'Fn::Sub': 'arn:${AWS::Partition}:iam::aws:policy/service-role/AmazonECSTaskExecutionRolePolicy' }] } },
+      TaskRole: {
+        Type: 'AWS::IAM::Role',
+        Properties: {
+          AssumeRolePolicyDocument: tasks,
+          Policies: [
+            {
+              PolicyName: 'migrate',
+              PolicyDocument: {
+                Version: '2012-10-17',
+                Statement: [
+                  { Effect: 'Allow', Action: ['dynamodb:DescribeTable', 'dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], Resource: table },
+                  { Effect: 'Allow', Action: ['dynamodb:CreateTable', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], Resource: leaseTable },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      Task: {
+        Type: 'AWS::ECS::TaskDefinition',
+        Properties: {
+          RequiresCompatibilities: ['FARGATE'],
+          NetworkMode: 'awsvpc',
+          Cpu: '1024',
+          Memory: '2048',
+          ExecutionRoleArn: { 'Fn::GetAtt': ['ExecutionRole', 'Arn'] },
+          TaskRoleArn: { 'Fn::GetAtt': ['TaskRole', 'Arn'] },
+          ContainerDefinitions: [
+            {
+              Name: 'worker',
+              Image: { Ref: 'ImageUri' },
+              Command: ['--coordinate', '--table', { Ref: 'TableName' }, '--segments', { Ref: 'Segments' }, '--max-wcu', { Ref: 'MaxWcu' }],
+              LogConfiguration: { LogDriver: 'awslogs', Options: { 'awslogs-group': { Ref: 'Logs' }, 'awslogs-region': { Ref: 'AWS::Region' }, 'awslogs-stream-prefix': 'migration' } },
+            },
+          ],
+        },
+      },
+      Workers: {
+        Type: 'AWS::ECS::Service',
+        Properties: {
+          Cluster: { Ref: 'Cluster' },
+          LaunchType: 'FARGATE',
+          DesiredCount: { Ref: 'Workers' },
+          TaskDefinition: { Ref: 'Task' },
+          NetworkConfiguration: { AwsvpcConfiguration: { Subnets: { Ref: 'Subnets' }, AssignPublicIp: 'ENABLED' } },
+        },
+      },
+    },
+  };
 }
 
 /**
@@ -134,9 +256,13 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     const root = path.join(dir, folder);
     // the program reads items with the old code's fromStored and runs the new code's migration engine
     writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], keepCache: false, ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
-    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration'], keepCache: false }).files]);
+    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration-cli'], keepCache: false }).files]);
+    writeFileSync(path.join(root, 'plan.ts'), planModule(before.table, after.table, [...moved.values()], oldCodec));
+    writeFileSync(path.join(root, `lambda-${folder}.ts`), lambdaModule(after.table));
+    writeFileSync(path.join(root, 'Dockerfile'), dockerfile(after.table));
+    writeFileSync(path.join(root, 'migration-workers.json'), `${JSON.stringify(workersTemplate(after.table), null, 2)}\n`);
     const file = path.join(root, `migrate-${folder}.ts`);
-    writeFileSync(file, program(before.table, after.table, [...moved.values()], oldCodec));
+    writeFileSync(file, cliModule(after.table));
     written.push(file);
   }
   return written;

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { defaultSleep, mapConcurrent } from './batch.js';
+import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from './batch.js';
 import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
 import { itemSize } from './item-size.js';
 import { ExpressionAliases } from './expression.js';
@@ -103,21 +103,25 @@ export interface MigrationPlan {
   readonly maxWcu: number;
 }
 
-export interface MigrationOptions {
+/** How one process runs segments: its client and table, the scan page, the writes in flight. */
+export interface SegmentOptions {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
   /** Total parallel scan segments (DynamoDB's TotalSegments). */
   readonly segments: number;
+  /** Items per Scan page. Default 100. */
+  readonly pageSize?: number;
+  /** Writes in flight per segment. Default 8. */
+  readonly concurrency?: number;
+}
+
+export interface MigrationOptions extends SegmentOptions {
   /** The segments this run processes (default: all of them, concurrently). */
   readonly only?: readonly number[];
   /** Folder of the per-segment checkpoint files. */
   readonly checkpoints: string;
   /** Write cap for this process, in consumed write units per second. */
   readonly maxWcu: number;
-  /** Items per Scan page. Default 100. */
-  readonly pageSize?: number;
-  /** Writes in flight per segment. Default 8. */
-  readonly concurrency?: number;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
 }
@@ -152,14 +156,40 @@ export interface MigrationReport {
   readonly seconds: number;
 }
 
-interface Checkpoint {
-  readonly migration: string;
-  readonly segment: number;
-  readonly segments: number;
+/**
+ * One planned write of a page, saved before the page's writes are sent: a run stopped mid-page
+ * leaves them in its checkpoint, and the run that resumes counts the ones already made (their old
+ * item is gone, or needs nothing any more) instead of finding them "already done".
+ */
+export interface PendingWrite {
+  /** The scanned item's table key. */
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly kind: 'rewritten' | 'backfilled';
+  /** Items the write counts for (an edge's two halves). */
+  readonly items: number;
+}
+
+/** A segment's progress, as a checkpoint holds it. */
+export interface SegmentState {
   /** Where the next page starts; absent before the first page. */
   readonly next?: Record<string, unknown>;
   readonly done: boolean;
   readonly counts: SegmentCounts;
+  /** The writes of the page after `next` while they are under way. */
+  readonly pending?: readonly PendingWrite[];
+}
+
+/** Where a segment's checkpoints live: local files, or a lease table every worker shares. */
+export interface SegmentStore {
+  load(segment: number): Promise<SegmentState | undefined>;
+  /** Saves progress and the items newly skipped since the last save; throws when the segment is no longer this process's to save. */
+  save(segment: number, state: SegmentState, skipped: readonly SkippedItem[]): Promise<void>;
+}
+
+interface Checkpoint extends SegmentState {
+  readonly migration: string;
+  readonly segment: number;
+  readonly segments: number;
   /** Items skipped so far, kept so a resumed run still reports them. */
   readonly skipped: readonly SkippedItem[];
 }
@@ -169,7 +199,7 @@ export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 
-const emptyCounts = (): SegmentCounts => ({ scanned: 0, rewritten: 0, backfilled: 0, current: 0, superseded: 0, unchanged: 0, skipped: 0 });
+export const emptyCounts = (): SegmentCounts => ({ scanned: 0, rewritten: 0, backfilled: 0, current: 0, superseded: 0, unchanged: 0, skipped: 0 });
 
 function checkpointFile(dir: string, segment: number, segments: number): string {
   return path.join(dir, `segment-${segment}-of-${segments}.json`);
@@ -190,11 +220,40 @@ export function readCheckpoint(dir: string, migration: string, segment: number, 
   return checkpoint;
 }
 
-function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
-  mkdirSync(dir, { recursive: true });
-  const file = checkpointFile(dir, checkpoint.segment, checkpoint.segments);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+/** Checkpoints as files in one folder, one per segment, each replaced whole (write, then rename). */
+export class FileCheckpoints implements SegmentStore {
+  private readonly skipped = new Map<number, SkippedItem[]>();
+  private readonly dir: string;
+  private readonly migration: string;
+  private readonly segments: number;
+  constructor(dir: string, migration: string, segments: number) {
+    this.dir = dir;
+    this.migration = migration;
+    this.segments = segments;
+  }
+
+  async load(segment: number): Promise<SegmentState | undefined> {
+    const checkpoint = readCheckpoint(this.dir, this.migration, segment, this.segments);
+    this.skipped.set(segment, [...(checkpoint?.skipped ?? [])]);
+    return checkpoint;
+  }
+
+  async save(segment: number, state: SegmentState, skipped: readonly SkippedItem[]): Promise<void> {
+    const all = this.skippedOf(segment);
+    all.push(...skipped);
+    mkdirSync(this.dir, { recursive: true });
+    const file = checkpointFile(this.dir, segment, this.segments);
+    const checkpoint: Checkpoint = { migration: this.migration, segment, segments: this.segments, ...state, skipped: all };
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** Every item skipped in the segment, by this run and the runs before it. */
+  skippedOf(segment: number): SkippedItem[] {
+    let list = this.skipped.get(segment);
+    if (!list) this.skipped.set(segment, (list = []));
+    return list;
+  }
 }
 
 /** Whether the model's table-key templates parse the stored item's keys. */
@@ -422,6 +481,9 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
   return { set, remove };
 }
 
+/** What happened to one scanned item: the count it adds to (an edge's moved halves count each), or why it was skipped. */
+export type Outcome = { readonly kind: Exclude<keyof SegmentCounts, 'scanned' | 'skipped'>; readonly items?: number } | { readonly kind: 'skipped'; readonly skipped: SkippedItem };
+
 /** An old entity's table-key templates, rebuilt by this runtime from their definitions (the old codec version comes along, and a shard can be given). */
 interface OldKeys {
   readonly pk: KeyTemplate;
@@ -486,7 +548,7 @@ function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard
 /** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
 const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
 
-async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
   const read = readStored(entity, decode, stored);
   let next: Record<string, unknown>;
@@ -494,14 +556,12 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
     if ('skip' in read) throw new Error(read.skip);
     next = nextRecord(entity, read.item, read.shard);
   } catch (error) {
-    counts.skipped++;
     const reason = (error as Error).message;
-    skipped.push({ key: oldKey, reason: reason.startsWith(`${entity.name}: `) ? reason : `${entity.name}: ${reason}` });
-    return;
+    return { kind: 'skipped', skipped: { key: oldKey, reason: reason.startsWith(`${entity.name}: `) ? reason : `${entity.name}: ${reason}` } };
   }
   const newKey = tableKey(entity.to, next);
   if (JSON.stringify(newKey) !== JSON.stringify(oldKey)) {
-    if (isShardedCounter(entity.to)) return mergeCounter(ctx, bucket, decode, entity, stored, next, counts, skipped);
+    if (isShardedCounter(entity.to)) return mergeCounter(ctx, bucket, decode, entity, stored, next);
     const pk = { '#pk': entity.to.pk.attribute };
     for (let attempt = 1; ; attempt++) {
       try {
@@ -512,33 +572,26 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
           ],
           ReturnConsumedCapacity: 'TOTAL',
         }));
-        counts.rewritten++;
-        return;
+        return { kind: 'rewritten' };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
       if (entity.to.pk.template.random) {
         // two old items of a random-shard entity land on one new key: neither is dropped
-        counts.skipped++;
-        skipped.push({ key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` });
-        return;
+        return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` } };
       }
       // a newer write holds the new key: it wins, and the old item goes away in a transaction that checks it is there
       if (await retire(ctx, bucket, entity.to.pk.attribute, [{ old: oldKey, replacement: newKey }], [itemSize(stored)])) {
-        counts.superseded++;
-        return;
+        return { kind: 'superseded' };
       }
       if (attempt >= SUPERSEDE_ATTEMPTS) {
-        counts.skipped++;
-        skipped.push({ key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} was written and deleted again while it moved (${attempt} attempts); left in place` });
-        return;
+        return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} was written and deleted again while it moved (${attempt} attempts); left in place` } };
       }
     }
   }
   const { set, remove } = indexChanges(entity, stored, next);
   if (Object.keys(set).length === 0 && remove.length === 0) {
-    counts.current++;
-    return;
+    return { kind: 'current' };
   }
   // conditioned on what the index keys were computed from: a concurrent write wins
   const names: Record<string, string> = {};
@@ -576,10 +629,10 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    counts.backfilled++;
+    return { kind: 'backfilled' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    counts.superseded++; // a concurrent write changed the item: it wins
+    return { kind: 'superseded' }; // a concurrent write changed the item: it wins
   }
 }
 
@@ -593,7 +646,7 @@ const MERGE_ATTEMPTS = 5;
  * once: a re-run finds the old item gone and adds nothing, and an old item another writer changed
  * meanwhile is read and merged again.
  */
-async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[], attempt = 1): Promise<void> {
+async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, attempt = 1): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
   const newKey = tableKey(entity.to, next);
   const update = new ExpressionAliases();
@@ -618,26 +671,15 @@ async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: D
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    counts.rewritten++;
+    return { kind: 'rewritten' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const now = await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: oldKey, ConsistentRead: true }));
-    if (now.Item === undefined) {
-      counts.current++; // merged meanwhile (an earlier run, or another worker)
-      return;
-    }
-    if (attempt >= MERGE_ATTEMPTS) {
-      counts.skipped++;
-      skipped.push({ key: oldKey, reason: `${entity.name}: its counters kept changing while it was merged (${attempt} attempts); left in place` });
-      return;
-    }
+    if (now.Item === undefined) return { kind: 'current' }; // merged meanwhile (an earlier run, or another worker)
+    if (attempt >= MERGE_ATTEMPTS) return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its counters kept changing while it was merged (${attempt} attempts); left in place` } };
     const read = readStored(entity, decode, now.Item);
-    if ('skip' in read) {
-      counts.skipped++;
-      skipped.push({ key: oldKey, reason: read.skip });
-      return;
-    }
-    await mergeCounter(ctx, bucket, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), counts, skipped, attempt + 1);
+    if ('skip' in read) return { kind: 'skipped', skipped: { key: oldKey, reason: read.skip } };
+    return mergeCounter(ctx, bucket, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), attempt + 1);
   }
 }
 
@@ -653,7 +695,7 @@ const CONFLICT_ATTEMPTS = 8;
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
  * its other half; a missing other half is reported and nothing is written.
  */
-async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMove, stored: Readonly<Record<string, unknown>>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMove, stored: Readonly<Record<string, unknown>>): Promise<Outcome> {
   // the table's key attribute names are the same in both schemas (renaming them recreates the table)
   const pk = Object.keys(move.halves[0]!.old)[0]!;
   const names = { ExpressionAttributeNames: { '#pk': pk } };
@@ -668,8 +710,7 @@ async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMov
     let reasons: ReadonlyArray<{ Code?: string }> = [];
     try {
       await capped(ctx, bucket, estimate, new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
-      counts.rewritten += move.halves.length;
-      return;
+      return { kind: 'rewritten', items: move.halves.length };
     } catch (error) {
       reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
       const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !isConditionFailure(error);
@@ -682,45 +723,75 @@ async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMov
     const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
     const [own, other] = move.halves;
     if (failed.includes(1)) {
-      counts.current++; // moved with its other half meanwhile
-      return;
+      return { kind: 'current' }; // moved with its other half meanwhile
     }
     if (other && failed.length === 1 && failed[0] === 3) {
-      counts.skipped++;
-      skipped.push({ key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` });
-      return;
+      return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` } };
     }
     // the new code added the edge meanwhile: it wins, and the old halves go away once its halves are checked
     const key = (record: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(own!.old).map((a) => [a, record[a]]));
     if (await retire(ctx, bucket, pk, move.halves.map((h) => ({ old: h.old, replacement: key(h.next) })), oldSizes)) {
-      counts.superseded++;
-      return;
+      return { kind: 'superseded' };
     }
     if (attempt >= SUPERSEDE_ATTEMPTS) {
-      counts.skipped++;
-      skipped.push({ key: own!.old, reason: `edge ${move.edge}: its new halves were written and removed again while it moved (${attempt} attempts); left in place` });
-      return;
+      return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its new halves were written and removed again while it moved (${attempt} attempts); left in place` } };
     }
   }
 }
 
-/** Runs one segment from its checkpoint to the end, checkpointing after every page. */
-async function runSegment(
-  plan: MigrationPlan,
-  options: MigrationOptions,
-  segment: number,
-  bucket: CapacityBucket,
-  skipped: SkippedItem[],
-  progress: (segment: number, counts: SegmentCounts, finished: boolean) => void,
-): Promise<SegmentCounts> {
+/** The items of a page that are still in the table, by table key (a consistent BatchGetItem). */
+async function stillThere(ctx: TableContext, keys: ReadonlyArray<Readonly<Record<string, unknown>>>): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const names = Object.keys(keys[0]!);
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: 'migration' }, keys.map((key) => ({ key: key as Record<string, string>, source: key })), names, (stored) => stored, { consistent: true });
+  return new Set(found.keys());
+}
+
+/** A write planned for a scanned item: what it counts for, or nothing when the item needs none. */
+function planned(what: ReturnType<typeof classify>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
+  if ('entity' in what) return { kind: what.entity.kind === 'rewrite' ? 'rewritten' : 'backfilled', items: 1 };
+  if ('move' in what) return { kind: 'rewritten', items: what.move.halves.length };
+  return undefined;
+}
+
+export interface SegmentRun {
+  readonly plan: MigrationPlan;
+  readonly options: SegmentOptions;
+  readonly store: SegmentStore;
+  readonly bucket: CapacityBucket;
+  /** After each page: the segment's counts (all its runs'), whether it is finished, and the items this page scanned. */
+  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean, page: number) => void;
+  /** Checked before each page: true stops the segment there (its checkpoint stays where it is). */
+  readonly stopped?: () => boolean;
+}
+
+/**
+ * Runs one segment from its checkpoint to the end (or until `stopped`). Each page is saved twice:
+ * its planned writes before they are sent, its counts and the next page's start after. A run that
+ * resumes a page left mid-way counts the writes already made from the planned list.
+ */
+export async function runSegment(run: SegmentRun, segment: number): Promise<SegmentCounts> {
+  const { plan, options, store, bucket } = run;
   const ctx: TableContext = { client: options.client, tableName: options.tableName };
-  const saved = readCheckpoint(options.checkpoints, plan.id, segment, options.segments);
-  const counts = saved ? { ...saved.counts } : emptyCounts();
-  const own: SkippedItem[] = [...(saved?.skipped ?? [])];
-  const report = () => skipped.push(...own);
-  if (saved?.done) return report(), counts;
+  const saved = await store.load(segment);
+  const counts: SegmentCounts = saved ? { ...saved.counts } : emptyCounts();
+  if (saved?.done) return counts;
   let next = saved?.next;
+  const id = (key: Readonly<Record<string, unknown>>) => keyId(key as Record<string, string>, Object.keys(key));
+  // writes a stopped run planned: those whose item is gone were made; the others are still to come
+  const carried = new Map<string, PendingWrite>();
+  if (saved?.pending?.length) {
+    const present = await stillThere(ctx, saved.pending.map((p) => p.key));
+    for (const write of saved.pending) {
+      if (present.has(id(write.key))) carried.set(id(write.key), write);
+      else {
+        counts.scanned++;
+        counts[write.kind] += write.items;
+      }
+    }
+  }
   do {
+    if (run.stopped?.()) return counts;
     const page: ScanCommandOutput = await options.client.send(
       new ScanCommand({
         TableName: options.tableName,
@@ -731,26 +802,35 @@ async function runSegment(
         ...(next ? { ExclusiveStartKey: next } : {}),
       }),
     );
-    await mapConcurrent(page.Items ?? [], options.concurrency ?? 8, async (stored) => {
+    const items = (page.Items ?? []).map((stored) => ({ stored, what: classify(plan, stored), key: storedKey(plan, stored) }));
+    const pending = items.flatMap(({ what, key }) => {
+      const write = planned(what);
+      return write ? [{ key, ...write }] : [];
+    });
+    if (pending.length) await store.save(segment, { ...(next ? { next } : {}), done: false, counts, pending }, []);
+    const skipped: SkippedItem[] = [];
+    await mapConcurrent(items, options.concurrency ?? 8, async ({ stored, what, key }) => {
+      let outcome: Outcome;
+      if ('entity' in what) outcome = await migrateItem(ctx, bucket, plan.decode, what.entity, stored);
+      else if ('move' in what) outcome = await moveEdge(ctx, bucket, what.move, stored);
+      else if ('leave' in what) outcome = { kind: what.leave };
+      else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;
-      const what = classify(plan, stored);
-      if ('entity' in what) await migrateItem(ctx, bucket, plan.decode, what.entity, stored, counts, own);
-      else if ('move' in what) await moveEdge(ctx, bucket, what.move, stored, counts, own);
-      else if ('leave' in what) counts[what.leave]++;
-      else {
+      const earlier = carried.get(id(key));
+      if (earlier && outcome.kind === 'current') counts[earlier.kind] += earlier.items; // made by the stopped run
+      else if (outcome.kind === 'skipped') {
         counts.skipped++;
-        own.push({ key: storedKey(plan, stored), reason: what.skip });
-      }
+        skipped.push(outcome.skipped);
+      } else counts[outcome.kind] += outcome.items ?? 1;
     });
     next = page.LastEvaluatedKey;
-    writeCheckpoint(options.checkpoints, { migration: plan.id, segment, segments: options.segments, ...(next ? { next } : {}), done: next === undefined, counts, skipped: own });
-    progress(segment, counts, next === undefined);
+    await store.save(segment, { ...(next ? { next } : {}), done: next === undefined, counts }, skipped);
+    run.progress?.(segment, counts, next === undefined, items.length);
   } while (next);
-  report();
   return counts;
 }
 
-/** Migrates the segments of one run; resumes each from its checkpoint. */
+/** Migrates the segments of one run in this process; resumes each from its checkpoint file. */
 export async function runMigration(plan: MigrationPlan, options: MigrationOptions): Promise<MigrationReport> {
   const { segments } = options;
   if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new RangeError(`--segments must be an integer from 1 to 1,000,000, got ${segments}`);
@@ -758,9 +838,9 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
   for (const s of only) if (!Number.isInteger(s) || s < 0 || s >= segments) throw new RangeError(`--segment ${s} is not in 0..${segments - 1}`);
   // every checkpoint is checked before anything is written
   for (const s of only) readCheckpoint(options.checkpoints, plan.id, s, segments);
+  const store = new FileCheckpoints(options.checkpoints, plan.id, segments);
   const started = Date.now();
   const bucket = new CapacityBucket(options.maxWcu);
-  const skipped: SkippedItem[] = [];
   const table = await options.client.send(new DescribeTableCommand({ TableName: options.tableName }));
   const expected = Math.max(1, Math.round((table.Table?.ItemCount ?? 0) / segments));
   let reported = 0;
@@ -780,54 +860,8 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
     );
   };
   await mapConcurrent(only, only.length, async (segment) => {
-    all[segment] = await runSegment(plan, options, segment, bucket, skipped, progress);
+    all[segment] = await runSegment({ plan, options, store, bucket, progress }, segment);
   });
+  const skipped = only.flatMap((segment) => store.skippedOf(segment));
   return { migration: plan.id, segments: all, skipped, consumedWcu: bucket.consumed, busiest10s: bucket.busiestWindow, seconds: (Date.now() - started) / 1000 };
-}
-
-/**
- * The command line of an emitted migration program:
- * `--segments N [--segment I …] [--table NAME] [--checkpoints DIR] [--max-wcu N] [--endpoint URL] [--region R]`.
- * Progress goes to stderr, the final report (JSON) to stdout; exit 1 on a foreign checkpoint or failure.
- */
-export async function migrationMain(plan: MigrationPlan, argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    options: {
-      segments: { type: 'string', default: '4' },
-      segment: { type: 'string', multiple: true },
-      table: { type: 'string' },
-      checkpoints: { type: 'string' },
-      'max-wcu': { type: 'string' },
-      'page-size': { type: 'string' },
-      endpoint: { type: 'string' },
-      region: { type: 'string' },
-    },
-  });
-  const tableName = values.table ?? plan.tableName;
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values.region ? { region: values.region } : {}) }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  try {
-    const report = await runMigration(plan, {
-      client,
-      tableName,
-      segments: Number(values.segments),
-      ...(values.segment ? { only: values.segment.map(Number) } : {}),
-      checkpoints: path.resolve(values.checkpoints ?? path.join('.ddbgen-checkpoints', plan.id)),
-      maxWcu: values['max-wcu'] === undefined ? plan.maxWcu : Number(values['max-wcu']),
-      ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
-      log: (line) => process.stderr.write(`${line}\n`),
-    });
-    for (const s of report.skipped) process.stderr.write(`skipped ${JSON.stringify(s.key)}: ${s.reason}\n`);
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    return 0;
-  } catch (error) {
-    process.stderr.write(`migration ${plan.id}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  } finally {
-    client.destroy();
-  }
 }

@@ -4,7 +4,7 @@
 // using the new code runs before and during the resumed run; the table is then checked item by
 // item. The suite writes 1,500 items (DDBGEN_MIGRATION_ITEMS=50000 runs the issue's full size).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -85,9 +85,11 @@ test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with con
   t.regex(refused.stderr, /segment-0-of-4\.json belongs to migration shop-000000000000, not shop-[0-9a-f]{12}/);
   t.is((await scanTable(local.documents, tableName)).filter((i) => String(i.pk).startsWith('Customer#') || i.gsi2pk !== undefined).length, 0, 'nothing was written');
 
-  const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
+  const killed = await runProgram(program, args, local.endpoint, { checkpoints, scanned: 100 });
   t.is(killed.code, null, 'ended by the signal');
   const midway = await scanTable(local.documents, tableName);
+  const pending = readdirSync(checkpoints).filter((f) => f.endsWith('.json')).flatMap((f) => JSON.parse(readFileSync(path.join(checkpoints, f), 'utf8')).pending ?? []);
+  t.true(pending.length > 0, 'killed with a page under way: its planned writes are in the checkpoint');
   const oldUsers = midway.filter((i) => /^User#u\d+$/.test(String(i.pk)));
   t.true(oldUsers.length > 0 && oldUsers.length < PER_ENTITY, `stopped mid-way (${oldUsers.length} users left)`);
 
@@ -100,7 +102,11 @@ test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with con
   const run = await resumed;
   t.is(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout);
-  t.true(report.segments[0].superseded + report.segments[1].superseded + report.segments[2].superseded + report.segments[3].superseded >= early.length);
+  const total = (k: string) => Object.values(report.segments as Record<string, Record<string, number>>).reduce((sum, c) => sum + c[k]!, 0);
+  t.true(total('superseded') >= early.length);
+  // exact across the kill: the writes the killed run made after its last checkpoint are counted too
+  t.is(total('rewritten') + total('superseded'), PER_ENTITY, 'every user rewritten or superseded, once');
+  t.is(total('backfilled'), PER_ENTITY, 'every order backfilled, once');
   t.deepEqual(
     report.skipped.map((s: { key: object }) => s.key).sort((a: { pk: string }, b: { pk: string }) => (a.pk < b.pk ? -1 : 1)),
     [
@@ -288,7 +294,7 @@ test.serial('edge items across the key codec change: both halves moved, killed m
 
   const checkpoints = path.join(dir, 'checkpoints');
   const args = ['--table', tableName, '--segments', '4', '--checkpoints', checkpoints, '--page-size', '50', '--max-wcu', '2000'];
-  const killed = await runProgram(program, args, local.endpoint, { checkpoints, pages: 2 });
+  const killed = await runProgram(program, args, local.endpoint, { checkpoints, scanned: 100 });
   t.is(killed.code, null, 'ended by the signal');
   // transactions the killed process had sent may still commit: let them settle before looking
   await new Promise((resolve) => setTimeout(resolve, 1000));

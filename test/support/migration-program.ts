@@ -4,7 +4,7 @@
 
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
@@ -20,8 +20,22 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** Runs the emitted program; `kill` ends it by pid once it has checkpointed `pages` pages. */
-export function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; pages: number }): Promise<Run> {
+/** Items scanned as the checkpoint files in `dir` count them (a file being replaced is read as 0). */
+function checkpointed(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .reduce((sum, f) => {
+      try {
+        return sum + (JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { counts: { scanned: number } }).counts.scanned;
+      } catch {
+        return sum;
+      }
+    }, 0);
+}
+
+/** Runs the emitted program; `kill` ends it by pid once its checkpoints count `scanned` items. */
+export function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; scanned: number }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
       cwd: path.dirname(program),
@@ -34,8 +48,7 @@ export function runProgram(program: string, args: string[], endpoint: string, ki
     let timer: NodeJS.Timeout | undefined;
     if (kill) {
       timer = setInterval(() => {
-        const pages = existsSync(kill.checkpoints) ? readdirSync(kill.checkpoints).filter((f) => f.endsWith('.json')).length : 0;
-        if (pages < kill.pages) return;
+        if (checkpointed(kill.checkpoints) < kill.scanned) return;
         clearInterval(timer); // once: the process may take longer than a tick to be gone
         process.kill(child.pid!, 'SIGKILL');
       }, 20);
