@@ -83,8 +83,7 @@ export async function migrationMain(plan: MigrationPlan, argv: readonly string[]
     out(migrationUsage(program, plan));
     return 0;
   }
-  let run: () => Promise<void>;
-  const db = client(values);
+  let run: (db: DynamoDBDocumentClient) => Promise<void>;
   try {
     if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'status')) throw new UsageError(`unknown command "${positionals.join(' ')}": the only command is status`);
     if (values.format !== undefined && !['text', 'json'].includes(values.format)) throw new UsageError(`unknown --format "${values.format}": use text or json`);
@@ -103,18 +102,18 @@ export async function migrationMain(plan: MigrationPlan, argv: readonly string[]
     });
     const log = (line: string) => err(`${line}\n`);
     if (positionals[0] === 'status') {
-      run = async () => {
+      run = async (db) => {
         const status = await migrationStatus(plan, { client: db, leaseTable, leaseMs });
         if (!status) throw new Error(`no coordinated run of migration ${plan.id} in lease table ${leaseTable}`);
         out(values.format === 'json' ? `${JSON.stringify(status)}\n` : `${statusText(status)}\n`);
       };
     } else if (coordinated) {
-      run = async () => {
+      run = async (db) => {
         const report = await runWorker(plan, { client: db, tableName, segments, leaseTable, leaseMs, maxWcu, log, ...(pageSize ? { pageSize } : {}) });
         out(`${JSON.stringify(report)}\n`);
       };
     } else {
-      run = async () => {
+      run = async (db) => {
         const report = await runMigration(plan, {
           client: db,
           tableName,
@@ -130,13 +129,14 @@ export async function migrationMain(plan: MigrationPlan, argv: readonly string[]
       };
     }
   } catch (error) {
-    db.destroy();
     if (!(error instanceof UsageError)) throw error;
     err(`${program}: ${error.message}\nrun npx tsx ${program} --help for the options\n`);
     return 2;
   }
+  // the client only once the options are right (the SDK may print warnings when it is made)
+  const db = client(values);
   try {
-    await run();
+    await run(db);
     return 0;
   } catch (error) {
     err(`migration ${plan.id}: ${error instanceof Error ? error.message : String(error)}\n`);

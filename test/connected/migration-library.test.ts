@@ -4,7 +4,7 @@
 // half keyed by it, and a re-keyed random-shard counter must keep its total, whether only the
 // encoding changes (each item keeps its shard) or the shard count changes (counters merged).
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { scanTable } from '../support/dynamodb-local.js';
@@ -51,7 +51,20 @@ test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff name
   t.regex(diff.stderr, /Member's partition key changed from "MEMBER#<memberId>" to "PATRON#<memberId>"[^\n]*edges "Borrowed", "Reserved" in its partitions move with it/);
   t.regex(diff.stderr, /edge "Borrowed" [^\n]*Member's partition key/);
   const program = path.join(dir, 'migrations', 'library', 'migrate-library.ts');
-  const typeCheck = typeCheckProgram(dir, program);
+  const typeCheck = typeCheckProgram(dir, program, path.join(dir, 'migrations', 'library', 'lambda-library.ts'));
+  // the command line: its header and --help list every option; a mistyped one is a usage line, exit 2
+  t.regex(readFileSync(program, 'utf8'), /--page-size N\] \[--endpoint URL\] \[--region R\]/);
+  const help = await runProgram(program, ['--help'], local.endpoint);
+  t.is(help.code, 0);
+  for (const option of ['--endpoint URL', '--region R', '--page-size N', '--coordinate', '--lease-table NAME', 'status']) t.true(help.stdout.includes(option), option);
+  for (const [args, message] of [
+    [['--segmnets', '4'], "migrate-library.ts: Unknown option '--segmnets'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--segmnets\"\n"],
+    [['--max-wcu', 'lots'], 'migrate-library.ts: --max-wcu must be a whole number from 1 to 1,000,000, got "lots"\n'],
+    [['--coordinate', '--segment', '2'], 'migrate-library.ts: --segment and --checkpoints are for a run in one process; coordinated workers share segments and checkpoints through the lease table\n'],
+  ] as const) {
+    const usage = await runProgram(program, [...args], local.endpoint);
+    t.deepEqual([usage.code, usage.stdout, usage.stderr], [2, '', `${message}run npx tsx migrate-library.ts --help for the options\n`], args.join(' '));
+  }
   const before = await import(path.join(dir, 'migrations', 'library', 'old', 'library', 'index.js'));
   const after = await import(path.join(dir, 'migrations', 'library', 'new', 'library', 'index.js'));
   const tableName = `library-${randomUUID()}`;

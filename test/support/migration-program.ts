@@ -62,10 +62,10 @@ export function runProgram(program: string, args: string[], endpoint: string, ki
 }
 
 /** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
-export function typeCheckProgram(dir: string, program: string): Promise<string> {
+export function typeCheckProgram(dir: string, ...files: string[]): Promise<string> {
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files: [program] }),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files }),
   );
   return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
     () => '',
