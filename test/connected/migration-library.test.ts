@@ -8,42 +8,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { scanTable } from '../support/dynamodb-local.js';
+import { librarySchema } from '../support/library-design.js';
 import { emitMigration, putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
-
-function library(options: { member?: string; delimiter?: string; shards?: number } = {}): string {
-  const d = options.delimiter ?? '#';
-  return `import { defineTable, edge, entity, gsi, t } from 'ddbgen';
-export default defineTable({
-  name: 'Library',
-  delimiter: '${d}',
-  indexes: { byTitle: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }), byReserved: gsi({ pk: 'gsi2pk', sk: 'gsi2sk' }) },
-  entities: {
-    Member: entity({ attributes: { memberId: t.string(), name: t.string() }, key: { pk: '${options.member ?? 'MEMBER'}${d}<memberId>', sk: 'PROFILE' } }),
-    Book: entity({
-      attributes: { isbn: t.string(), title: t.string() },
-      key: { pk: 'BOOK${d}<isbn>', sk: 'BOOK' },
-      indexes: { byTitle: { pk: 'TITLE${d}<title>', sk: '<isbn>' } },
-    }),
-    Visits: entity({
-      attributes: { branchId: t.string(), visits: t.number({ integer: true, min: 0 }), pages: t.number({ integer: true, min: 0 }) },
-      key: { pk: 'VISITS${d}<branchId>${d}<shard>', sk: 'TOTAL', shard: { count: ${options.shards ?? 8}, random: true } },
-    }),
-  },
-  edges: {
-    Borrowed: edge({ types: ['Member', 'Book'], forward: 'BORROWED', inverse: 'BORROWED_BY', attributes: { on: t.string() } }),
-    Reserved: edge({ types: ['Member', 'Book'], forward: 'RESERVED', inverse: 'RESERVED_BY', inverseIndex: 'byReserved' }),
-  },
-});
-`;
-}
 
 type Node = { type: 'Member' | 'Book'; id: string };
 
 test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff names both edges, and every edge half keyed by a member moves, forward and inverse, GSI copies too', async (t) => {
   t.timeout(240_000);
   const { local, dir } = await workspace(t);
-  writeFileSync(path.join(dir, 'old.ts'), library());
-  writeFileSync(path.join(dir, 'new.ts'), library({ member: 'PATRON' }));
+  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
+  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
   const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
   t.is(diff.code, 0, diff.stderr);
   const codes = diff.stderr.split('\n').filter((l) => l.startsWith('new.ts')).map((l) => l.replace(/^.*? - \w+ (\w+): \[([^\]]+)\] (.*)$/, '$1 $2'));
@@ -133,8 +107,8 @@ for (const [title, shards] of [
   test.serial(`a random-shard counter re-keyed, ${title}`, async (t) => {
     t.timeout(240_000);
     const { local, dir } = await workspace(t);
-    writeFileSync(path.join(dir, 'old.ts'), library());
-    writeFileSync(path.join(dir, 'new.ts'), library({ delimiter: '|', shards }));
+    writeFileSync(path.join(dir, 'old.ts'), librarySchema());
+    writeFileSync(path.join(dir, 'new.ts'), librarySchema({ delimiter: '|', shards }));
     const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
     t.is(diff.code, 0, diff.stderr);
     const program = path.join(dir, 'migrations', 'library', 'migrate-library.ts');
@@ -166,3 +140,42 @@ for (const [title, shards] of [
     else t.true(items.every((i) => /^VISITS\|(north|south)\|[0-2]$/.test(String(i.pk))), 'every item on one of the 3 new shards');
   });
 }
+
+const scans = (prefix: string) => `import { defineTable, entity, t } from 'ddbgen';
+export default defineTable({
+  name: 'Scans',
+  entities: {
+    Scan: entity({ attributes: { pageId: t.string(), text: t.string() }, key: { pk: '${prefix}#<pageId>', sk: 'PAGE' } }),
+  },
+});
+`;
+
+test.serial('the cap holds per 10-second window with 400 KB items, each move estimated at twice a second of the cap (1,600 WCU at 800 WCU/s)', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'old.ts'), scans('SCAN'));
+  writeFileSync(path.join(dir, 'new.ts'), scans('PAGE'));
+  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
+  const program = path.join(dir, 'migrations', 'scans', 'migrate-scans.ts');
+  const after = await import(path.join(dir, 'migrations', 'scans', 'new', 'scans', 'index.js'));
+  const tableName = `scans-${randomUUID()}`;
+  await local.createTable(after.scansTableDefinition(tableName));
+  // 14 pages just under 400 KB: a move puts 400 KB and deletes 400 KB in a transaction (2 × 800 WCU)
+  const pages = Array.from({ length: 14 }, (_, i) => ({ pk: `SCAN#p${i}`, sk: 'PAGE', pageId: `p${i}`, text: String(i % 10).repeat(399 * 1024) }));
+  for (const page of pages) await putRaw(local.documents, tableName, [page]);
+  const cap = 800;
+  const run = await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '4', '--max-wcu', String(cap)], local.endpoint);
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  const moved = Object.values(report.segments as Record<string, { rewritten: number }>).reduce((sum, c) => sum + c.rewritten, 0);
+  t.is(moved, pages.length);
+  // charged 1,600 WCU each before it goes (put and delete of 399 KB, doubled), then corrected by what DynamoDB reports
+  t.true(report.consumedWcu >= pages.length * 800, `DynamoDB reported ${report.consumedWcu} WCU`);
+  // the busiest 10 seconds, by what DynamoDB reported and when it answered: within the cap (and its 10 %)
+  t.true(report.busiest10s <= 1.1 * cap * 10, `busiest 10 s: ${report.busiest10s} WCU`);
+  t.true(report.busiest10s >= 0.3 * cap * 10, `the cap is used, not starved: ${report.busiest10s} WCU`);
+  t.log(`${pages.length} pages of 399 KB moved in ${report.seconds.toFixed(1)} s: ${report.consumedWcu} WCU, busiest 10 s ${report.busiest10s} WCU (cap ${cap * 10})`);
+  const items = await scanTable(local.documents, tableName);
+  t.deepEqual(items.map((i) => i.pk).sort(), pages.map((p) => `PAGE#${p.pageId}`).sort());
+  t.true(items.every((i) => String(i.text).length === 399 * 1024));
+});

@@ -34,31 +34,38 @@ function checkpointed(dir: string): number {
     }, 0);
 }
 
+/** Starts the emitted program and returns at once: its pid, and its end. */
+export function startProgram(program: string, args: string[], endpoint: string): { readonly pid: number; readonly done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
+    cwd: path.dirname(program),
+    env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { pid: child.pid!, done };
+}
+
 /** Runs the emitted program; `kill` ends it by pid once its checkpoints count `scanned` items. */
-export function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; scanned: number }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
-      cwd: path.dirname(program),
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let timer: NodeJS.Timeout | undefined;
-    if (kill) {
-      timer = setInterval(() => {
+export async function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; scanned: number }): Promise<Run> {
+  const { pid, done } = startProgram(program, args, endpoint);
+  const timer = kill
+    ? setInterval(() => {
         if (checkpointed(kill.checkpoints) < kill.scanned) return;
         clearInterval(timer); // once: the process may take longer than a tick to be gone
-        process.kill(child.pid!, 'SIGKILL');
-      }, 20);
-    }
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+        process.kill(pid, 'SIGKILL');
+      }, 20)
+    : undefined;
+  try {
+    return await done;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
