@@ -69,6 +69,8 @@ export interface MigrationStatus {
   /** Seconds left at the run's rate so far; 0 when done, undefined before anything was scanned. */
   readonly etaSeconds: number | undefined;
   readonly maxWcu: number;
+  /** Write units consumed on the table by every worker so far (a dead worker's as of its last heartbeat). */
+  readonly consumedWcu: number;
   readonly skipped: readonly SkippedItem[];
 }
 
@@ -138,6 +140,8 @@ interface Lease {
   release: boolean;
   /** Writes to the lease item, one at a time (each is conditioned on the counter the one before left). */
   chain: Promise<unknown>;
+  /** When the latest write that held the lease was sent (this worker's clock). */
+  confirmedAt: number;
 }
 
 /** The lease table as one worker's segment store: every write is conditioned on holding the lease. */
@@ -165,9 +169,11 @@ class LeaseStore implements SegmentStore {
     if (!lease || lease.lost) return Promise.reject(new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`));
     const turn = lease.chain.then(async () => {
       if (lease.lost) throw new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`);
+      const sent = Date.now();
       try {
         await write(lease);
         lease.counter++;
+        lease.confirmedAt = sent;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         lease.lost = true;
@@ -240,8 +246,24 @@ class LeaseStore implements SegmentStore {
     this.leases.delete(segment);
   }
 
+  /**
+   * Waits until the lease is known to hold for long enough to send a write: another worker claims it
+   * only once its counter has stood still for the lease time on that worker's clock, so a write sent
+   * within half the lease time of a confirmed renewal lands before any other owner can start. A
+   * worker whose renewals stall (or fail) stops writing instead of racing the next owner.
+   */
+  async fence(segment: number, leaseMs: number): Promise<void> {
+    for (;;) {
+      const lease = this.leases.get(segment);
+      if (!lease || lease.lost) throw new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`);
+      if (Date.now() - lease.confirmedAt <= leaseMs / 2) return;
+      await defaultSleep(25);
+    }
+  }
+
   /** Claims a segment whose counter was last seen at `seen`: true when this worker holds it now. */
   async claim(segment: number, seen: number): Promise<boolean> {
+    const sent = Date.now();
     try {
       await this.client.send(
         new UpdateCommand({
@@ -257,7 +279,7 @@ class LeaseStore implements SegmentStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-    this.leases.set(segment, { counter: seen + 1, lost: false, release: false, chain: Promise.resolve() });
+    this.leases.set(segment, { counter: seen + 1, lost: false, release: false, chain: Promise.resolve(), confirmedAt: sent });
     return true;
   }
 }
@@ -329,6 +351,7 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
         store,
         bucket,
         stopped: () => lease.lost || lease.release || failure !== undefined,
+        fence: () => store.fence(segment, leaseMs),
         progress: (s, counts, done, page) => {
           scanned += page;
           if (done) finished[s] = { ...counts };
@@ -390,9 +413,9 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
     new UpdateCommand({
       TableName: leaseTable,
       Key: { pk: plan.id, sk: workerSk(me) },
-      UpdateExpression: 'SET #finished = :true, #scanned = :scanned, #heartbeatAt = :now',
-      ExpressionAttributeNames: { '#finished': 'finished', '#scanned': 'scanned', '#heartbeatAt': 'heartbeatAt' },
-      ExpressionAttributeValues: { ':true': true, ':scanned': scanned, ':now': Date.now() },
+      UpdateExpression: 'SET #finished = :true, #scanned = :scanned, #consumed = :consumed, #heartbeatAt = :now',
+      ExpressionAttributeNames: { '#finished': 'finished', '#scanned': 'scanned', '#consumed': 'consumed', '#heartbeatAt': 'heartbeatAt' },
+      ExpressionAttributeValues: { ':true': true, ':scanned': scanned, ':consumed': bucket.consumed, ':now': Date.now() },
     }),
   );
   if (failure !== undefined) throw failure;
@@ -429,6 +452,7 @@ export async function migrationStatus(plan: MigrationPlan, options: Pick<Coordin
     itemsPerSecond: Math.round(itemsPerSecond),
     etaSeconds: done === Number(run.segments) ? 0 : counts.scanned ? Math.max(0, Math.round((Math.max(itemCount, counts.scanned) - counts.scanned) / itemsPerSecond)) : undefined,
     maxWcu: Number(run.maxWcu),
+    consumedWcu: items.filter((i) => String(i.sk).startsWith('WORKER#')).reduce((sum, w) => sum + Number(w.consumed ?? 0), 0),
     skipped: items.filter((i) => String(i.sk).startsWith('SKIPPED#')).map((i) => ({ key: JSON.parse(String(i.key)) as Record<string, unknown>, reason: String(i.reason) })),
   };
 }
@@ -440,7 +464,7 @@ export function statusText(status: MigrationStatus): string {
   return [
     `migration ${status.migration} on table ${status.table}: ${status.done} of ${status.segments} segments done, ${status.inProgress} in progress, ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} alive`,
     `items: ${c.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
-    `rate: ${status.itemsPerSecond} items/s since the start (cap ${status.maxWcu} WCU/s); ${status.etaSeconds === undefined ? 'ETA unknown until items are scanned' : status.etaSeconds === 0 ? 'finished' : `ETA ${status.etaSeconds} s`}`,
+    `rate: ${status.itemsPerSecond} items/s since the start, ${status.consumedWcu} WCU consumed (cap ${status.maxWcu} WCU/s); ${status.etaSeconds === undefined ? 'ETA unknown until items are scanned' : status.etaSeconds === 0 ? 'finished' : `ETA ${status.etaSeconds} s`}`,
     ...status.workers.map((w) => `  worker ${w.worker}: ${w.segments} segment${w.segments === 1 ? '' : 's'}, ${w.scanned} scanned, last heartbeat ${w.heartbeatAgoSeconds} s ago`),
     ...status.skipped.map((s) => `  skipped ${JSON.stringify(s.key)}: ${s.reason}`),
   ].join('\n');

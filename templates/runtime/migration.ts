@@ -290,19 +290,27 @@ const isConditionFailure = (error: unknown) => {
   return e.name === 'ConditionalCheckFailedException' || (e.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 };
 
+/** Where a segment's writes go: the table, the cap, and the check that the segment is still this process's to write. */
+interface WriteContext extends TableContext {
+  readonly bucket: CapacityBucket;
+  /** Awaited just before each write is sent (after the cap let it go): throws when the segment is no longer this process's. */
+  readonly fence?: (() => Promise<void>) | undefined;
+}
+
 /**
  * Sends one write under the cap: charged before it goes by its estimate (`recordUnits`), corrected
  * by the consumed capacity DynamoDB reports (none for a cancelled transaction or a failed
  * condition: the estimate stands).
  */
-async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: TableContext, bucket: CapacityBucket, estimate: number, command: { input: unknown }): Promise<T> {
-  const charge = await bucket.take(estimate);
+async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: WriteContext, estimate: number, command: { input: unknown }): Promise<T> {
+  const charge = await ctx.bucket.take(estimate);
   try {
+    await ctx.fence?.();
     const result = (await ctx.client.send(command as never)) as unknown as T;
-    bucket.settle(charge, result.ConsumedCapacity === undefined ? undefined : units(result.ConsumedCapacity));
+    ctx.bucket.settle(charge, result.ConsumedCapacity === undefined ? undefined : units(result.ConsumedCapacity));
     return result;
   } catch (error) {
-    bucket.settle(charge, undefined);
+    ctx.bucket.settle(charge, undefined);
     throw error;
   }
 }
@@ -312,10 +320,10 @@ async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: TableContex
  * every replacement is there: nothing is deleted unless its replacement is in the table. False when
  * a replacement was gone (deleted meanwhile): nothing was deleted.
  */
-async function retire(ctx: TableContext, bucket: CapacityBucket, pk: string, pairs: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly replacement: Readonly<Record<string, unknown>> }>, oldSizes: readonly number[]): Promise<boolean> {
+async function retire(ctx: WriteContext, pk: string, pairs: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly replacement: Readonly<Record<string, unknown>> }>, oldSizes: readonly number[]): Promise<boolean> {
   const names = { ExpressionAttributeNames: { '#pk': pk } };
   try {
-    await capped(ctx, bucket, writeUnits([...pairs.map((p) => itemSize(p.replacement)), ...oldSizes], true), new TransactWriteCommand({
+    await capped(ctx, writeUnits([...pairs.map((p) => itemSize(p.replacement)), ...oldSizes], true), new TransactWriteCommand({
       TransactItems: pairs.flatMap((p) => [
         { ConditionCheck: { TableName: ctx.tableName, Key: p.replacement, ConditionExpression: 'attribute_exists(#pk)', ...names } },
         { Delete: { TableName: ctx.tableName, Key: p.old } },
@@ -548,7 +556,7 @@ function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard
 /** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
 const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
 
-async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>): Promise<Outcome> {
+async function migrateItem(ctx: WriteContext, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
   const read = readStored(entity, decode, stored);
   let next: Record<string, unknown>;
@@ -561,11 +569,11 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
   }
   const newKey = tableKey(entity.to, next);
   if (JSON.stringify(newKey) !== JSON.stringify(oldKey)) {
-    if (isShardedCounter(entity.to)) return mergeCounter(ctx, bucket, decode, entity, stored, next);
+    if (isShardedCounter(entity.to)) return mergeCounter(ctx, decode, entity, stored, next);
     const pk = { '#pk': entity.to.pk.attribute };
     for (let attempt = 1; ; attempt++) {
       try {
-        await capped(ctx, bucket, recordUnits([next, stored], true), new TransactWriteCommand({
+        await capped(ctx, recordUnits([next, stored], true), new TransactWriteCommand({
           TransactItems: [
             { Put: { TableName: ctx.tableName, Item: next, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: pk } },
             { Delete: { TableName: ctx.tableName, Key: oldKey } },
@@ -581,7 +589,7 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
         return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` } };
       }
       // a newer write holds the new key: it wins, and the old item goes away in a transaction that checks it is there
-      if (await retire(ctx, bucket, entity.to.pk.attribute, [{ old: oldKey, replacement: newKey }], [itemSize(stored)])) {
+      if (await retire(ctx, entity.to.pk.attribute, [{ old: oldKey, replacement: newKey }], [itemSize(stored)])) {
         return { kind: 'superseded' };
       }
       if (attempt >= SUPERSEDE_ATTEMPTS) {
@@ -618,7 +626,7 @@ async function migrateItem(ctx: TableContext, bucket: CapacityBucket, decode: De
   });
   const removals = remove.map(alias);
   try {
-    await capped(ctx, bucket, writeUnits([Math.max(itemSize(stored), itemSize(next))]),
+    await capped(ctx, writeUnits([Math.max(itemSize(stored), itemSize(next))]),
       new UpdateCommand({
         TableName: ctx.tableName,
         Key: oldKey,
@@ -646,7 +654,7 @@ const MERGE_ATTEMPTS = 5;
  * once: a re-run finds the old item gone and adds nothing, and an old item another writer changed
  * meanwhile is read and merged again.
  */
-async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, attempt = 1): Promise<Outcome> {
+async function mergeCounter(ctx: WriteContext, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, attempt = 1): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
   const newKey = tableKey(entity.to, next);
   const update = new ExpressionAliases();
@@ -662,7 +670,7 @@ async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: D
   const condition = [`attribute_exists(${held.name(Object.keys(oldKey)[0]!)})`];
   for (const [name, value] of Object.entries(stored)) if (typeof value === 'number' && !(name in oldKey)) condition.push(`${held.name(name)} = ${held.value(value)}`);
   try {
-    await capped(ctx, bucket, recordUnits([next, stored], true),
+    await capped(ctx, recordUnits([next, stored], true),
       new TransactWriteCommand({
         TransactItems: [
           { Update: { TableName: ctx.tableName, Key: newKey, UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '), ...update.attributes() } },
@@ -679,7 +687,7 @@ async function mergeCounter(ctx: TableContext, bucket: CapacityBucket, decode: D
     if (attempt >= MERGE_ATTEMPTS) return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its counters kept changing while it was merged (${attempt} attempts); left in place` } };
     const read = readStored(entity, decode, now.Item);
     if ('skip' in read) return { kind: 'skipped', skipped: { key: oldKey, reason: read.skip } };
-    return mergeCounter(ctx, bucket, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), attempt + 1);
+    return mergeCounter(ctx, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), attempt + 1);
   }
 }
 
@@ -695,7 +703,7 @@ const CONFLICT_ATTEMPTS = 8;
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
  * its other half; a missing other half is reported and nothing is written.
  */
-async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMove, stored: Readonly<Record<string, unknown>>): Promise<Outcome> {
+async function moveEdge(ctx: WriteContext, move: EdgeMove, stored: Readonly<Record<string, unknown>>): Promise<Outcome> {
   // the table's key attribute names are the same in both schemas (renaming them recreates the table)
   const pk = Object.keys(move.halves[0]!.old)[0]!;
   const names = { ExpressionAttributeNames: { '#pk': pk } };
@@ -709,7 +717,7 @@ async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMov
   for (let attempt = 1; ; attempt++) {
     let reasons: ReadonlyArray<{ Code?: string }> = [];
     try {
-      await capped(ctx, bucket, estimate, new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+      await capped(ctx, estimate, new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
       return { kind: 'rewritten', items: move.halves.length };
     } catch (error) {
       reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
@@ -730,7 +738,7 @@ async function moveEdge(ctx: TableContext, bucket: CapacityBucket, move: EdgeMov
     }
     // the new code added the edge meanwhile: it wins, and the old halves go away once its halves are checked
     const key = (record: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(own!.old).map((a) => [a, record[a]]));
-    if (await retire(ctx, bucket, pk, move.halves.map((h) => ({ old: h.old, replacement: key(h.next) })), oldSizes)) {
+    if (await retire(ctx, pk, move.halves.map((h) => ({ old: h.old, replacement: key(h.next) })), oldSizes)) {
       return { kind: 'superseded' };
     }
     if (attempt >= SUPERSEDE_ATTEMPTS) {
@@ -763,6 +771,8 @@ export interface SegmentRun {
   readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean, page: number) => void;
   /** Checked before each page: true stops the segment there (its checkpoint stays where it is). */
   readonly stopped?: () => boolean;
+  /** Awaited before each write: throws when the segment may no longer be written by this process. */
+  readonly fence?: () => Promise<void>;
 }
 
 /**
@@ -772,7 +782,7 @@ export interface SegmentRun {
  */
 export async function runSegment(run: SegmentRun, segment: number): Promise<SegmentCounts> {
   const { plan, options, store, bucket } = run;
-  const ctx: TableContext = { client: options.client, tableName: options.tableName };
+  const ctx: WriteContext = { client: options.client, tableName: options.tableName, bucket, fence: run.fence };
   const saved = await store.load(segment);
   const counts: SegmentCounts = saved ? { ...saved.counts } : emptyCounts();
   if (saved?.done) return counts;
@@ -811,8 +821,8 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
     const skipped: SkippedItem[] = [];
     await mapConcurrent(items, options.concurrency ?? 8, async ({ stored, what, key }) => {
       let outcome: Outcome;
-      if ('entity' in what) outcome = await migrateItem(ctx, bucket, plan.decode, what.entity, stored);
-      else if ('move' in what) outcome = await moveEdge(ctx, bucket, what.move, stored);
+      if ('entity' in what) outcome = await migrateItem(ctx, plan.decode, what.entity, stored);
+      else if ('move' in what) outcome = await moveEdge(ctx, what.move, stored);
       else if ('leave' in what) outcome = { kind: what.leave };
       else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;

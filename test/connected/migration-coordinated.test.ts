@@ -27,7 +27,9 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   const seed = libraryItems(MEMBERS);
   await putRaw(local.documents, tableName, seed.items);
 
-  const args = ['--coordinate', '--table', tableName, '--segments', '12', '--lease-seconds', '3', '--page-size', '50', '--max-wcu', '4000'];
+  // one cap for the whole run, shared by the workers alive
+  const cap = 300;
+  const args = ['--coordinate', '--table', tableName, '--segments', '12', '--lease-seconds', '3', '--page-size', '50', '--max-wcu', String(cap)];
   const started = Date.now();
   const workers = [0, 1, 2].map(() => startProgram(program, args, local.endpoint));
   // two of them killed at random moments while they work, a fourth started after the first kill
@@ -38,7 +40,8 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   const late = startProgram(program, args, local.endpoint);
   await kill(2);
   const [first, killed1, killed2, last] = await Promise.all([workers[0]!.done, workers[1]!.done, workers[2]!.done, late.done]);
-  t.log(`run finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = (Date.now() - started) / 1000;
+  t.log(`run finished in ${seconds.toFixed(1)} s`);
   t.deepEqual([killed1.code, killed2.code], [null, null], 'ended by the signal');
   t.is(first.code, 0, first.stderr);
   t.is(last.code, 0, last.stderr);
@@ -65,5 +68,8 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   t.true(c.scanned >= seed.items.length);
   const text = await runProgram(program, ['status', '--table', tableName], local.endpoint);
   t.regex(text.stdout, new RegExp(`^migration library-[0-9a-f]{12} on table ${tableName}: 12 of 12 segments done, 0 in progress, [0-9]+ workers? alive\nitems: ${c.scanned} scanned of ~${seed.items.length} \\(100 %\\): ${seed.moved} rewritten, `));
-  t.regex(text.stdout, /rate: \d+ items\/s since the start \(cap 4000 WCU\/s\); finished/);
+  t.regex(text.stdout, /rate: \d+ items\/s since the start, \d+ WCU consumed \(cap 300 WCU\/s\); finished/);
+  // the workers' consumption together (the dead ones' as of their last heartbeat) stays within the one cap
+  t.log(`${report.consumedWcu} WCU in ${seconds.toFixed(1)} s: ${Math.round(report.consumedWcu / seconds)} WCU/s (cap ${cap})`);
+  t.true(report.consumedWcu > 0 && report.consumedWcu / seconds <= 1.1 * cap, `${report.consumedWcu} WCU in ${seconds} s`);
 });
