@@ -6,7 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
-import { CheckpointError, classify, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
+import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
 import type { EntityModel } from './repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */
@@ -144,4 +144,13 @@ test('checkpoints: a foreign migration or another segment count is refused; none
   t.is(foreign.message, `${path.join(dir, 'segment-1-of-4.json')} belongs to migration shop-1, not shop-2; use another --checkpoints folder for this migration`);
   const other = t.throws(() => readCheckpoint(dir, 'shop-1', 0, 8), { instanceOf: CheckpointError });
   t.is(other.message, `${path.join(dir, 'segment-1-of-4.json')} was made with another --segments; resume with the same count, or use another --checkpoints folder`);
+});
+
+test('a random shard keeps its position when only the encoding changes, and folds onto a new count (s mod m)', (t) => {
+  const eight = { shards: 8, shardStart: 0 };
+  t.deepEqual([0, 3, 7].map((s) => movedShard(eight, s, eight)), [0, 3, 7]);
+  t.deepEqual([0, 3, 5, 7].map((s) => movedShard(eight, s, { shards: 3, shardStart: 0 })), [0, 0, 2, 1]);
+  t.deepEqual([1, 8].map((s) => movedShard({ shards: 8, shardStart: 1 }, s, { shards: 16, shardStart: 1 })), [1, 8], 'positions from a start of 1');
+  t.is(movedShard({ shards: undefined, shardStart: 0 }, undefined, eight), 0, 'an unsharded key goes to the first shard');
+  t.is(movedShard(eight, 5, { shards: undefined, shardStart: 0 }), undefined, 'no shard in the new key');
 });
