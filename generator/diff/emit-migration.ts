@@ -1,7 +1,9 @@
-// Writes the migration program for the changes that move stored items (rewritten keys, index
-// backfills, re-keyed edges): both schema versions' generated code (old/ and new/, so each item is parsed with the
-// old codec and built with the new), the migration runtime beside the new code, and
-// migrate-<table>.ts, which names the entities and edges, the migration's identity and its default write cap.
+// Writes the migration of each table whose stored items move (rewritten keys, index backfills,
+// re-keyed edges): both schema versions' generated code (old/ and new/, so each item is parsed with
+// the old codec and built with the new), the migration runtime beside the new code, plan.ts (the
+// entities and edges that move, the declared types, the migration's identity and default write
+// cap), the command line migrate-<table>.ts, a Lambda entry, a Dockerfile and CloudFormation
+// running N coordinated workers.
 
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -51,10 +53,21 @@ function declaredType(def: AttributeDef): Record<string, unknown> {
   return out;
 }
 
-/** The `declared` object of a plan entry: one attribute a line. */
-function declared(attributes: Readonly<Record<string, AttributeDef>>, indent: string): string {
-  const lines = Object.entries(attributes).map(([name, def]) => `${indent}  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: ${JSON.stringify(declaredType(def)).replace(/"(\w+)":/g, '$1: ')},`);
-  return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
+/** Plain data as a TypeScript literal: `{ kind: 'enum', values: ['A', 'B'] }`. */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const fields = Object.entries(value).map(([key, v]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${literal(v)}`);
+    return fields.length ? `{ ${fields.join(', ')} }` : '{}';
+  }
+  return typeof value === 'string' ? quote(value) : String(value);
+}
+
+/** A plan entry, one field a line; `declared` holds the new schema's attribute declarations. */
+function entry(fields: ReadonlyArray<[string, string]>, attributes: Readonly<Record<string, AttributeDef>>): string {
+  const types = Object.entries(attributes).map(([name, def]) => [name, declaredType(def)] as const);
+  const declared = types.length ? `{\n${types.map(([name, type]) => `        ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: ${literal(type)},`).join('\n')}\n      }` : '{}';
+  return `    {\n${[...fields, ['declared', declared]].map(([k, v]) => `      ${k}: ${v},`).join('\n')}\n    },`;
 }
 
 type Moved = ReadonlyArray<{ name: string; kind: 'rewrite' | 'backfill' | 'edge'; reasons: string[] }>;
@@ -94,10 +107,10 @@ export const plan: MigrationPlan = {
   id: ${quote(migrationId(before, after, oldCodec, edges.map((e) => e.name)))},
   tableName: ${quote(after.name)},
   entities: [
-${entities.map((e) => `    { name: '${e.name}', kind: '${e.kind}', from: old${e.name}, to: new${e.name}, declared: ${declared(after.entities[e.name]!.attributes, '    ')} },`).join('\n')}
+${entities.map((e) => entry([['name', quote(e.name)], ['kind', quote(e.kind)], ['from', `old${e.name}`], ['to', `new${e.name}`]], after.entities[e.name]!.attributes)).join('\n')}
   ],
   unchanged: [${unchanged.map((e) => `old${e.name}`).join(', ')}],
-  edges: [${edges.map((e) => `\n    { name: '${e.name}', from: old${e.name}Edge, to: new${e.name}Edge, declared: ${declared(after.edges[e.name]!.attributes, '    ')} },`).join('')}${edges.length ? '\n  ' : ''}],
+  edges: [${edges.map((e) => `\n${entry([['name', quote(e.name)], ['from', `old${e.name}Edge`], ['to', `new${e.name}Edge`]], after.edges[e.name]!.attributes)}`).join('')}${edges.length ? '\n  ' : ''}],
   edgePrefixes: [${Object.values(before.edges).filter((e) => !movedEdges.has(e.name)).flatMap((e) => [e.forward, ...(e.inverse === undefined ? [] : [e.inverse])]).map((label) => quote(label + before.delimiter)).join(', ')}],
   decode: fromStored,
   maxWcu: ${defaultMaxWcu(after)},

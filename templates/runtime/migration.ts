@@ -1,33 +1,35 @@
 // The engine behind programs emitted by `ddbgen diff --emit-migration`: reads every item by
-// parallel scan segments (each runnable alone, in its own process or on another machine), parses
-// each with the old schema's key templates and builds it again with the new one's, and writes:
+// parallel scan segments, parses each with the old schema's key templates and builds it again with
+// the new one's, and writes:
 //
 // - a rewritten key as one transaction: put the new item unless its key exists (a concurrent
-//   new-style write wins) and delete the old one, so an item is never lost or doubled;
+//   new-style write wins) and delete the old one, so an item is never lost or doubled; an item is
+//   moved only from its stored key (its attributes must build that key, and fit the declared types);
+// - an old item whose new key a newer write holds is deleted in a transaction that checks the new
+//   one is there: nothing is deleted unless its replacement is written;
+// - a random-shard counter is merged into its new key by ADDing its numbers, in one transaction
+//   with the delete of the old item conditioned on the counts added (each count exactly once);
 // - a backfill (index attributes only) as an update conditioned on the values it was computed from;
-// - an old item whose new key already exists is only deleted, through the batch executor;
-// - an edge item (node ids re-encoded, delimiter or labels changed) moves together with its other
-//   half in one transaction: both new items put unless they exist, both old ones deleted only if
-//   they are still there, so an edge is always whole in one form or the other.
+// - an edge item (node ids or keys re-encoded, delimiter or labels changed) moves together with its
+//   other half in one transaction, so an edge is always whole in one form or the other.
 //
-// Each segment checkpoints after every page, so a restarted run resumes where it stopped; an item
-// already migrated parses as new-style and is left alone, so re-running changes nothing already
-// done. Writes are capped in consumed write units per second, measured with
-// ReturnConsumedCapacity. Items that parse as no entity of the old schema, or cannot be built
-// with the new one, are reported by key and skipped, never written.
+// A segment saves each page's planned writes before sending them and its counts and next start
+// after (SegmentStore: files here, a lease table in migration-lease.ts), so a restarted run
+// resumes where it stopped and counts the writes of a page it left mid-way; an item already
+// migrated parses as new-style and is left alone. Writes go through the cap (capacity-bucket.ts).
+// Items that cannot be moved as stored are reported by key with the reason and left in place.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from './batch.js';
 import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
-import { itemSize } from './item-size.js';
-import { ExpressionAliases } from './expression.js';
 import { KeyTemplate, SHARD, splitKey, type KeyTemplateDef } from './codec.js';
 import { itemTypeProblem, type DeclaredType } from './declared-type.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
+import { ExpressionAliases } from './expression.js';
+import { itemSize } from './item-size.js';
 import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
 
