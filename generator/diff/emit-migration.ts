@@ -149,6 +149,8 @@ function lambdaModule(after: TableDef): string {
 // works until the run is done or its invocation has a minute left, then hands its segments back.
 // Invoke it N times at once (e.g. an EventBridge schedule with N targets) for N workers. Environment:
 // MIGRATION_TABLE, MIGRATION_LEASE_TABLE, MIGRATION_SEGMENTS, MIGRATION_MAX_WCU (the whole run's cap).
+// Deploy it as an ES module (bundled, e.g. esbuild --bundle --format=esm --platform=node, or this
+// folder with "type": "module"), with a role allowed the calls migration-workers.json grants.
 
 import { migrationHandler } from './new/${folder}/runtime/migration-cli.js';
 import { plan } from './plan.js';
@@ -164,7 +166,7 @@ function dockerfile(after: TableDef): string {
 FROM public.ecr.aws/docker/library/node:20-slim
 WORKDIR /migration
 COPY . .
-RUN npm init -y >/dev/null && npm install --no-audit --no-fund tsx@4 @aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3
+RUN npm init -y >/dev/null && npm pkg set type=module && npm install --no-audit --no-fund tsx@4 @aws-sdk/client-dynamodb@3 @aws-sdk/lib-dynamodb@3
 ENTRYPOINT ["npx", "tsx", "migrate-${tableFolder(after)}.ts"]
 CMD ["--coordinate"]
 `;
