@@ -66,7 +66,7 @@ export interface MigrationStatus {
   readonly itemCount: number;
   readonly workers: ReadonlyArray<{ readonly worker: string; readonly segments: number; readonly scanned: number; readonly heartbeatAgoSeconds: number }>;
   readonly itemsPerSecond: number;
-  /** Seconds left at the run's rate so far; 0 when done, undefined before anything was scanned. */
+  /** Seconds left at the run's pace so far; 0 when done, undefined before anything was scanned. */
   readonly etaSeconds: number | undefined;
   readonly maxWcu: number;
   /** Write units consumed on the table by every worker so far (a dead worker's as of its last heartbeat). */
@@ -327,6 +327,7 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
   const log = options.log ?? (() => {});
   await ensureLeaseTable(client, leaseTable);
   const run = await joinRun(plan, options);
+  if (run.segments !== options.segments || run.maxWcu !== options.maxWcu) log(`${me}: joining the run with ${run.segments} segments and a cap of ${run.maxWcu} WCU/s, as its first worker started it`);
   const segmentOptions: SegmentOptions = { ...options, segments: run.segments };
   const store = new LeaseStore(client, leaseTable, plan.id, me);
   const bucket = new CapacityBucket(run.maxWcu);
@@ -437,6 +438,10 @@ export async function migrationStatus(plan: MigrationPlan, options: Pick<Coordin
   const seconds = Math.max(0.001, (last - Number(run.startedAt)) / 1000);
   const itemsPerSecond = counts.scanned / seconds;
   const done = segments.filter((s) => s.done === true).length;
+  // how far the run is: by items against the table's count (items moved into segments not yet
+  // scanned are scanned again, so this can run ahead) or by segments done, whichever is further
+  const total = Number(run.segments);
+  const fraction = done === total ? 1 : Math.min(0.99, Math.max(itemCount ? counts.scanned / itemCount : 0, done / total));
   const leaseMs = options.leaseMs ?? 20_000;
   return {
     migration: plan.id,
@@ -450,7 +455,7 @@ export async function migrationStatus(plan: MigrationPlan, options: Pick<Coordin
       .filter((i) => String(i.sk).startsWith('WORKER#') && i.finished !== true && now - Number(i.heartbeatAt) <= 3 * leaseMs)
       .map((w) => ({ worker: String(w.worker), segments: Number(w.segments), scanned: Number(w.scanned), heartbeatAgoSeconds: Math.round((now - Number(w.heartbeatAt)) / 100) / 10 })),
     itemsPerSecond: Math.round(itemsPerSecond),
-    etaSeconds: done === Number(run.segments) ? 0 : counts.scanned ? Math.max(0, Math.round((Math.max(itemCount, counts.scanned) - counts.scanned) / itemsPerSecond)) : undefined,
+    etaSeconds: fraction === 1 ? 0 : fraction > 0 ? Math.round((seconds * (1 - fraction)) / fraction) : undefined,
     maxWcu: Number(run.maxWcu),
     consumedWcu: items.filter((i) => String(i.sk).startsWith('WORKER#')).reduce((sum, w) => sum + Number(w.consumed ?? 0), 0),
     skipped: items.filter((i) => String(i.sk).startsWith('SKIPPED#')).map((i) => ({ key: JSON.parse(String(i.key)) as Record<string, unknown>, reason: String(i.reason) })),

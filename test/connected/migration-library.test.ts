@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { scanTable } from '../support/dynamodb-local.js';
+import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { librarySchema } from '../support/library-design.js';
 import { emitMigration, putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
 
@@ -178,4 +179,43 @@ test.serial('the cap holds per 10-second window with 400 KB items, each move est
   const items = await scanTable(local.documents, tableName);
   t.deepEqual(items.map((i) => i.pk).sort(), pages.map((p) => `PAGE#${p.pageId}`).sort());
   t.true(items.every((i) => String(i.text).length === 399 * 1024));
+});
+
+test.serial('nothing is deleted unless its replacement is there: a newer item deleted between the failed move and the old item\'s delete leaves the old one to move after all', async (t) => {
+  t.timeout(240_000);
+  const { local, dir } = await workspace(t);
+  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
+  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
+  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
+  const folder = path.join(dir, 'migrations', 'library');
+  const { plan } = await import(path.join(folder, 'plan.ts'));
+  const { runMigration } = await import(path.join(folder, 'new', 'library', 'runtime', 'migration.js'));
+  const after = await import(path.join(folder, 'new', 'library', 'index.js'));
+  const tableName = `library-${randomUUID()}`;
+  await local.createTable(after.libraryTableDefinition(tableName));
+  await putRaw(local.documents, tableName, [0, 1, 2].map((i) => ({ pk: `MEMBER#m${i}`, sk: 'PROFILE', memberId: `m${i}`, name: `member ${i}` })));
+  // the new code wrote m0 already: the move of MEMBER#m0 finds PATRON#m0 taken
+  const db = new after.LibraryTable(local.documents, { tableName });
+  await db.member.put({ memberId: 'm0', name: 'written by the new code' });
+  // ... and deletes it again just before the migration deletes the old item (fault injected on the migration's client)
+  const client = DynamoDBDocumentClient.from(clientFor(local.endpoint));
+  let injected = 0;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const items = (args.input as { TransactItems?: Array<Record<string, unknown>> }).TransactItems ?? [];
+      if (items.some((i) => 'ConditionCheck' in i) && injected++ === 0) await local.documents.send(new DeleteCommand({ TableName: tableName, Key: { pk: 'PATRON#m0', sk: 'PROFILE' } }));
+      return next(args);
+    },
+    { step: 'initialize', name: 'deleteReplacement' },
+  );
+  const report = await runMigration(plan, { client, tableName, segments: 1, checkpoints: path.join(dir, 'checkpoints'), maxWcu: 1000 });
+  t.is(injected, 1, 'the old item was about to be deleted because a newer one held its key');
+  t.like(report.segments[0], { rewritten: 3, superseded: 0, skipped: 0 });
+  const items = await scanTable(local.documents, tableName);
+  t.deepEqual(items.map((i) => [i.pk, i.name]).sort(), [
+    ['PATRON#m0', 'member 0'],
+    ['PATRON#m1', 'member 1'],
+    ['PATRON#m2', 'member 2'],
+  ], 'm0 was not lost: its old item moved once the newer one was gone');
+  client.destroy();
 });
