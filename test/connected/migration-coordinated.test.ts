@@ -32,10 +32,14 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   const args = ['--coordinate', '--table', tableName, '--segments', '12', '--lease-seconds', '3', '--page-size', '50', '--max-wcu', String(cap)];
   const started = Date.now();
   const workers = [0, 1, 2].map(() => startProgram(program, args, local.endpoint));
-  // two of them killed at random moments while they work, a fourth started after the first kill
-  const at = [1500 + Math.random() * 2500, 2500 + Math.random() * 3000];
-  t.log(`killing worker 1 after ${Math.round(at[0]!)} ms, then worker 2 ${Math.round(at[1]!)} ms later`);
-  const kill = (i: number) => new Promise<void>((resolve) => setTimeout(() => (process.kill(workers[i]!.pid, 'SIGKILL'), resolve()), at[i - 1]));
+  // two of them killed at random moments once they work (hold a segment), a fourth started after the first kill
+  const kill = async (i: number) => {
+    while (!/claimed segment/.test(workers[i]!.stderr()) && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = Math.round(Math.random() * 2000);
+    await new Promise((resolve) => setTimeout(resolve, after));
+    process.kill(workers[i]!.pid, 'SIGKILL');
+    t.log(`worker ${i} killed ${after} ms after its first claim, ${Date.now() - started} ms into the run`);
+  };
   await kill(1);
   const late = startProgram(program, args, local.endpoint);
   await kill(2);

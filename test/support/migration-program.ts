@@ -34,8 +34,8 @@ function checkpointed(dir: string): number {
     }, 0);
 }
 
-/** Starts the emitted program and returns at once: its pid, and its end. */
-export function startProgram(program: string, args: string[], endpoint: string): { readonly pid: number; readonly done: Promise<Run> } {
+/** Starts the emitted program and returns at once: its pid, its stderr so far, and its end. */
+export function startProgram(program: string, args: string[], endpoint: string): { readonly pid: number; readonly stderr: () => string; readonly done: Promise<Run> } {
   const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
     cwd: path.dirname(program),
     env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
@@ -48,7 +48,7 @@ export function startProgram(program: string, args: string[], endpoint: string):
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-  return { pid: child.pid!, done };
+  return { pid: child.pid!, stderr: () => stderr, done };
 }
 
 /** Runs the emitted program; `kill` ends it by pid once its checkpoints count `scanned` items. */
