@@ -308,6 +308,11 @@ async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: WriteContex
   const charge = await ctx.bucket.take(estimate);
   try {
     await ctx.fence?.();
+  } catch (error) {
+    ctx.bucket.settle(charge, 0); // not sent
+    throw error;
+  }
+  try {
     const result = (await ctx.client.send(command as never)) as unknown as T;
     ctx.bucket.settle(charge, result.ConsumedCapacity === undefined ? undefined : units(result.ConsumedCapacity));
     return result;
