@@ -8,15 +8,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { clientFor, scanTable } from '../support/dynamodb-local.js';
+import { clientFor, scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { librarySchema } from '../support/library-design.js';
 import { emitMigration, putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
+
+// one DynamoDB Local for the file: each test uses tables of its own
+let started: Promise<LocalDynamo> | undefined;
+const shared = (): Promise<LocalDynamo> => (started ??= startDynamoDbLocal());
+test.after.always(async () => {
+  if (started) await (await started).stop();
+});
 
 type Node = { type: 'Member' | 'Book'; id: string };
 
 test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff names both edges, and every edge half keyed by a member moves, forward and inverse, GSI copies too', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), librarySchema());
   writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
   const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
@@ -107,7 +114,7 @@ for (const [title, shards] of [
 ] as const) {
   test.serial(`a random-shard counter re-keyed, ${title}`, async (t) => {
     t.timeout(240_000);
-    const { local, dir } = await workspace(t);
+    const { local, dir } = await workspace(t, await shared());
     writeFileSync(path.join(dir, 'old.ts'), librarySchema());
     writeFileSync(path.join(dir, 'new.ts'), librarySchema({ delimiter: '|', shards }));
     const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
@@ -153,7 +160,7 @@ export default defineTable({
 
 test.serial('the cap holds per 10-second window with 400 KB items, each move estimated at twice a second of the cap (1,600 WCU at 800 WCU/s)', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), scans('SCAN'));
   writeFileSync(path.join(dir, 'new.ts'), scans('PAGE'));
   t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
@@ -161,8 +168,8 @@ test.serial('the cap holds per 10-second window with 400 KB items, each move est
   const after = await import(path.join(dir, 'migrations', 'scans', 'new', 'scans', 'index.js'));
   const tableName = `scans-${randomUUID()}`;
   await local.createTable(after.scansTableDefinition(tableName));
-  // 14 pages just under 400 KB: a move puts 400 KB and deletes 400 KB in a transaction (2 × 800 WCU)
-  const pages = Array.from({ length: 14 }, (_, i) => ({ pk: `SCAN#p${i}`, sk: 'PAGE', pageId: `p${i}`, text: String(i % 10).repeat(399 * 1024) }));
+  // 8 pages just under 400 KB: a move puts 400 KB and deletes 400 KB in a transaction (2 × 800 WCU)
+  const pages = Array.from({ length: 8 }, (_, i) => ({ pk: `SCAN#p${i}`, sk: 'PAGE', pageId: `p${i}`, text: String(i % 10).repeat(399 * 1024) }));
   for (const page of pages) await putRaw(local.documents, tableName, [page]);
   const cap = 800;
   const run = await runProgram(program, ['--table', tableName, '--segments', '2', '--checkpoints', path.join(dir, 'checkpoints'), '--page-size', '4', '--max-wcu', String(cap)], local.endpoint);
@@ -183,7 +190,7 @@ test.serial('the cap holds per 10-second window with 400 KB items, each move est
 
 test.serial('nothing is deleted unless its replacement is there: a newer item deleted between the failed move and the old item\'s delete leaves the old one to move after all', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), librarySchema());
   writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
   t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);

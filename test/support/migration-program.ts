@@ -80,12 +80,12 @@ export function typeCheckProgram(dir: string, ...files: string[]): Promise<strin
   );
 }
 
-/** DynamoDB Local and a scratch folder under out/, both gone when the test ends. */
-export async function workspace(t: ExecutionContext): Promise<{ local: LocalDynamo; dir: string }> {
-  const local = await startDynamoDbLocal();
+/** DynamoDB Local (`shared`, or one of its own) and a scratch folder under out/, both gone when the test ends (a shared one stays). */
+export async function workspace(t: ExecutionContext, shared?: LocalDynamo): Promise<{ local: LocalDynamo; dir: string }> {
+  const local = shared ?? (await startDynamoDbLocal());
   const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
   t.teardown(async () => {
-    await local.stop();
+    if (!shared) await local.stop();
     rmSync(dir, { recursive: true, force: true });
   });
   mkdirSync(dir, { recursive: true });
