@@ -12,7 +12,7 @@ import { scanTable } from '../support/dynamodb-local.js';
 import { emitMigration, putRaw, runProgram, startProgram, workspace } from '../support/migration-program.js';
 import { librarySchema, libraryItems } from '../support/library-design.js';
 
-const MEMBERS = Number(process.env.DDBGEN_COORDINATED_MEMBERS ?? 800);
+const MEMBERS = Number(process.env.DDBGEN_COORDINATED_MEMBERS ?? 600);
 
 test.serial('coordinated workers: two killed by pid at random moments, one started later; every item moved exactly once, counts exact, status finished', async (t) => {
   t.timeout(300_000);
@@ -28,7 +28,7 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   await putRaw(local.documents, tableName, seed.items);
 
   // one cap for the whole run, shared by the workers alive
-  const cap = 300;
+  const cap = 400;
   const args = ['--coordinate', '--table', tableName, '--segments', '12', '--lease-seconds', '3', '--page-size', '50', '--max-wcu', String(cap)];
   const started = Date.now();
   const workers = [0, 1, 2].map(() => startProgram(program, args, local.endpoint));
@@ -72,7 +72,7 @@ test.serial('coordinated workers: two killed by pid at random moments, one start
   t.true(c.scanned >= seed.items.length);
   const text = await runProgram(program, ['status', '--table', tableName], local.endpoint);
   t.regex(text.stdout, new RegExp(`^migration library-[0-9a-f]{12} on table ${tableName}: 12 of 12 segments done, 0 in progress, [0-9]+ workers? alive\nitems: ${c.scanned} scanned of ~${seed.items.length} \\(100 %\\): ${seed.moved} rewritten, `));
-  t.regex(text.stdout, /rate: \d+ items\/s since the start, \d+ WCU consumed \(cap 300 WCU\/s\); finished/);
+  t.regex(text.stdout, /rate: \d+ items\/s since the start, \d+ WCU consumed \(cap 400 WCU\/s\); finished/);
   // the workers' consumption together (the dead ones' as of their last heartbeat) stays within the one cap
   t.log(`${report.consumedWcu} WCU in ${seconds.toFixed(1)} s: ${Math.round(report.consumedWcu / seconds)} WCU/s (cap ${cap})`);
   t.true(report.consumedWcu > 0 && report.consumedWcu / seconds <= 1.1 * cap, `${report.consumedWcu} WCU in ${seconds} s`);
