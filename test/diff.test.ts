@@ -49,7 +49,9 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
   ['enum narrowed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(['ACTIVE']) } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.status']]],
   ['optional made required', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { nick: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.nick']]],
   ['type changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { rev: t.string() } }) } }), [['DDB214', 'destructive', 'entities.User.attributes.rev']]],
-  ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk']]],
+  // User is a node of edge Follow: its edge items live in User's partitions and move with them
+  ['table key template changed', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.pk'], ['DDB223', 'rewrite-keys', 'edges.Follow']]],
+  ['sort key of a node entity changed: its edge items stay', (d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'User.<id>', sk: 'P' } }) } }), [['DDB215', 'rewrite-keys', 'entities.User.key.sk']]],
   [
     'integer range of a key part widened (fixed width moves)',
     (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { age: t.number({ min: 0, max: 2000, integer: true }) }, key: { pk: 'User.<id>', sk: 'AGE#<age>' } }) } }),
@@ -93,6 +95,41 @@ for (const [name, edit, want] of cases) {
   });
 }
 
+const tenants = (indexes: Record<string, unknown>, mapping?: Record<string, unknown>) =>
+  defineTable({
+    name: 'Tenants',
+    indexes: indexes as never,
+    entities: {
+      Invoice: entity({
+        attributes: { orgId: t.string(), invoiceId: t.string(), region: t.enum(['eu', 'us']), issuedAt: t.timestamp() },
+        key: { pk: 'Tenant#<orgId>', sk: 'Invoice#<invoiceId>' },
+        ...(mapping ? { indexes: { byTenant: mapping } as never } : {}),
+      }),
+    },
+  });
+
+test('classify: a native GSI mapped by the items\' own attribute names needs no backfill (safe); a renamed key attribute is a copy to backfill', (t) => {
+  const native = { byTenant: gsi({ pk: ['orgId', 'region'], sk: ['issuedAt'] }) };
+  const renamed = { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['issuedAt'] }) };
+  t.deepEqual(compareTables(tenants({}), tenants(native, {})).map((c) => [c.code, c.class, c.change]), [
+    ['DDB217', 'safe', 'indexes.byTenant'],
+    ['DDB233', 'safe', 'entities.Invoice.nativeIndexes.byTenant'],
+  ]);
+  const copy = compareTables(tenants({}), tenants(renamed, { attributes: { tenantId: 'orgId' } }));
+  t.deepEqual(copy.map((c) => [c.code, c.class, c.change, c.migrate]), [
+    ['DDB217', 'safe', 'indexes.byTenant', undefined],
+    ['DDB233', 'backfill', 'entities.Invoice.nativeIndexes.byTenant', { entity: 'Invoice', kind: 'backfill' }],
+  ]);
+  t.regex(copy[1]!.message, /writes "tenantId" as a renamed copy: items stored before carry no copy/);
+  t.deepEqual(compareTables(tenants(native, {}), tenants(native)).map((c) => [c.code, c.class]), [['DDB233', 'destructive']]);
+});
+
+const withVotes = (count: number) => base((d) => ({ ...d, entities: { ...d.entities, Vote: entity({ attributes: { poll: t.string(), voter: t.string() }, key: { pk: 'Poll#<poll>#<shard>', sk: 'Voter#<voter>', shard: { count } } }) } }));
+
+test('classify: a changed shard count re-encodes only the key that holds <shard>', (t) => {
+  t.deepEqual(compareTables(withVotes(4), withVotes(8)).map((c) => [c.code, c.class, c.change]), [['DDB215', 'rewrite-keys', 'entities.Vote.key.pk']]);
+});
+
 const keyedByStatus = (values: readonly [string, ...string[]]) => base((d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { status: t.enum(values) }, key: { pk: 'User.<id>', sk: 'S#<status>' } }) } }));
 
 test('classify: an enum value added to a key part is not a key change (the encoding is the value itself)', (t) => {
@@ -111,12 +148,11 @@ test('classify: a list bound raised fits every stored list; lowered, it may not'
 
 test('classify: a field this ddbgen does not know is reviewed, never safe, and named', (t) => {
   const before = base();
-  const user = before.entities.User!;
-  const after = { ...before, codecVersion: 2, entities: { ...before.entities, User: { ...user, key: { ...user.key, shard: { kind: 'shard', count: 4, start: 1 } } } } } as unknown as TableDef;
+  const after = { ...base((d) => ({ ...d, entities: { ...d.entities, User: user({ key: { pk: 'U.<id>', sk: 'PROFILE' } }) } })), codecVersion: 2 } as unknown as TableDef;
   const changes = compareTables(before, after).map((c) => [c.code, c.class, c.change]);
   t.deepEqual(changes, [
     ['DDB215', 'rewrite-keys', 'entities.User.key.pk'],
-    ['DDB215', 'rewrite-keys', 'entities.User.key.sk'],
+    ['DDB223', 'rewrite-keys', 'edges.Follow'],
     ['DDB226', 'review', 'codecVersion'],
   ]);
   t.is(messages.DDB226('codecVersion').message, 'codecVersion changed, and this ddbgen does not know what that change means for stored items');
@@ -237,6 +273,25 @@ test('CLI: text, JSON and SARIF; --check fails until the change is acknowledged'
   t.is(stale.stderr.split('\n')[0], `new.ts:11:3 - warning DDB228: [needs review] ${messages.DDB228('entities.User.key').message}`);
 });
 
+test('CLI: a renamed table is acknowledged on the new table (tables.<old name>), and then passes --check', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-rename-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>'));
+  writeFileSync(path.join(dir, 'new.ts'), schema('User#<id>').replace("name: 'Shop'", "name: 'Store'"));
+  const renamed = await run(['diff', 'old.ts', 'new.ts', '--check', '--format', 'json'], dir);
+  t.is(renamed.code, 1);
+  t.deepEqual(JSON.parse(renamed.stdout).changes.map((c: { code: string; class: string; change: string; acknowledged: boolean }) => [c.code, c.class, c.change, c.acknowledged]), [
+    ['DDB227', 'safe', '', false],
+    ['DDB227', 'destructive', 'tables.Shop', false],
+  ]);
+  t.regex(JSON.parse(renamed.stdout).changes[1].fix, /acknowledge on the new table: migrations: \[\{ change: 'tables\.Shop' \}\]/);
+  writeFileSync(path.join(dir, 'new.ts'), schema('User#<id>', `\n  migrations: [{ change: 'tables.Shop', reason: 'renamed to Store, items copied' }],`).replace("name: 'Shop'", "name: 'Store'"));
+  const acknowledged = await run(['diff', 'old.ts', 'new.ts', '--check'], dir);
+  t.is(acknowledged.code, 0, acknowledged.stderr);
+  t.is(acknowledged.stdout, 'ddbgen diff: 2 changes (1 safe, 1 destructive); 0 not safe and not acknowledged\n');
+  t.notRegex(acknowledged.stderr, /DDB228/, 'the entry names a change: not stale');
+});
+
 test('CLI: --base reads the old schema from git; a missing ref or file is one clear line', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-diff-git-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -271,7 +326,8 @@ test('CLI: --base reads the old schema from git; a missing ref or file is one cl
   writeFileSync(path.join(dir, 'other.ts'), schema('User#<id>'));
   const missing = await run(['diff', '--base', 'HEAD', 'other.ts'], dir);
   t.is(missing.code, 1);
-  t.is(missing.stderr, `ddbgen: ${messages.DDB229('other.ts', 'HEAD', "path 'other.ts' exists on disk, but not in 'HEAD'").message}\n`);
+  const lacks = messages.DDB229('other.ts', 'HEAD', "path 'other.ts' exists on disk, but not in 'HEAD'");
+  t.is(missing.stderr, `other.ts:1:1 - error DDB229: ${lacks.message}\n    at HEAD:other.ts\n    fix: ${lacks.fix}\n`, 'a located diagnostic, at the file the ref lacks');
 
   writeFileSync(path.join(dir, 'broken.ts'), 'export default 42;\n');
   git('add', 'broken.ts');

@@ -273,8 +273,8 @@ export const messages = {
     message: `attribute ${entity}.${attribute} ${change}${narrowed ? ': stored values may no longer fit the declaration' : ': every stored value still fits'}`,
     fix: narrowed ? 'widen the declaration again, or check the stored items and acknowledge the change in migrations' : 'nothing to migrate',
   }),
-  DDB215: (entity: string, part: string, change: string) => ({
-    message: `${entity}'s ${part} ${change}: every stored ${entity} item must be written under its new key and its old key deleted`,
+  DDB215: (entity: string, part: string, change: string, edges: readonly string[] = []) => ({
+    message: `${entity}'s ${part} ${change}: every stored ${entity} item must be written under its new key and its old key deleted${edges.length ? `, and the items of edge${edges.length === 1 ? '' : 's'} ${list(edges)} in its partitions move with it` : ''}`,
     fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.key' }]`,
   }),
   DDB216: (entity: string, index: string, change: string, removed: boolean) => ({
@@ -320,7 +320,7 @@ export const messages = {
     fix: 'nothing to migrate; update the code that calls the pattern',
   }),
   DDB223: (edge: string, change: string, rewrite: 'none' | 'migration' | 'by hand', why = '') => ({
-    message: `edge "${edge}" ${change}${rewrite === 'none' ? '' : ': stored edge items are keyed by the old labels, types and delimiter and must be rewritten'}${rewrite === 'by hand' ? `; the generated migration cannot move them (${why})` : ''}`,
+    message: `edge "${edge}" ${change}${rewrite === 'none' ? '' : ': stored edge items are keyed by the old labels, node keys and delimiter and must be rewritten'}${rewrite === 'by hand' ? `; the generated migration cannot move them (${why})` : ''}`,
     fix:
       rewrite === 'migration'
         ? `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it moves both halves of every stored edge), then acknowledge: migrations: [{ change: 'edges.${edge}' }]`
@@ -342,7 +342,9 @@ export const messages = {
   }),
   DDB227: (table: string, added: boolean) => ({
     message: added ? `table "${table}" is new` : `table "${table}" was removed from the schema; the physical table and its items stay until deleted`,
-    fix: added ? 'nothing to migrate; create the table before deploying code that uses it' : 'delete the physical table when its data is no longer needed, or put the table back in the schema',
+    fix: added
+      ? 'nothing to migrate; create the table before deploying code that uses it'
+      : `delete the physical table when its data is no longer needed, or put the table back in the schema; when it was renamed (its items copied to the new table), acknowledge on the new table: migrations: [{ change: 'tables.${table}' }]`,
   }),
   DDB228: (change: string) => ({
     message: `migrations acknowledges "${change}", which names no change in this diff`,
@@ -363,6 +365,20 @@ export const messages = {
   DDB232: (edge: string, types: readonly string[], from: number, to: number) => ({
     message: `edge "${edge}" connects ${list(types)}, whose ids are integers key codec v${from} wrote as the offset from min and v${to} writes as the value: its stored items are keyed by the old form and must be rewritten`,
     fix: `generate and run the migration (ddbgen diff OLD NEW --old-codec ${from} --emit-migration DIR: it reads each edge item's node ids with codec v${from} and moves both halves of the edge to codec v${to} keys), then acknowledge: migrations: [{ change: 'edges.${edge}' }]`,
+  }),
+  DDB233: (entity: string, index: string, change: 'new' | 'changed' | 'removed', copies: readonly string[]) => ({
+    message:
+      change === 'removed'
+        ? `${entity} no longer maps into native index "${index}": its stored items keep the attributes the index is keyed by, so they stay in the index`
+        : copies.length
+          ? `${entity}'s mapping into native index "${index}" is ${change} and writes ${list(copies)} as ${copies.length === 1 ? 'a renamed copy' : 'renamed copies'}: items stored before carry no copy, so they are missing from the index until a backfill writes them`
+          : `${entity}'s mapping into native index "${index}" is ${change}; the index is keyed by attributes the items already store under those names, so DynamoDB indexes the stored items itself: nothing to backfill`,
+    fix:
+      change === 'removed'
+        ? `remove the key attributes from stored ${entity} items if they must leave the index, then acknowledge: migrations: [{ change: 'entities.${entity}.nativeIndexes.${index}' }]`
+        : copies.length
+          ? `generate and run the backfill (ddbgen diff OLD NEW --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.nativeIndexes.${index}' }]`
+          : 'nothing to migrate',
   }),
   DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
     message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,
@@ -641,6 +657,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB230: { title: "key codec change (key rewrite)", why: "Key codec v1 wrote an integer key part as its offset from the range's min (id 1 of 1..1e9 as 000000000); v2 writes the value itself (0000000001). For ranges whose min is not 0 every stored key differs, and v2 code reads a v1 key as a KeyParseError naming codec v1.", example: "ddbgen diff old.ts new.ts --old-codec 1  // User: key { pk: 'User#<id>' }, id: t.number({ integer: true, min: 1, max: 1e9 })", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it reads v1 keys and writes v2 ones), then acknowledge: migrations: [{ change: 'entities.User.key' }]." },
   DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
   DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it moves both halves of every edge in one transaction), then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
+  DDB233: { title: 'native index mapping changed', why: "A native GSI is keyed by the items' own attributes: DynamoDB indexes stored items by itself when the mapping uses their own names, while a renamed attribute is a copy that items stored before do not carry.", example: "indexes: { byTenant: { attributes: { tenantId: 'orgId' } } } // new mapping, tenantId is a copy of orgId", fix: 'Nothing to migrate for attributes mapped by their own names; for renamed ones run the backfill from ddbgen diff OLD NEW --emit-migration DIR, then acknowledge the change.' },
   DDB240: { title: 'native GSI key size', why: 'DynamoDB keys a GSI by at most 4 partition-key and 4 sort-key attributes; CreateTable refuses more ("Too many partition keys").', example: "byTenant: gsi({ pk: ['tenantId', 'region', 'zone', 'team', 'desk'] })", fix: 'Keep at most 4 distinct attributes in pk and in sk; key on what queries fix first.' },
   DDB241: { title: 'non-scalar native key attribute', why: 'A key attribute of a native GSI holds one string, number or binary value; booleans, lists, maps and sets cannot be key attributes.', example: "attributes: { tags: t.stringSet() },\nindexes: { byTag: { attributes: { tag: 'tags' } } }", fix: 'Map a string, enum, timestamp, number or binary attribute, or keep the entity out of the index.' },
   DDB242: { title: 'native key attribute the entity lacks', why: 'An entity maps into a native GSI by attribute name; a key attribute it has no attribute for keeps every item of it out of the index.', example: "byTenant: gsi({ pk: ['tenantId'] }) // Invoice has orgId, not tenantId", fix: "Declare the attribute, or rename: indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }." },

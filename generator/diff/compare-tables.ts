@@ -135,7 +135,9 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
 function encoded(entity: EntityDef, template: TemplateDef | undefined, shard: unknown): string {
   if (!template) return 'none';
   const segments = keySegments(entity, template, shard as never)?.map((s) => (s.kind === 'enum' ? { kind: s.kind, attr: s.attr } : s));
-  return JSON.stringify({ segments: segments ?? template.source, shard: shard ?? null });
+  // the shard moves only the key that holds it: a sort key without <shard> is not re-encoded by a new count
+  const sharded = template.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
+  return JSON.stringify({ segments: segments ?? template.source, shard: sharded ? (shard ?? null) : null });
 }
 
 /** The key codec versions whose stored keys differ in form: 1 wrote an integer as its offset from min. */
@@ -153,7 +155,24 @@ function codecSensitiveParts(entity: EntityDef, template: TemplateDef | undefine
   return [...new Set(integers(keySegments(entity, template, shard) ?? []))];
 }
 
-function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean, oldCodec: KeyCodecVersion): SchemaChange[] {
+/**
+ * The edges whose stored items live in the entity's partitions in both versions (it is one of
+ * their node types): when its partition key moves, their items move with it.
+ */
+function edgesOf(before: TableDef, after: TableDef, entity: string): string[] {
+  return Object.values(after.edges).filter((e) => e.types.includes(entity) && before.edges[e.name]?.types.includes(entity)).map((e) => e.name);
+}
+
+/** The node types of an edge whose partition key encodes differently in `after` (every item keyed by such a node moves). */
+function movedNodes(before: TableDef, after: TableDef, edge: EdgeDef): string[] {
+  return edge.types.filter((type) => {
+    const x = before.entities[type];
+    const y = after.entities[type];
+    return x !== undefined && y !== undefined && encoded(x, x.key.pk, x.key.shard) !== encoded(y, y.key.pk, y.key.shard);
+  });
+}
+
+function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: boolean, oldCodec: KeyCodecVersion, edges: readonly string[]): SchemaChange[] {
   const at = `entities.${after.name}`;
   const out: SchemaChange[] = [];
   const name = after.name;
@@ -177,9 +196,9 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     rewrite = true;
     const source = before.key[part]?.source !== after.key[part]?.source;
     const phrase = source ? `changed from ${quoted(before.key[part])} to ${quoted(after.key[part])}` : `${quoted(after.key[part])} encodes differently (attribute types, ranges or shard changed)`;
-    out.push(change('DDB215', 'rewrite-keys', `${at}.key.${part}`, messages.DDB215(name, label, phrase), { migrate: { entity: name, kind: 'rewrite' } }));
+    out.push(change('DDB215', 'rewrite-keys', `${at}.key.${part}`, messages.DDB215(name, label, phrase, part === 'pk' ? edges : []), { migrate: { entity: name, kind: 'rewrite' } }));
   }
-  if (!rewrite && delimiterChanged) out.push(change('DDB215', 'rewrite-keys', `${at}.key`, messages.DDB215(name, 'keys', 'use the new delimiter'), { migrate: { entity: name, kind: 'rewrite' } }));
+  if (!rewrite && delimiterChanged) out.push(change('DDB215', 'rewrite-keys', `${at}.key`, messages.DDB215(name, 'keys', 'use the new delimiter', edges), { migrate: { entity: name, kind: 'rewrite' } }));
   const codecChanged = oldCodec !== KEY_CODEC_VERSION;
   const v1Parts = codecChanged ? codecSensitiveParts(before, before.key.pk, before.key.shard).concat(codecSensitiveParts(before, before.key.sk)) : [];
   if (!rewrite && !delimiterChanged && v1Parts.length) {
@@ -212,6 +231,20 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     }
     out.push(...unknownChanges(x, y, ['kind', 'index', 'pk', 'sk', 'shard'], path));
   }
+  const mappings = [...new Set([...Object.keys(before.nativeIndexes ?? {}), ...Object.keys(after.nativeIndexes ?? {})])];
+  for (const index of mappings) {
+    const x = before.nativeIndexes?.[index];
+    const y = after.nativeIndexes?.[index];
+    const path = `${at}.nativeIndexes.${index}`;
+    if (sameData(x, y)) continue;
+    if (!y) {
+      out.push(change('DDB233', 'destructive', path, messages.DDB233(name, index, 'removed', []), { removed: true }));
+      continue;
+    }
+    // an index key attribute held under another name is written as a copy: items stored before lack it
+    const copies = Object.entries(y.attributes).filter(([key, source]) => key !== source && x?.attributes[key] !== source).map(([key]) => key);
+    out.push(change('DDB233', copies.length ? 'backfill' : 'safe', path, messages.DDB233(name, index, x ? 'changed' : 'new', copies), copies.length ? { migrate: { entity: name, kind: 'backfill' } } : {}));
+  }
   if (before.version !== after.version) {
     const backfill = after.version !== undefined;
     const phrase = before.version === undefined ? `"${after.version}" is new` : after.version === undefined ? `"${before.version}" was removed` : `changed from "${before.version}" to "${after.version}"`;
@@ -220,7 +253,7 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
   for (const setting of ['traffic', 'lint'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', `${at}.${setting}`, messages.DDB225(`${name}'s ${setting}`)));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'version', 'traffic', 'lint'], at));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'nativeIndexes', 'version', 'traffic', 'lint'], at));
   return out;
 }
 
@@ -314,7 +347,7 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
     const y = after.entities[name];
     if (!x) out.push(change('DDB210', 'safe', `entities.${name}`, messages.DDB210(name)));
     else if (!y) out.push(change('DDB211', 'destructive', `entities.${name}`, messages.DDB211(name), { removed: true }));
-    else out.push(...compareEntity(x, y, delimiterChanged, oldCodec));
+    else out.push(...compareEntity(x, y, delimiterChanged, oldCodec, edgesOf(before, after, name)));
   }
 
   for (const name of new Set([...Object.keys(before.edges), ...Object.keys(after.edges)])) {
@@ -330,8 +363,9 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
       const added = y.types.filter((type) => !x.types.includes(type));
       if (typesGrew && added.length) out.push(change('DDB223', 'safe', `${path}.types`, messages.DDB223(name, `also connects ${added.join(', ')}`, 'none')));
       const moved = keyed.filter((f) => !sameData(x[f], y[f]) && !(f === 'types' && typesGrew));
-      if (moved.length || delimiterChanged) {
-        const what = moved.length ? `changed ${moved.join(', ')}` : 'uses the new delimiter';
+      const nodes = movedNodes(before, after, y);
+      if (moved.length || delimiterChanged || nodes.length) {
+        const what = moved.length ? `changed ${moved.join(', ')}` : delimiterChanged ? 'uses the new delimiter' : `moves with ${nodes.map((n) => `${n}'s partition key`).join(' and ')}`;
         const why = edgeNotMovable(x, y);
         out.push(change('DDB223', 'rewrite-keys', path, messages.DDB223(name, what, why === undefined ? 'migration' : 'by hand', why), why === undefined ? { migrate: { edge: name, kind: 'edge' } } : {}));
       } else if (oldCodec !== KEY_CODEC_VERSION) {

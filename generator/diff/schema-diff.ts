@@ -47,12 +47,14 @@ export interface TablePair {
   readonly after?: SchemaTable;
 }
 
-/** A problem with the inputs that is not the schema's: one line, then the exit code. */
+/** A problem with the inputs that is not the schema's: one line (or a located diagnostic), then the exit code. */
 export class DiffInputError extends Error {
   readonly exitCode: 1 | 2;
-  constructor(message: string, exitCode: 1 | 2) {
+  readonly diagnostic: Diagnostic | undefined;
+  constructor(message: string, exitCode: 1 | 2, diagnostic?: Diagnostic) {
     super(message);
     this.exitCode = exitCode;
+    this.diagnostic = diagnostic;
   }
 }
 
@@ -64,7 +66,7 @@ function git(cwd: string, args: readonly string[]): string {
  * The schema at `file` as committed at `ref`, written beside it (so its relative imports and
  * "ddbgen" resolve as the current file's do) under a hidden name; `dispose` removes it.
  */
-export function schemaAtRef(file: string, ref: string): { file: string; display: string; dispose: () => void } {
+export function schemaAtRef(file: string, ref: string, cwd = process.cwd()): { file: string; display: string; dispose: () => void } {
   const dir = path.dirname(file);
   let top: string;
   try {
@@ -83,8 +85,9 @@ export function schemaAtRef(file: string, ref: string): { file: string; display:
     text = git(dir, ['show', `${ref}:${relative}`]);
   } catch (error) {
     const reason = ((error as { stderr?: string }).stderr ?? '').trim().split('\n')[0]?.replace(/^fatal: /, '') || 'git show failed';
-    const { message } = messages.DDB229(relative, ref, reason);
-    throw new DiffInputError(message, 1);
+    const { message, fix } = messages.DDB229(relative, ref, reason);
+    // placed at the current file, the one the ref lacks
+    throw new DiffInputError(message, 1, { code: 'DDB229', severity: 'error', message, fix, target: `${ref}:${relative}`, file: path.relative(cwd, file) || file, line: 1, column: 1 });
   }
   const temp = path.join(dir, `.ddbgen-base-${process.pid}-${path.basename(file)}`);
   writeFileSync(temp, text);
@@ -94,6 +97,9 @@ export function schemaAtRef(file: string, ref: string): { file: string; display:
 /** Every change between paired tables, located, with acknowledgements applied and stale ones reported. */
 export function diffPairs(pairs: readonly TablePair[], oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): LocatedChange[] {
   const out: LocatedChange[] = [];
+  // a removed table (`tables.<name>`) is acknowledged by any table of the new version: the one it was renamed to
+  const removals = pairs.filter((p) => !p.after).map((p) => `tables.${p.before!.table.name}`);
+  const acknowledgedAnywhere = (change: string) => pairs.some((p) => (p.after?.table.migrations ?? []).some((m) => acknowledges(m.change, change)));
   for (const { before, after } of pairs) {
     const name = (after ?? before)!.table.name;
     const place = (c: SchemaChange, where: SchemaTable) => {
@@ -102,8 +108,8 @@ export function diffPairs(pairs: readonly TablePair[], oldCodec: KeyCodecVersion
     };
     if (!before || !after) {
       const added = !before;
-      const c: SchemaChange = { code: 'DDB227', class: added ? 'safe' : 'destructive', change: '', ...messages.DDB227(name, added), ...(added ? {} : { removed: true }) };
-      out.push({ ...c, table: name, target: name, acknowledged: false, ...place(c, (after ?? before)!) });
+      const c: SchemaChange = { code: 'DDB227', class: added ? 'safe' : 'destructive', change: added ? '' : `tables.${name}`, ...messages.DDB227(name, added), ...(added ? {} : { removed: true }) };
+      out.push({ ...c, table: name, target: name, acknowledged: !added && acknowledgedAnywhere(c.change), ...place({ ...c, change: '' }, (after ?? before)!) });
       continue;
     }
     const entries = after.table.migrations ?? [];
@@ -112,7 +118,7 @@ export function diffPairs(pairs: readonly TablePair[], oldCodec: KeyCodecVersion
       out.push({ ...c, table: name, target: `${name}.${c.change}`, acknowledged: entries.some((m) => acknowledges(m.change, c.change)), ...place(c, c.removed ? before : after) });
     }
     entries.forEach((entry, i) => {
-      if (changes.some((c) => acknowledges(entry.change, c.change))) return;
+      if (changes.some((c) => acknowledges(entry.change, c.change)) || removals.some((r) => acknowledges(entry.change, r))) return;
       const located = after.place({ code: 'DDB228', severity: 'warn', ...messages.DDB228(entry.change), target: `${name}.migrations.${i}`, path: ['migrations'] });
       out.push({ code: 'DDB228', class: 'review', change: `migrations.${i}`, ...messages.DDB228(entry.change), table: name, target: located.target, acknowledged: true, file: located.file, line: located.line, column: located.column });
     });
@@ -198,7 +204,7 @@ export async function diffSchemas(cwd: string, options: DiffOptions): Promise<Di
       newFiles = options.files.map((f) => path.resolve(cwd, f));
       oldFiles = newFiles.map((f) => {
         if (!existsSync(f)) throw new DiffInputError(`schema ${path.relative(cwd, f) || f} does not exist`, 1);
-        const at = schemaAtRef(f, options.base!);
+        const at = schemaAtRef(f, options.base!, cwd);
         disposals.push(at.dispose);
         displays.set(path.relative(cwd, at.file) || at.file, at.display);
         return at.file;
@@ -233,7 +239,7 @@ export async function diffCommand(io: DiffIo, files: readonly string[], values: 
     result = await diffSchemas(io.cwd, { files, oldCodec, ...(values.base === undefined ? {} : { base: values.base }) });
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
-    io.stderr(`ddbgen: ${error.message}\n`);
+    io.stderr(error.diagnostic ? `${formatDiagnostic(error.diagnostic)}\n` : `ddbgen: ${error.message}\n`);
     return error.exitCode;
   }
   for (const d of result.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);

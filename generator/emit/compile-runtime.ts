@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { compiledRuntimeDir, runtimeImports, runtimeSourceDir, sourceFiles, sourceHash, type Manifest, type ModuleFormat } from './runtime-modules.js';
 
 /** Runtime modules that use Node's own modules, written only when asked for (ddbgen diff --emit-migration). */
-const NODE_ONLY = ['migration'];
+const NODE_ONLY = ['migration', 'migration-lease', 'migration-cli'];
 
 /** The options the generated code is checked with (type-check.ts), emitting one module format. */
 const compilerOptions = (format: ModuleFormat, node: boolean): ts.CompilerOptions => ({

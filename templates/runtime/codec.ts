@@ -556,6 +556,15 @@ export class KeyTemplate {
 
   /** Parses a key built by this template back into its attribute values. */
   parse(key: string): Record<string, unknown> {
+    return this.read(key).values;
+  }
+
+  /** The shard suffix of a key built by this template (undefined when it has no `<shard>`); throws as `parse` does. */
+  shardIn(key: string): number | undefined {
+    return this.read(key).shard;
+  }
+
+  private read(key: string): { values: Record<string, unknown>; shard: number | undefined } {
     const { segments, delimiter, target } = this.def;
     const parts = splitKey(key, delimiter);
     if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\", "0" or "${delimiter}"`);
@@ -563,6 +572,7 @@ export class KeyTemplate {
       throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
     }
     const out: Record<string, unknown> = {};
+    let shard: number | undefined;
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
       const part = parts[i]!;
@@ -580,9 +590,10 @@ export class KeyTemplate {
         );
       }
       if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
-      if (segment.kind !== 'shard') out[segment.attr] = value;
+      if (segment.kind === 'shard') shard = value as number;
+      else out[segment.attr] = value;
     }
-    return out;
+    return { values: out, shard };
   }
 
   /**

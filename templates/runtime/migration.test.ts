@@ -1,14 +1,12 @@
 // The migration engine's parts that need no table: classifying items (entities, and edge items
-// re-keyed across a key-codec or delimiter change), the write cap (a simulated clock) and the
-// checkpoint rules. The whole engine runs against DynamoDB Local in test/connected/migration.test.ts.
+// re-keyed across a key-codec or delimiter change) and the checkpoint rules (the write cap: capacity-bucket.test.ts). The whole engine runs against DynamoDB Local in test/connected/migration.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import fc from 'fast-check';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
-import { CapacityMeter, CheckpointError, classify, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
+import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
 import type { EntityModel } from './repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */
@@ -23,7 +21,7 @@ const product = model('Product', [{ kind: 'literal', text: 'Product' }, { kind: 
 const plan: MigrationPlan = {
   id: 'shop-1',
   tableName: 'Shop',
-  entities: [{ name: 'User', kind: 'rewrite', from: oldUser, to: newUser }],
+  entities: [{ name: 'User', kind: 'rewrite', from: oldUser, to: newUser, declared: {} }],
   unchanged: [product],
   edges: [],
   edgePrefixes: ['FOLLOWS#', 'FOLLOWED_BY#'],
@@ -72,7 +70,7 @@ function edgeModel(name: string, forward: string, inverse: string, delimiter: st
     keyAttributes: ['pk', 'sk'],
   };
 }
-const codecChange = (name: string, forward: string, inverse: string): MigratedEdge => ({ name, from: edgeModel(name, forward, inverse, '#', 1), to: edgeModel(name, forward, inverse, '#', 2) });
+const codecChange = (name: string, forward: string, inverse: string): MigratedEdge => ({ name, from: edgeModel(name, forward, inverse, '#', 1), to: edgeModel(name, forward, inverse, '#', 2), declared: {} });
 const edgePlan: MigrationPlan = { ...plan, entities: [], unchanged: [], edges: [codecChange('Fan', 'FAN_OF', 'FANNED_BY'), codecChange('Friend', 'FRIEND', 'FRIEND')], edgePrefixes: [] };
 
 const edgeItems: Array<[Record<string, unknown>, string]> = [
@@ -99,7 +97,7 @@ for (const [stored, want] of edgeItems) {
 }
 
 test('a delimiter change moves every edge item, string ids too; the moved items are current', (t) => {
-  const fan: MigratedEdge = { name: 'Fan', from: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', 2), to: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '|', 2) };
+  const fan: MigratedEdge = { name: 'Fan', from: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', 2), to: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '|', 2), declared: {} };
   const delimiter: MigrationPlan = { ...edgePlan, edges: [fan] };
   t.is(described(classify(delimiter, { pk: 'Tag#a|b', sk: 'FAN_OF#Tag#c' })), 'move Fan: Tag#a|b FAN_OF#Tag#c → Tag|a\\|b FAN_OF|Tag|c; Tag#c FANNED_BY#Tag#a|b → Tag|c FANNED_BY|Tag|a\\|b');
   t.is(described(classify(delimiter, { pk: 'Tag|c', sk: 'FANNED_BY|Tag|a\\|b' })), 'current');
@@ -107,7 +105,7 @@ test('a delimiter change moves every edge item, string ids too; the moved items 
 
 test('an edge whose inverse lives in a GSI is one item: its index keys move with it', (t) => {
   const model = (codecVersion: 1 | 2): EdgeModel => ({ ...edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', codecVersion), inverseIndex: { name: 'byInverse', pk: 'gsi1pk', sk: 'gsi1sk' }, keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'] });
-  const indexed: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2) }] };
+  const indexed: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2), declared: {} }] };
   const what = classify(indexed, { pk: 'User#000000000', sk: 'FAN_OF#Tag#rock', gsi1pk: 'Tag#rock', gsi1sk: 'FANNED_BY#User#000000000', since: '2026' });
   t.deepEqual('move' in what && what.move.halves, [
     { old: { pk: 'User#000000000', sk: 'FAN_OF#Tag#rock' }, next: { since: '2026', pk: 'User#0000000001', sk: 'FAN_OF#Tag#rock', gsi1pk: 'Tag#rock', gsi1sk: 'FANNED_BY#User#0000000001' } },
@@ -120,52 +118,18 @@ test('a partition key that two node types read is moved only when both readings 
     const node = (entity: string) => new KeyTemplate({ entity, target: `${entity}.key.pk`, delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'Node' }, { kind: 'integer', attr: 'id', min: 1, max: 1e9 }], codecVersion });
     return { ...edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', codecVersion), nodes: { User: node('User'), Group: node('Group') } };
   };
-  const shared: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2) }] };
+  const shared: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: model(1), to: model(2), declared: {} }] };
   t.is(described(classify(shared, { pk: 'Node#000000000', sk: 'FAN_OF#User#000000001' })), 'skip: edge Fan: its partition key reads as a node of User and Group, which move it differently');
-  const forwardOnly: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: { ...model(1), inverse: undefined }, to: { ...model(2), inverse: undefined } } as MigratedEdge] };
+  const forwardOnly: MigrationPlan = { ...edgePlan, edges: [{ name: 'Fan', from: { ...model(1), inverse: undefined }, to: { ...model(2), inverse: undefined }, declared: {} }] };
   t.is(described(classify(forwardOnly, { pk: 'Node#000000000', sk: 'FAN_OF#User#000000001' })), 'move Fan: Node#000000000 FAN_OF#User#000000001 → Node#0000000001 FAN_OF#User#0000000002');
 });
 
 test('a renamed label moves only the halves that carry it', (t) => {
-  const fan: MigratedEdge = { name: 'Fan', from: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', 2), to: edgeModel('Fan', 'LIKES', 'FANNED_BY', '#', 2) };
+  const fan: MigratedEdge = { name: 'Fan', from: edgeModel('Fan', 'FAN_OF', 'FANNED_BY', '#', 2), to: edgeModel('Fan', 'LIKES', 'FANNED_BY', '#', 2), declared: {} };
   const renamed: MigrationPlan = { ...edgePlan, edges: [fan] };
   t.is(described(classify(renamed, { pk: 'Tag#a', sk: 'FAN_OF#Tag#b' })), 'move Fan: Tag#a FAN_OF#Tag#b → Tag#a LIKES#Tag#b');
   t.is(described(classify(renamed, { pk: 'Tag#b', sk: 'FANNED_BY#Tag#a' })), 'current');
   t.is(described(classify(renamed, { pk: 'Tag#a', sk: 'LIKES#Tag#b' })), 'current');
-});
-
-test('the meter never lets consumed units run ahead of the cap (plus one write in flight)', async (t) => {
-  await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 1, max: 2000 }), fc.array(fc.double({ min: 0.5, max: 40, noNaN: true }), { minLength: 1, maxLength: 200 }), async (cap, writes) => {
-      let clock = 0;
-      const meter = new CapacityMeter(cap, () => clock, async (ms) => {
-        clock += ms;
-      });
-      for (const units of writes) {
-        await meter.acquire();
-        meter.charge(units);
-        // everything consumed so far, minus the last write (it was admitted before its cost was known)
-        if (meter.consumed - units > (cap * clock) / 1000 + 1e-6) return false;
-      }
-      return true;
-    }),
-  );
-  t.pass();
-});
-
-test('the meter waits exactly as long as the debt takes to repay', async (t) => {
-  let clock = 0;
-  const waits: number[] = [];
-  const meter = new CapacityMeter(100, () => clock, async (ms) => {
-    waits.push(ms);
-    clock += ms;
-  });
-  await meter.acquire();
-  t.deepEqual(waits, [1], 'starts empty: the first write waits until the bucket is not empty');
-  meter.charge(50);
-  await meter.acquire();
-  t.deepEqual(waits, [1, 500], '49.9 units of debt at 100 per second');
-  t.is(meter.consumed, 50);
 });
 
 test('checkpoints: a foreign migration or another segment count is refused; none is a fresh start', (t) => {
@@ -180,4 +144,13 @@ test('checkpoints: a foreign migration or another segment count is refused; none
   t.is(foreign.message, `${path.join(dir, 'segment-1-of-4.json')} belongs to migration shop-1, not shop-2; use another --checkpoints folder for this migration`);
   const other = t.throws(() => readCheckpoint(dir, 'shop-1', 0, 8), { instanceOf: CheckpointError });
   t.is(other.message, `${path.join(dir, 'segment-1-of-4.json')} was made with another --segments; resume with the same count, or use another --checkpoints folder`);
+});
+
+test('a random shard keeps its position when only the encoding changes, and folds onto a new count (s mod m)', (t) => {
+  const eight = { shards: 8, shardStart: 0 };
+  t.deepEqual([0, 3, 7].map((s) => movedShard(eight, s, eight)), [0, 3, 7]);
+  t.deepEqual([0, 3, 5, 7].map((s) => movedShard(eight, s, { shards: 3, shardStart: 0 })), [0, 0, 2, 1]);
+  t.deepEqual([1, 8].map((s) => movedShard({ shards: 8, shardStart: 1 }, s, { shards: 16, shardStart: 1 })), [1, 8], 'positions from a start of 1');
+  t.is(movedShard({ shards: undefined, shardStart: 0 }, undefined, eight), 0, 'an unsharded key goes to the first shard');
+  t.is(movedShard(eight, 5, { shards: undefined, shardStart: 0 }), undefined, 'no shard in the new key');
 });

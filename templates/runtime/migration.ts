@@ -1,31 +1,43 @@
 // The engine behind programs emitted by `ddbgen diff --emit-migration`: reads every item by
-// parallel scan segments (each runnable alone, in its own process or on another machine), parses
-// each with the old schema's key templates and builds it again with the new one's, and writes:
+// parallel scan segments, parses each with the old schema's key templates and builds it again with
+// the new one's, and writes:
 //
 // - a rewritten key as one transaction: put the new item unless its key exists (a concurrent
-//   new-style write wins) and delete the old one, so an item is never lost or doubled;
+//   new-style write wins) and delete the old one, so an item is never lost or doubled; an item is
+//   moved only from its stored key (its attributes must build that key, and fit the declared types);
+// - an old item whose new key a newer write holds is deleted in a transaction that checks the new
+//   one is there: nothing is deleted unless its replacement is written;
+// - a random-shard counter is merged into its new key by ADDing its numbers, in one transaction
+//   with the delete of the old item conditioned on the counts added (each count exactly once);
 // - a backfill (index attributes only) as an update conditioned on the values it was computed from;
-// - an old item whose new key already exists is only deleted, through the batch executor;
-// - an edge item (node ids re-encoded, delimiter or labels changed) moves together with its other
-//   half in one transaction: both new items put unless they exist, both old ones deleted only if
-//   they are still there, so an edge is always whole in one form or the other.
+// - an edge item (node ids or keys re-encoded, delimiter or labels changed) moves together with its
+//   other half in one transaction, so an edge is always whole in one form or the other.
 //
-// Each segment checkpoints after every page, so a restarted run resumes where it stopped; an item
-// already migrated parses as new-style and is left alone, so re-running changes nothing already
-// done. Writes are capped in consumed write units per second, measured with
-// ReturnConsumedCapacity. Items that parse as no entity of the old schema, or cannot be built
-// with the new one, are reported by key and skipped, never written.
+// A segment saves each page's planned writes before sending them and its counts and next start
+// after (SegmentStore: files here, a lease table in migration-lease.ts), so a restarted run
+// resumes where it stopped and counts the writes of a page it left mid-way; an item already
+// migrated parses as new-style and is left alone. Writes go through the cap (capacity-bucket.ts).
+// Items that cannot be moved as stored are reported by key with the reason and left in place.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
-import { KeyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from './batch.js';
+import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
+import { KeyTemplate, SHARD, splitKey, type KeyTemplateDef } from './codec.js';
+import { itemTypeProblem, type DeclaredType } from './declared-type.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
+import { ExpressionAliases } from './expression.js';
+import { itemSize } from './item-size.js';
 import type { AttributeCodecs } from './item.js';
 import { storedItem, type EntityModel, type TableContext } from './repository.js';
+
+/** An old-schema key template: it parses stored keys, and its definition (with its codec version) is rebuilt here. */
+export interface OldKeyTemplate {
+  parse(key: string): Record<string, unknown>;
+  readonly def: KeyTemplateDef;
+}
 
 /**
  * What the migration reads of an old-schema entity model. The old schema's code carries its own
@@ -33,8 +45,8 @@ import { storedItem, type EntityModel, type TableContext } from './repository.js
  */
 export interface OldEntityModel {
   readonly name: string;
-  readonly pk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } };
-  readonly sk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } } | undefined;
+  readonly pk: { readonly attribute: string; readonly template: OldKeyTemplate };
+  readonly sk: { readonly attribute: string; readonly template: OldKeyTemplate } | undefined;
   readonly codecs: AttributeCodecs;
   readonly keyAttributes: readonly string[];
 }
@@ -48,13 +60,15 @@ export interface MigratedEntity {
   readonly kind: 'rewrite' | 'backfill';
   readonly from: OldEntityModel;
   readonly to: EntityModel;
+  /** The new schema's attribute declarations: a stored value that does not fit is reported, never written. */
+  readonly declared: Readonly<Record<string, DeclaredType>>;
 }
 
 /**
  * What the migration reads of an old-schema edge model (typed by shape, like OldEntityModel): the
  * definitions of its node key templates, carrying the old codec version, are rebuilt here.
  */
-export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes'> & {
+export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes' | 'codecs'> & {
   readonly nodes: Readonly<Record<string, { readonly def: KeyTemplateDef }>>;
 };
 
@@ -63,6 +77,8 @@ export interface MigratedEdge {
   readonly name: string;
   readonly from: OldEdgeModel;
   readonly to: EdgeModel;
+  /** The new schema's declarations of the edge's attributes. */
+  readonly declared: Readonly<Record<string, DeclaredType>>;
 }
 
 /** The items one edge item moves: the half the scan read first, then its other half when that is a second item. */
@@ -89,21 +105,25 @@ export interface MigrationPlan {
   readonly maxWcu: number;
 }
 
-export interface MigrationOptions {
+/** How one process runs segments: its client and table, the scan page, the writes in flight. */
+export interface SegmentOptions {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
   /** Total parallel scan segments (DynamoDB's TotalSegments). */
   readonly segments: number;
+  /** Items per Scan page. Default 100. */
+  readonly pageSize?: number;
+  /** Writes in flight per segment. Default 8. */
+  readonly concurrency?: number;
+}
+
+export interface MigrationOptions extends SegmentOptions {
   /** The segments this run processes (default: all of them, concurrently). */
   readonly only?: readonly number[];
   /** Folder of the per-segment checkpoint files. */
   readonly checkpoints: string;
   /** Write cap for this process, in consumed write units per second. */
   readonly maxWcu: number;
-  /** Items per Scan page. Default 100. */
-  readonly pageSize?: number;
-  /** Writes in flight per segment. Default 8. */
-  readonly concurrency?: number;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
 }
@@ -133,17 +153,45 @@ export interface MigrationReport {
   readonly skipped: readonly SkippedItem[];
   /** Write units DynamoDB reported consumed by this run. */
   readonly consumedWcu: number;
+  /** The most write units DynamoDB reported consumed in any 10 seconds of the run (the cap holds it to 10 × --max-wcu). */
+  readonly busiest10s: number;
   readonly seconds: number;
 }
 
-interface Checkpoint {
-  readonly migration: string;
-  readonly segment: number;
-  readonly segments: number;
+/**
+ * One planned write of a page, saved before the page's writes are sent: a run stopped mid-page
+ * leaves them in its checkpoint, and the run that resumes counts the ones already made (their old
+ * item is gone, or needs nothing any more) instead of finding them "already done".
+ */
+export interface PendingWrite {
+  /** The scanned item's table key. */
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly kind: 'rewritten' | 'backfilled';
+  /** Items the write counts for (an edge's two halves). */
+  readonly items: number;
+}
+
+/** A segment's progress, as a checkpoint holds it. */
+export interface SegmentState {
   /** Where the next page starts; absent before the first page. */
   readonly next?: Record<string, unknown>;
   readonly done: boolean;
   readonly counts: SegmentCounts;
+  /** The writes of the page after `next` while they are under way. */
+  readonly pending?: readonly PendingWrite[];
+}
+
+/** Where a segment's checkpoints live: local files, or a lease table every worker shares. */
+export interface SegmentStore {
+  load(segment: number): Promise<SegmentState | undefined>;
+  /** Saves progress and the items newly skipped since the last save; throws when the segment is no longer this process's to save. */
+  save(segment: number, state: SegmentState, skipped: readonly SkippedItem[]): Promise<void>;
+}
+
+interface Checkpoint extends SegmentState {
+  readonly migration: string;
+  readonly segment: number;
+  readonly segments: number;
   /** Items skipped so far, kept so a resumed run still reports them. */
   readonly skipped: readonly SkippedItem[];
 }
@@ -153,40 +201,7 @@ export class CheckpointError extends Error {
   override readonly name = 'CheckpointError';
 }
 
-/** Caps consumed write units per second: a bucket refilled continuously, starting empty, holding at most one second's units. */
-export class CapacityMeter {
-  private tokens = 0;
-  private last: number;
-  consumed = 0;
-  readonly perSecond: number;
-  private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  constructor(perSecond: number, now: () => number = Date.now, sleep: (ms: number) => Promise<void> = defaultSleep) {
-    this.perSecond = perSecond;
-    this.now = now;
-    this.sleep = sleep;
-    this.last = now();
-  }
-
-  private refill(): void {
-    const at = this.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((at - this.last) / 1000) * this.perSecond);
-    this.last = at;
-  }
-
-  /** Waits until the bucket is not in debt. */
-  async acquire(): Promise<void> {
-    for (this.refill(); this.tokens <= 0; this.refill()) await this.sleep(Math.ceil((-this.tokens / this.perSecond) * 1000) + 1);
-  }
-
-  /** Charges what DynamoDB reported. */
-  charge(units: number): void {
-    this.consumed += units;
-    this.tokens -= units;
-  }
-}
-
-const emptyCounts = (): SegmentCounts => ({ scanned: 0, rewritten: 0, backfilled: 0, current: 0, superseded: 0, unchanged: 0, skipped: 0 });
+export const emptyCounts = (): SegmentCounts => ({ scanned: 0, rewritten: 0, backfilled: 0, current: 0, superseded: 0, unchanged: 0, skipped: 0 });
 
 function checkpointFile(dir: string, segment: number, segments: number): string {
   return path.join(dir, `segment-${segment}-of-${segments}.json`);
@@ -207,11 +222,40 @@ export function readCheckpoint(dir: string, migration: string, segment: number, 
   return checkpoint;
 }
 
-function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
-  mkdirSync(dir, { recursive: true });
-  const file = checkpointFile(dir, checkpoint.segment, checkpoint.segments);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+/** Checkpoints as files in one folder, one per segment, each replaced whole (write, then rename). */
+export class FileCheckpoints implements SegmentStore {
+  private readonly skipped = new Map<number, SkippedItem[]>();
+  private readonly dir: string;
+  private readonly migration: string;
+  private readonly segments: number;
+  constructor(dir: string, migration: string, segments: number) {
+    this.dir = dir;
+    this.migration = migration;
+    this.segments = segments;
+  }
+
+  async load(segment: number): Promise<SegmentState | undefined> {
+    const checkpoint = readCheckpoint(this.dir, this.migration, segment, this.segments);
+    this.skipped.set(segment, [...(checkpoint?.skipped ?? [])]);
+    return checkpoint;
+  }
+
+  async save(segment: number, state: SegmentState, skipped: readonly SkippedItem[]): Promise<void> {
+    const all = this.skippedOf(segment);
+    all.push(...skipped);
+    mkdirSync(this.dir, { recursive: true });
+    const file = checkpointFile(this.dir, segment, this.segments);
+    const checkpoint: Checkpoint = { migration: this.migration, segment, segments: this.segments, ...state, skipped: all };
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** Every item skipped in the segment, by this run and the runs before it. */
+  skippedOf(segment: number): SkippedItem[] {
+    let list = this.skipped.get(segment);
+    if (!list) this.skipped.set(segment, (list = []));
+    return list;
+  }
 }
 
 /** Whether the model's table-key templates parse the stored item's keys. */
@@ -247,6 +291,58 @@ const isConditionFailure = (error: unknown) => {
   const e = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> };
   return e.name === 'ConditionalCheckFailedException' || (e.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 };
+
+/** Where a segment's writes go: the table, the cap, and the check that the segment is still this process's to write. */
+interface WriteContext extends TableContext {
+  readonly bucket: CapacityBucket;
+  /** Awaited just before each write is sent (after the cap let it go): throws when the segment is no longer this process's. */
+  readonly fence?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * Sends one write under the cap: charged before it goes by its estimate (`recordUnits`), corrected
+ * by the consumed capacity DynamoDB reports (none for a cancelled transaction or a failed
+ * condition: the estimate stands).
+ */
+async function capped<T extends { ConsumedCapacity?: unknown }>(ctx: WriteContext, estimate: number, command: { input: unknown }): Promise<T> {
+  const charge = await ctx.bucket.take(estimate);
+  try {
+    await ctx.fence?.();
+  } catch (error) {
+    ctx.bucket.settle(charge, 0); // not sent
+    throw error;
+  }
+  try {
+    const result = (await ctx.client.send(command as never)) as unknown as T;
+    ctx.bucket.settle(charge, result.ConsumedCapacity === undefined ? undefined : units(result.ConsumedCapacity));
+    return result;
+  } catch (error) {
+    ctx.bucket.settle(charge, undefined);
+    throw error;
+  }
+}
+
+/**
+ * Deletes old items whose replacements a newer write already holds, in one transaction that checks
+ * every replacement is there: nothing is deleted unless its replacement is in the table. False when
+ * a replacement was gone (deleted meanwhile): nothing was deleted.
+ */
+async function retire(ctx: WriteContext, pk: string, pairs: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly replacement: Readonly<Record<string, unknown>> }>, oldSizes: readonly number[]): Promise<boolean> {
+  const names = { ExpressionAttributeNames: { '#pk': pk } };
+  try {
+    await capped(ctx, writeUnits([...pairs.map((p) => itemSize(p.replacement)), ...oldSizes], true), new TransactWriteCommand({
+      TransactItems: pairs.flatMap((p) => [
+        { ConditionCheck: { TableName: ctx.tableName, Key: p.replacement, ConditionExpression: 'attribute_exists(#pk)', ...names } },
+        { Delete: { TableName: ctx.tableName, Key: p.old } },
+      ]),
+      ReturnConsumedCapacity: 'TOTAL',
+    }));
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return false;
+  }
+}
 
 /** One version of an edge as the migration reads and builds its items: the model and each node type's templates. */
 interface EdgeForm {
@@ -346,7 +442,7 @@ function edgeMove(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>,
 }
 
 /** Classifies a stored item against a migrated edge: undefined when it is no item of that edge. */
-function classifyEdge(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>): { move: EdgeMove } | { leave: 'current' } | { skip: string } | undefined {
+function classifyEdge(edge: MigratedEdge, decode: DecodeStored, stored: Readonly<Record<string, unknown>>): { move: EdgeMove } | { leave: 'current' } | { skip: string } | undefined {
   const { old, next } = edgeForms(edge);
   const read = readEdgeItem(old, stored);
   if (typeof read === 'string') {
@@ -362,13 +458,20 @@ function classifyEdge(edge: MigratedEdge, stored: Readonly<Record<string, unknow
   }
   // a partition key that several node types' templates read: only when every reading moves the same items
   if (moves.some((m) => JSON.stringify(m) !== JSON.stringify(moves[0]))) return { skip: `edge ${edge.name}: its partition key reads as a node of ${read.here.map((n) => n.type).join(' and ')}, which move it differently` };
-  return moves[0] === 'current' ? { leave: 'current' } : { move: moves[0]! };
+  if (moves[0] === 'current') return { leave: 'current' };
+  let problem: string | undefined;
+  try {
+    problem = itemTypeProblem(edge.declared, decode(edge.name, edge.from.codecs, stored, edge.from.keyAttributes));
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  return problem ? { skip: `edge ${edge.name}: ${problem}` } : { move: moves[0]! };
 }
 
 /** What one stored item needs: the migrated entity or edge it belongs to (old form), or why it is left alone. */
 export function classify(plan: MigrationPlan, stored: Readonly<Record<string, unknown>>): { entity: MigratedEntity } | { move: EdgeMove } | { leave: 'current' | 'unchanged' } | { skip: string } {
   for (const edge of plan.edges) {
-    const what = classifyEdge(edge, stored);
+    const what = classifyEdge(edge, plan.decode, stored);
     if (what) return what;
   }
   for (const entity of plan.entities) if (owns(entity.from, stored)) return { entity };
@@ -393,47 +496,117 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
   return { set, remove };
 }
 
-async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+/** What happened to one scanned item: the count it adds to (an edge's moved halves count each), or why it was skipped. */
+export type Outcome = { readonly kind: Exclude<keyof SegmentCounts, 'scanned' | 'skipped'>; readonly items?: number } | { readonly kind: 'skipped'; readonly skipped: SkippedItem };
+
+/** An old entity's table-key templates, rebuilt by this runtime from their definitions (the old codec version comes along, and a shard can be given). */
+interface OldKeys {
+  readonly pk: KeyTemplate;
+  readonly sk: KeyTemplate | undefined;
+}
+
+const oldKeys = new WeakMap<OldEntityModel, OldKeys>();
+
+function keysOf(model: OldEntityModel): OldKeys {
+  let found = oldKeys.get(model);
+  if (!found) oldKeys.set(model, (found = { pk: new KeyTemplate(model.pk.template.def), sk: model.sk && new KeyTemplate(model.sk.template.def) }));
+  return found;
+}
+
+/**
+ * The shard a moved item takes under `next` (undefined when that key has no `<shard>`): a random
+ * suffix keeps its position when the count is the same (only the encoding changed), and folds onto
+ * the new count when it changed (old shard s of n → s mod m), so a re-run picks the same key.
+ */
+export function movedShard(old: { readonly shards: number | undefined; readonly shardStart: number } | undefined, shard: number | undefined, next: { readonly shards: number | undefined; readonly shardStart: number }): number | undefined {
+  if (next.shards === undefined) return undefined;
+  const position = old?.shards === undefined || shard === undefined ? 0 : shard - old.shardStart;
+  return next.shardStart + (position % next.shards);
+}
+
+/** Why an item cannot be moved as it is stored, or its item form and the shard its key holds. */
+function readStored(entity: MigratedEntity, decode: DecodeStored, stored: Readonly<Record<string, unknown>>): { item: Record<string, unknown>; shard: number | undefined } | { skip: string } {
+  const keys = keysOf(entity.from);
+  let item: Record<string, unknown>;
+  let shard: number | undefined;
+  try {
+    item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
+    shard = keys.pk.shardIn(stored[entity.from.pk.attribute] as string);
+  } catch (error) {
+    return { skip: `${entity.name}: ${(error as Error).message}` };
+  }
+  const problem = itemTypeProblem(entity.declared, item);
+  if (problem) return { skip: `${entity.name}: ${problem}` };
+  // the item moves from its stored key: attributes that build another key are someone else's write, not this item
+  for (const [attribute, template] of [[entity.from.pk.attribute, keys.pk], ...(entity.from.sk ? [[entity.from.sk.attribute, keys.sk!] as const] : [])] as const) {
+    let built: string;
+    try {
+      built = template.build({ ...item, [SHARD]: shard });
+    } catch (error) {
+      return { skip: `${entity.name}: its attributes do not build its stored ${attribute} (${(error as Error).message})` };
+    }
+    if (built !== stored[attribute]) return { skip: `${entity.name}: its stored ${attribute} ${JSON.stringify(stored[attribute])} disagrees with its attributes, which build ${JSON.stringify(built)}` };
+  }
+  return { item, shard };
+}
+
+/** The new stored record of an item: built by the new schema, a random shard kept (or folded) rather than drawn again. */
+function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard: number | undefined): Record<string, unknown> {
+  const next = storedItem(entity.to, item);
+  const keys = keysOf(entity.from);
+  for (const [part, old] of [[entity.to.pk, keys.pk], [entity.to.sk, keys.sk]] as const) {
+    if (part?.template.random) next[part.attribute] = part.template.build({ ...item, [SHARD]: movedShard(old, shard, part.template) });
+  }
+  return next;
+}
+
+/** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
+const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
+
+async function migrateItem(ctx: WriteContext, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
+  const read = readStored(entity, decode, stored);
   let next: Record<string, unknown>;
   try {
-    const item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
-    next = storedItem(entity.to, item);
+    if ('skip' in read) throw new Error(read.skip);
+    next = nextRecord(entity, read.item, read.shard);
   } catch (error) {
-    counts.skipped++;
-    skipped.push({ key: oldKey, reason: `${entity.name}: ${(error as Error).message}` });
-    return;
+    const reason = (error as Error).message;
+    return { kind: 'skipped', skipped: { key: oldKey, reason: reason.startsWith(`${entity.name}: `) ? reason : `${entity.name}: ${reason}` } };
   }
   const newKey = tableKey(entity.to, next);
-  await meter.acquire();
   if (JSON.stringify(newKey) !== JSON.stringify(oldKey)) {
-    try {
-      const result = await ctx.client.send(
-        new TransactWriteCommand({
+    if (isShardedCounter(entity.to)) return mergeCounter(ctx, decode, entity, stored, next);
+    const pk = { '#pk': entity.to.pk.attribute };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await capped(ctx, recordUnits([next, stored], true), new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: ctx.tableName, Item: next, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': entity.to.pk.attribute } } },
+            { Put: { TableName: ctx.tableName, Item: next, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: pk } },
             { Delete: { TableName: ctx.tableName, Key: oldKey } },
           ],
           ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      meter.charge(units(result.ConsumedCapacity));
-      counts.rewritten++;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      // a newer write holds the new key: it wins, and the old item only goes away. DynamoDB reports
-      // no consumed capacity for a cancelled transaction or a batch: both are charged their minimum.
-      meter.charge(2);
-      await batchWriteRecords(ctx, { operation: 'batchDelete', entity: entity.name }, [{ request: { DeleteRequest: { Key: oldKey } }, source: oldKey }], Object.keys(oldKey), ctx.retry);
-      meter.charge(1);
-      counts.superseded++;
+        }));
+        return { kind: 'rewritten' };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      if (entity.to.pk.template.random) {
+        // two old items of a random-shard entity land on one new key: neither is dropped
+        return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` } };
+      }
+      // a newer write holds the new key: it wins, and the old item goes away in a transaction that checks it is there
+      if (await retire(ctx, entity.to.pk.attribute, [{ old: oldKey, replacement: newKey }], [itemSize(stored)])) {
+        return { kind: 'superseded' };
+      }
+      if (attempt >= SUPERSEDE_ATTEMPTS) {
+        return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} was written and deleted again while it moved (${attempt} attempts); left in place` } };
+      }
     }
-    return;
   }
   const { set, remove } = indexChanges(entity, stored, next);
   if (Object.keys(set).length === 0 && remove.length === 0) {
-    counts.current++;
-    return;
+    return { kind: 'current' };
   }
   // conditioned on what the index keys were computed from: a concurrent write wins
   const names: Record<string, string> = {};
@@ -460,7 +633,7 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
   });
   const removals = remove.map(alias);
   try {
-    const result = await ctx.client.send(
+    await capped(ctx, writeUnits([Math.max(itemSize(stored), itemSize(next))]),
       new UpdateCommand({
         TableName: ctx.tableName,
         Key: oldKey,
@@ -471,14 +644,62 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
         ReturnConsumedCapacity: 'TOTAL',
       }),
     );
-    meter.charge(units(result.ConsumedCapacity));
-    counts.backfilled++;
+    return { kind: 'backfilled' };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    meter.charge(1); // a failed condition is charged one unit, and DynamoDB does not report it
-    counts.superseded++;
+    return { kind: 'superseded' }; // a concurrent write changed the item: it wins
   }
 }
+
+/** A counter item changed by another writer while it was being merged is read and merged again this many times. */
+const MERGE_ATTEMPTS = 5;
+
+/**
+ * Merges a random-shard counter item into its new key in one transaction: the new item gets each
+ * counter ADDed (created when absent, its other attributes set where missing) and the old item is
+ * deleted on condition that it still holds the counts that were added. So a count is added exactly
+ * once: a re-run finds the old item gone and adds nothing, and an old item another writer changed
+ * meanwhile is read and merged again.
+ */
+async function mergeCounter(ctx: WriteContext, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>, next: Record<string, unknown>, attempt = 1): Promise<Outcome> {
+  const oldKey = tableKey(entity.from, stored);
+  const newKey = tableKey(entity.to, next);
+  const update = new ExpressionAliases();
+  const add: string[] = [];
+  const set: string[] = [];
+  for (const [name, value] of Object.entries(next)) {
+    if (name in newKey) continue;
+    if (typeof value === 'number' && !entity.to.keyAttributes.includes(name) && !entity.to.primaryParts.includes(name)) add.push(`${update.name(name)} ${update.value(value)}`);
+    else set.push(`${update.name(name)} = if_not_exists(${update.name(name)}, ${update.value(value)})`);
+  }
+  // the old item as read: its counters unchanged (a count added meanwhile is merged on the next attempt)
+  const held = new ExpressionAliases();
+  const condition = [`attribute_exists(${held.name(Object.keys(oldKey)[0]!)})`];
+  for (const [name, value] of Object.entries(stored)) if (typeof value === 'number' && !(name in oldKey)) condition.push(`${held.name(name)} = ${held.value(value)}`);
+  try {
+    await capped(ctx, recordUnits([next, stored], true),
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: ctx.tableName, Key: newKey, UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '), ...update.attributes() } },
+          { Delete: { TableName: ctx.tableName, Key: oldKey, ConditionExpression: condition.join(' AND '), ...held.attributes() } },
+        ],
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    return { kind: 'rewritten' };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const now = await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: oldKey, ConsistentRead: true }));
+    if (now.Item === undefined) return { kind: 'current' }; // merged meanwhile (an earlier run, or another worker)
+    if (attempt >= MERGE_ATTEMPTS) return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its counters kept changing while it was merged (${attempt} attempts); left in place` } };
+    const read = readStored(entity, decode, now.Item);
+    if ('skip' in read) return { kind: 'skipped', skipped: { key: oldKey, reason: read.skip } };
+    return mergeCounter(ctx, decode, entity, now.Item, nextRecord(entity, read.item, read.shard), attempt + 1);
+  }
+}
+
+/** An item whose replacement is written and deleted again by other writers while it moves is tried this many times, then reported. */
+const SUPERSEDE_ATTEMPTS = 3;
 
 /** Transactions cancelled by a concurrent transaction on the same items (another segment moving the other half) are tried again this many times. */
 const CONFLICT_ATTEMPTS = 8;
@@ -489,72 +710,105 @@ const CONFLICT_ATTEMPTS = 8;
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
  * its other half; a missing other half is reported and nothing is written.
  */
-async function moveEdge(ctx: TableContext, meter: CapacityMeter, move: EdgeMove, counts: SegmentCounts, skipped: SkippedItem[]): Promise<void> {
+async function moveEdge(ctx: WriteContext, move: EdgeMove, stored: Readonly<Record<string, unknown>>): Promise<Outcome> {
   // the table's key attribute names are the same in both schemas (renaming them recreates the table)
-  const names = { ExpressionAttributeNames: { '#pk': Object.keys(move.halves[0]!.old)[0]! } };
+  const pk = Object.keys(move.halves[0]!.old)[0]!;
+  const names = { ExpressionAttributeNames: { '#pk': pk } };
   const items = move.halves.flatMap((h) => [
     { Put: { TableName: ctx.tableName, Item: h.next, ConditionExpression: 'attribute_not_exists(#pk)', ...names } },
     { Delete: { TableName: ctx.tableName, Key: h.old, ConditionExpression: 'attribute_exists(#pk)', ...names } },
   ]);
-  let reasons: ReadonlyArray<{ Code?: string }> = [];
+  // both halves carry the same attributes: the one read stands for the other's size
+  const oldSizes = move.halves.map(() => itemSize(stored));
+  const estimate = writeUnits([...move.halves.map((h) => itemSize(h.next)), ...oldSizes], true);
   for (let attempt = 1; ; attempt++) {
-    await meter.acquire();
+    let reasons: ReadonlyArray<{ Code?: string }> = [];
     try {
-      const result = await ctx.client.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
-      meter.charge(units(result.ConsumedCapacity));
-      counts.rewritten += move.halves.length;
-      return;
+      await capped(ctx, estimate, new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: 'TOTAL' }));
+      return { kind: 'rewritten', items: move.halves.length };
     } catch (error) {
       reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-      // a cancelled transaction reports no consumed capacity: charged its minimum
-      meter.charge(items.length);
       const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !isConditionFailure(error);
       if (conflict && attempt < CONFLICT_ATTEMPTS) {
         await defaultSleep(20 * 2 ** attempt * Math.random());
         continue;
       }
       if (!isConditionFailure(error)) throw error;
-      break;
+    }
+    const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+    const [own, other] = move.halves;
+    if (failed.includes(1)) {
+      return { kind: 'current' }; // moved with its other half meanwhile
+    }
+    if (other && failed.length === 1 && failed[0] === 3) {
+      return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` } };
+    }
+    // the new code added the edge meanwhile: it wins, and the old halves go away once its halves are checked
+    const key = (record: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.keys(own!.old).map((a) => [a, record[a]]));
+    if (await retire(ctx, pk, move.halves.map((h) => ({ old: h.old, replacement: key(h.next) })), oldSizes)) {
+      return { kind: 'superseded' };
+    }
+    if (attempt >= SUPERSEDE_ATTEMPTS) {
+      return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its new halves were written and removed again while it moved (${attempt} attempts); left in place` } };
     }
   }
-  const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
-  const [own, other] = move.halves;
-  if (other && failed.length === 1 && failed[0] === 3) {
-    counts.skipped++;
-    skipped.push({ key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(other.old)} is not in the table (an edge is stored as two items); nothing was written` });
-    return;
-  }
-  const remove = async (key: Readonly<Record<string, unknown>>) => {
-    await meter.acquire();
-    const result = await ctx.client.send(new DeleteCommand({ TableName: ctx.tableName, Key: key, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
-    meter.charge(units(result.ConsumedCapacity));
-    return result.Attributes !== undefined;
-  };
-  if (!(await remove(own!.old))) {
-    counts.current++; // moved with its other half meanwhile
-    return;
-  }
-  if (other) await remove(other.old);
-  counts.superseded++;
 }
 
-/** Runs one segment from its checkpoint to the end, checkpointing after every page. */
-async function runSegment(
-  plan: MigrationPlan,
-  options: MigrationOptions,
-  segment: number,
-  meter: CapacityMeter,
-  skipped: SkippedItem[],
-  progress: (segment: number, counts: SegmentCounts, finished: boolean) => void,
-): Promise<SegmentCounts> {
-  const ctx: TableContext = { client: options.client, tableName: options.tableName };
-  const saved = readCheckpoint(options.checkpoints, plan.id, segment, options.segments);
-  const counts = saved ? { ...saved.counts } : emptyCounts();
-  const own: SkippedItem[] = [...(saved?.skipped ?? [])];
-  const report = () => skipped.push(...own);
-  if (saved?.done) return report(), counts;
+/** The items of a page that are still in the table, by table key (a consistent BatchGetItem). */
+async function stillThere(ctx: TableContext, keys: ReadonlyArray<Readonly<Record<string, unknown>>>): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const names = Object.keys(keys[0]!);
+  const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: 'migration' }, keys.map((key) => ({ key: key as Record<string, string>, source: key })), names, (stored) => stored, { consistent: true });
+  return new Set(found.keys());
+}
+
+/** A write planned for a scanned item: what it counts for, or nothing when the item needs none. */
+function planned(what: ReturnType<typeof classify>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
+  if ('entity' in what) return { kind: what.entity.kind === 'rewrite' ? 'rewritten' : 'backfilled', items: 1 };
+  if ('move' in what) return { kind: 'rewritten', items: what.move.halves.length };
+  return undefined;
+}
+
+export interface SegmentRun {
+  readonly plan: MigrationPlan;
+  readonly options: SegmentOptions;
+  readonly store: SegmentStore;
+  readonly bucket: CapacityBucket;
+  /** After each page: the segment's counts (all its runs'), whether it is finished, and the items this page scanned. */
+  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean, page: number) => void;
+  /** Checked before each page: true stops the segment there (its checkpoint stays where it is). */
+  readonly stopped?: () => boolean;
+  /** Awaited before each write: throws when the segment may no longer be written by this process. */
+  readonly fence?: () => Promise<void>;
+}
+
+/**
+ * Runs one segment from its checkpoint to the end (or until `stopped`). Each page is saved twice:
+ * its planned writes before they are sent, its counts and the next page's start after. A run that
+ * resumes a page left mid-way counts the writes already made from the planned list.
+ */
+export async function runSegment(run: SegmentRun, segment: number): Promise<SegmentCounts> {
+  const { plan, options, store, bucket } = run;
+  const ctx: WriteContext = { client: options.client, tableName: options.tableName, bucket, fence: run.fence };
+  const saved = await store.load(segment);
+  const counts: SegmentCounts = saved ? { ...saved.counts } : emptyCounts();
+  if (saved?.done) return counts;
   let next = saved?.next;
+  const id = (key: Readonly<Record<string, unknown>>) => keyId(key as Record<string, string>, Object.keys(key));
+  // writes a stopped run planned: those whose item is gone were made; the others are still to come
+  const carried = new Map<string, PendingWrite>();
+  if (saved?.pending?.length) {
+    const present = await stillThere(ctx, saved.pending.map((p) => p.key));
+    for (const write of saved.pending) {
+      if (present.has(id(write.key))) carried.set(id(write.key), write);
+      else {
+        counts.scanned++;
+        counts[write.kind] += write.items;
+      }
+    }
+  }
   do {
+    if (run.stopped?.()) return counts;
     const page: ScanCommandOutput = await options.client.send(
       new ScanCommand({
         TableName: options.tableName,
@@ -565,26 +819,35 @@ async function runSegment(
         ...(next ? { ExclusiveStartKey: next } : {}),
       }),
     );
-    await mapConcurrent(page.Items ?? [], options.concurrency ?? 8, async (stored) => {
+    const items = (page.Items ?? []).map((stored) => ({ stored, what: classify(plan, stored), key: storedKey(plan, stored) }));
+    const pending = items.flatMap(({ what, key }) => {
+      const write = planned(what);
+      return write ? [{ key, ...write }] : [];
+    });
+    if (pending.length) await store.save(segment, { ...(next ? { next } : {}), done: false, counts, pending }, []);
+    const skipped: SkippedItem[] = [];
+    await mapConcurrent(items, options.concurrency ?? 8, async ({ stored, what, key }) => {
+      let outcome: Outcome;
+      if ('entity' in what) outcome = await migrateItem(ctx, plan.decode, what.entity, stored);
+      else if ('move' in what) outcome = await moveEdge(ctx, what.move, stored);
+      else if ('leave' in what) outcome = { kind: what.leave };
+      else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;
-      const what = classify(plan, stored);
-      if ('entity' in what) await migrateItem(ctx, meter, plan.decode, what.entity, stored, counts, own);
-      else if ('move' in what) await moveEdge(ctx, meter, what.move, counts, own);
-      else if ('leave' in what) counts[what.leave]++;
-      else {
+      const earlier = carried.get(id(key));
+      if (earlier && outcome.kind === 'current') counts[earlier.kind] += earlier.items; // made by the stopped run
+      else if (outcome.kind === 'skipped') {
         counts.skipped++;
-        own.push({ key: storedKey(plan, stored), reason: what.skip });
-      }
+        skipped.push(outcome.skipped);
+      } else counts[outcome.kind] += outcome.items ?? 1;
     });
     next = page.LastEvaluatedKey;
-    writeCheckpoint(options.checkpoints, { migration: plan.id, segment, segments: options.segments, ...(next ? { next } : {}), done: next === undefined, counts, skipped: own });
-    progress(segment, counts, next === undefined);
+    await store.save(segment, { ...(next ? { next } : {}), done: next === undefined, counts }, skipped);
+    run.progress?.(segment, counts, next === undefined, items.length);
   } while (next);
-  report();
   return counts;
 }
 
-/** Migrates the segments of one run; resumes each from its checkpoint. */
+/** Migrates the segments of one run in this process; resumes each from its checkpoint file. */
 export async function runMigration(plan: MigrationPlan, options: MigrationOptions): Promise<MigrationReport> {
   const { segments } = options;
   if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new RangeError(`--segments must be an integer from 1 to 1,000,000, got ${segments}`);
@@ -592,9 +855,9 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
   for (const s of only) if (!Number.isInteger(s) || s < 0 || s >= segments) throw new RangeError(`--segment ${s} is not in 0..${segments - 1}`);
   // every checkpoint is checked before anything is written
   for (const s of only) readCheckpoint(options.checkpoints, plan.id, s, segments);
+  const store = new FileCheckpoints(options.checkpoints, plan.id, segments);
   const started = Date.now();
-  const meter = new CapacityMeter(options.maxWcu);
-  const skipped: SkippedItem[] = [];
+  const bucket = new CapacityBucket(options.maxWcu);
   const table = await options.client.send(new DescribeTableCommand({ TableName: options.tableName }));
   const expected = Math.max(1, Math.round((table.Table?.ItemCount ?? 0) / segments));
   let reported = 0;
@@ -610,58 +873,12 @@ export async function runMigration(plan: MigrationPlan, options: MigrationOption
     const eta = scanned ? Math.max(0, Math.round(((total - scanned) * seconds) / scanned)) : undefined;
     options.log(
       `segment ${segment}/${segments}${finished ? ' done' : ''}: ${counts.scanned} scanned, ${counts.rewritten} rewritten, ${counts.backfilled} backfilled, ${counts.current} already done, ${counts.skipped} skipped; ` +
-        `run: ${scanned} of ~${total} items, ${Math.round(meter.consumed / Math.max(seconds, 0.001))} WCU/s (cap ${options.maxWcu})${eta === undefined ? '' : `, ETA ${eta}s`}`,
+        `run: ${scanned} of ~${total} items, ${Math.round(bucket.consumed / Math.max(seconds, 0.001))} WCU/s (cap ${options.maxWcu})${eta === undefined ? '' : `, ETA ${eta}s`}`,
     );
   };
   await mapConcurrent(only, only.length, async (segment) => {
-    all[segment] = await runSegment(plan, options, segment, meter, skipped, progress);
+    all[segment] = await runSegment({ plan, options, store, bucket, progress }, segment);
   });
-  return { migration: plan.id, segments: all, skipped, consumedWcu: meter.consumed, seconds: (Date.now() - started) / 1000 };
-}
-
-/**
- * The command line of an emitted migration program:
- * `--segments N [--segment I …] [--table NAME] [--checkpoints DIR] [--max-wcu N] [--endpoint URL] [--region R]`.
- * Progress goes to stderr, the final report (JSON) to stdout; exit 1 on a foreign checkpoint or failure.
- */
-export async function migrationMain(plan: MigrationPlan, argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    options: {
-      segments: { type: 'string', default: '4' },
-      segment: { type: 'string', multiple: true },
-      table: { type: 'string' },
-      checkpoints: { type: 'string' },
-      'max-wcu': { type: 'string' },
-      'page-size': { type: 'string' },
-      endpoint: { type: 'string' },
-      region: { type: 'string' },
-    },
-  });
-  const tableName = values.table ?? plan.tableName;
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ ...(values.endpoint ? { endpoint: values.endpoint } : {}), ...(values.region ? { region: values.region } : {}) }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  try {
-    const report = await runMigration(plan, {
-      client,
-      tableName,
-      segments: Number(values.segments),
-      ...(values.segment ? { only: values.segment.map(Number) } : {}),
-      checkpoints: path.resolve(values.checkpoints ?? path.join('.ddbgen-checkpoints', plan.id)),
-      maxWcu: values['max-wcu'] === undefined ? plan.maxWcu : Number(values['max-wcu']),
-      ...(values['page-size'] ? { pageSize: Number(values['page-size']) } : {}),
-      log: (line) => process.stderr.write(`${line}\n`),
-    });
-    for (const s of report.skipped) process.stderr.write(`skipped ${JSON.stringify(s.key)}: ${s.reason}\n`);
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    return 0;
-  } catch (error) {
-    process.stderr.write(`migration ${plan.id}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  } finally {
-    client.destroy();
-  }
+  const skipped = only.flatMap((segment) => store.skippedOf(segment));
+  return { migration: plan.id, segments: all, skipped, consumedWcu: bucket.consumed, busiest10s: bucket.busiestWindow, seconds: (Date.now() - started) / 1000 };
 }

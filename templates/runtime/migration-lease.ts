@@ -1,0 +1,476 @@
+// Coordinated migrations (`--coordinate`): any number of worker processes — on one machine or
+// many, in containers or Lambda invocations — share one migration through a small lease table in
+// DynamoDB, as the Kinesis Client Library shares a stream's shards:
+//
+// - one item per scan segment holds its lease (owner, and a counter every write by the owner
+//   bumps), its checkpoint (the next page's start, the writes of a page under way) and its counts;
+//   skipped items are items of their own, so the run's report lives in the table;
+// - a worker claims a free segment with a conditional write on the counter it saw; it renews its
+//   leases on every heartbeat and checkpoint (conditioned on owner and counter, so a worker that
+//   lost a lease can no longer write to it); a lease whose counter has not moved for the lease
+//   time on the observer's own clock is free (no clocks are compared across machines), so a dead
+//   worker's segment is taken over from its last checkpoint;
+// - each worker holds about its share of the unfinished segments (a worker over its share hands
+//   one back at a page boundary, so a worker started later gets work) and writes at the global
+//   cap divided by the workers alive;
+// - `status` reads the table: segments done, counts, workers, items per second and the ETA.
+
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { defaultSleep } from './batch.js';
+import { CapacityBucket } from './capacity-bucket.js';
+import { emptyCounts, runSegment, type MigrationPlan, type PendingWrite, type SegmentCounts, type SegmentOptions, type SegmentState, type SegmentStore, type SkippedItem } from './migration.js';
+
+export interface CoordinationOptions extends SegmentOptions {
+  /** The lease table (created on first use, on demand billing). */
+  readonly leaseTable: string;
+  /** The cap of the whole migration in consumed WCU/s, shared by the workers alive (the first worker's value is the run's). */
+  readonly maxWcu: number;
+  /** A lease not renewed for this long is free. Default 20 s. */
+  readonly leaseMs?: number;
+  /** How often a worker renews its leases and looks for work. Default a quarter of the lease time. */
+  readonly heartbeatMs?: number;
+  /** This worker's name in the table. Default host, pid and a random suffix. */
+  readonly worker?: string;
+  /** Epoch ms: claim nothing after it, hand every lease back at the next page boundary and return (a Lambda invocation's end). */
+  readonly deadline?: number;
+  readonly log?: (line: string) => void;
+}
+
+/** This worker's share of the run, as it returns. */
+export interface WorkerReport {
+  readonly migration: string;
+  readonly worker: string;
+  /** Segments this worker finished, with their counts (all of each segment's workers'). */
+  readonly finished: Readonly<Record<number, SegmentCounts>>;
+  /** Items this worker scanned. */
+  readonly scanned: number;
+  readonly consumedWcu: number;
+  readonly busiest10s: number;
+  readonly seconds: number;
+  /** Whether every segment of the run is done. */
+  readonly complete: boolean;
+}
+
+/** The whole run, from the lease table. */
+export interface MigrationStatus {
+  readonly migration: string;
+  readonly table: string;
+  readonly segments: number;
+  readonly done: number;
+  readonly inProgress: number;
+  readonly counts: SegmentCounts;
+  /** The table's item count when the run started (DescribeTable: refreshed by DynamoDB about every 6 hours). */
+  readonly itemCount: number;
+  readonly workers: ReadonlyArray<{ readonly worker: string; readonly segments: number; readonly scanned: number; readonly heartbeatAgoSeconds: number }>;
+  readonly itemsPerSecond: number;
+  /** Seconds left at the run's pace so far; 0 when done, undefined before anything was scanned. */
+  readonly etaSeconds: number | undefined;
+  readonly maxWcu: number;
+  /** Write units consumed on the table by every worker so far (a dead worker's as of its last heartbeat). */
+  readonly consumedWcu: number;
+  readonly skipped: readonly SkippedItem[];
+}
+
+/** The segment belongs to another worker now (its lease expired and was claimed): this worker stops it. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
+const RUN = 'RUN';
+const segmentSk = (segment: number) => `SEGMENT#${String(segment).padStart(7, '0')}`;
+const workerSk = (worker: string) => `WORKER#${worker}`;
+
+const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/** Creates the lease table unless it exists, and waits until it is active. */
+export async function ensureLeaseTable(client: DynamoDBDocumentClient, name: string, sleep = defaultSleep): Promise<void> {
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException) && (error as { name?: string }).name !== 'ResourceInUseException') throw error;
+  }
+  for (let waited = 0; ; waited += 500) {
+    const table = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (table.Table?.TableStatus === 'ACTIVE') return;
+    if (waited > 120_000) throw new Error(`lease table ${name} is still ${table.Table?.TableStatus} after 2 minutes`);
+    await sleep(500);
+  }
+}
+
+/** Every item of the run in the lease table (one partition), by sort key. */
+async function readRun(client: DynamoDBDocumentClient, leaseTable: string, migration: string): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new QueryCommand({ TableName: leaseTable, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': migration }, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+const stateOf = (item: Record<string, unknown>): SegmentState => ({
+  ...(typeof item.next === 'string' ? { next: JSON.parse(item.next) as Record<string, unknown> } : {}),
+  done: item.done === true,
+  counts: { ...emptyCounts(), ...(item.counts as Partial<SegmentCounts> | undefined) },
+  ...(typeof item.pending === 'string' ? { pending: JSON.parse(item.pending) as PendingWrite[] } : {}),
+});
+
+interface Lease {
+  /** The counter as this worker last wrote it. */
+  counter: number;
+  lost: boolean;
+  /** Hand the segment back at the next page boundary. */
+  release: boolean;
+  /** Writes to the lease item, one at a time (each is conditioned on the counter the one before left). */
+  chain: Promise<unknown>;
+  /** When the latest write that held the lease was sent (this worker's clock). */
+  confirmedAt: number;
+}
+
+/** The lease table as one worker's segment store: every write is conditioned on holding the lease. */
+class LeaseStore implements SegmentStore {
+  readonly leases = new Map<number, Lease>();
+  private readonly client: DynamoDBDocumentClient;
+  private readonly table: string;
+  private readonly migration: string;
+  private readonly me: string;
+
+  constructor(client: DynamoDBDocumentClient, table: string, migration: string, me: string) {
+    this.client = client;
+    this.table = table;
+    this.migration = migration;
+    this.me = me;
+  }
+
+  private key(segment: number) {
+    return { pk: this.migration, sk: segmentSk(segment) };
+  }
+
+  /** Runs a write on a held lease after the ones before it; the write returns whether the lease still held. */
+  private serial(segment: number, write: (lease: Lease) => Promise<void>): Promise<void> {
+    const lease = this.leases.get(segment);
+    if (!lease || lease.lost) return Promise.reject(new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`));
+    const turn = lease.chain.then(async () => {
+      if (lease.lost) throw new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`);
+      const sent = Date.now();
+      try {
+        await write(lease);
+        lease.counter++;
+        lease.confirmedAt = sent;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        lease.lost = true;
+        throw new LeaseLostError(`segment ${segment} was taken over by another worker (its lease expired)`);
+      }
+    });
+    lease.chain = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private held(lease: Lease) {
+    return { ConditionExpression: '#owner = :me AND #counter = :counter', ':me': this.me, ':counter': lease.counter };
+  }
+
+  async load(segment: number): Promise<SegmentState | undefined> {
+    const found = await this.client.send(new GetCommand({ TableName: this.table, Key: this.key(segment), ConsistentRead: true }));
+    return found.Item ? stateOf(found.Item) : undefined;
+  }
+
+  async save(segment: number, state: SegmentState, skipped: readonly SkippedItem[]): Promise<void> {
+    // skipped items are items of their own (keyed by segment and key: writing one twice is the same item)
+    for (let i = 0; i < skipped.length; i += 25) {
+      let requests: unknown[] = skipped.slice(i, i + 25).map((s) => ({ PutRequest: { Item: { pk: this.migration, sk: `SKIPPED#${segment}#${JSON.stringify(s.key)}`, segment, key: JSON.stringify(s.key), reason: s.reason } } }));
+      while (requests.length) {
+        const result = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.table]: requests as never } }));
+        requests = result.UnprocessedItems?.[this.table] ?? [];
+      }
+    }
+    await this.serial(segment, async (lease) => {
+      const { ConditionExpression, ...values } = this.held(lease);
+      const set = ['#counter = #counter + :one', '#done = :done', '#counts = :counts', '#updatedAt = :now', ...(state.next ? ['#next = :next'] : []), ...(state.pending?.length ? ['#pending = :pending'] : [])];
+      const remove = [...(state.next ? [] : ['#next']), ...(state.pending?.length ? [] : ['#pending'])];
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(segment),
+          UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ConditionExpression,
+          ExpressionAttributeNames: { '#owner': 'owner', '#counter': 'counter', '#next': 'next', '#done': 'done', '#counts': 'counts', '#updatedAt': 'updatedAt', '#pending': 'pending' },
+          ExpressionAttributeValues: {
+            ...values,
+            ':one': 1,
+            ':done': state.done,
+            ':counts': state.counts,
+            ':now': Date.now(),
+            ...(state.next ? { ':next': JSON.stringify(state.next) } : {}),
+            ...(state.pending?.length ? { ':pending': JSON.stringify(state.pending) } : {}),
+          },
+        }),
+      );
+    });
+  }
+
+  /** Renews a held lease (a heartbeat). */
+  renew(segment: number): Promise<void> {
+    return this.serial(segment, async (lease) => {
+      const { ConditionExpression, ...values } = this.held(lease);
+      await this.client.send(new UpdateCommand({ TableName: this.table, Key: this.key(segment), UpdateExpression: 'SET #counter = #counter + :one', ConditionExpression, ExpressionAttributeNames: { '#owner': 'owner', '#counter': 'counter' }, ExpressionAttributeValues: { ...values, ':one': 1 } }));
+    });
+  }
+
+  /** Hands a lease back (the segment is done, or this worker is over its share or out of time). */
+  async giveBack(segment: number): Promise<void> {
+    await this.serial(segment, async (lease) => {
+      const { ConditionExpression, ...values } = this.held(lease);
+      await this.client.send(new UpdateCommand({ TableName: this.table, Key: this.key(segment), UpdateExpression: 'SET #counter = #counter + :one REMOVE #owner', ConditionExpression, ExpressionAttributeNames: { '#owner': 'owner', '#counter': 'counter' }, ExpressionAttributeValues: { ...values, ':one': 1 } }));
+    }).catch((error: unknown) => {
+      if (!(error instanceof LeaseLostError)) throw error;
+    });
+    this.leases.delete(segment);
+  }
+
+  /**
+   * Waits until the lease is known to hold for long enough to send a write: another worker claims it
+   * only once its counter has stood still for the lease time on that worker's clock, so a write sent
+   * within half the lease time of a confirmed renewal lands before any other owner can start. A
+   * worker whose renewals stall (or fail) stops writing instead of racing the next owner.
+   */
+  async fence(segment: number, leaseMs: number): Promise<void> {
+    for (;;) {
+      const lease = this.leases.get(segment);
+      if (!lease || lease.lost) throw new LeaseLostError(`segment ${segment} is no longer leased by ${this.me}`);
+      if (Date.now() - lease.confirmedAt <= leaseMs / 2) return;
+      await defaultSleep(25);
+    }
+  }
+
+  /** Claims a segment whose counter was last seen at `seen`: true when this worker holds it now. */
+  async claim(segment: number, seen: number): Promise<boolean> {
+    const sent = Date.now();
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(segment),
+          UpdateExpression: 'SET #owner = :me, #counter = #counter + :one',
+          ConditionExpression: '#counter = :seen AND #done = :false',
+          ExpressionAttributeNames: { '#owner': 'owner', '#counter': 'counter', '#done': 'done' },
+          ExpressionAttributeValues: { ':me': this.me, ':one': 1, ':seen': seen, ':false': false },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+    this.leases.set(segment, { counter: seen + 1, lost: false, release: false, chain: Promise.resolve(), confirmedAt: sent });
+    return true;
+  }
+}
+
+/** Starts the run in the lease table, or joins it: the first worker's segment count and cap are the run's. */
+async function joinRun(plan: MigrationPlan, options: CoordinationOptions): Promise<{ segments: number; maxWcu: number }> {
+  const { client, leaseTable } = options;
+  const table = await client.send(new DescribeTableCommand({ TableName: options.tableName }));
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: leaseTable,
+        Item: { pk: plan.id, sk: RUN, table: options.tableName, segments: options.segments, maxWcu: options.maxWcu, startedAt: Date.now(), itemCount: table.Table?.ItemCount ?? 0 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  const run = (await client.send(new GetCommand({ TableName: leaseTable, Key: { pk: plan.id, sk: RUN }, ConsistentRead: true }))).Item!;
+  if (run.table !== options.tableName) throw new Error(`migration ${plan.id} in lease table ${leaseTable} runs on table ${String(run.table)}, not ${options.tableName}; use another --lease-table`);
+  const segments = Number(run.segments);
+  const existing = new Set((await readRun(client, leaseTable, plan.id)).filter((i) => String(i.sk).startsWith('SEGMENT#')).map((i) => Number(i.segment)));
+  for (let segment = 0; segment < segments; segment++) {
+    if (existing.has(segment)) continue;
+    try {
+      await client.send(new PutCommand({ TableName: leaseTable, Item: { pk: plan.id, sk: segmentSk(segment), segment, counter: 0, done: false, counts: emptyCounts() }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return { segments, maxWcu: Number(run.maxWcu) };
+}
+
+/**
+ * Runs one worker of a coordinated migration until every segment is done (or the deadline): claims
+ * segments, migrates them from their checkpoints, renews its leases, takes over dead workers'.
+ */
+export async function runWorker(plan: MigrationPlan, options: CoordinationOptions): Promise<WorkerReport> {
+  const started = Date.now();
+  const { client, leaseTable } = options;
+  const me = options.worker ?? `${hostname()}#${process.pid}#${randomBytes(3).toString('hex')}`;
+  const leaseMs = options.leaseMs ?? 20_000;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 4));
+  const log = options.log ?? (() => {});
+  await ensureLeaseTable(client, leaseTable);
+  const run = await joinRun(plan, options);
+  if (run.segments !== options.segments || run.maxWcu !== options.maxWcu) log(`${me}: joining the run with ${run.segments} segments and a cap of ${run.maxWcu} WCU/s, as its first worker started it`);
+  const segmentOptions: SegmentOptions = { ...options, segments: run.segments };
+  const store = new LeaseStore(client, leaseTable, plan.id, me);
+  const bucket = new CapacityBucket(run.maxWcu);
+  const finished: Record<number, SegmentCounts> = {};
+  const tasks = new Map<number, Promise<void>>();
+  /** Counters as this worker saw them, and since when (its own clock): a counter that stands still is a dead owner. */
+  const seen = new Map<string, { counter: number; since: number }>();
+  let scanned = 0;
+  let beats = 0;
+  let failure: unknown;
+  const observe = (id: string, counter: number, now: number) => {
+    const before = seen.get(id);
+    if (!before || before.counter !== counter) seen.set(id, { counter, since: now });
+    return seen.get(id)!;
+  };
+  const start = (segment: number) => {
+    const lease = store.leases.get(segment)!;
+    const task = runSegment(
+      {
+        plan,
+        options: segmentOptions,
+        store,
+        bucket,
+        stopped: () => lease.lost || lease.release || failure !== undefined,
+        fence: () => store.fence(segment, leaseMs),
+        progress: (s, counts, done, page) => {
+          scanned += page;
+          if (done) finished[s] = { ...counts };
+        },
+      },
+      segment,
+    ).then(
+      async (counts) => {
+        log(`${me}: segment ${segment} ${finished[segment] ? 'done' : lease.lost ? 'lost' : 'handed back'} (${counts.scanned} scanned, ${counts.rewritten} rewritten)`);
+        if (!lease.lost) await store.giveBack(segment);
+      },
+      (error: unknown) => {
+        store.leases.delete(segment);
+        if (error instanceof LeaseLostError) log(`${me}: ${error.message}`);
+        else failure ??= error;
+      },
+    );
+    tasks.set(segment, task.finally(() => tasks.delete(segment)));
+  };
+  for (;;) {
+    const now = Date.now();
+    const items = await readRun(client, leaseTable, plan.id);
+    await client.send(new PutCommand({ TableName: leaseTable, Item: { pk: plan.id, sk: workerSk(me), worker: me, beat: ++beats, heartbeatAt: now, segments: store.leases.size, scanned, consumed: bucket.consumed, rate: bucket.perSecond, startedAt: started } }));
+    const workers = items.filter((i) => String(i.sk).startsWith('WORKER#') && i.finished !== true && (i.worker === me || now - observe(String(i.sk), Number(i.beat), now).since <= leaseMs));
+    const alive = Math.max(1, workers.length + (workers.some((w) => w.worker === me) ? 0 : 1));
+    bucket.setRate(run.maxWcu / alive);
+    for (const segment of [...store.leases.keys()]) await store.renew(segment).catch(() => undefined);
+    const segments = items.filter((i) => String(i.sk).startsWith('SEGMENT#'));
+    const undone = segments.filter((i) => i.done !== true);
+    if (failure !== undefined || (!undone.length && !tasks.size)) break;
+    const late = options.deadline !== undefined && now >= options.deadline;
+    if (late) for (const lease of store.leases.values()) lease.release = true;
+    else {
+      const share = Math.ceil(undone.length / alive);
+      const free = undone.filter((i) => {
+        const segment = Number(i.segment);
+        if (store.leases.has(segment)) return false;
+        const since = observe(String(i.sk), Number(i.counter), now).since;
+        return i.owner === undefined || (i.owner !== me && now - since > leaseMs);
+      });
+      // claim in random order, so workers starting together spread over the segments
+      for (const item of free.sort(() => Math.random() - 0.5)) {
+        if (store.leases.size >= share) break;
+        const segment = Number(item.segment);
+        if (await store.claim(segment, Number(item.counter))) {
+          log(`${me}: claimed segment ${segment}${item.owner === undefined ? '' : ` from ${String(item.owner)} (its lease expired)`}`);
+          start(segment);
+        }
+      }
+      // over the share (a worker joined): hand one segment back at its next page boundary
+      const releasing = [...store.leases.values()].filter((l) => l.release).length;
+      if (store.leases.size - releasing > share) [...store.leases.values()].find((l) => !l.release)!.release = true;
+    }
+    if (late && !tasks.size) break;
+    await defaultSleep(heartbeatMs);
+  }
+  await Promise.all(tasks.values());
+  await client.send(
+    new UpdateCommand({
+      TableName: leaseTable,
+      Key: { pk: plan.id, sk: workerSk(me) },
+      UpdateExpression: 'SET #finished = :true, #scanned = :scanned, #consumed = :consumed, #heartbeatAt = :now',
+      ExpressionAttributeNames: { '#finished': 'finished', '#scanned': 'scanned', '#consumed': 'consumed', '#heartbeatAt': 'heartbeatAt' },
+      ExpressionAttributeValues: { ':true': true, ':scanned': scanned, ':consumed': bucket.consumed, ':now': Date.now() },
+    }),
+  );
+  if (failure !== undefined) throw failure;
+  const complete = (await readRun(client, leaseTable, plan.id)).filter((i) => String(i.sk).startsWith('SEGMENT#')).every((i) => i.done === true);
+  return { migration: plan.id, worker: me, finished, scanned, consumedWcu: bucket.consumed, busiest10s: bucket.busiestWindow, seconds: (Date.now() - started) / 1000, complete };
+}
+
+/** The run as the lease table holds it: progress, counts, workers, rate and ETA, skipped items. */
+export async function migrationStatus(plan: MigrationPlan, options: Pick<CoordinationOptions, 'client' | 'leaseTable'> & { readonly leaseMs?: number }): Promise<MigrationStatus | undefined> {
+  const items = await readRun(options.client, options.leaseTable, plan.id);
+  const run = items.find((i) => i.sk === RUN);
+  if (!run) return undefined;
+  const now = Date.now();
+  const segments = items.filter((i) => String(i.sk).startsWith('SEGMENT#'));
+  const counts = emptyCounts();
+  for (const s of segments) for (const [k, v] of Object.entries(stateOf(s).counts)) counts[k as keyof SegmentCounts] += v;
+  const itemCount = Number(run.itemCount ?? 0);
+  const last = Math.max(Number(run.startedAt), ...segments.map((s) => Number(s.updatedAt ?? 0)));
+  const seconds = Math.max(0.001, (last - Number(run.startedAt)) / 1000);
+  const itemsPerSecond = counts.scanned / seconds;
+  const done = segments.filter((s) => s.done === true).length;
+  // how far the run is: by items against the table's count (items moved into segments not yet
+  // scanned are scanned again, so this can run ahead) or by segments done, whichever is further
+  const total = Number(run.segments);
+  const fraction = done === total ? 1 : Math.min(0.99, Math.max(itemCount ? counts.scanned / itemCount : 0, done / total));
+  const leaseMs = options.leaseMs ?? 20_000;
+  return {
+    migration: plan.id,
+    table: String(run.table),
+    segments: Number(run.segments),
+    done,
+    inProgress: segments.filter((s) => s.done !== true && s.owner !== undefined).length,
+    counts,
+    itemCount,
+    workers: items
+      .filter((i) => String(i.sk).startsWith('WORKER#') && i.finished !== true && now - Number(i.heartbeatAt) <= 3 * leaseMs)
+      .map((w) => ({ worker: String(w.worker), segments: Number(w.segments), scanned: Number(w.scanned), heartbeatAgoSeconds: Math.round((now - Number(w.heartbeatAt)) / 100) / 10 })),
+    itemsPerSecond: Math.round(itemsPerSecond),
+    etaSeconds: fraction === 1 ? 0 : fraction > 0 ? Math.round((seconds * (1 - fraction)) / fraction) : undefined,
+    maxWcu: Number(run.maxWcu),
+    consumedWcu: items.filter((i) => String(i.sk).startsWith('WORKER#')).reduce((sum, w) => sum + Number(w.consumed ?? 0), 0),
+    skipped: items.filter((i) => String(i.sk).startsWith('SKIPPED#')).map((i) => ({ key: JSON.parse(String(i.key)) as Record<string, unknown>, reason: String(i.reason) })),
+  };
+}
+
+/** `status` as text: one line of progress, one of counts, one of rate and ETA, then the workers. */
+export function statusText(status: MigrationStatus): string {
+  const c = status.counts;
+  const share = status.itemCount ? ` (${Math.min(100, Math.round((100 * c.scanned) / status.itemCount))} %)` : '';
+  return [
+    `migration ${status.migration} on table ${status.table}: ${status.done} of ${status.segments} segments done, ${status.inProgress} in progress, ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} alive`,
+    `items: ${c.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
+    `rate: ${status.itemsPerSecond} items/s since the start, ${status.consumedWcu} WCU consumed (cap ${status.maxWcu} WCU/s); ${status.etaSeconds === undefined ? 'ETA unknown until items are scanned' : status.etaSeconds === 0 ? 'finished' : `ETA ${status.etaSeconds} s`}`,
+    ...status.workers.map((w) => `  worker ${w.worker}: ${w.segments} segment${w.segments === 1 ? '' : 's'}, ${w.scanned} scanned, last heartbeat ${w.heartbeatAgoSeconds} s ago`),
+    ...status.skipped.map((s) => `  skipped ${JSON.stringify(s.key)}: ${s.reason}`),
+  ].join('\n');
+}

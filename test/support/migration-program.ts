@@ -1,0 +1,112 @@
+// Shared by the connected migration tests: runs an emitted migration program as a real process
+// (optionally killed by pid once it has checkpointed some pages), type-checks it as a user's strict
+// compiler would, and gives each test DynamoDB Local and a scratch folder under out/.
+
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { ExecutionContext } from 'ava';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { main } from '../../generator/cli/cli.js';
+import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Items scanned as the checkpoint files in `dir` count them (a file being replaced is read as 0). */
+function checkpointed(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .reduce((sum, f) => {
+      try {
+        return sum + (JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { counts: { scanned: number } }).counts.scanned;
+      } catch {
+        return sum;
+      }
+    }, 0);
+}
+
+/** Starts the emitted program and returns at once: its pid, its stderr so far, and its end. */
+export function startProgram(program: string, args: string[], endpoint: string): { readonly pid: number; readonly stderr: () => string; readonly done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import=tsx', program, '--endpoint', endpoint, '--region', 'local', ...args], {
+    cwd: path.dirname(program),
+    env: { ...process.env, AWS_ACCESS_KEY_ID: 'ddbgen', AWS_SECRET_ACCESS_KEY: 'local' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { pid: child.pid!, stderr: () => stderr, done };
+}
+
+/** Runs the emitted program; `kill` ends it by pid once its checkpoints count `scanned` items. */
+export async function runProgram(program: string, args: string[], endpoint: string, kill?: { checkpoints: string; scanned: number }): Promise<Run> {
+  const { pid, done } = startProgram(program, args, endpoint);
+  const timer = kill
+    ? setInterval(() => {
+        if (checkpointed(kill.checkpoints) < kill.scanned) return;
+        clearInterval(timer); // once: the process may take longer than a tick to be gone
+        process.kill(pid, 'SIGKILL');
+      }, 20)
+    : undefined;
+  try {
+    return await done;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty when it compiles. */
+export function typeCheckProgram(dir: string, ...files: string[]): Promise<string> {
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, types: ['node'] }, files }),
+  );
+  return promisify(execFile)(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir]).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
+
+/** DynamoDB Local (`shared`, or one of its own) and a scratch folder under out/, both gone when the test ends (a shared one stays). */
+export async function workspace(t: ExecutionContext, shared?: LocalDynamo): Promise<{ local: LocalDynamo; dir: string }> {
+  const local = shared ?? (await startDynamoDbLocal());
+  const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
+  t.teardown(async () => {
+    if (!shared) await local.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  mkdirSync(dir, { recursive: true });
+  return { local, dir };
+}
+
+/** Runs `ddbgen diff old new --emit-migration migrations` in `dir`: the exit code, stdout and stderr. */
+export async function emitMigration(dir: string, args: readonly string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['diff', ...args, '--emit-migration', 'migrations'], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+/** Writes raw records (as another writer would), 25 per batch, until none is left unprocessed. */
+export async function putRaw(documents: DynamoDBDocumentClient, tableName: string, records: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < records.length; i += 25) {
+    let requests: unknown[] = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length) {
+      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
+      requests = result.UnprocessedItems?.[tableName] ?? [];
+    }
+  }
+}
