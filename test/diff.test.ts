@@ -350,3 +350,17 @@ test('CLI: usage errors exit 2', async (t) => {
   t.is(missing.code, 2);
   t.is(missing.stderr, 'ddbgen: --old-codec <value> needs a value\n  run ddbgen help diff for the usage\n');
 });
+
+const expiring = (ttl: boolean) => base((d) => ({
+  ...d,
+  ...(ttl ? { ttl: 'expiresAt' } : {}),
+  indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk', projection: 'keys-only' }), byAge: lsi({ sk: 'lsi1sk' }) },
+  entities: { ...d.entities, User: user({ attributes: { expiresAt: t.timestamp().optional() } }) },
+}));
+
+test('classify: a TTL attribute added projects into every index that projects less than all attributes (a GSI replaced)', (t) => {
+  const changes = compareTables(expiring(false), expiring(true)).map((c) => [c.code, c.class, c.change]);
+  t.deepEqual(changes.filter(([code]) => code === 'DDB217'), [['DDB217', 'split-deploy', 'indexes.byName']]);
+  t.regex(compareTables(expiring(false), expiring(true)).find((c) => c.code === 'DDB217')!.message, /projection keys-only to .*projection \[expiresAt\]/);
+  t.false(changes.some(([, , change]) => change === 'indexes.byAge'), 'an LSI that projects all attributes already holds it');
+});

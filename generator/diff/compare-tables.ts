@@ -8,6 +8,7 @@
 import type { AttributeDef, EdgeDef, EntityDef, IndexDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { KEY_CODEC_VERSION, type SegmentDef } from '../../templates/runtime/codec.js';
 import { messages } from '../diagnostics/messages.js';
+import { indexProjection } from '../model/access-paths.js';
 import { keySegments } from '../model/key-segments.js';
 
 export const CHANGE_CLASSES = ['safe', 'backfill', 'rewrite-keys', 'recreate-table', 'destructive', 'split-deploy', 'review'] as const;
@@ -274,6 +275,11 @@ function edgeNotMovable(before: EdgeDef, after: EdgeDef): string | undefined {
   return undefined;
 }
 
+/** The table with each index's projection as the table definition writes it (indexProjection). */
+function withEffectiveProjections(table: TableDef): TableDef {
+  return { ...table, indexes: Object.fromEntries(Object.entries(table.indexes).map(([name, index]) => [name, { ...index, projection: indexProjection(table, index) }])) };
+}
+
 function describeIndex(index: IndexDef): string {
   const projection = Array.isArray(index.projection) ? `[${index.projection.join(', ')}]` : index.projection;
   if (index.kind === 'native-gsi') return `pk [${index.pk.join(', ')}]${index.sk.length ? `, sk [${index.sk.join(', ')}]` : ''}, projection ${projection}`;
@@ -284,7 +290,11 @@ function describeIndex(index: IndexDef): string {
  * Every change from `before` to `after`, in schema order: table, indexes, entities, edges, patterns.
  * `oldCodec` is the key codec version that wrote the stored items (the current one by default).
  */
-export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): SchemaChange[] {
+export function compareTables(declaredBefore: TableDef, declaredAfter: TableDef, oldCodec: KeyCodecVersion = KEY_CODEC_VERSION): SchemaChange[] {
+  // indexes as the table holds them: a TTL attribute is projected into every index, so adding one
+  // changes the projection of an index that projects less than all attributes
+  const before = withEffectiveProjections(declaredBefore);
+  const after = withEffectiveProjections(declaredAfter);
   const out: SchemaChange[] = [];
   const delimiterChanged = before.delimiter !== after.delimiter;
   if (delimiterChanged) out.push(change('DDB220', 'rewrite-keys', 'delimiter', messages.DDB220(before.delimiter, after.delimiter)));
