@@ -13,6 +13,7 @@ import {
   formatDecimal,
   negateDecimal,
   parseDecimal,
+  sortedSet,
   typeOf,
   validation,
   type AttributeMap,
@@ -695,14 +696,17 @@ function removeAt(item: AttributeMap, parts: readonly PathPart[]): void {
     delete item[parts[0] as string];
     return;
   }
+  // the element may be missing, its list or map may not
   const parent = valueAt(item, parts.slice(0, -1));
   const last = parts[parts.length - 1]!;
   if (typeof last === 'number') {
     const list = (parent as { L?: AttributeValue[] } | undefined)?.L;
-    if (list && last < list.length) list.splice(last, 1);
+    if (!list) throw invalidPath();
+    if (last < list.length) list.splice(last, 1);
   } else {
     const map = (parent as { M?: AttributeMap } | undefined)?.M;
-    if (map) delete map[last];
+    if (!map) throw invalidPath();
+    delete map[last];
   }
 }
 
@@ -720,7 +724,7 @@ function setUnion(current: AttributeValue, added: AttributeValue, remove: boolea
     return left.length ? ({ [key]: left } as unknown as AttributeValue) : undefined;
   }
   for (const y of given) if (!have.some((x) => same(x, y))) have.push(y);
-  return { [key]: have } as unknown as AttributeValue;
+  return sortedSet({ [key]: have } as unknown as AttributeValue);
 }
 
 /**
@@ -729,7 +733,19 @@ function setUnion(current: AttributeValue, added: AttributeValue, remove: boolea
  */
 export function applyUpdate(actions: readonly ResolvedAction[], old: Readonly<AttributeMap>): AttributeMap {
   const item = structuredCopy(old);
-  const values = actions.map((action) => (action.value === undefined ? undefined : evaluateOperand(action.value, old)));
+  // as DynamoDB Local orders its checks: computed operands (arithmetic, functions) first, then
+  // every path (its list or map must be there), then the plain operands as each action applies
+  const computed = (value: Resolved | undefined) => value !== undefined && value.kind !== 'path' && value.kind !== 'value';
+  const values = actions.map((action) => (computed(action.value) ? evaluateOperand(action.value!, old) : undefined));
+  for (const action of actions) {
+    if (action.parts.length < 2) continue;
+    const parent = valueAt(old, action.parts.slice(0, -1));
+    const last = action.parts[action.parts.length - 1];
+    if (!(typeof last === 'number' ? (parent as { L?: unknown } | undefined)?.L : (parent as { M?: unknown } | undefined)?.M)) throw invalidPath();
+  }
+  actions.forEach((action, i) => {
+    if (action.value !== undefined && !computed(action.value)) values[i] = evaluateOperand(action.value, old);
+  });
   // list elements are removed from the highest index down, so earlier removals do not shift later ones
   const removals = actions.map((action, i) => ({ action, i })).filter(({ action }) => action.clause === 'REMOVE');
   removals.sort((a, b) => {
@@ -776,9 +792,19 @@ function structuredCopy(map: Readonly<AttributeMap>): AttributeMap {
   return out;
 }
 
-/** The top-level attributes an update names (what UPDATED_OLD / UPDATED_NEW return, as DynamoDB Local returns them). */
-export function updatedAttributes(actions: readonly ResolvedAction[]): string[] {
-  return [...new Set(actions.map((action) => action.parts[0] as string))];
+/**
+ * What UPDATED_OLD / UPDATED_NEW return, as DynamoDB Local returns it: the whole top-level
+ * attribute of each path the update names, when that path holds a value in `item` (the item
+ * before the update, or after it).
+ */
+export function updatedValues(actions: readonly ResolvedAction[], item: Readonly<AttributeMap> | undefined): AttributeMap | undefined {
+  if (!item) return undefined;
+  const out: AttributeMap = {};
+  for (const { parts } of actions) {
+    const top = parts[0] as string;
+    if (valueAt(item, parts) !== undefined) out[top] = copyValue(item[top]!);
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -141,7 +141,7 @@ test('a transaction writes everything or nothing, naming each reason', async (t)
     { instanceOf: TransactionCanceledException },
   );
   t.is(error.message, 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]');
-  t.deepEqual(error.CancellationReasons, [{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', Item: { pk: { S: 'a' }, sk: { S: '1' }, n: { N: '1' } } }]);
+  t.deepEqual(error.CancellationReasons, [{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed.', Item: { pk: { S: 'a' }, sk: { S: '1' }, n: { N: '1' } } }]);
   t.deepEqual(db.items().map((i) => i.pk), ['a']);
   const write = new TransactWriteCommand({ ClientRequestToken: 'once', TransactItems: [{ Update: { TableName: 'T', Key: { pk: 'a', sk: '1' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } }] });
   await db.send(write);

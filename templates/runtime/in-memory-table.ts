@@ -41,9 +41,11 @@ import {
   resolveCondition,
   resolvePath,
   resolveUpdate,
-  updatedAttributes,
+  updatedValues,
   type ExpressionKind,
   type PathPart,
+  type Resolved,
+  type ResolvedAction,
   type ResolvedCondition,
 } from './in-memory-expression.js';
 import {
@@ -265,16 +267,24 @@ const metadata = (status: number) => ({ httpStatusCode: status, requestId: reque
 let requests = 0;
 const requestId = () => `INMEMORY${(++requests).toString(36).toUpperCase().padStart(12, '0')}`;
 
+/** The `__type` the SDK keeps from DynamoDB's error body. */
+const typeOfError = (name: string) => (name === 'ValidationException' ? 'com.amazon.coral.validate#ValidationException' : `com.amazonaws.dynamodb.v20120810#${name}`);
+
+/** An SDK exception as the SDK makes it from DynamoDB's answer (with the `__type` of the body). */
+function sdkError<E extends Error>(error: E): E {
+  return Object.assign(error, { __type: typeOfError(error.name) });
+}
+
 function serviceError(error: RequestError): Error {
   const $metadata = metadata(error.type === 'InternalServerError' ? 500 : error.type === 'ServiceUnavailable' ? 503 : 400);
   const message = error.message;
   switch (error.type) {
     case 'ResourceNotFoundException':
-      return new ResourceNotFoundException({ message, $metadata });
+      return sdkError(new ResourceNotFoundException({ message, $metadata }));
     case 'InternalServerError':
-      return new InternalServerError({ message, $metadata });
+      return sdkError(new InternalServerError({ message, $metadata }));
     default:
-      return new DynamoDBServiceException({ name: error.type, $fault: error.type === 'ServiceUnavailable' ? 'server' : 'client', message, $metadata });
+      return sdkError(new DynamoDBServiceException({ name: error.type, $fault: error.type === 'ServiceUnavailable' ? 'server' : 'client', message, $metadata }));
   }
 }
 
@@ -496,7 +506,7 @@ function expressions(input: RequestInput, kinds: readonly ExpressionKind[], alia
 function aliasesOf(input: RequestInput, hasExpression: boolean): Aliases {
   if (!hasExpression) {
     if (input.ExpressionAttributeNames !== undefined) throw validation('ExpressionAttributeNames can only be specified when using expressions');
-    if (input.ExpressionAttributeValues !== undefined) throw validation('ExpressionAttributeValues can only be specified when using expressions');
+    if (input.ExpressionAttributeValues !== undefined) throw validation(`ExpressionAttributeValues can only be specified when using expressions${input.Item !== undefined ? ': ConditionExpression is null' : ''}`);
   }
   return new Aliases(input.ExpressionAttributeNames, input.ExpressionAttributeValues === undefined ? undefined : marshallMap(input.ExpressionAttributeValues));
 }
@@ -545,7 +555,7 @@ function chargeWrite(table: Table, change: Change, used: Capacity, factor = 1): 
   for (const index of table.indexes) {
     const before = table.indexItem(index, change.old);
     const after = table.indexItem(index, change.item);
-    if (!before && !after) continue;
+    if ((!before && !after) || (before && after && equalMaps(before, after))) continue; // the index entry does not change: no write to the index
     const moved = before && after && table.spaces.get(index.name)!.partitionOf(before) + JSON.stringify(index.key.range.map((n) => before[n])) !== table.spaces.get(index.name)!.partitionOf(after) + JSON.stringify(index.key.range.map((n) => after[n]));
     const units = (before ? writeUnits(itemBytes(before)) : 0) * (moved || !after ? 1 : 0) + (after ? writeUnits(itemBytes(after)) : 0);
     used.indexes.set(index.name, (used.indexes.get(index.name) ?? 0) + units * factor);
@@ -772,7 +782,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     try {
       if (fault?.kind === 'throttle') throw this.throttle(operation, input, fault.reason);
       if (fault?.kind === 'server-error' && !(fault.applied && WRITES.has(operation))) throw this.serverError(fault.status);
-      if (fault?.kind === 'conflict' && operation !== 'TransactWriteItems' && WRITES.has(operation)) throw new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: metadata(400) });
+      if (fault?.kind === 'conflict' && operation !== 'TransactWriteItems' && WRITES.has(operation)) throw sdkError(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: metadata(400) }));
       const output = this.dispatch(operation, input, fault);
       if (fault?.kind === 'server-error') throw this.serverError(fault.status);
       return { ...(output as object), $metadata: metadata(200) };
@@ -793,12 +803,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const why = reason ?? `Table${write ? 'Write' : 'Read'}${table?.provisioned ? 'ProvisionedThroughputExceeded' : 'KeyRangeThroughputExceeded'}`;
     const ThrottlingReasons = [{ reason: why, resource: `arn:aws:dynamodb:${this.region}:000000000000:table/${name}` }];
     if (why.endsWith('MaxOnDemandThroughputExceeded')) {
-      return new ThrottlingException({ message: 'Throughput exceeds the maximum OnDemandThroughput configured on table or index', $metadata: metadata(400), throttlingReasons: ThrottlingReasons });
+      return sdkError(new ThrottlingException({ message: 'Throughput exceeds the maximum OnDemandThroughput configured on table or index', $metadata: metadata(400), throttlingReasons: ThrottlingReasons }));
     }
     const message = why.endsWith('ProvisionedThroughputExceeded')
       ? 'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.'
       : 'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html';
-    return new ProvisionedThroughputExceededException({ message, $metadata: metadata(400), ThrottlingReasons });
+    return sdkError(new ProvisionedThroughputExceededException({ message, $metadata: metadata(400), ThrottlingReasons }));
   }
 
   private dispatch(operation: InMemoryOperation, input: RequestInput, fault: Fault | undefined): unknown {
@@ -876,7 +886,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     aliases.checkAllUsed();
     if (input.Limit !== undefined && input.Limit < 1) throw validation('Limit must be greater than or equal to 1');
     if (filter) checkFilterKeys(filter, space.key);
-    const { partition, test } = keyTest(keyCondition, space.key);
+    const { partition, test, bounds } = keyTest(keyCondition, space.key);
     const start = this.startKey(table, space, index, input.ExclusiveStartKey);
     if (start && test && !test(start)) throw validation('The provided starting key does not match the range key predicate');
     const entries = space.partitions.get(partition)?.entries ?? [];
@@ -900,7 +910,10 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
         } else if (matched) return;
       }
     };
-    return this.page(table, space, index, input, candidates(), filter, projection);
+    // a page that ends on the inclusive bound the query reads towards has nothing after it: no LastEvaluatedKey (as DynamoDB Local answers)
+    const end = forward ? bounds.high : bounds.low;
+    const atEnd = end && bounds.attribute ? (entry: Entry) => compareScalars(entry.item[bounds.attribute!]!, end) === 0 : undefined;
+    return this.page(table, space, index, input, candidates(), filter, projection, atEnd);
   }
 
   private scan(input: RequestInput): unknown {
@@ -949,7 +962,16 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   }
 
   /** One page of a Query or Scan: Limit items evaluated (before the filter), at most 1 MB read. */
-  private page(table: Table, space: KeySpace, index: IndexShape | undefined, input: RequestInput, candidates: Iterable<Entry>, filter: ResolvedCondition | undefined, projection: PathPart[][] | undefined): unknown {
+  private page(
+    table: Table,
+    space: KeySpace,
+    index: IndexShape | undefined,
+    input: RequestInput,
+    candidates: Iterable<Entry>,
+    filter: ResolvedCondition | undefined,
+    projection: PathPart[][] | undefined,
+    atEnd?: (entry: Entry) => boolean,
+  ): unknown {
     const items: Array<Record<string, unknown>> = [];
     let scanned = 0;
     let bytes = 0;
@@ -972,9 +994,11 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
       if (index && index.kind === 'lsi' && input.Select === 'ALL_ATTRIBUTES') item = table.get(table.keyOf(item)) ?? item;
       items.push(unmarshallMap(projection ? project(item, projection) : item));
     }
-    if (!more && input.Limit !== undefined && scanned >= input.Limit && last) more = true;
+    if (!more && input.Limit !== undefined && scanned >= input.Limit && last) more = !atEnd?.(last);
     const used = capacity();
-    used.read = scanned === 0 ? (input.ConsistentRead ? 1 : 0.5) : readUnits(bytes, input.ConsistentRead === true);
+    const units = scanned === 0 ? 0 : readUnits(bytes, input.ConsistentRead === true);
+    if (index) used.indexes.set(index.name, units);
+    else used.read = units;
     const out: Record<string, unknown> = count ? { Count: counted, ScannedCount: scanned } : { Items: items, Count: counted, ScannedCount: scanned };
     if (more && last) {
       const key: AttributeMap = table.keyOf(last.item);
@@ -1094,7 +1118,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
         checkItem(table, updated, true);
         return updated;
       },
-      updated: actions ? updatedAttributes(actions) : [],
+      actions: actions ?? [],
     };
   }
 
@@ -1111,7 +1135,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
       this.checkCondition(plan, old);
     } catch (error) {
       if (!(error instanceof ConditionFailure)) throw error;
-      const failed = new ConditionalCheckFailedException({ message: error.message, $metadata: metadata(400) });
+      const failed = sdkError(new ConditionalCheckFailedException({ message: error.message, $metadata: metadata(400) }));
       if (input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old) Object.assign(failed, { Item: copyMap(old) });
       throw failed;
     }
@@ -1120,7 +1144,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     chargeWrite(plan.table, { old, item }, used);
     if (old || item) this.apply(plan.table, { old, item });
     const out: Record<string, unknown> = {};
-    const attributes = returned(returnValues, old, item, plan.updated);
+    const attributes = returned(returnValues, old, item, plan.actions);
     if (attributes) out.Attributes = unmarshallMap(attributes);
     const cc = consumed(plan.table, used, input.ReturnConsumedCapacity);
     if (cc) out.ConsumedCapacity = cc;
@@ -1232,8 +1256,17 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     if (token !== undefined) {
       const previous = this.tokens.get(token);
       if (previous && this.now() - previous.at < TOKEN_MS) {
-        if (previous.input !== fingerprint) throw new IdempotentParameterMismatchException({ message: 'The request uses the same client token as a previous, but non-identical request.', $metadata: metadata(400) });
-        return {};
+        if (previous.input !== fingerprint) throw sdkError(new IdempotentParameterMismatchException({ message: 'The request uses the same client token as a previous, but non-identical request.', $metadata: metadata(400) }));
+        // done already: nothing is written again, and the capacity is that of reading the items
+        const usedBy = new Map<Table, Capacity>();
+        for (const plan of plans) {
+          const used = usedBy.get(plan.table) ?? capacity();
+          usedBy.set(plan.table, used);
+          const item = plan.table.get(plan.key);
+          used.read += 2 * readUnits(item ? itemBytes(item) : 0, true);
+        }
+        const capacities = [...usedBy].map(([table, used]) => consumed(table, used, input.ReturnConsumedCapacity)).filter((c) => c !== undefined);
+        return capacities.length ? { ConsumedCapacity: capacities } : {};
       }
     }
     // every condition against the items as they are, then every write, or none
@@ -1248,16 +1281,17 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
         reasons.push({ Code: 'None' });
       } catch (error) {
         if (error instanceof ConditionFailure) {
-          reasons.push({ Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', ...(plan.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old ? { Item: copyMap(old) } : {}) });
-        } else if (error instanceof RequestError && error.type === 'ValidationException') reasons.push({ Code: 'ValidationError', Message: error.message });
-        else throw error;
+          // DynamoDB Local ends the message of a failed ConditionCheck with a full stop
+          const asked = plan.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD';
+          reasons.push({ Code: 'ConditionalCheckFailed', Message: `The conditional request failed${plan.kind === 'ConditionCheck' ? '.' : ''}`, ...(asked && old ? { Item: copyMap(old) } : {}) });
+        } else throw error; // an update that cannot apply (an operand of the wrong type) fails the whole request, as DynamoDB Local answers it
       }
     }
     if (fault?.kind === 'conflict' && reasons[0]?.Code === 'None') reasons[0] = { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' };
     if (reasons.some((r) => r.Code !== 'None')) {
       const codes = reasons.map((r) => r.Code).join(', ');
       const message = `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes}]`;
-      throw new TransactionCanceledException({ message, Message: message, CancellationReasons: reasons as never, $metadata: metadata(400) });
+      throw sdkError(new TransactionCanceledException({ message, CancellationReasons: reasons as never, $metadata: metadata(400) }));
     }
     const usedBy = new Map<Table, Capacity>();
     for (const { plan, change } of changes) {
@@ -1283,26 +1317,20 @@ interface PlannedWrite {
   readonly input: RequestInput;
   readonly condition?: ResolvedCondition;
   next(old: AttributeMap | undefined): AttributeMap | undefined;
-  readonly updated: readonly string[];
+  readonly actions: readonly ResolvedAction[];
 }
 
 /** What a write returns for its ReturnValues. */
-function returned(returnValues: string, old: AttributeMap | undefined, item: AttributeMap | undefined, updated: readonly string[]): AttributeMap | undefined {
-  const pick = (from: AttributeMap | undefined) => {
-    if (!from) return undefined;
-    const out: AttributeMap = {};
-    for (const name of updated) if (from[name] !== undefined) out[name] = from[name]!;
-    return Object.keys(out).length ? out : undefined;
-  };
+function returned(returnValues: string, old: AttributeMap | undefined, item: AttributeMap | undefined, actions: readonly ResolvedAction[]): AttributeMap | undefined {
   switch (returnValues) {
     case 'ALL_OLD':
       return old ? copyMap(old) : undefined;
     case 'ALL_NEW':
       return item ? copyMap(item) : undefined;
     case 'UPDATED_OLD':
-      return pick(old && copyMap(old));
+      return updatedValues(actions, old);
     case 'UPDATED_NEW':
-      return pick(item && copyMap(item));
+      return updatedValues(actions, item);
     default:
       return undefined;
   }
@@ -1326,7 +1354,10 @@ function checkFilterKeys(filter: ResolvedCondition, key: KeySchema): void {
  * every partition-key attribute, then conditions on sort-key attributes (equality on a leading
  * run, at most one range after it).
  */
-function keyTest(condition: ResolvedCondition, key: KeySchema): { partition: string; test: ((item: Readonly<AttributeMap>) => boolean) | undefined } {
+function keyTest(
+  condition: ResolvedCondition,
+  key: KeySchema,
+): { partition: string; test: ((item: Readonly<AttributeMap>) => boolean) | undefined; bounds: { attribute?: string; low?: AttributeValue | undefined; high?: AttributeValue | undefined } } {
   const atoms: ResolvedCondition[] = [];
   const flatten = (c: ResolvedCondition) => {
     if (c.kind === 'and') {
@@ -1355,6 +1386,18 @@ function keyTest(condition: ResolvedCondition, key: KeySchema): { partition: str
     partition += valueId(atom.right.value) + '\u0000';
   }
   const sortTests = key.range.filter((name) => byName.has(name)).map((name) => byName.get(name)!);
-  if (sortTests.length === 0) return { partition, test: undefined };
-  return { partition, test: (item) => sortTests.every((test) => evaluateCondition(test, item)) };
+  if (sortTests.length === 0) return { partition, test: undefined, bounds: {} };
+  // the inclusive bounds of a range on the last sort-key attribute named
+  const last = sortTests[sortTests.length - 1]!;
+  const attribute = attributeOf(last);
+  const value = (operand: Resolved) => (operand.kind === 'value' ? operand.value : undefined);
+  const bounds =
+    last.kind === 'between'
+      ? { attribute, low: value(last.low), high: value(last.high) }
+      : last.kind === 'compare' && last.op === '>='
+        ? { attribute, low: value(last.right) }
+        : last.kind === 'compare' && last.op === '<='
+          ? { attribute, high: value(last.right) }
+          : {};
+  return { partition, test: (item) => sortTests.every((test) => evaluateCondition(test, item)), bounds };
 }

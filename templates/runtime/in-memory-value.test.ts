@@ -13,6 +13,7 @@ import {
   marshallMap,
   marshallValue,
   parseDecimal,
+  sortedSet,
   unmarshallMap,
   type AttributeValue,
 } from './in-memory-value.js';
@@ -90,7 +91,8 @@ const item = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), value.valu
 test('property: marshallMap is what the DocumentClient sends (util-dynamodb marshall), numbers in canonical form', (t) => {
   const canonical = (v: Record<string, unknown>): unknown => {
     if (v.N !== undefined) return { N: canonicalNumber(v.N as string) };
-    if (v.NS !== undefined) return { NS: (v.NS as string[]).map(canonicalNumber) };
+    if (v.NS !== undefined) return sortedSet({ NS: (v.NS as string[]).map(canonicalNumber) });
+    if (v.SS !== undefined) return sortedSet({ SS: v.SS as string[] });
     if (v.L !== undefined) return { L: (v.L as Array<Record<string, unknown>>).map(canonical) };
     if (v.M !== undefined) return { M: Object.fromEntries(Object.entries(v.M as Record<string, Record<string, unknown>>).map(([k, x]) => [k, canonical(x)])) };
     return v;
@@ -112,11 +114,11 @@ test('property: unmarshall(marshall(item)) gives the item back; its size is what
   );
 });
 
-/** What comes back for a value: -0 is 0. */
+/** What comes back for a value: -0 is 0, set elements in DynamoDB Local's order. */
 function normalized(v: unknown): unknown {
   if (Object.is(v, -0)) return 0;
   if (Array.isArray(v)) return v.map(normalized);
-  if (v instanceof Set) return new Set([...v].map(normalized));
+  if (v instanceof Set) return new Set([...v].map(normalized).sort((a, b) => (typeof a === 'number' ? (a as number) - (b as number) : String(a) < String(b) ? -1 : 1)));
   if (v instanceof Uint8Array || typeof v !== 'object' || v === null) return v;
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalized(x)]));
 }

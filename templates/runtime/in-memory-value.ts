@@ -193,15 +193,22 @@ function marshallSet(set: ReadonlySet<unknown>): AttributeValue {
   if (set.size === 0) throw new Error('Pass a non-empty set, or options.convertEmptyValues=true.');
   const first = set.values().next().value as unknown;
   const all = [...set];
-  if (typeof first === 'number') return { NS: uniqueNumbers(all.map((n) => numberText(n as number))) };
-  if (typeof first === 'bigint') return { NS: uniqueNumbers(all.map((n) => String(n))) };
-  if (typeof first === 'string') return { SS: all.map((s) => String(s)) };
-  if (typeof first === 'object' && first !== null && isNumberValue(first)) return { NS: uniqueNumbers(all.map((n) => (n as NumberLike).value)) };
-  if (typeof first === 'object' && first !== null && BINARY.has((first as { constructor?: { name?: string } }).constructor?.name ?? '')) return { BS: all.map((b) => bytesOf(b as object)) };
+  if (typeof first === 'number') return sortedSet({ NS: all.map((n) => canonicalNumber(numberText(n as number))) });
+  if (typeof first === 'bigint') return sortedSet({ NS: all.map((n) => canonicalNumber(String(n))) });
+  if (typeof first === 'string') return sortedSet({ SS: all.map((s) => String(s)) });
+  if (typeof first === 'object' && first !== null && isNumberValue(first)) return sortedSet({ NS: all.map((n) => canonicalNumber((n as NumberLike).value)) });
+  if (typeof first === 'object' && first !== null && BINARY.has((first as { constructor?: { name?: string } }).constructor?.name ?? '')) return sortedSet({ BS: all.map((b) => bytesOf(b as object)) });
   throw new Error('Only Number Set (NS), Binary Set (BS) or String Set (SS) are allowed.');
 }
 
-const uniqueNumbers = (texts: readonly string[]) => texts.map(canonicalNumber);
+/** A set with its elements in the order DynamoDB Local keeps them: strings by UTF-16 units, numbers by value, bytes by bytes. */
+export function sortedSet<V extends AttributeValue>(set: V): V {
+  const v = set as Partial<Record<ValueType, unknown[]>>;
+  if (v.SS) return { SS: [...(v.SS as string[])].sort() } as unknown as V;
+  if (v.NS) return { NS: [...(v.NS as string[])].sort((a, b) => compareDecimal(parseDecimal(a), parseDecimal(b))) } as unknown as V;
+  if (v.BS) return { BS: [...(v.BS as Uint8Array[])].sort(compareBytes) } as unknown as V;
+  return set;
+}
 
 /** An item or key as the DocumentClient sends it. */
 export function marshallMap(data: Readonly<Record<string, unknown>>): AttributeMap {
