@@ -315,6 +315,8 @@ class Table {
   readonly types = new Map<string, KeyType>();
   readonly indexes: IndexShape[] = [];
   readonly data: KeySpace;
+  /** Every item by its key's id, for reads by key. */
+  private readonly byId = new Map<string, AttributeMap>();
   readonly spaces = new Map<string, KeySpace>();
   readonly streamView: string | undefined;
   readonly ttl: string | undefined;
@@ -367,12 +369,7 @@ class Table {
   }
 
   get(key: Readonly<AttributeMap>): AttributeMap | undefined {
-    const p = this.data.partitions.get(this.data.partitionOf(key));
-    if (!p) return undefined;
-    const order = this.key.range.map((name) => key[name]!);
-    const at = lowerBound(p.entries, order);
-    const entry = p.entries[at];
-    return entry && compareOrder(entry.order, order) === 0 ? entry.item : undefined;
+    return this.byId.get(this.idOf(key));
   }
 
   /** Whether an item belongs in an index (every key attribute present), and the entry it has there. */
@@ -391,8 +388,14 @@ class Table {
     const { old, item } = change;
     const sample = (item ?? old)!;
     const partition = this.data.partitionOf(sample);
-    if (item) this.data.insert(partition, this.entryOf(this.data, item));
-    else this.data.remove(partition, this.key.range.map((name) => sample[name]!), this.idOf(sample));
+    const id = this.idOf(sample);
+    if (item) {
+      this.data.insert(partition, this.entryOf(this.data, item));
+      this.byId.set(id, item);
+    } else {
+      this.data.remove(partition, this.key.range.map((name) => sample[name]!), id);
+      this.byId.delete(id);
+    }
     for (const index of this.indexes) {
       if (index.kind === 'gsi' && lagMs > 0) this.pending.push({ due: now + lagMs, index, old, item });
       else this.indexWrite(index, old, item);
@@ -604,6 +607,10 @@ function operationOf(command: { constructor: { name: string }; clientCommand?: {
   return op;
 }
 
+/** The DynamoDBClient every in-memory DocumentClient is made from: configured once (that takes milliseconds), never sent through. */
+let shared: DynamoDBClient | undefined;
+const baseClient = () => (shared ??= new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'in-memory', secretAccessKey: 'in-memory' } }));
+
 const WRITES = new Set<InMemoryOperation>(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
 
@@ -628,7 +635,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   private readonly tokens = new Map<string, { readonly input: string; readonly at: number }>();
 
   constructor(options: InMemoryOptions = {}) {
-    super(new DynamoDBClient({ region: options.region ?? 'local', credentials: { accessKeyId: 'in-memory', secretAccessKey: 'in-memory' } }));
+    super(baseClient());
     this.random = generator(options.seed ?? 1);
     this.started = options.now === undefined ? undefined : new Date(options.now).getTime();
     this.gsiLagMs = options.gsiLagMs ?? 0;
@@ -1141,7 +1148,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     }
     const item = plan.next(old);
     const used = capacity();
-    chargeWrite(plan.table, { old, item }, used);
+    if (input.ReturnConsumedCapacity === 'TOTAL' || input.ReturnConsumedCapacity === 'INDEXES') chargeWrite(plan.table, { old, item }, used);
     if (old || item) this.apply(plan.table, { old, item });
     const out: Record<string, unknown> = {};
     const attributes = returned(returnValues, old, item, plan.actions);

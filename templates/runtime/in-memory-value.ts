@@ -315,10 +315,15 @@ export function equalMaps(a: Readonly<AttributeMap>, b: Readonly<AttributeMap>):
   return equalValues({ M: a }, { M: b });
 }
 
-/** The bytes a number counts for: about one per two significant digits, plus one. */
+/** The bytes a number (stored in its canonical text, plain decimal) counts for: about one per two significant digits, plus one. */
 function numberSize(text: string): number {
-  const digits = parseDecimal(text).digits;
-  return Math.ceil(digitCount(digits) / 2) + 1;
+  let first = 0;
+  let last = text.length - 1;
+  while (first <= last && (text[first] === '-' || text[first] === '0' || text[first] === '.')) first++;
+  while (last >= first && (text[last] === '0' || text[last] === '.')) last--;
+  let digits = last - first + 1;
+  if (digits > 0 && text.indexOf('.', first) !== -1 && text.indexOf('.', first) < last) digits--;
+  return Math.ceil(Math.max(digits, 1) / 2) + 1;
 }
 
 /** A value's size as DynamoDB counts it. */
