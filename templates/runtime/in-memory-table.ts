@@ -257,6 +257,7 @@ function generator(seed: number): () => number {
 const MAX_ITEM_BYTES = 400 * 1024;
 const PAGE_BYTES = 1024 * 1024;
 const TRANSACTION_BYTES = 4 * 1024 * 1024;
+const BATCH_GET_BYTES = 16 * 1024 * 1024;
 const TOKEN_MS = 10 * 60 * 1000;
 const FIVE_YEARS_S = 5 * 365 * 24 * 3600;
 
@@ -1040,15 +1041,18 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const Responses: Record<string, Array<Record<string, unknown>>> = {};
     const UnprocessedKeys: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> = {};
     const capacities: Array<Record<string, unknown>> = [];
+    let responseBytes = 0;
     for (const plan of plans) {
       const used = capacity();
       const found: Array<Record<string, unknown>> = [];
       for (const key of plan.keys) {
+        const item = skipped.has(key) ? undefined : plan.table.get(key);
+        // a response holds at most 16 MB of items (whole items, whatever the projection); the keys past it come back unprocessed
+        if (item && (responseBytes += itemBytes(item)) > BATCH_GET_BYTES) skipped.add(key);
         if (skipped.has(key)) {
           (UnprocessedKeys[plan.name] ??= { Keys: [], ...(plan.request.ConsistentRead ? { ConsistentRead: true } : {}) }).Keys.push(unmarshallMap(key));
           continue;
         }
-        const item = plan.table.get(key);
         if (!item) continue;
         used.read += readUnits(itemBytes(item), plan.request.ConsistentRead === true);
         found.push(unmarshallMap(plan.projection ? project(item, plan.projection) : item));
@@ -1257,7 +1261,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
       bytes += kind === 'Put' ? itemBytes(marshallMap(request!.Item ?? {})) : itemBytes(plan.key);
       return plan;
     });
-    if (bytes > TRANSACTION_BYTES) throw validation('Transaction request cannot be larger than 4 MB');
+    if (bytes > TRANSACTION_BYTES) throw validation(`Transaction payload size cannot exceed 4MB. Payload Size: ${bytes}`);
     const token = input.ClientRequestToken;
     const fingerprint = token === undefined ? '' : JSON.stringify(items, (_, v: unknown) => (v instanceof Set ? [...v] : typeof v === 'bigint' ? String(v) : v));
     if (token !== undefined) {

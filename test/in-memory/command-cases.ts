@@ -12,6 +12,8 @@ export interface CommandCase {
   /** Several requests whose answers make one outcome (every page of a scan). */
   readonly run?: (send: (command: object) => Promise<unknown>, table: string) => Promise<unknown>;
   readonly unordered?: boolean;
+  /** Megabytes through DynamoDB Local: run by npm run test:differential only. */
+  readonly large?: boolean;
   /** A difference the README lists: what it is, and the part of both outcomes left out of the comparison. */
   readonly deliberate?: { readonly note: string; readonly leaveOut: (outcome: Outcome) => Outcome };
 }
@@ -204,6 +206,25 @@ export const commandCases: readonly CommandCase[] = [
     name: 'batch delete of a missing item, with capacity',
     deliberate: { note: 'DynamoDB Local charges 2 write units for deleting a missing item in a batch (1 alone); the in-memory table charges 1 either way', leaveOut: withoutCapacity },
     command: (T) => new BatchWriteCommand({ RequestItems: { [T]: [{ DeleteRequest: { Key: { pk: 'missing', sk: 'x' } } }] }, ReturnConsumedCapacity: 'TOTAL' }),
+  },
+  { name: 'transaction of 4 MB and more', command: (T) => new TransactWriteCommand({ TransactItems: Array.from({ length: 11 }, (_, i) => ({ Put: { TableName: T, Item: { pk: 'tx4', sk: String(i), x: big(390 * 1024) } } })) }) },
+  {
+    name: 'batch of 25 items of 390 KB',
+    large: true,
+    command: (T) => new BatchWriteCommand({ RequestItems: { [T]: Array.from({ length: 25 }, (_, i) => ({ PutRequest: { Item: { pk: 'g16', sk: String(i), x: big(390 * 1024) } } })) } }),
+  },
+  {
+    name: 'another batch of 25 items of 390 KB',
+    large: true,
+    command: (T) => new BatchWriteCommand({ RequestItems: { [T]: Array.from({ length: 25 }, (_, i) => ({ PutRequest: { Item: { pk: 'g16', sk: String(25 + i), x: big(390 * 1024) } } })) } }),
+  },
+  {
+    name: 'batch get of 19 MB: 16 MB answered, the rest unprocessed',
+    large: true,
+    run: async (send, T) => {
+      const result = (await send(new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 50 }, (_, i) => ({ pk: 'g16', sk: String(i) })), ProjectionExpression: 'sk' } } }))) as { Responses: Record<string, Array<{ sk: string }>>; UnprocessedKeys: Record<string, { Keys: unknown[] }> };
+      return { answered: result.Responses[T]!.length, unprocessed: result.UnprocessedKeys[T]!.Keys.length };
+    },
   },
   { name: 'batch get 101', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 101 }, (_, i) => ({ pk: 'b', sk: String(i) })) } } }) },
   { name: 'batch get one key twice', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: [{ pk: 'a', sk: 'b' }, { pk: 'a', sk: 'b' }] } } }) },
