@@ -1,10 +1,11 @@
 // The expression language as DynamoDB Local answers it (each row was tried there first).
 import test from 'ava';
-import { Aliases, applyUpdate, conditionHolds, parseProjection, parseUpdate, project, resolvePath, resolveUpdate, type ExpressionKind } from './in-memory-expression.js';
+import { Aliases, applyUpdate, evaluateCondition, parseCondition, parseProjection, parseUpdate, project, resolveCondition, resolvePath, resolveUpdate, type ExpressionKind } from './in-memory-expression.js';
 import { marshallMap, unmarshallMap } from './in-memory-value.js';
 
 const item = marshallMap({ pk: 'c', sk: 'c', n: 5, s: 'abc', l: [1, 'x'], m: { a: 1 }, ss: new Set(['a', 'b']), b: new Uint8Array([1, 2]), nul: null, t: true });
-const holds = (expression: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}) => conditionHolds('ConditionExpression', expression, new Aliases(names, marshallMap(values)), item);
+const holds = (expression: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}) =>
+  evaluateCondition(resolveCondition(parseCondition('ConditionExpression', expression), new Aliases(names, marshallMap(values)), 'ConditionExpression'), item);
 
 const conditions: Array<[string, Record<string, unknown>, boolean]> = [
   ['zz <> :v', { ':v': 1 }, true],
@@ -63,7 +64,7 @@ for (const [expression, values, message] of refused) {
 
 test('aliases a request defines but no expression uses are refused', (t) => {
   const aliases = new Aliases({ '#p': 'pk', '#q': 'x' }, marshallMap({ ':x': 1 }));
-  conditionHolds('ConditionExpression', 'attribute_exists(#p)', aliases, item);
+  resolveCondition(parseCondition('ConditionExpression', 'attribute_exists(#p)'), aliases, 'ConditionExpression');
   t.is(t.throws(() => aliases.checkAllUsed())?.message, 'Value provided in ExpressionAttributeValues unused in expressions: keys: {:x}');
 });
 

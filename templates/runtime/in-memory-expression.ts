@@ -8,6 +8,7 @@
 import {
   addDecimal,
   compareScalars,
+  copyMap,
   copyValue,
   equalValues,
   formatDecimal,
@@ -248,13 +249,11 @@ class Parser {
   }
   private primary(): Condition {
     if (this.isOp('(')) {
-      const open = this.peek();
       this.i++;
       if (this.isOp('(') && this.closesAt(this.i) === this.closesAt(this.i - 1) - 1) throw validation(`Invalid ${this.kind}: The expression has redundant parentheses;`);
       const inner = this.condition();
       if (!this.isOp(')')) throw this.syntaxError();
       this.i++;
-      void open;
       return inner;
     }
     const t = this.peek();
@@ -632,11 +631,6 @@ export function evaluateCondition(condition: ResolvedCondition, item: Readonly<A
   }
 }
 
-/** Parses, resolves and evaluates a condition or filter expression in one go (tests and one-off checks). */
-export function conditionHolds(kind: ExpressionKind, text: string, aliases: Aliases, item: Readonly<AttributeMap>): boolean {
-  return evaluateCondition(resolveCondition(parseCondition(kind, text), aliases, kind), item);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Updates.
 
@@ -732,7 +726,7 @@ function setUnion(current: AttributeValue, added: AttributeValue, remove: boolea
  * item. Every operand is read from the item as it was before the update.
  */
 export function applyUpdate(actions: readonly ResolvedAction[], old: Readonly<AttributeMap>): AttributeMap {
-  const item = structuredCopy(old);
+  const item = copyMap(old);
   // as DynamoDB Local orders its checks: computed operands (arithmetic, functions) first, then
   // every path (its list or map must be there), then the plain operands as each action applies
   const computed = (value: Resolved | undefined) => value !== undefined && value.kind !== 'path' && value.kind !== 'value';
@@ -784,12 +778,6 @@ export function applyUpdate(actions: readonly ResolvedAction[], old: Readonly<At
   });
   for (const { action } of removals) removeAt(item, action.parts);
   return item;
-}
-
-function structuredCopy(map: Readonly<AttributeMap>): AttributeMap {
-  const out: AttributeMap = {};
-  for (const name in map) out[name] = copyValue(map[name]!);
-  return out;
 }
 
 /**

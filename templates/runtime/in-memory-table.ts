@@ -874,13 +874,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   }
 
   /** The position after which a page starts, checked as DynamoDB checks an ExclusiveStartKey. */
-  private startKey(table: Table, space: KeySpace, index: IndexShape | undefined, given: Record<string, unknown> | undefined): AttributeMap | undefined {
+  private startKey(table: Table, index: IndexShape | undefined, given: Record<string, unknown> | undefined): AttributeMap | undefined {
     if (given === undefined) return undefined;
     const start = marshallMap(given);
     const names = [...new Set([...table.keyNames, ...(index ? [...index.key.hash, ...index.key.range] : [])])];
     if (Object.keys(start).length !== names.length || names.some((name) => start[name] === undefined)) throw validation("Exclusive Start Key must have same size as table's key schema");
     for (const name of names) if (typeOf(start[name]!) !== table.types.get(name)) throw validation('The provided starting key is invalid: The provided key element does not match the schema');
-    void space;
     return start;
   }
 
@@ -894,8 +893,10 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     aliases.checkAllUsed();
     if (input.Limit !== undefined && input.Limit < 1) throw validation('Limit must be greater than or equal to 1');
     if (filter) checkFilterKeys(filter, space.key);
+    if (index && filter) checkProjected(table, index, 'filter', topNames(filter));
+    if (index && projection) checkProjected(table, index, 'projection', projection.map((parts) => parts[0] as string));
     const { partition, test, bounds } = keyTest(keyCondition, space.key);
-    const start = this.startKey(table, space, index, input.ExclusiveStartKey);
+    const start = this.startKey(table, index, input.ExclusiveStartKey);
     if (start && test && !test(start)) throw validation('The provided starting key does not match the range key predicate');
     const entries = space.partitions.get(partition)?.entries ?? [];
     const forward = input.ScanIndexForward !== false;
@@ -921,7 +922,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     // a page that ends on the inclusive bound the query reads towards has nothing after it: no LastEvaluatedKey (as DynamoDB Local answers)
     const end = forward ? bounds.high : bounds.low;
     const atEnd = end && bounds.attribute ? (entry: Entry) => compareScalars(entry.item[bounds.attribute!]!, end) === 0 : undefined;
-    return this.page(table, space, index, input, candidates(), filter, projection, atEnd);
+    return this.page(table, index, input, candidates(), filter, projection, atEnd);
   }
 
   private scan(input: RequestInput): unknown {
@@ -930,6 +931,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const { space, index } = this.space(table, input);
     const { filter, projection } = expressions(input, ['FilterExpression', 'ProjectionExpression'], aliases);
     aliases.checkAllUsed();
+    if (index && projection) checkProjected(table, index, 'projection', projection.map((parts) => parts[0] as string));
     if (input.Limit !== undefined && input.Limit < 1) throw validation('Limit must be greater than or equal to 1');
     const segments = input.TotalSegments;
     if (input.Segment !== undefined && segments === undefined) throw validation('If segment is specified, total segment must also be specified');
@@ -938,7 +940,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     if (segments !== undefined && (input.Segment! < 0 || input.Segment! >= segments)) {
       throw validation(`1 validation error detected: Value '${input.Segment}' at 'segment' failed to satisfy constraint: Member must have value ${input.Segment! < 0 ? 'greater than or equal to 0' : `less than or equal to ${segments - 1}`}`);
     }
-    const start = this.startKey(table, space, index, input.ExclusiveStartKey);
+    const start = this.startKey(table, index, input.ExclusiveStartKey);
     const partitions = space.scanPartitions();
     const inSegment = (id: string) => segments === undefined || Math.floor((space.partitions.get(id)!.hash * segments) / 4294967296) === input.Segment;
     let first = 0;
@@ -966,13 +968,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
         for (; i < entries.length; i++) yield entries[i]!;
       }
     };
-    return this.page(table, space, index, input, candidates(), filter, projection);
+    return this.page(table, index, input, candidates(), filter, projection);
   }
 
   /** One page of a Query or Scan: Limit items evaluated (before the filter), at most 1 MB read. */
   private page(
     table: Table,
-    space: KeySpace,
     index: IndexShape | undefined,
     input: RequestInput,
     candidates: Iterable<Entry>,
@@ -995,12 +996,13 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
       scanned++;
       bytes += entry.size;
       last = entry;
-      if (filter && !evaluateCondition(filter, entry.item)) continue;
+      // a local index reads what it does not project from the table (a global one cannot)
+      const whole = index?.kind === 'lsi' && (filter || projection || input.Select === 'ALL_ATTRIBUTES') ? (table.get(table.keyOf(entry.item)) ?? entry.item) : entry.item;
+      if (filter && !evaluateCondition(filter, whole)) continue;
       counted++;
       if (count) continue;
-      let item = entry.item;
-      if (index && index.kind === 'lsi' && input.Select === 'ALL_ATTRIBUTES') item = table.get(table.keyOf(item)) ?? item;
-      items.push(unmarshallMap(projection ? project(item, projection) : item));
+      const item = projection ? project(whole, projection) : input.Select === 'ALL_ATTRIBUTES' ? whole : entry.item;
+      items.push(unmarshallMap(item));
     }
     if (!more && input.Limit !== undefined && scanned >= input.Limit && last) more = !atEnd?.(last);
     const used = capacity();
@@ -1015,7 +1017,6 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     }
     const cc = consumed(table, used, input.ReturnConsumedCapacity);
     if (cc) out.ConsumedCapacity = cc;
-    void space;
     return out;
   }
 
@@ -1345,6 +1346,35 @@ function returned(returnValues: string, old: AttributeMap | undefined, item: Att
     default:
       return undefined;
   }
+}
+
+/** The top-level attribute names a condition reads, in order of appearance. */
+function topNames(condition: ResolvedCondition): string[] {
+  const names: string[] = [];
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const n = node as { kind?: string; parts?: PathPart[] };
+    if ((n.kind === 'path' || n.kind === 'if_not_exists') && n.parts && !names.includes(n.parts[0] as string)) names.push(n.parts[0] as string);
+    for (const value of Object.values(node)) if (typeof value === 'object') Array.isArray(value) ? value.forEach(visit) : visit(value);
+  };
+  visit(condition);
+  return names;
+}
+
+/**
+ * What a query's filter or a read's projection names must be in the index (a local index reads a
+ * projection's other attributes from the table), as DynamoDB Local checks it.
+ */
+function checkProjected(table: Table, index: IndexShape, use: 'filter' | 'projection', names: readonly string[]): void {
+  if (index.projection === 'ALL' || (use === 'projection' && index.kind === 'lsi')) return;
+  const projected = new Set([...table.keyNames, ...index.key.hash, ...index.key.range, ...(index.projection === 'INCLUDE' ? index.include : [])]);
+  const missing = [...new Set(names)].filter((name) => !projected.has(name));
+  if (missing.length === 0) return;
+  throw validation(
+    use === 'filter'
+      ? `One or more parameter values were invalid: Secondary index ${index.name} does not project one or more filter attributes: [${missing.join(', ')}]`
+      : `One or more parameter values were invalid: Global secondary index ${index.name} does not project [${missing.join(', ')}]`,
+  );
 }
 
 /** A filter may not name the key attributes of the key space queried. */

@@ -193,6 +193,21 @@ export const commandCases: readonly CommandCase[] = [
     run: async (send, T) => ({ Items: (await Promise.all([0, 1, 2].map((Segment) => fullScan({ Segment, TotalSegments: 3, ProjectionExpression: 'pk, sk', Limit: 2 })(send, T)))).flatMap((page) => page.Items) }),
     unordered: true,
   },
+  {
+    name: 'scan a KEYS_ONLY GSI filtered on an attribute it does not project',
+    run: fullScan({ IndexName: 'followers', FilterExpression: 'attribute_exists(i)' }),
+    unordered: true,
+    deliberate: {
+      note: 'DynamoDB Local filters a global index on the whole item; DynamoDB (and the in-memory table) only on what the index projects',
+      leaveOut: () => ({ ok: 'left out' }),
+    },
+  },
+  query('query a KEYS_ONLY LSI filtered on what it does not project', { IndexName: 'byTitle', KeyConditionExpression: 'pk = :p', FilterExpression: 'i > :i AND zz = :i', ExpressionAttributeValues: { ':p': 'q', ':i': 4 } }),
+  query('query a KEYS_ONLY LSI for what it does not project', { IndexName: 'byTitle', KeyConditionExpression: 'pk = :p', ProjectionExpression: 'sk, i, keep', ExpressionAttributeValues: { ':p': 'q' }, Limit: 3 }),
+  query('query an INCLUDE GSI filtered on what it does not project', { IndexName: 'featured', KeyConditionExpression: 'gsi2pk = :p', FilterExpression: 'i > :i', ExpressionAttributeValues: { ':p': 'T', ':i': 4 } }),
+  query('query a KEYS_ONLY GSI for what it does not project', { IndexName: 'followers', KeyConditionExpression: 'gsi3pk = :p', ProjectionExpression: 'sk, i', ExpressionAttributeValues: { ':p': 'K' } }),
+  { name: 'scan a KEYS_ONLY GSI for what it does not project', command: (T) => new ScanCommand({ TableName: T, IndexName: 'followers', ProjectionExpression: 'sk, i' }) },
+  { name: 'scan a KEYS_ONLY LSI filtered and projected on what it does not project', run: fullScan({ IndexName: 'byTitle', FilterExpression: 'i > :i', ExpressionAttributeValues: { ':i': 4 }, ProjectionExpression: 'sk, i' }), unordered: true },
   { name: 'scan segment 4 of 4', command: (T) => new ScanCommand({ TableName: T, Segment: 4, TotalSegments: 4 }) },
   { name: 'scan a segment without the total', command: (T) => new ScanCommand({ TableName: T, Segment: 0 }) },
   // batches

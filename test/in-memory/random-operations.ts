@@ -5,7 +5,7 @@
 // batches overlap. Index sort keys end with the item's table key: items with equal index keys come
 // back in an order DynamoDB leaves open.
 import fc from 'fast-check';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 export type Send = (command: object) => Promise<unknown>;
 
@@ -217,6 +217,38 @@ const batchGetOp = fc.uniqueArray(key, { minLength: 1, maxLength: 5, selector: (
   },
 }));
 
+/** A whole scan (of the table or an index, in segments or not, filtered or not), page by page: its items sorted, as DynamoDB leaves a scan's order open. */
+const scanOp = fc
+  .tuple(fc.option(fc.constantFrom('byName', 'followers', 'byTitle')), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 3 }), fc.boolean())
+  // a filter on what a KEYS_ONLY GSI does not project: a deliberate difference (command-cases.ts)
+  .map(([index, limit, segments, filtered]) => [index, limit, segments, filtered && index !== 'followers'] as const)
+  .map(([index, limit, segments, filtered]): Operation => ({
+    label: `scan${index ? ` ${index}` : ''} limit ${limit} in ${segments} segment(s)${filtered ? ' filtered' : ''}`,
+    run: async (send, T) => {
+      const items: Array<Record<string, unknown>> = [];
+      let scanned = 0;
+      for (let segment = 0; segment < segments; segment++) {
+        let start: Record<string, unknown> | undefined;
+        do {
+          const page = (await send(
+            new ScanCommand({
+              TableName: T,
+              ...(index ? { IndexName: index } : {}),
+              Limit: limit,
+              ...(segments > 1 ? { Segment: segment, TotalSegments: segments } : {}),
+              ...(filtered ? { FilterExpression: 'attribute_exists(#t)', ExpressionAttributeNames: { '#t': 'tags' } } : {}),
+              ...(start ? { ExclusiveStartKey: start } : {}),
+            }),
+          )) as { Items?: Array<Record<string, unknown>>; ScannedCount?: number; LastEvaluatedKey?: Record<string, unknown> };
+          items.push(...(page.Items ?? []));
+          scanned += page.ScannedCount ?? 0;
+          start = page.LastEvaluatedKey;
+        } while (start);
+      }
+      return { items: items.sort((a, b) => (`${a.pk}/${a.sk}` < `${b.pk}/${b.sk}` ? -1 : 1)), scanned };
+    },
+  }));
+
 /** A sequence of operations, writes weighted over reads. */
 export const operations = (maxLength: number) =>
   fc.array(
@@ -230,6 +262,7 @@ export const operations = (maxLength: number) =>
       { arbitrary: transactionOp, weight: 2 },
       { arbitrary: batchWriteOp, weight: 1 },
       { arbitrary: batchGetOp, weight: 1 },
+      { arbitrary: scanOp, weight: 1 },
     ),
     { minLength: 1, maxLength, size: 'medium' },
   );
