@@ -219,3 +219,18 @@ test('faults: throttling with reasons (retried as the SDK retries), unprocessed 
   t.is(failed?.name, 'InternalServerError');
   t.deepEqual((await db.send(new GetCommand({ TableName: 'T', Key: { pk: 'd', sk: '1' } }))).Item, { pk: 'd', sk: '1' }, 'the write happened: an ambiguous failure');
 });
+
+test('a transaction in flight (held by a latency fault) conflicts with writes to its items, not with others', async (t) => {
+  const db = open();
+  db.injectFault({ fault: { kind: 'latency', ms: 50 }, operations: ['TransactWriteItems'], times: 1 });
+  const slow = db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'T', Item: { pk: 'a', sk: '1', by: 'slow' } } }] }));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const single = await t.throwsAsync(put(db, { pk: 'a', sk: '1', by: 'single' }), { name: 'TransactionConflictException' });
+  t.is(single.message, 'Transaction is ongoing for the item');
+  const other = await t.throwsAsync(db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'T', Item: { pk: 'b', sk: '1' } } }, { Put: { TableName: 'T', Item: { pk: 'a', sk: '1', by: 'other' } } }] })), { instanceOf: TransactionCanceledException });
+  t.deepEqual(other.CancellationReasons, [{ Code: 'None' }, { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }]);
+  await put(db, { pk: 'c', sk: '1' });
+  await slow;
+  t.deepEqual(db.items().map((item) => `${item.pk}${item.by ? ` by ${item.by}` : ''}`).sort(), ['a by slow', 'c']);
+  await put(db, { pk: 'a', sk: '1', by: 'after' });
+});

@@ -634,6 +634,8 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   private readonly taken = new Map<string, number>();
   private sequence = 0;
   private readonly tokens = new Map<string, { readonly input: string; readonly at: number }>();
+  /** Items held by transactions in flight (a latency fault on TransactWriteItems), by id. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(options: InMemoryOptions = {}) {
     super(baseClient());
@@ -786,7 +788,16 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
 
   private async attempt(operation: InMemoryOperation, input: RequestInput): Promise<unknown> {
     const fault = this.faultFor(operation);
-    if (fault?.kind === 'latency') await new Promise<void>((resolve) => timers.setTimeout(resolve, fault.ms));
+    if (fault?.kind === 'latency') {
+      // a transaction in flight holds its items: single writes and other transactions on them conflict until it is done
+      const held = operation === 'TransactWriteItems' ? this.transactionItems(input) : [];
+      for (const id of held) this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
+      try {
+        await new Promise<void>((resolve) => timers.setTimeout(resolve, fault.ms));
+      } finally {
+        for (const id of held) this.inFlight.set(id, this.inFlight.get(id)! - 1);
+      }
+    }
     try {
       if (fault?.kind === 'throttle') throw this.throttle(operation, input, fault.reason);
       if (fault?.kind === 'server-error' && !(fault.applied && WRITES.has(operation))) throw this.serverError(fault.status);
@@ -798,6 +809,28 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
       if (error instanceof RequestError) throw serviceError(error);
       throw error;
     }
+  }
+
+  /** The ids of the items a TransactWriteItems request names (none when it names them wrongly: its answer says so). */
+  private transactionItems(input: RequestInput): string[] {
+    try {
+      return (input.TransactItems ?? []).map((entry) => {
+        const request = Object.values(entry).find((value) => value !== undefined)!;
+        const table = this.table(request.TableName);
+        return this.itemId(table, request.Item ? table.keyOf(marshallMap(request.Item)) : marshallMap(request.Key ?? {}));
+      });
+    } catch {
+      return [];
+    }
+  }
+
+  private itemId(table: Table, key: Readonly<AttributeMap>): string {
+    return `${table.name}\u0000${table.idOf(key)}`;
+  }
+
+  /** Whether a transaction in flight holds the item. */
+  private held(table: Table, key: Readonly<AttributeMap>): boolean {
+    return (this.inFlight.get(this.itemId(table, key)) ?? 0) > 0;
   }
 
   private serverError(status: 500 | 503 | undefined): Error {
@@ -1142,6 +1175,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const kind = operation === 'PutItem' ? 'Put' : operation === 'UpdateItem' ? 'Update' : 'Delete';
     const plan = this.planWrite(kind, input);
     const returnValues = checkReturnValues(input.ReturnValues, kind === 'Update' ? ['NONE', 'ALL_OLD', 'UPDATED_OLD', 'ALL_NEW', 'UPDATED_NEW'] : ['NONE', 'ALL_OLD']);
+    if (this.held(plan.table, plan.key)) throw sdkError(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: metadata(400) }));
     const old = plan.table.get(plan.key);
     try {
       this.checkCondition(plan, old);
@@ -1286,6 +1320,10 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const changes: Array<{ plan: PlannedWrite; change: Change }> = [];
     for (const plan of plans) {
       const old = plan.table.get(plan.key);
+      if (this.held(plan.table, plan.key)) {
+        reasons.push({ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' });
+        continue;
+      }
       try {
         this.checkCondition(plan, old);
         const item = plan.next(old);
