@@ -5,7 +5,7 @@
 
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
-import { camelCase, pascalCase, quote, tableClassName, type EmitContext } from './context.js';
+import { pascalCase, quote, tableClassName, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
 import { call, construct, id, Imports, jsDoc, keyword, path, print, prop, returns, typeRef } from './ast.js';
 import { param } from './repository-crud.js';
@@ -28,7 +28,6 @@ export function emitInMemory(table: TableDef, _ctx: EmitContext): EmittedModule 
     call(imports.value('./table-definition.js', tableDefinitionName(table)), [tableName]),
     ...(hasTableSettings(table) ? [call(imports.value('./table-definition.js', tableSettingsName(table)), [tableName])] : []),
   ]);
-  const db = camelCase(table.name) === 'db' ? 'table' : 'db';
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.Interface,
@@ -48,7 +47,7 @@ export function emitInMemory(table: TableDef, _ctx: EmitContext): EmittedModule 
             name: 'example',
             text: `\n${[
               `const memory = ${names.create}();`,
-              `const ${db} = new ${tableClassName(table)}(memory);`,
+              `const db = new ${tableClassName(table)}(memory);`,
               `memory.injectFault({ fault: { kind: 'throttle' }, operations: ['PutItem'], times: 3 });`,
             ].join('\n')}`,
           },

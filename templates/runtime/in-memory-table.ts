@@ -13,22 +13,9 @@
 // What it answers is proved against DynamoDB Local by the differential suite
 // (test/in-memory/differential.test.ts); the deliberate differences are listed in the README.
 
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  DynamoDBServiceException,
-  IdempotentParameterMismatchException,
-  InternalServerError,
-  ProvisionedThroughputExceededException,
-  ResourceNotFoundException,
-  ThrottlingException,
-  TransactionCanceledException,
-  TransactionConflictException,
-  type CreateTableCommandInput,
-  type UpdateTimeToLiveCommandInput,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { compareUtf8, utf8ByteLength } from './codec.js';
+import type { CreateTableCommandInput, DynamoDBClient, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';
+import { utf8ByteLength } from './codec.js';
 import {
   Aliases,
   applyUpdate,
@@ -271,27 +258,23 @@ const requestId = () => `INMEMORY${(++requests).toString(36).toUpperCase().padSt
 /** The `__type` the SDK keeps from DynamoDB's error body. */
 const typeOfError = (name: string) => (name === 'ValidationException' ? 'com.amazon.coral.validate#ValidationException' : `com.amazonaws.dynamodb.v20120810#${name}`);
 
-/** An SDK exception as the SDK makes it from DynamoDB's answer (with the `__type` of the body). */
-function sdkError<E extends Error>(error: E): E {
-  return Object.assign(error, { __type: typeOfError(error.name) });
-}
+type SdkModule = typeof import('@aws-sdk/client-dynamodb');
+/** The SDK's exception classes, loaded with the first error (Node takes tens of milliseconds to make the module's ES view). */
+let sdk: Promise<SdkModule> | undefined;
 
-function serviceError(error: RequestError): Error {
-  const $metadata = metadata(error.type === 'InternalServerError' ? 500 : error.type === 'ServiceUnavailable' ? 503 : 400);
-  const message = error.message;
-  switch (error.type) {
-    case 'ResourceNotFoundException':
-      return sdkError(new ResourceNotFoundException({ message, $metadata }));
-    case 'InternalServerError':
-      return sdkError(new InternalServerError({ message, $metadata }));
-    default:
-      return sdkError(new DynamoDBServiceException({ name: error.type, $fault: error.type === 'ServiceUnavailable' ? 'server' : 'client', message, $metadata }));
-  }
+/** DynamoDB's answer as the SDK throws it: its own exception class (or DynamoDBServiceException by name), with `$metadata`, `__type` and what the answer carries. */
+async function serviceError(error: RequestError): Promise<Error> {
+  const classes = await (sdk ??= import('@aws-sdk/client-dynamodb'));
+  const status = error.type === 'InternalServerError' ? 500 : error.type === 'ServiceUnavailable' ? 503 : 400;
+  const options = { message: error.message, $metadata: metadata(status), ...error.carries };
+  const Known = (classes as unknown as Record<string, (new (options: object) => Error) | undefined>)[error.type];
+  const made = Known !== undefined ? new Known(options) : new classes.DynamoDBServiceException({ name: error.type, $fault: status >= 500 ? 'server' : 'client', ...options });
+  return Object.assign(made, error.carries, { __type: typeOfError(error.type) });
 }
 
 const notFound = () => new RequestError('ResourceNotFoundException', 'Cannot do operations on a non-existent table');
 
-/** A failed condition: the SDK's exception, with the item as it was when asked for. */
+/** A failed condition, with the item as it was. */
 class ConditionFailure extends Error {
   readonly item: AttributeMap | undefined;
   constructor(item: AttributeMap | undefined) {
@@ -299,6 +282,8 @@ class ConditionFailure extends Error {
     this.item = item;
   }
 }
+
+const conflict = () => new RequestError('TransactionConflictException', 'Transaction is ongoing for the item');
 
 // ---------------------------------------------------------------------------------------------
 // One table.
@@ -553,6 +538,8 @@ function capacity(): Capacity {
   return { read: 0, write: 0, indexes: new Map() };
 }
 
+const indexKeyText = (index: IndexShape, entry: Readonly<AttributeMap>) => JSON.stringify([...index.key.hash, ...index.key.range].map((name) => entry[name]));
+
 /** Write units of a change to the table and each index it touches. */
 function chargeWrite(table: Table, change: Change, used: Capacity, factor = 1): void {
   used.write += writeUnits(Math.max(change.old ? itemBytes(change.old) : 0, change.item ? itemBytes(change.item) : 0)) * factor;
@@ -560,8 +547,9 @@ function chargeWrite(table: Table, change: Change, used: Capacity, factor = 1): 
     const before = table.indexItem(index, change.old);
     const after = table.indexItem(index, change.item);
     if ((!before && !after) || (before && after && equalMaps(before, after))) continue; // the index entry does not change: no write to the index
-    const moved = before && after && table.spaces.get(index.name)!.partitionOf(before) + JSON.stringify(index.key.range.map((n) => before[n])) !== table.spaces.get(index.name)!.partitionOf(after) + JSON.stringify(index.key.range.map((n) => after[n]));
-    const units = (before ? writeUnits(itemBytes(before)) : 0) * (moved || !after ? 1 : 0) + (after ? writeUnits(itemBytes(after)) : 0);
+    // an entry whose index key changes is a delete and a put in the index; one that keeps it, a put
+    const removed = before && (!after || indexKeyText(index, before) !== indexKeyText(index, after));
+    const units = (removed ? writeUnits(itemBytes(before)) : 0) + (after ? writeUnits(itemBytes(after)) : 0);
     used.indexes.set(index.name, (used.indexes.get(index.name) ?? 0) + units * factor);
   }
 }
@@ -599,7 +587,7 @@ const OPERATIONS: Readonly<Record<string, InMemoryOperation>> = {
   TransactGetCommand: 'TransactGetItems',
   TransactWriteCommand: 'TransactWriteItems',
 };
-const CLIENT_OPERATIONS: Readonly<Record<string, InMemoryOperation>> = Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [`${op}Command`, op]));
+const CLIENT_OPERATIONS: Readonly<Record<string, InMemoryOperation>> = Object.fromEntries(Object.entries(OPERATIONS).map(([, op]) => [`${op}Command`, op]));
 
 /** How a command is known: its class name, or (minified) its low-level command's name. */
 function operationOf(command: { constructor: { name: string }; clientCommand?: { constructor: { name: string } } }): InMemoryOperation {
@@ -608,9 +596,17 @@ function operationOf(command: { constructor: { name: string }; clientCommand?: {
   return op;
 }
 
-/** The DynamoDBClient every in-memory DocumentClient is made from: configured once (that takes milliseconds), never sent through. */
-let shared: DynamoDBClient | undefined;
-const baseClient = () => (shared ??= new DynamoDBClient({ region: 'local', credentials: { accessKeyId: 'in-memory', secretAccessKey: 'in-memory' } }));
+/**
+ * What the DocumentClient is made from. It takes a DynamoDBClient for its configuration and
+ * middleware stack only, and this one never sends: a bare SDK client (a stack that says it
+ * serializes, as a DynamoDBClient's does) spares configuring a DynamoDBClient and loading
+ * `@aws-sdk/client-dynamodb` before the first error, tens of milliseconds before the first answer.
+ */
+function baseClient(): DynamoDBClient {
+  const client = new __Client({} as never);
+  client.middlewareStack.add((next) => next, { step: 'serialize', name: 'serializerMiddleware' });
+  return client as unknown as DynamoDBClient;
+}
 
 const WRITES = new Set<InMemoryOperation>(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
@@ -801,12 +797,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     try {
       if (fault?.kind === 'throttle') throw this.throttle(operation, input, fault.reason);
       if (fault?.kind === 'server-error' && !(fault.applied && WRITES.has(operation))) throw this.serverError(fault.status);
-      if (fault?.kind === 'conflict' && operation !== 'TransactWriteItems' && WRITES.has(operation)) throw sdkError(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: metadata(400) }));
+      if (fault?.kind === 'conflict' && operation !== 'TransactWriteItems' && WRITES.has(operation)) throw conflict();
       const output = this.dispatch(operation, input, fault);
       if (fault?.kind === 'server-error') throw this.serverError(fault.status);
       return { ...(output as object), $metadata: metadata(200) };
     } catch (error) {
-      if (error instanceof RequestError) throw serviceError(error);
+      if (error instanceof RequestError) throw await serviceError(error);
       throw error;
     }
   }
@@ -833,23 +829,23 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     return (this.inFlight.get(this.itemId(table, key)) ?? 0) > 0;
   }
 
-  private serverError(status: 500 | 503 | undefined): Error {
-    return status === 503 ? serviceError(new RequestError('ServiceUnavailable', 'Service Unavailable')) : serviceError(new RequestError('InternalServerError', 'Internal server error'));
+  private serverError(status: 500 | 503 | undefined): RequestError {
+    return status === 503 ? new RequestError('ServiceUnavailable', 'Service Unavailable') : new RequestError('InternalServerError', 'Internal server error');
   }
 
-  private throttle(operation: InMemoryOperation, input: RequestInput, reason: string | undefined): Error {
+  private throttle(operation: InMemoryOperation, input: RequestInput, reason: string | undefined): RequestError {
     const name = input.TableName ?? Object.keys(input.RequestItems ?? {})[0] ?? (input.TransactItems?.[0] ? Object.values(input.TransactItems[0])[0]?.TableName : undefined) ?? '';
     const table = this.tables.get(name);
     const write = WRITES.has(operation);
     const why = reason ?? `Table${write ? 'Write' : 'Read'}${table?.provisioned ? 'ProvisionedThroughputExceeded' : 'KeyRangeThroughputExceeded'}`;
     const ThrottlingReasons = [{ reason: why, resource: `arn:aws:dynamodb:${this.region}:000000000000:table/${name}` }];
     if (why.endsWith('MaxOnDemandThroughputExceeded')) {
-      return sdkError(new ThrottlingException({ message: 'Throughput exceeds the maximum OnDemandThroughput configured on table or index', $metadata: metadata(400), throttlingReasons: ThrottlingReasons }));
+      return new RequestError('ThrottlingException', 'Throughput exceeds the maximum OnDemandThroughput configured on table or index', { throttlingReasons: ThrottlingReasons });
     }
     const message = why.endsWith('ProvisionedThroughputExceeded')
       ? 'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.'
       : 'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html';
-    return sdkError(new ProvisionedThroughputExceededException({ message, $metadata: metadata(400), ThrottlingReasons }));
+    return new RequestError('ProvisionedThroughputExceededException', message, { ThrottlingReasons });
   }
 
   private dispatch(operation: InMemoryOperation, input: RequestInput, fault: Fault | undefined): unknown {
@@ -1175,15 +1171,13 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     const kind = operation === 'PutItem' ? 'Put' : operation === 'UpdateItem' ? 'Update' : 'Delete';
     const plan = this.planWrite(kind, input);
     const returnValues = checkReturnValues(input.ReturnValues, kind === 'Update' ? ['NONE', 'ALL_OLD', 'UPDATED_OLD', 'ALL_NEW', 'UPDATED_NEW'] : ['NONE', 'ALL_OLD']);
-    if (this.held(plan.table, plan.key)) throw sdkError(new TransactionConflictException({ message: 'Transaction is ongoing for the item', $metadata: metadata(400) }));
+    if (this.held(plan.table, plan.key)) throw conflict();
     const old = plan.table.get(plan.key);
     try {
       this.checkCondition(plan, old);
     } catch (error) {
       if (!(error instanceof ConditionFailure)) throw error;
-      const failed = sdkError(new ConditionalCheckFailedException({ message: error.message, $metadata: metadata(400) }));
-      if (input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old) Object.assign(failed, { Item: copyMap(old) });
-      throw failed;
+      throw new RequestError('ConditionalCheckFailedException', error.message, input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old ? { Item: copyMap(old) } : {});
     }
     const item = plan.next(old);
     const used = capacity();
@@ -1302,7 +1296,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     if (token !== undefined) {
       const previous = this.tokens.get(token);
       if (previous && this.now() - previous.at < TOKEN_MS) {
-        if (previous.input !== fingerprint) throw sdkError(new IdempotentParameterMismatchException({ message: 'The request uses the same client token as a previous, but non-identical request.', $metadata: metadata(400) }));
+        if (previous.input !== fingerprint) throw new RequestError('IdempotentParameterMismatchException', 'The request uses the same client token as a previous, but non-identical request.');
         // done already: nothing is written again, and the capacity is that of reading the items
         const usedBy = new Map<Table, Capacity>();
         for (const plan of plans) {
@@ -1341,7 +1335,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     if (reasons.some((r) => r.Code !== 'None')) {
       const codes = reasons.map((r) => r.Code).join(', ');
       const message = `Transaction cancelled, please refer cancellation reasons for specific reasons [${codes}]`;
-      throw sdkError(new TransactionCanceledException({ message, CancellationReasons: reasons as never, $metadata: metadata(400) }));
+      throw new RequestError('TransactionCanceledException', message, { CancellationReasons: reasons });
     }
     const usedBy = new Map<Table, Capacity>();
     for (const { plan, change } of changes) {

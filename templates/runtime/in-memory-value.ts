@@ -23,12 +23,14 @@ export type AttributeMap = Record<string, AttributeValue>;
 
 export type ValueType = 'S' | 'N' | 'B' | 'BOOL' | 'NULL' | 'SS' | 'NS' | 'BS' | 'L' | 'M';
 
-/** An error DynamoDB answers a request with: its name (ValidationException, …) and message. */
+/** An error DynamoDB answers a request with: its name (ValidationException, …), message and what it carries (`Item`, `CancellationReasons`, …). */
 export class RequestError extends Error {
   readonly type: string;
-  constructor(type: string, message: string) {
+  readonly carries: Readonly<Record<string, unknown>>;
+  constructor(type: string, message: string, carries: Readonly<Record<string, unknown>> = {}) {
     super(message);
     this.type = type;
+    this.carries = carries;
   }
 }
 
