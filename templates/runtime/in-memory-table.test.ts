@@ -222,9 +222,9 @@ test('faults: throttling with reasons (retried as the SDK retries), unprocessed 
 
 test('a transaction in flight (held by a latency fault) conflicts with writes to its items, not with others', async (t) => {
   const db = open();
-  db.injectFault({ fault: { kind: 'latency', ms: 50 }, operations: ['TransactWriteItems'], times: 1 });
+  // the transaction holds its item from the moment it is sent until its answer, a second later (a wide window on a busy machine)
+  db.injectFault({ fault: { kind: 'latency', ms: 1000 }, operations: ['TransactWriteItems'], times: 1 });
   const slow = db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'T', Item: { pk: 'a', sk: '1', by: 'slow' } } }] }));
-  await new Promise((resolve) => setTimeout(resolve, 10));
   const single = await t.throwsAsync(put(db, { pk: 'a', sk: '1', by: 'single' }), { name: 'TransactionConflictException' });
   t.is(single.message, 'Transaction is ongoing for the item');
   const other = await t.throwsAsync(db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'T', Item: { pk: 'b', sk: '1' } } }, { Put: { TableName: 'T', Item: { pk: 'a', sk: '1', by: 'other' } } }] })), { instanceOf: TransactionCanceledException });
