@@ -455,10 +455,11 @@ function checkItem(table: Table, item: Readonly<AttributeMap>, update = false): 
       const type = typeOf(value);
       if (type !== table.types.get(name)) throw validation('One or more parameter values were invalid: Type mismatch for Index Key');
       if ((type === 'S' && (value as { S: string }).S === '') || (type === 'B' && (value as { B: Uint8Array }).B.length === 0)) {
+        const empty = `The AttributeValue for a key attribute cannot contain an empty ${type === 'S' ? 'string' : 'binary'} value.`;
         throw validation(
           update
-            ? 'One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value.'
-            : `One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: ${index.name}, IndexKey: ${name}`,
+            ? `One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. ${empty}`
+            : `One or more parameter values are not valid. A value specified for a secondary index key is not supported. ${empty} IndexName: ${index.name}, IndexKey: ${name}`,
         );
       }
       if (keySize(value) > (index.key.range.includes(name) ? 1024 : 2048)) throw validation('One or more parameter values were invalid: Size limit exceeded');

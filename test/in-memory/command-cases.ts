@@ -297,3 +297,53 @@ export const commandCases: readonly CommandCase[] = [
   { name: 'transactional get', command: (T) => new TransactGetCommand({ TransactItems: [{ Get: { TableName: T, Key: { pk: 't', sk: '2' } } }, { Get: { TableName: T, Key: { pk: 'q', sk: 'b' } } }, { Get: { TableName: T, Key: { pk: 'c', sk: 'c' }, ProjectionExpression: 'n, s' } }], ReturnConsumedCapacity: 'TOTAL' }) },
   { name: 'transactional get of one item twice', command: (T) => new TransactGetCommand({ TransactItems: [{ Get: { TableName: T, Key: { pk: 'a', sk: 'b' } } }, { Get: { TableName: T, Key: { pk: 'a', sk: 'b' } } }] }) },
 ];
+
+/** A table with a number sort key and a GSI whose keys are binary: DynamoDB's order of numbers and bytes. */
+export const numberAndBinaryTable = (TableName: string) => ({
+  TableName,
+  AttributeDefinitions: [
+    { AttributeName: 'pk', AttributeType: 'S' as const },
+    { AttributeName: 'n', AttributeType: 'N' as const },
+    { AttributeName: 'bp', AttributeType: 'B' as const },
+    { AttributeName: 'bs', AttributeType: 'B' as const },
+  ],
+  KeySchema: [
+    { AttributeName: 'pk', KeyType: 'HASH' as const },
+    { AttributeName: 'n', KeyType: 'RANGE' as const },
+  ],
+  BillingMode: 'PAY_PER_REQUEST' as const,
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: 'bytes',
+      KeySchema: [
+        { AttributeName: 'bp', KeyType: 'HASH' as const },
+        { AttributeName: 'bs', KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'KEYS_ONLY' as const },
+    },
+  ],
+});
+
+const NUMBERS = [-1000.5, -3, -0.25, 0, 0.1, 2, 10, 10.5, 99, 1e15];
+const BYTES = [[0], [1], [1, 0], [1, 255], [2], [127], [128], [255], [255, 0]];
+
+export const numberAndBinaryCases: readonly CommandCase[] = [
+  {
+    name: 'numbers and bytes as keys',
+    command: (T) => new BatchWriteCommand({ RequestItems: { [T]: NUMBERS.map((n, i) => ({ PutRequest: { Item: { pk: 'p', n, bp: new Uint8Array([7]), bs: new Uint8Array(BYTES[i % BYTES.length]!) } } })) } }),
+  },
+  query('numbers in order', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'p' } }),
+  query('numbers backwards, 3 a page', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'p' }, ScanIndexForward: false, Limit: 3 }),
+  query('numbers between', { KeyConditionExpression: 'pk = :p AND n BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': 'p', ':a': -3, ':b': 10 } }),
+  query('numbers below 0.1', { KeyConditionExpression: 'pk = :p AND n < :a', ExpressionAttributeValues: { ':p': 'p', ':a': 0.1 } }),
+  query('numbers from a start key', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'p' }, ExclusiveStartKey: { pk: 'p', n: 0 } }),
+  query('bytes in order', { IndexName: 'bytes', KeyConditionExpression: 'bp = :b', ExpressionAttributeValues: { ':b': new Uint8Array([7]) } }),
+  query('bytes above [1, 0]', { IndexName: 'bytes', KeyConditionExpression: 'bp = :b AND bs > :s', ExpressionAttributeValues: { ':b': new Uint8Array([7]), ':s': new Uint8Array([1, 0]) } }),
+  query('bytes beginning with 1', { IndexName: 'bytes', KeyConditionExpression: 'bp = :b AND begins_with(bs, :s)', ExpressionAttributeValues: { ':b': new Uint8Array([7]), ':s': new Uint8Array([1]) } }),
+  { name: 'get by a number key', command: (T) => new GetCommand({ TableName: T, Key: { pk: 'p', n: 10.5 } }) },
+  { name: 'get by a number key written otherwise', command: (T) => new GetCommand({ TableName: T, Key: { pk: 'p', n: NumberValue.from('10.50') } }) },
+  { name: 'put an empty binary index key', command: (T) => new PutCommand({ TableName: T, Item: { pk: 'p', n: 1, bp: new Uint8Array([]) } }) },
+  { name: 'update an index key to empty bytes', command: (T) => new UpdateCommand({ TableName: T, Key: { pk: 'p', n: 2 }, UpdateExpression: 'SET bs = :e', ExpressionAttributeValues: { ':e': new Uint8Array([]) } }) },
+  { name: 'put a 2049-byte binary index key', command: (T) => new PutCommand({ TableName: T, Item: { pk: 'p', n: 1, bp: new Uint8Array(2049) } }) },
+  { name: 'get with a key of the wrong type', command: (T) => new GetCommand({ TableName: T, Key: { pk: 'p', n: '2' } }) },
+];
