@@ -13,7 +13,7 @@ import { hasTableSettings, tableDefinitionName, tableSettingsName } from './tabl
 
 const RUNTIME = './runtime/in-memory-table.js';
 
-export const inMemoryNames = (table: TableDef) => ({ create: `create${pascalCase(table.name)}InMemory`, options: `${pascalCase(table.name)}InMemoryOptions` });
+const inMemoryNames = (table: TableDef) => ({ create: `create${pascalCase(table.name)}InMemory`, options: `${pascalCase(table.name)}InMemoryOptions` });
 
 /** What the module is made from (its cache key): the table's own settings, none of its entities, edges, indexes or patterns. */
 export const inMemoryInput = (table: TableDef): TableDef => ({ ...table, entities: {}, edges: {}, patterns: {}, indexes: {} });
