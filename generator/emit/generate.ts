@@ -14,6 +14,7 @@ import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Ori
 import { emitEdges } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityTable, takeEntityModule } from './entity-module.js';
+import { emitInMemory, inMemoryInput } from './in-memory.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
@@ -228,6 +229,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   if (table.stream) render('stream.ts', table, () => emitStream(table, ctx));
   render('table-definition.ts', table, () => emitTableDefinition(table, ctx));
   render(`${folder}-table.ts`, table, () => emitTableClass(table, ctx));
+  render('in-memory.ts', inMemoryInput(table), () => emitInMemory(table, ctx));
   render('index.ts', table, () => indexModule(table));
 
   const root = path.resolve(outDir);

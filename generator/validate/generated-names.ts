@@ -10,6 +10,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
 import { entityModule } from '../emit/entity-module.js';
+import { emitInMemory } from '../emit/in-memory.js';
 import { emitStream } from '../emit/stream.js';
 import { runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
@@ -130,11 +131,12 @@ export function nameProblems(table: TableDef): NameProblem[] {
       ...declaredNames(emitTableClass(table, ctx).statements),
       ...declaredNames(emitTableDefinition(table, ctx).statements),
       ...(table.stream ? declaredNames(emitStream(table, ctx).statements) : []),
+      ...declaredNames(emitInMemory(table, ctx).statements),
     ];
   });
   // files (kebab-case) and members of the table class (camelCase) first: two names that differ
   // only in case, or in _ and -, come out the same
-  const tableFiles = ['index', ...(Object.keys(table.edges).length ? ['edges'] : []), ...(table.stream ? ['stream'] : []), 'table-definition', `${tableFolder(table)}-table`, 'runtime'];
+  const tableFiles = ['index', ...(Object.keys(table.edges).length ? ['edges'] : []), ...(table.stream ? ['stream'] : []), 'table-definition', 'in-memory', `${tableFolder(table)}-table`, 'runtime'];
   const files = new Map<string, NameOwner>(tableFiles.map((stem) => [stem, tableOwner]));
   const members = new Map<string, NameOwner>(['constructor', 'tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
   for (const { owner, name } of owners) {
