@@ -204,3 +204,8 @@ test('on a table with a TTL attribute every index projects it (keys-only becomes
     byAll: { ProjectionType: 'ALL' },
   });
 });
+
+test('generation: a table with point-in-time recovery and no TTL (its in-memory table takes every setting)', (t) => {
+  t.timeout(120_000);
+  t.is(generates(defineTable({ name: 'Repro', pointInTimeRecovery: { days: 7 }, entities: { Tag: entity({ attributes: { id: types.string() }, key: { pk: 'Tag#<id>', sk: 'T' } }) } })), 'compiles');
+});

@@ -111,9 +111,13 @@ export interface InMemoryStreamRecord {
   readonly userIdentity?: { readonly PrincipalId: 'dynamodb.amazonaws.com'; readonly Type: 'Service' };
 }
 
-/** Settings CreateTable does not take (the generated `<table>TableSettings()`). */
+/**
+ * Settings CreateTable does not take (the generated `<table>TableSettings()`): Time to Live changes
+ * how the table answers; the others (point-in-time recovery, …) are accepted and change nothing.
+ */
 export interface InMemoryTableSettings {
   readonly timeToLive?: UpdateTimeToLiveCommandInput | undefined;
+  readonly [setting: string]: unknown;
 }
 
 // ---------------------------------------------------------------------------------------------
