@@ -11,7 +11,7 @@ import { KeyTemplate, escapeSegment, splitKey } from './codec.js';
 import { ConditionFailedError, KeyParseError, TransactionError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, checkValues, fromStored, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
+import { checkAttributeNames, checkValues, fromStored, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
 import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
 import { queryPage } from './repository.js';
 import { Transaction, type CommitOptions } from './transaction.js';
@@ -102,6 +102,11 @@ export function edgeNodeTypes(model: EdgeModel): Map<string, NodeType> {
 export function nodeId(type: NodeType, values: Readonly<Record<string, unknown>>): unknown {
   const parts = type.key.attributes;
   return parts.length === 1 ? values[parts[0]!] : values;
+}
+
+/** An edge item's attributes as declared, read back: a required set stored as nothing (it was empty) is an empty set. */
+export function edgeAttributes<A>(model: EdgeModel, stored: Readonly<Record<string, unknown>>): A {
+  return withRequiredSets(fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes, model.attributes), model.types, model.required) as A;
 }
 
 export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
@@ -267,7 +272,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   /** The edge's attributes, or undefined when there is no such edge. */
   async get(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item && unexpired(this.context.ttl, options)(result.Item) ? fromStored<Attributes>(this.model.name, this.model.codecs, result.Item, this.model.keyAttributes, this.model.attributes) : undefined;
+    return result.Item && unexpired(this.context.ttl, options)(result.Item) ? edgeAttributes<Attributes>(this.model, result.Item) : undefined;
   }
 
   async exists(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<boolean> {
@@ -298,7 +303,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   private link(side: 'forward' | 'inverse', attribute = this.model.sk) {
     return (stored: Record<string, unknown>) => ({
       ...this.nodeOf(side, stored[attribute] as string),
-      ...fromStored<Attributes>(this.model.name, this.model.codecs, stored, this.model.keyAttributes, this.model.attributes),
+      ...edgeAttributes<Attributes>(this.model, stored),
     });
   }
 

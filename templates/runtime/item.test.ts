@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { renderCondition } from './condition.js';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, isExpired, toStored, unexpired, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));
@@ -177,4 +177,11 @@ test('unexpired keeps everything without a TTL attribute or with includeExpired,
   t.deepEqual(ids(unexpired('expiresAt', {}, now)), ['future', 'never']);
   t.deepEqual(ids(unexpired('expiresAt', { includeExpired: true }, now)), ['past', 'future', 'never']);
   t.deepEqual(ids(unexpired(undefined, {}, now)), ['past', 'future', 'never']);
+});
+
+test('withRequiredSets: a required set a stored item lacks reads back empty; optional and present ones are left as they are', (t) => {
+  const types = { tags: { kind: 'stringSet' }, scores: { kind: 'numberSet' }, maybe: { kind: 'stringSet' }, name: { kind: 'string' } } as const;
+  const given = { scores: new Set([1]) };
+  t.deepEqual(withRequiredSets({ ...given }, types, ['tags', 'scores', 'name']), { scores: new Set([1]), tags: new Set() });
+  t.deepEqual(withRequiredSets({ ...given }, undefined, ['tags']), given);
 });

@@ -194,6 +194,16 @@ export function checkValue(entity: string, path: string, type: AttributeType, va
   }
 }
 
+/** Adds an empty set for each required set attribute a whole stored item lacks: DynamoDB stores no empty set, so one written empty is stored as nothing. */
+export function withRequiredSets<T extends Record<string, unknown>>(item: T, types: AttributeTypes | undefined, required: readonly string[] | undefined): T {
+  if (types === undefined || required === undefined) return item;
+  for (const name of required) {
+    const kind = hasOwn(types, name) ? types[name]!.kind : undefined;
+    if ((kind === 'stringSet' || kind === 'numberSet') && item[name] === undefined) (item as Record<string, unknown>)[name] = new Set();
+  }
+  return item;
+}
+
 /** Whether `text` is a timestamp exactly as ddbgen stores one: the ISO-8601 text of a valid instant, read back to the same text. */
 export function isStoredTimestamp(text: string): boolean {
   if (text.length < 20) return false;

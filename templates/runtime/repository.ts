@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -147,12 +147,7 @@ export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, un
   if (model.toItem && !partial) return model.toItem(stored) as T;
   const item = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
   // a required set is stored as nothing when empty: a whole item reads it back as an empty set
-  if (!partial && model.types !== undefined) {
-    for (const name of model.required) {
-      const kind = model.types[name]?.kind;
-      if ((kind === 'stringSet' || kind === 'numberSet') && item[name] === undefined) item[name] = new Set();
-    }
-  }
+  if (!partial) withRequiredSets(item, model.types, model.required);
   return item as T;
 }
 

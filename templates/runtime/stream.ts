@@ -9,9 +9,9 @@
 // says why, naming the record but no stored value. A removal by Time to Live is `expired: true`
 // (userIdentity: type Service, principal dynamodb.amazonaws.com).
 
-import { edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
+import { edgeAttributes, edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
 import { DdbgenError } from './errors.js';
-import { FORBIDDEN_NAMES, checkValue, describeItem, fromStored, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
+import { FORBIDDEN_NAMES, checkValue, describeItem, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
 import { ValidationError } from './errors.js';
 import { itemOf, type EntityModel } from './repository.js';
 
@@ -347,7 +347,7 @@ export function streamDecoder<Event>(model: StreamModel): (record: StreamRecord)
       }
       if (link) {
         const { edge } = link;
-        const items = read(edge.name, edge, (r) => fromStored<Record<string, unknown>>(edge.name, edge.codecs, r, edge.keyAttributes, edge.attributes));
+        const items = read(edge.name, edge, (r) => edgeAttributes<Record<string, unknown>>(edge, r));
         return { entity: edge.name, side: link.side, ...base, key: link.key, ...items } as Event;
       }
       return { entity: undefined, ...base, key: keys, ...images } as Event;
