@@ -40,6 +40,8 @@ export interface EntitySpec {
   readonly version: boolean;
   readonly passthrough: boolean;
   readonly hotKeyShare: boolean;
+  /** A calculated shard hashes one named sort-key attribute (shard.by) rather than the whole identity. */
+  readonly shardBy: boolean;
 }
 
 export interface SchemaSpec {
@@ -53,6 +55,8 @@ export interface SchemaSpec {
   readonly edge: boolean;
   readonly patterns: boolean;
   readonly settings: boolean;
+  readonly patternOp: 'gte' | 'between' | 'lt' | 'eq';
+  readonly patternDesc: boolean;
 }
 
 /** A hard name one time in five, a plain one otherwise: most schemas are valid, the hard cases come up often. */
@@ -80,6 +84,7 @@ const entitySpec: fc.Arbitrary<EntitySpec> = fc.record({
   version: fc.boolean(),
   passthrough: fc.boolean(),
   hotKeyShare: fc.boolean(),
+  shardBy: fc.boolean(),
 });
 
 export const schemaSpec: fc.Arbitrary<SchemaSpec> = fc.record({
@@ -96,6 +101,8 @@ export const schemaSpec: fc.Arbitrary<SchemaSpec> = fc.record({
   edge: fc.boolean(),
   patterns: fc.boolean(),
   settings: fc.boolean(),
+  patternOp: fc.constantFrom<'gte' | 'between' | 'lt' | 'eq'>('gte', 'between', 'lt', 'eq'),
+  patternDesc: fc.boolean(),
 });
 
 const ENUM_VALUES = [['A', 'B'], ['OPEN', 'CLOSED', 'HELD'], ['x']] as const;
@@ -184,7 +191,7 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
     const bucket = truncates ? candidates.find((a) => a.kind === 'timestamp') : undefined;
     const pkParts = candidates.filter((a) => a.kind !== 'timestamp' || a === bucket);
     // a shard needs a sort key to spread (a calculated suffix hashes what the partition key lacks)
-    const shard = e.shard === 'none' || !spec.withSortKey ? undefined : e.shard === 'random' ? { count: e.shardCount, random: true } : { count: e.shardCount };
+    const shard: Record<string, unknown> | undefined = e.shard === 'none' || !spec.withSortKey ? undefined : e.shard === 'random' ? { count: e.shardCount, random: true } : { count: e.shardCount };
     // the id tells items apart: in the pk when nothing else is there, or when the table has no sort key
     const idInPk = (pkParts.length === 0 && shard === undefined) || !spec.withSortKey;
     const pk = [`${e.name.toUpperCase()}${n}`, ...pkParts.map((a) => (a === bucket ? `<${a.name}:hour>` : `<${a.name}>`)), ...(idInPk ? ['<id>'] : []), ...(shard ? ['<shard>'] : [])].join(d);
@@ -192,6 +199,8 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
     const skParts = [...(bucket ? [bucket] : []), ...partsOf(e.skParts).filter((a) => !pkParts.includes(a))];
     const literalSk = e.skLiteral && skParts.length === 0 && idInPk;
     const sk = literalSk ? 'PROFILE' : [`S${n}`, ...skParts.map((a) => `<${a.name}>`), ...(idInPk ? [] : ['<id>'])].join(d);
+    // a calculated shard may hash one attribute that varies within the partition: the id the sort key holds
+    if (shard && !('random' in shard) && e.shardBy && !idInPk) Object.assign(shard, { by: 'id' });
     if (literalSk && pkParts.length === 0) nodes.push(e.name);
     const skAttribute = skParts.find((a) => a.kind !== 'boolean');
     if (skAttribute && spec.withSortKey) skAttributes.set(e.name, skAttribute.name);
@@ -231,7 +240,7 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
   });
   const patterns: Record<string, unknown> = {};
   if (spec.patterns) {
-    for (const [entityName, attribute] of skAttributes) patterns[`since${entityName}`] = { entity: entityName, sk: attribute, op: 'gte' };
+    for (const [entityName, attribute] of skAttributes) patterns[`since${entityName}`] = { entity: entityName, sk: attribute, op: spec.patternOp, ...(spec.patternDesc ? { order: 'desc' } : {}) };
   }
   return {
     name,
