@@ -15,7 +15,14 @@ const SK_BYTES = 1024;
 function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
   const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
-  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }) };
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }), ...storedKeyFormat(entity) };
+}
+
+/** The KeyTemplateDef fields of an entity's stored key format: unescaped values, folded case (none for ddbgen's codec). */
+export function storedKeyFormat(entity: EntityDef): Pick<KeyTemplateDef, 'escape' | 'casing'> {
+  const format = entity.keyFormat;
+  if (format === undefined) return {};
+  return { ...(format.escape ? {} : { escape: false as const }), ...(format.casing === 'preserve' ? {} : { casing: format.casing }) };
 }
 
 /** `<Entity>Keys.pk`, `<Entity>Keys.indexes.byName.sk`: where a template lives. */
@@ -58,6 +65,10 @@ export function entityTemplates(scope: EntityScope): EntityTemplates {
  */
 function segmentCall(segment: SegmentDef, constructors: string): Expression {
   const make = (kind: string, ...args: unknown[]) => call(prop(constructors, kind), args.map(literal));
+  if (segment.kind !== 'literal' && segment.kind !== 'shard' && (segment.prefix !== undefined || segment.suffix !== undefined)) {
+    const { prefix, suffix, ...value } = segment;
+    return call(prop(constructors, 'affixed'), [segmentCall(value as SegmentDef, constructors), literal(prefix ?? ''), ...(suffix === undefined ? [] : [literal(suffix)])]);
+  }
   switch (segment.kind) {
     case 'literal':
       return make('literal', segment.text);
@@ -67,10 +78,11 @@ function segmentCall(segment: SegmentDef, constructors: string): Expression {
     case 'enum':
       return make('enum', segment.attr, segment.values);
     case 'integer':
+      return make(segment.plain ? 'plainInteger' : 'integer', segment.attr, segment.min, segment.max);
     case 'float':
       return make(segment.kind, segment.attr, segment.min, segment.max);
     case 'timestamp':
-      return make('timestamp', segment.attr, segment.unit);
+      return segment.format === undefined ? make('timestamp', segment.attr, segment.unit) : make('timestamp', segment.attr, segment.unit, segment.format);
     case 'shard': {
       const { count, start, by, random } = segment;
       return make('shard', { count, start, by: arr(by.map((s) => segmentCall(s, constructors))), random });
