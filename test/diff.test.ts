@@ -82,6 +82,14 @@ const cases: Array<[string, (d: Declaration) => Declaration, Array<[string, stri
     [['DDB225', 'safe', 'pointInTimeRecovery'], ['DDB225', 'safe', 'deletionProtection'], ['DDB225', 'safe', 'onDemandMax'], ['DDB225', 'safe', 'tags']],
   ],
   ['a ttl attribute named: how an attribute is stored changes, never assumed safe', (d) => ({ ...d, ttl: 'name' }), [['DDB226', 'review', 'ttl']]],
+  // stored formats (a table another writer keyed): leaving them for ddbgen's own codec is a migration
+  [
+    'key format declared: every key and index key re-encodes (edges use ddbgen\'s codec and stay)',
+    (d) => ({ ...d, keyFormat: { escape: false, casing: 'lower' } }),
+    [['DDB215', 'rewrite-keys', 'entities.User.key.pk'], ['DDB215', 'rewrite-keys', 'entities.User.key.sk'], ['DDB216', 'backfill', 'entities.User.indexes.byName'], ['DDB215', 'rewrite-keys', 'entities.Post.key.pk'], ['DDB215', 'rewrite-keys', 'entities.Post.key.sk']],
+  ],
+  ['an attribute stored under another name', (d) => ({ ...d, entities: { ...d.entities, User: user({ attributes: { nick: t.string().optional().storedAs('n') } }) } }), [['DDB233', 'backfill', 'entities.User.attributes.nick']]],
+  ['a discriminator added', (d) => ({ ...d, entities: { ...d.entities, Post: entity({ attributes: { userId: t.string(), postId: t.string() }, key: { pk: 'User.<userId>', sk: 'Post.<postId>' }, discriminator: { _et: 'Post' } }) } }), [['DDB234', 'backfill', 'entities.Post.discriminator']]],
 ];
 
 for (const [name, edit, want] of cases) {
@@ -293,4 +301,13 @@ test('CLI: usage errors exit 2', async (t) => {
   const missing = await run(['diff', 'a.ts', 'b.ts', '--old-codec'], root);
   t.is(missing.code, 2);
   t.is(missing.stderr, 'ddbgen: --old-codec <value> needs a value\n  run ddbgen help diff for the usage\n');
+});
+
+const postAt = (format: 'iso' | 'epoch-seconds') =>
+  base((d) => ({ ...d, entities: { ...d.entities, Post: entity({ attributes: { userId: t.string(), postId: t.string(), at: t.timestamp({ format }) }, key: { pk: 'User#<userId>', sk: 'Post#<at>#<postId>' } }) } }));
+
+test('classify: a timestamp format changed rewrites the attribute and the keys that hold it', (t) => {
+  const changes = compareTables(postAt('epoch-seconds'), postAt('iso'));
+  t.deepEqual(changes.map((c) => [c.code, c.class, c.change]), [['DDB233', 'backfill', 'entities.Post.attributes.at'], ['DDB215', 'rewrite-keys', 'entities.Post.key.sk']]);
+  t.is(changes[0]!.message, 'Post.at is stored differently (format epoch-seconds → iso): the stored items hold it in the old form');
 });

@@ -4,7 +4,7 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
-import { identityTemplates, keySegments } from '../model/key-segments.js';
+import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
 import { arr, as, call, construct, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
 import type { EmitContext } from './context.js';
 import { an, runtimeValue, type EntityScope } from './entity-scope.js';
@@ -18,12 +18,6 @@ function templateDef(entity: EntityDef, template: TemplateDef, target: string, m
   return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }), ...storedKeyFormat(entity) };
 }
 
-/** The KeyTemplateDef fields of an entity's stored key format: unescaped values, folded case (none for ddbgen's codec). */
-export function storedKeyFormat(entity: EntityDef): Pick<KeyTemplateDef, 'escape' | 'casing'> {
-  const format = entity.keyFormat;
-  if (format === undefined) return {};
-  return { ...(format.escape ? {} : { escape: false as const }), ...(format.casing === 'preserve' ? {} : { casing: format.casing }) };
-}
 
 /** `<Entity>Keys.pk`, `<Entity>Keys.indexes.byName.sk`: where a template lives. */
 export const keysRef = (scope: EntityScope, ...path: string[]): Expression => path.reduce<Expression>((object, name) => prop(object, name), id(`${scope.name}Keys`));

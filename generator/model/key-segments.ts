@@ -2,7 +2,7 @@
 // definitions: the one place that decides how each attribute type is encoded in a key.
 
 import type { AttributeDef, EntityDef, IndexMappingDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import { SHARD_SEGMENT, type ScalarSegmentDef, type SegmentDef, type ShardSegmentDef, type TimestampUnit } from '../../templates/runtime/codec.js';
+import { SHARD_SEGMENT, type KeyTemplateDef, type ScalarSegmentDef, type SegmentDef, type ShardSegmentDef, type TimestampUnit } from '../../templates/runtime/codec.js';
 
 /** Attribute kinds that may appear in a key, and how. */
 export const KEYABLE_KINDS = ['string', 'enum', 'number', 'timestamp', 'boolean'] as const;
@@ -132,4 +132,11 @@ export function keySegments(entity: EntityDef, template: TemplateDef, shard?: Sh
 /** The attributes a template reads, in order (without `<shard>`). */
 export function templateAttributes(template: TemplateDef): string[] {
   return template.segments.flatMap((s) => (s.kind === 'placeholder' && s.name !== 'shard' ? [s.name] : []));
+}
+
+/** The KeyTemplateDef fields of an entity's stored key format: unescaped values, folded case (none for ddbgen's codec). */
+export function storedKeyFormat(entity: EntityDef): Pick<KeyTemplateDef, 'escape' | 'casing'> {
+  const format = entity.keyFormat;
+  if (format === undefined) return {};
+  return { ...(format.escape ? {} : { escape: false as const }), ...(format.casing === 'preserve' ? {} : { casing: format.casing }) };
 }

@@ -25,7 +25,7 @@ import { batchWriteRecords, defaultSleep, mapConcurrent } from './batch.js';
 import { KeyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import type { AttributeCodecs } from './item.js';
-import { storedItem, type EntityModel, type TableContext } from './repository.js';
+import { hasDiscriminator, propertyNamed, storedItem, type EntityModel, type TableContext } from './repository.js';
 
 /**
  * What the migration reads of an old-schema entity model. The old schema's code carries its own
@@ -37,6 +37,9 @@ export interface OldEntityModel {
   readonly sk: { readonly attribute: string; readonly template: { parse(key: string): Record<string, unknown> } } | undefined;
   readonly codecs: AttributeCodecs;
   readonly keyAttributes: readonly string[];
+  /** Attributes the old schema stored under other names (`storedAs`). */
+  readonly storedNames?: Readonly<Record<string, string>>;
+  readonly discriminator?: Readonly<Record<string, string>>;
 }
 
 /** The old runtime's `fromStored`: a stored record back to an item, by the old attribute codecs. */
@@ -216,6 +219,7 @@ function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
 
 /** Whether the model's table-key templates parse the stored item's keys. */
 function owns(model: OldEntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+  if (!hasDiscriminator(model, stored)) return false;
   try {
     if (typeof stored[model.pk.attribute] !== 'string') return false;
     model.pk.template.parse(stored[model.pk.attribute] as string);
@@ -390,6 +394,18 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
     if (next[name] === undefined) remove.push(name);
     else set[name] = next[name];
   }
+  // attributes the new schema stores under another name or in another timestamp format: rewritten
+  const { from, to } = entity;
+  const storedName = (model: Pick<EntityModel, 'storedNames'>, name: string) => model.storedNames?.[name] ?? name;
+  for (const name of to.attributes) {
+    const [old, now] = [storedName(from, name), storedName(to, name)];
+    if (old === now && JSON.stringify(from.codecs[name]) === JSON.stringify(to.codecs[name])) continue;
+    if (JSON.stringify(stored[now]) !== JSON.stringify(next[now])) {
+      if (next[now] === undefined) remove.push(now);
+      else set[now] = next[now];
+    }
+    if (old !== now && stored[old] !== undefined) remove.push(old);
+  }
   return { set, remove };
 }
 
@@ -397,7 +413,7 @@ async function migrateItem(ctx: TableContext, meter: CapacityMeter, decode: Deco
   const oldKey = tableKey(entity.from, stored);
   let next: Record<string, unknown>;
   try {
-    const item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
+    const item = decode(entity.name, entity.from.codecs, propertyNamed(entity.from, stored), entity.from.keyAttributes);
     next = storedItem(entity.to, item);
   } catch (error) {
     counts.skipped++;

@@ -193,7 +193,7 @@ export function storedNamed(model: EntityModel, record: Record<string, unknown>)
 }
 
 /** Whether a stored record is of the entity as its discriminator tells (true for an entity without one). */
-export function hasDiscriminator(model: EntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+export function hasDiscriminator(model: Pick<EntityModel, 'discriminator'>, stored: Readonly<Record<string, unknown>>): boolean {
   const discriminator = model.discriminator;
   if (discriminator === undefined) return true;
   for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name]) return false;
