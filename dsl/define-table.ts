@@ -171,7 +171,7 @@ export function entity<
  * indexes: { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }) }
  * // emits KeySchema [tenantId HASH, region HASH, status RANGE, createdAt RANGE] and queryByTenant(…)
  */
-export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<NativeGsiDef, 'name'>;
+export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<NativeGsiDef, 'name'>;
 /**
  * A global secondary index. `pk`/`sk` name the physical attributes that hold its keys.
  *
@@ -181,9 +181,10 @@ export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly
  * // warmThroughput: { read, write } pre-warms it (what it serves at once)
  * // emits in the table definition: GlobalSecondaryIndexes: [{ IndexName: 'byName', … }]
  */
-export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef, 'name'>;
-export function gsi(options: { pk: string | readonly string[]; sk?: string | readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef | NativeGsiDef, 'name'> {
+export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<GsiDef, 'name'>;
+export function gsi(options: { pk: string | readonly string[]; sk?: string | readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<GsiDef | NativeGsiDef, 'name'> {
   const throughput = {
+    ...(options.indexName === undefined ? {} : { indexName: options.indexName }),
     ...(options.capacity === undefined ? {} : { capacity: Object.freeze({ ...options.capacity }) }),
     ...(options.warmThroughput === undefined ? {} : { warmThroughput: Object.freeze({ ...options.warmThroughput }) }),
   };
@@ -200,9 +201,13 @@ export function gsi(options: { pk: string | readonly string[]; sk?: string | rea
   });
 }
 
-/** A local secondary index: the table's partition key with another sort-key attribute. */
-export function lsi(options: { sk: string; projection?: Projection }): Omit<LsiDef, 'name'> {
-  return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all' });
+/**
+ * A local secondary index: the table's partition key with another sort-key attribute. `indexName`
+ * (on lsi and gsi): its IndexName in DynamoDB when that is not the declared name, as in a table
+ * another tool created (`gsi1pk-gsi1sk-index`); methods are named after the declared name.
+ */
+export function lsi(options: { sk: string; projection?: Projection; indexName?: string }): Omit<LsiDef, 'name'> {
+  return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all', ...(options.indexName === undefined ? {} : { indexName: options.indexName }) });
 }
 
 /** Declared load of an edge: relationships added per second, link reads per second, the hottest node's share. */

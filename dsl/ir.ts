@@ -164,9 +164,11 @@ export interface Throughput {
   readonly write: number;
 }
 
+/** `indexName` on an index: its IndexName in DynamoDB, when that is not the declared name (`gsi1pk-gsi1sk-index`). */
 export interface GsiDef {
   readonly kind: 'gsi';
   readonly name: string;
+  readonly indexName?: string;
   readonly pk: string;
   readonly sk?: string;
   readonly projection: Projection;
@@ -183,6 +185,7 @@ export interface GsiDef {
 export interface NativeGsiDef {
   readonly kind: 'native-gsi';
   readonly name: string;
+  readonly indexName?: string;
   /** Physical attribute names of the partition key, in key order. */
   readonly pk: readonly string[];
   /** Physical attribute names of the sort key, in key order (empty: no sort key). */
@@ -195,6 +198,7 @@ export interface NativeGsiDef {
 export interface LsiDef {
   readonly kind: 'lsi';
   readonly name: string;
+  readonly indexName?: string;
   readonly sk: string;
   readonly projection: Projection;
 }

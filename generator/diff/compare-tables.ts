@@ -305,7 +305,7 @@ export function compareTables(before: TableDef, after: TableDef, oldCodec: KeyCo
       deleted.push(name);
       out.push(change('DDB217', 'destructive', path, messages.DDB217(name, 'removed', ''), { removed: true }));
     } else {
-      const structure = ['kind', 'name', 'pk', 'sk', 'projection'] as const;
+      const structure = ['kind', 'name', 'pk', 'sk', 'projection', 'indexName'] as const;
       if (structure.some((f) => !sameData(field(x, f), field(y, f)))) {
         created.push(name);
         deleted.push(name);

@@ -40,6 +40,7 @@ function indexDescription<T>(scope: EntityScope, path: AccessPath, template: Tem
   const { inputs, optional } = indexInputs(scope, index.name);
   return {
     name: index.name,
+    ...(index.indexName === undefined ? {} : { indexName: index.indexName }),
     kind: index.kind,
     pk: index.kind === 'gsi' ? { attribute: index.pk, template: template('indexes', index.name, 'pk') } : { attribute: table.key.pk, template: template('pk') },
     sk: path.sk && index.sk !== undefined ? { attribute: index.sk, template: template('indexes', index.name, 'sk') } : undefined,

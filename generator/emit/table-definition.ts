@@ -41,7 +41,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     }
     const own = index.capacity ? { ReadCapacityUnits: index.capacity.read, WriteCapacityUnits: index.capacity.write } : provisioned;
     return [{
-      IndexName: index.name,
+      IndexName: index.indexName ?? index.name,
       KeySchema: schema,
       Projection: projection(index.projection),
       ...(provisioned ? { ProvisionedThroughput: own } : {}),
@@ -51,7 +51,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
   const lsis = indexes.flatMap((index) => {
     if (index.kind !== 'lsi') return [];
     keyNames.set(index.sk, 'S');
-    return [{ IndexName: index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(index.projection) }];
+    return [{ IndexName: index.indexName ?? index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(index.projection) }];
   });
   return {
     AttributeDefinitions: [...keyNames].map(([name, type]) => ({ AttributeName: name, AttributeType: type })),

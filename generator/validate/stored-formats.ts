@@ -2,7 +2,7 @@
 // key format's values, timestamp formats, stored attribute names (`storedAs`) and discriminators.
 
 import type { AttributeDef, EntityDef, TableDef } from '../../dsl/ir.js';
-import type { Report } from './validate-table.js';
+import { DYNAMODB_NAME, type Report } from './validate-table.js';
 
 const TIMESTAMP_FORMATS: readonly string[] = ['iso', 'iso-seconds', 'date', 'epoch-seconds', 'epoch-milliseconds'];
 const KEY_FORMAT_OPTIONS = { integers: ['padded', 'plain'], casing: ['preserve', 'lower', 'upper'] } as const;
@@ -85,6 +85,15 @@ export function validateStoredFormats(table: TableDef, keyAttributes: ReadonlySe
       const options: readonly string[] = KEY_FORMAT_OPTIONS[field];
       if (!options.includes(format[field])) report('DDB081', ['keyFormat', field], [`keyFormat.${field} is ${JSON.stringify(format[field])}`, options]);
     }
+  }
+  // an index another tool named: its IndexName in DynamoDB, unique across the table
+  const physical = new Map<string, string>();
+  for (const index of Object.values(table.indexes)) {
+    const name = index.indexName ?? index.name;
+    if (index.indexName !== undefined && (typeof index.indexName !== 'string' || index.indexName.length < DYNAMODB_NAME.min || index.indexName.length > DYNAMODB_NAME.max || !DYNAMODB_NAME.characters.test(index.indexName))) {
+      report('DDB081', ['indexes', index.name, 'indexName'], [`index ${index.name} has indexName ${JSON.stringify(index.indexName)}, which is not a DynamoDB index name`, ['3 to 255 characters of a-z, A-Z, 0-9, _, - and .']]);
+    } else if (physical.has(name)) report('DDB081', ['indexes', index.name, 'indexName'], [`indexes ${physical.get(name)} and ${index.name} are both named "${name}" in DynamoDB`, ['an indexName of its own for each index']]);
+    physical.set(name, index.name);
   }
   for (const entity of Object.values(table.entities)) {
     validateFormats(entity.attributes, ['entities', entity.name, 'attributes'], report);

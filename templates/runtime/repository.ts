@@ -45,6 +45,8 @@ export interface KeyAttributeModel {
 /** How an entity's items appear in one secondary index. */
 export interface IndexModel {
   readonly name: string;
+  /** The index's IndexName in DynamoDB, when it is not `name`. */
+  readonly indexName?: string;
   readonly kind: 'gsi' | 'lsi';
   /** The index's partition key; for an LSI, the table's. */
   readonly pk: KeyAttributeModel;
@@ -568,7 +570,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
     order,
     consistent: options.consistent === true,
   };
-  if (indexName !== undefined) request.indexName = indexName;
+  if (indexName !== undefined) request.indexName = index?.indexName ?? indexName;
   if (sk) request.sk = { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) };
   request.owner = model;
   return request;
