@@ -115,8 +115,9 @@ export function bindingsOf(segment: string, item: Readonly<Record<string, unknow
         while (at !== -1) {
           const prefix = segment.slice(0, at);
           const suffix = segment.slice(at + folded.length);
-          // a one-character value only as a whole segment or at its end (`n_5`): elsewhere it is noise
-          if (clean(prefix, suffix) && (folded.length > 1 || suffix === '')) {
+          // a one-character value only as a whole segment or at its end (`n_5`): elsewhere it is noise;
+          // a truncated timestamp ends its segment (`2024-01` is no month inside `2024-01-05`)
+          if (clean(prefix, suffix) && (folded.length > 1 || suffix === '') && (form.kind !== 'truncate' || suffix === '')) {
             const casings = casingsOf(folded, text);
             if (casings.size) out.push({ attr, prefix, suffix, form, casings });
           }

@@ -316,8 +316,9 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     members.sort((a, b) => b.cluster.items.length - a.cluster.items.length);
     kept.push(members[0]!);
     const main = members[0]!;
+    const mainName = pascalCase(discriminator.length ? String(main.cluster.items[0]![discriminator[0]!]) : group);
     for (const other of members.slice(1)) {
-      for (const item of other.cluster.items) unmatched.push({ key: keyOf(table, item), reason: `its ${discriminator.length ? discriminator.join(' / ') : 'facet'} is that of ${nameFromKeys(main.pk, main.sk)} items, but its key is shaped "${templateSource(other.pk, delimiter)}${other.sk ? ` / ${templateSource(other.sk, delimiter)}` : ''}"` });
+      for (const item of other.cluster.items) unmatched.push({ key: keyOf(table, item), reason: `its ${discriminator.length ? discriminator.join(' / ') : 'facet'} is that of ${mainName} items, but its key is shaped "${templateSource(other.pk, delimiter)}${other.sk ? ` / ${templateSource(other.sk, delimiter)}` : ''}"` });
     }
   }
 
@@ -403,8 +404,9 @@ function buildEntity(
   const notes: string[] = [];
   const n = items.length;
   const keyTemplate = (slots: readonly Slot[]): InferredTemplate => ({ source: templateSource(slots, delimiter), fits: n, of: n });
+  // bound attributes in template order (the table key's, then the indexes')
   const bound = new Map<string, Binding>();
-  for (const s of [...shape.pk, ...(shape.sk ?? [])]) if (s.binding) bound.set(s.binding.attr, s.binding);
+  for (const s of [...shape.pk, ...(shape.sk ?? [])]) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
 
   // index mappings: each synthetic index whose keys the entity's items carry, and native GSIs keyed by its attributes
   const indexes: Array<{ index: string; pk?: InferredTemplate; sk?: InferredTemplate; native?: true }> = [];
@@ -437,7 +439,7 @@ function buildEntity(
       notes.push(`index ${index.name} is left out: its keys are folded to another case than the table keys`);
       continue;
     }
-    for (const s of slots) if (s.binding) bound.set(s.binding.attr, s.binding);
+    for (const s of slots) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
     const template = (r: typeof pk) => (r && 'slots' in r ? { source: templateSource(r.slots, delimiter), fits: holding.length, of: n } : undefined);
     const mapping = { index: index.name, ...(template(pk) ? { pk: template(pk)! } : {}), ...(template(sk) ? { sk: template(sk)! } : {}) };
     if (holding.length < n) {
@@ -455,7 +457,9 @@ function buildEntity(
   // attributes: every attribute but the built keys and the discriminator
   const attributes: InferredAttribute[] = [];
   const undescribed: Array<{ name: string; reason: string; seen: number }> = [];
-  const stored = [...new Set(items.flatMap((i) => Object.keys(i)))].filter((a) => !exclude.has(a)).sort((a, b) => (bound.has(b) ? 1 : 0) - (bound.has(a) ? 1 : 0) || 0);
+  // the attributes the keys hold, in key order, then the others by name (DynamoDB keeps no attribute order)
+  const others = [...new Set(items.flatMap((i) => Object.keys(i)))].filter((a) => !exclude.has(a) && !bound.has(a)).sort();
+  const stored = [...bound.keys(), ...others];
   const properties = new Set<string>();
   for (const attr of stored) {
     const values = items.map((i) => i[attr]);
