@@ -70,6 +70,8 @@ export interface SampleOptions {
   readonly maxRcu: number;
   /** Parallel Scan segments (default: 4, fewer for a small sample). */
   readonly segments?: number;
+  /** Items a Scan page asks for (default 100). */
+  readonly pageSize?: number;
   readonly onProgress?: (items: number, units: number) => void;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly now?: () => number;
@@ -117,7 +119,7 @@ export async function sampleItems(documents: DynamoDBDocumentClient, place: Plac
       let page;
       try {
         page = await documents.send(
-          new ScanCommand({ TableName: place.table, Segment: segment, TotalSegments: segments, Limit: Math.min(100, options.limit - items.length), ReturnConsumedCapacity: 'TOTAL', ...(start ? { ExclusiveStartKey: start } : {}) }),
+          new ScanCommand({ TableName: place.table, Segment: segment, TotalSegments: segments, Limit: Math.min(options.pageSize ?? 100, options.limit - items.length), ReturnConsumedCapacity: 'TOTAL', ...(start ? { ExclusiveStartKey: start } : {}) }),
         );
       } catch (error) {
         throw sdkFailure(error, place, 'Scan', inferred());
