@@ -144,10 +144,7 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slo
     const tokens = perItem.map((t) => t[p]!);
     const texts = new Set(tokens.map((t) => t.text));
     if (texts.size > 1 && tokens.some((t) => t.kind === 'literal')) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
-    // one text in two or more items is constant: literal text, whatever attribute it also equals; so
-    // is a word leading a key seen once (`user#…`: a type name, even when an attribute says "user")
-    const leadingWord = p === 0 && tokens.length === 1 && /^[A-Za-z$_-]+$/.test(tokens[0]!.text);
-    if (tokens[0]!.kind === 'literal' || (texts.size === 1 && (tokens.length >= 2 || leadingWord))) {
+    if (tokens[0]!.kind === 'literal') {
       slots.push({ literal: tokens[0]!.text });
       continue;
     }
@@ -164,7 +161,20 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slo
         }
       }
     }
-    const options = [...(common?.values() ?? [])].filter((e) => e.casings.size > 0);
+    let options = [...(common?.values() ?? [])].filter((e) => e.casings.size > 0);
+    // One text in every item may be a value all of them share, or literal text an attribute happens
+    // to equal: a slot only when the key names its attribute (`project_<project>`, `TRAINER#<trainerId>`).
+    // A word leading a key seen once is literal too (`user#…`: a type name, even when an attribute says "user").
+    if (texts.size === 1) {
+      const previous = p > 0 ? perItem[0]![p - 1]!.text.toLowerCase().replace(/[^a-z0-9]/g, '') : '';
+      const named = (b: Binding) => `${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) || (previous.length >= 2 && b.attr.toLowerCase().startsWith(previous));
+      const leadingWord = p === 0 && /^[A-Za-z$_-]+$/.test(tokens[0]!.text);
+      if (tokens.length >= 2 || leadingWord) options = options.filter((o) => named(o.binding));
+      if (options.length === 0) {
+        slots.push({ literal: tokens[0]!.text });
+        continue;
+      }
+    }
     if (options.length === 0) {
       const typed = tokens.find((t) => t.kind === 'slot' && t.typed !== undefined);
       return {
@@ -175,7 +185,7 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slo
       };
     }
     // prefer the attribute the glued text names (ElectroDB's `employee_<employee>`), then no glued text, then the name
-    const score = ({ binding: b }: { binding: Binding }) => (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 2) + (b.prefix || b.suffix ? 1 : 0);
+    const score = ({ binding: b, casings }: { binding: Binding; casings: ReadonlySet<Casing> }) => (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 4) + (casings.has('preserve') ? 0 : 2) + (b.prefix || b.suffix ? 1 : 0);
     options.sort((a, b) => score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
     slots.push({ binding: options[0]!.binding, casings: options[0]!.casings });
   }
