@@ -44,7 +44,7 @@ test('bindings: a segment holds an attribute whole, glued to text, folded, padde
   t.deepEqual(of('employee_jlowe'), ['employee [employee_|] {"kind":"text"} lower']);
   t.deepEqual(of('JLowe'), ['employee [|] {"kind":"text"} preserve']);
   t.deepEqual(of('007'), ['n [|] {"kind":"integer","padded":3} lower,preserve,upper']);
-  t.deepEqual(of('n_7'), ['n [n_|] {"kind":"integer"} lower,preserve,upper']);
+  t.deepEqual(of('n_7'), ['n [n_|] {"kind":"integer"} lower,preserve,upper', 'n [n_|] {"kind":"integer","padded":1} lower,preserve,upper'], 'its digits, which may also be a padding it fills');
   t.deepEqual(of('2024-01-05'), ['at [|] {"kind":"truncate","unit":"day"} lower,preserve,upper']);
   t.deepEqual(of('u1'), ['id [|] {"kind":"text"} lower,preserve']);
   t.deepEqual(of('PROFILE'), [], 'no attribute holds it: literal text');
@@ -84,7 +84,7 @@ test('entities by discriminator: ElectroDB keys (glued names, lower-cased), and 
 });
 
 test('integers: padded keys give a range and keyFormat integers padded; plain ones sort as text', (t) => {
-  const padded = brief(table(), sample({ PK: 'INV#0007', SK: 'I', no: 7 }, { PK: 'INV#0042', SK: 'I', no: 42 }));
+  const padded = brief(table(), sample({ PK: 'INV#0007', SK: 'I', no: 7 }, { PK: 'INV#0042', SK: 'I', no: 42 }, { PK: 'INV#1042', SK: 'I', no: 1042 }));
   t.deepEqual(padded.entities, ['Inv INV#<no> / I [no:number/0..9999]']);
   t.is(padded.format?.integers, 'padded');
   const plain = brief(table(), sample({ PK: 'INV#7', SK: 'I', no: 7 }, { PK: 'INV#42', SK: 'I', no: 42 }));

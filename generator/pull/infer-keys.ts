@@ -85,7 +85,8 @@ function forms(value: unknown): Array<{ text: string; form: Form }> {
     if (ISO_MS.test(value)) for (const unit of TRUNCATIONS) out.push({ text: value.slice(0, TRUNCATED_WIDTH[unit]), form: { kind: 'truncate', unit } });
     return out;
   }
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return [{ text: String(value), form: { kind: 'integer' } }];
+  // an integer as its digits, or padded to their width (`102` among `025` and `007`)
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return [{ text: String(value), form: { kind: 'integer' } }, ...(value >= 0 ? [{ text: String(value), form: { kind: 'integer', padded: String(value).length } } as const] : [])];
   if (typeof value === 'boolean') return [{ text: String(value), form: { kind: 'text' } }];
   return [];
 }

@@ -185,7 +185,9 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slo
       };
     }
     // prefer the attribute the glued text names (ElectroDB's `employee_<employee>`), then no glued text, then the name
-    const score = ({ binding: b, casings }: { binding: Binding; casings: ReadonlySet<Casing> }) => (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 4) + (casings.has('preserve') ? 0 : 2) + (b.prefix || b.suffix ? 1 : 0);
+    // and an integer's own digits over a padding every value happens to fill
+    const score = ({ binding: b, casings }: { binding: Binding; casings: ReadonlySet<Casing> }) =>
+      (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 8) + (casings.has('preserve') ? 0 : 4) + (b.prefix || b.suffix ? 2 : 0) + (b.form.kind === 'integer' && b.form.padded !== undefined ? 1 : 0);
     options.sort((a, b) => score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
     slots.push({ binding: options[0]!.binding, casings: options[0]!.casings });
   }
