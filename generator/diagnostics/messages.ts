@@ -376,9 +376,9 @@ export const messages = {
     message: `${entity}.${attribute} is stored differently (${change}): the stored items hold it in the old form`,
     fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it reads each ${entity} item in the old form and writes the attribute in the new one), then acknowledge: migrations: [{ change: 'entities.${entity}.attributes.${attribute}' }]`,
   }),
-  DDB234: (entity: string, change: string) => ({
-    message: `${entity}'s discriminator ${change}: stored items carry the old values, and reads skip an item whose values differ`,
-    fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it writes the new discriminator into every ${entity} item), then acknowledge: migrations: [{ change: 'entities.${entity}.discriminator' }]`,
+  DDB234: (entity: string, change: string, dropped: boolean) => ({
+    message: `${entity}'s discriminator ${change}: stored items carry the old values${dropped ? ', which the new code no longer writes or reads' : ', and reads skip an item whose values differ'}`,
+    fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it ${dropped ? 'removes the old values from' : 'writes the new discriminator into'} every ${entity} item), then acknowledge: migrations: [{ change: 'entities.${entity}.discriminator' }]`,
   }),
   DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
     message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,

@@ -176,7 +176,7 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
   }
   if (!sameData(before.discriminator, after.discriminator)) {
     const text = (d: EntityDef['discriminator']) => (d ? JSON.stringify(d) : 'none');
-    out.push(change('DDB234', 'backfill', `${at}.discriminator`, messages.DDB234(name, `changed from ${text(before.discriminator)} to ${text(after.discriminator)}`), { migrate: { entity: name, kind: 'backfill' } }));
+    out.push(change('DDB234', 'backfill', `${at}.discriminator`, messages.DDB234(name, `changed from ${text(before.discriminator)} to ${text(after.discriminator)}`, after.discriminator === undefined), { migrate: { entity: name, kind: 'backfill' } }));
   }
   const keyParts: Array<['pk' | 'sk', string]> = [['pk', 'partition key'], ['sk', 'sort key']];
   let rewrite = false;

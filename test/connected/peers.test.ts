@@ -4,13 +4,14 @@
 // reads; items ddbgen writes read back through the peer as written; the peer's collection and index
 // queries and ddbgen's return the same items. (Values compare in their stored form: a Date as the
 // text or number the table holds, a set as its sorted members.)
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import { GetItemCommand, QueryCommand } from 'dynamodb-toolbox';
 import { main } from '../../generator/cli/cli.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { electroTable, electroTaskApp, oneTableAccounts, oneTableTable, toolboxPokedex, toolboxTable } from '../support/peer-models.js';
 
 const test = anyTest as TestFn;
@@ -111,6 +112,36 @@ test('ElectroDB: a task manager written by ElectroDB reads back through ddbgen; 
   const assignments = (await edb.service.collections.assignments({ employee: 'JLowe' }).go()).data;
   t.deepEqual(byKey((await db.task.queryGsi2pkGsi2skIndex({ employee: 'JLowe' })).items.map((i: Item) => stored(g.taskModel, i)!), 'task'), byKey(assignments.task.map((i) => peerItem(i)!), 'task'));
   t.is(assignments.task.length, 2);
+
+  // later, the move to ddbgen's own codec: the pulled schema without ElectroDB's key format and
+  // discriminators, `ddbgen diff --emit-migration`, and the migration run against the table
+  const next = schema
+    .split('\n')
+    .filter((line) => !/^\s*(keyFormat|discriminator):/.test(line))
+    .join('\n')
+    .replace("key: { pk: '$taskapp#employee_<employee>', sk: '$employee_1' }", "key: { pk: 'Employee#<employee>', sk: 'PROFILE' }")
+    .replace("gsi1pkGsi1skIndex: { pk: '$taskapp#office_<office>', sk: '$workplaces#employee_1#employee_<employee>' }", "gsi1pkGsi1skIndex: { pk: 'Office#<office>', sk: 'Employee#<employee>' }")
+    .replace("gsi2pkGsi2skIndex: { pk: '$taskapp#employee_<employee>', sk: '$assignments#employee_1' }", "gsi2pkGsi2skIndex: { pk: 'Employee#<employee>', sk: 'PROFILE' }")
+    .replace("key: { pk: '$taskapp#task_<task>', sk: '$task_1#project_<project>' }", "key: { pk: 'Task#<task>', sk: 'Project#<project>' }")
+    .replace("gsi2pkGsi2skIndex: { pk: '$taskapp#employee_<employee>', sk: '$assignments#task_1#project_<project>#task_<task>' }", "gsi2pkGsi2skIndex: { pk: 'Employee#<employee>', sk: 'Task#<project>#<task>' }")
+    .replace("key: { pk: '$taskapp#country_<country>', sk: '$office_1#city_<city>#office_<office>' }", "key: { pk: 'Country#<country>', sk: 'Office#<city>#<office>' }")
+    .replace("gsi1pkGsi1skIndex: { pk: '$taskapp#office_<office>', sk: '$workplaces#office_1' }", "gsi1pkGsi1skIndex: { pk: 'Office#<office>', sk: 'OFFICE' }");
+  t.false(next.includes("'$"), 'every ElectroDB template replaced');
+  writeFileSync(path.join(dir, 'taskapp-next.ts'), next);
+  let diffOut = '';
+  t.is(await main(['diff', `${table}.ts`, 'taskapp-next.ts', '--emit-migration', 'migrations'], { cwd: dir, stdout: (x) => (diffOut += x), stderr: (x) => (diffOut += x) }), 0);
+  t.regex(diffOut, /Employee's partition key changed from "\$taskapp#employee_<employee>" to "Employee#<employee>"/);
+  t.regex(diffOut, /Employee's discriminator changed from \{"__edb_e__":"employee","__edb_v__":"1"\} to none: stored items carry the old values, which the new code no longer writes or reads/);
+  const program = path.join(dir, 'migrations', table, `migrate-${table}.ts`);
+  const migrated = spawnSync(process.execPath, ['--import=tsx', program, '--endpoint', local.endpoint, '--region', 'local', '--table', table], { cwd: path.dirname(program), env: process.env, encoding: 'utf8' });
+  t.is(migrated.status, 0, migrated.stderr);
+  const after = await import(path.join(dir, 'migrations', table, 'new', table, 'index.js'));
+  const moved = new after.TaskappTable(local.documents, { tableName: table });
+  t.deepEqual(stored(after.employeeModel, await moved.employee.get({ employee: 'JLowe' })), peerItem({ ...employees[0], birthday: '1990-01-01' }, renamed), 'read by its new key, case as given');
+  t.deepEqual((await moved.employee.queryGsi1pkGsi1skIndex({ office: 'Gw Zoo' })).items.map((i: Item) => i['employee']).sort(), ['BNew', 'JLowe', 'TMiller']);
+  const raw = await scanTable(local.documents, table);
+  t.is(raw.length, employees.length + tasks.length + offices.length + 2);
+  t.false(raw.some((i) => String(i['pk']).startsWith('$') || '__edb_e__' in i), 'no item keeps an ElectroDB key or attribute');
 });
 
 test('DynamoDB-Toolbox v2: trainers and pokemon written by Toolbox read back through ddbgen and back; the partition and the species index match', async (t) => {
