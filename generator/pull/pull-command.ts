@@ -122,11 +122,11 @@ const count = (n: number) => n.toLocaleString('en-US');
 function textReport(schema: InferredSchema, pulled: Pulled): string {
   const lines: string[] = [];
   const read = pulled.read;
-  lines.push(`ddbgen pull: ${pulled.source}: ${count(schema.sampled)} items sampled${read ? ` (${read.units.toFixed(1)} RCU in ${read.pages} page${read.pages === 1 ? '' : 's'}${read.complete ? ', the whole table' : ''})` : ''}`);
+  lines.push(`ddbgen pull: ${pulled.source}: ${count(schema.sampled)} item${schema.sampled === 1 ? '' : 's'} sampled${read ? ` (${read.units.toFixed(1)} RCU in ${read.pages} page${read.pages === 1 ? '' : 's'}${read.complete ? ', the whole table' : ''})` : ''}`);
   const f = schema.keyFormat;
   lines.push(`  keys: delimiter "${schema.delimiter}"${f ? `, escape ${f.escape}, integers ${f.integers}, casing ${f.casing}` : ", ddbgen's codec"}${schema.discriminator.length ? `; entities told apart by ${schema.discriminator.join(' / ')}` : ''}`);
   for (const e of schema.entities) {
-    lines.push(`  ${e.name}: ${count(e.items)} items (${((100 * e.items) / schema.sampled).toFixed(1)}%)${e.discriminator ? ` with ${Object.entries(e.discriminator).map(([a, v]) => `${a} = "${v}"`).join(', ')}` : ''}`);
+    lines.push(`  ${e.name}: ${count(e.items)} item${e.items === 1 ? '' : 's'} (${((100 * e.items) / schema.sampled).toFixed(1)}%)${e.discriminator ? ` with ${Object.entries(e.discriminator).map(([a, v]) => `${a} = "${v}"`).join(', ')}` : ''}`);
     lines.push(`    key ${e.key.pk.source}${e.key.sk ? ` / ${e.key.sk.source}` : ''} (fits ${count(e.key.pk.fits)} of ${count(e.key.pk.of)})`);
     for (const m of e.indexes) lines.push(`    index ${m.index}: ${m.native ? "the items' own attributes" : `${m.pk?.source ?? ''}${m.pk && m.sk ? ' / ' : ''}${m.sk?.source ?? ''} (fits ${count((m.pk ?? m.sk)!.fits)} of ${count((m.pk ?? m.sk)!.of)})`}`);
     lines.push(`    attributes: ${e.attributes.map((a) => `${a.property}${a.storedAs ? ` (stored as ${a.storedAs})` : ''}${a.optional ? '?' : ''} ${typeSource(a.type).replace(/\s+/g, ' ')} [${count(a.seen)}/${count(e.items)}]`).join(', ')}`);
