@@ -1,7 +1,7 @@
 // Attribute types: `t.string()`, `t.number({ min, max })`, … Each factory returns a small immutable
 // builder whose `def` is the attribute's IR; `.optional()` returns a new builder.
 
-import type { AttributeDef, TimestampUnit } from './ir.js';
+import type { AttributeDef, TimestampFormat, TimestampUnit } from './ir.js';
 
 /** An attribute declaration. `T` is its TypeScript type in generated items. */
 export interface Attribute<T = unknown, Optional extends boolean = boolean> {
@@ -11,14 +11,24 @@ export interface Attribute<T = unknown, Optional extends boolean = boolean> {
   readonly __optional?: Optional;
   /** The attribute may be absent. An index mapping that uses it becomes sparse. */
   optional(): Attribute<T, true>;
+  /**
+   * The table holds the attribute under another name (`t.string().storedAs('bday')`): items and
+   * conditions use the property's name, the table the stored one. For tables another writer filled.
+   */
+  storedAs(name: string): Attribute<T, Optional>;
+}
+
+function builder<T, O extends boolean>(def: AttributeDef): Attribute<T, O> {
+  const frozen = Object.freeze(def);
+  return Object.freeze({
+    def: frozen,
+    optional: () => builder<T, true>({ ...frozen, optional: true }),
+    storedAs: (name: string) => builder<T, O>({ ...frozen, storedAs: name }),
+  }) as unknown as Attribute<T, O>;
 }
 
 function attribute<T>(def: AttributeDef): Attribute<T, false> {
-  const frozen = Object.freeze({ ...def, optional: false }) as AttributeDef;
-  return Object.freeze({
-    def: frozen,
-    optional: () => Object.freeze({ def: Object.freeze({ ...frozen, optional: true }) as AttributeDef, optional() { return this; } }) as Attribute<T, true>,
-  }) as unknown as Attribute<T, false>;
+  return builder<T, false>({ ...def, optional: false });
 }
 
 /**
@@ -58,9 +68,13 @@ export const t = {
   /**
    * An instant: `Date` in items, fixed-width UTC ISO-8601 text in the table and in keys. With
    * `unit`, every write truncates it to the start of its second, minute, hour, day or month (UTC),
-   * so a rollup keyed by a bucket stores the bucket's start, and reads return it truncated.
+   * so a rollup keyed by a bucket stores the bucket's start, and reads return it truncated. With
+   * `format`, it is stored (in the table and in keys) as another writer stored it: `iso-seconds`
+   * (`2024-01-05T10:00:00Z`), `date` (`2024-01-05`), `epoch-seconds` or `epoch-milliseconds`
+   * (numbers; in keys, their digits); writes truncate to the format's precision.
    */
-  timestamp: (options: { unit?: TimestampUnit } = {}) => attribute<Date>({ kind: 'timestamp', optional: false, ...defined(options) }),
+  timestamp: (options: { unit?: TimestampUnit; format?: TimestampFormat } = {}) =>
+    attribute<Date>({ kind: 'timestamp', optional: false, ...defined({ ...options, format: options.format === 'iso' ? undefined : options.format }) }),
   /** A list. `maxItems`: the most elements it holds, so the lint can check the item against 400 KB. */
   list: <T>(of: Attribute<T>, options: { maxItems?: number } = {}) => attribute<T[]>({ kind: 'list', optional: false, of: of.def, ...defined(options) }),
   map: <const F extends Record<string, Attribute>>(fields: F) =>

@@ -9,6 +9,7 @@ import type {
   EntityDef,
   GsiDef,
   IndexMappingDef,
+  KeyFormatDef,
   LsiDef,
   OnDemandMaximum,
   NativeGsiDef,
@@ -95,6 +96,7 @@ export interface EntityDeclaration {
   readonly passthrough?: boolean;
   readonly traffic?: Traffic;
   readonly lint?: Readonly<Record<string, Severity>>;
+  readonly discriminator?: Readonly<Record<string, string>>;
 }
 
 type CheckedMappings<IX, A extends string> = {
@@ -136,6 +138,12 @@ export function entity<
   traffic?: Traffic;
   /** Per-rule lint severity overrides for this entity, e.g. `{ HK003: 'off' }`. */
   lint?: Record<string, Severity>;
+  /**
+   * Attributes with a fixed value on every item of this entity, as another writer tags its items:
+   * `{ _et: 'User' }` (DynamoDB-Toolbox), `{ _type: 'User' }` (OneTable), `{ __edb_e__: 'user',
+   * __edb_v__: '1' }` (ElectroDB). Written with every item; reads skip an item whose values differ.
+   */
+  discriminator?: Record<string, string>;
 }): EntityDeclaration {
   const { key } = declaration;
   // an untyped schema can leave the key out: a clear error at this call, not a crash later
@@ -149,6 +157,7 @@ export function entity<
     ...(declaration.passthrough ? { passthrough: true } : {}),
     ...(declaration.traffic === undefined ? {} : { traffic: declaration.traffic }),
     ...(declaration.lint === undefined ? {} : { lint: Object.freeze({ ...declaration.lint }) }),
+    ...(declaration.discriminator === undefined ? {} : { discriminator: Object.freeze({ ...declaration.discriminator }) }),
   });
 }
 
@@ -162,7 +171,7 @@ export function entity<
  * indexes: { byTenant: gsi({ pk: ['tenantId', 'region'], sk: ['status', 'createdAt'] }) }
  * // emits KeySchema [tenantId HASH, region HASH, status RANGE, createdAt RANGE] and queryByTenant(…)
  */
-export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<NativeGsiDef, 'name'>;
+export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<NativeGsiDef, 'name'>;
 /**
  * A global secondary index. `pk`/`sk` name the physical attributes that hold its keys.
  *
@@ -172,9 +181,10 @@ export function gsi(options: { pk: readonly [string, ...string[]]; sk?: readonly
  * // warmThroughput: { read, write } pre-warms it (what it serves at once)
  * // emits in the table definition: GlobalSecondaryIndexes: [{ IndexName: 'byName', … }]
  */
-export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef, 'name'>;
-export function gsi(options: { pk: string | readonly string[]; sk?: string | readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput }): Omit<GsiDef | NativeGsiDef, 'name'> {
+export function gsi(options: { pk: string; sk?: string; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<GsiDef, 'name'>;
+export function gsi(options: { pk: string | readonly string[]; sk?: string | readonly string[]; projection?: Projection; capacity?: Throughput; warmThroughput?: Throughput; indexName?: string }): Omit<GsiDef | NativeGsiDef, 'name'> {
   const throughput = {
+    ...(options.indexName === undefined ? {} : { indexName: options.indexName }),
     ...(options.capacity === undefined ? {} : { capacity: Object.freeze({ ...options.capacity }) }),
     ...(options.warmThroughput === undefined ? {} : { warmThroughput: Object.freeze({ ...options.warmThroughput }) }),
   };
@@ -191,9 +201,13 @@ export function gsi(options: { pk: string | readonly string[]; sk?: string | rea
   });
 }
 
-/** A local secondary index: the table's partition key with another sort-key attribute. */
-export function lsi(options: { sk: string; projection?: Projection }): Omit<LsiDef, 'name'> {
-  return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all' });
+/**
+ * A local secondary index: the table's partition key with another sort-key attribute. `indexName`
+ * (on lsi and gsi): its IndexName in DynamoDB when that is not the declared name, as in a table
+ * another tool created (`gsi1pk-gsi1sk-index`); methods are named after the declared name.
+ */
+export function lsi(options: { sk: string; projection?: Projection; indexName?: string }): Omit<LsiDef, 'name'> {
+  return Object.freeze({ kind: 'lsi', sk: options.sk, projection: options.projection ?? 'all', ...(options.indexName === undefined ? {} : { indexName: options.indexName }) });
 }
 
 /** Declared load of an edge: relationships added per second, link reads per second, the hottest node's share. */
@@ -307,6 +321,14 @@ export interface TableDeclaration<E extends Record<string, EntityDeclaration>> {
   onDemandMax?: OnDemandMaximum;
   /** Resource tags: at most 50, keys 1–128 characters (not starting with `aws:`), values up to 256. */
   tags?: Record<string, string>;
+  /**
+   * How key values are written, when another writer keyed the items already in the table (ddbgen's
+   * codec otherwise): `escape: false` writes values as they are (one holding the delimiter is then
+   * refused), `integers: 'plain'` writes integer parts without padding (they sort as text),
+   * `casing: 'lower' | 'upper'` folds string values. Declaring it also allows text glued to a
+   * placeholder (`user_<id>`) and empty segments (`account#`). The lint names the guarantees given up.
+   */
+  keyFormat?: { escape?: boolean; integers?: 'padded' | 'plain'; casing?: 'preserve' | 'lower' | 'upper' };
 }
 
 /**
@@ -357,6 +379,7 @@ function freezeShard(shard: Shard | undefined): ShardDef | undefined {
 export function defineTable<const E extends Record<string, EntityDeclaration>>(declaration: TableDeclaration<E>): TableDef {
   const delimiter = declaration.delimiter ?? '#';
   const key = declaration.key ?? { pk: 'pk', sk: 'sk' };
+  const format = declaration.keyFormat === undefined ? undefined : keyFormat(declaration.keyFormat);
   const entities: Record<string, EntityDef> = {};
   for (const [name, decl] of Object.entries(declaration.entities)) {
     const indexes: Record<string, IndexMappingDef> = {};
@@ -394,6 +417,8 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
       ...(decl.passthrough ? { passthrough: true } : {}),
       ...(traffic ? { traffic } : {}),
       ...(decl.lint ? { lint: decl.lint } : {}),
+      ...(decl.discriminator ? { discriminator: decl.discriminator } : {}),
+      ...(format ? { keyFormat: format } : {}),
     });
   }
   const named = <T extends object>(record: Record<string, T> | undefined) =>
@@ -422,5 +447,10 @@ export function defineTable<const E extends Record<string, EntityDeclaration>>(d
     ...(declaration.deletionProtection === undefined ? {} : { deletionProtection: declaration.deletionProtection }),
     ...(declaration.onDemandMax === undefined ? {} : { onDemandMax: Object.freeze({ ...declaration.onDemandMax }) }),
     ...(declaration.tags === undefined ? {} : { tags: Object.freeze({ ...declaration.tags }) }),
+    ...(format ? { keyFormat: format } : {}),
   });
+}
+
+function keyFormat(format: NonNullable<TableDeclaration<never>['keyFormat']>): KeyFormatDef {
+  return Object.freeze({ kind: 'key-format', escape: format.escape ?? true, integers: format.integers ?? 'padded', casing: format.casing ?? 'preserve' });
 }

@@ -6,23 +6,48 @@ export type TimestampTruncation = 'minute' | 'hour' | 'day' | 'month';
 /** The precision a timestamp attribute is stored at (`t.timestamp({ unit })`). */
 export type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
 
-export type AttributeDef =
-  | { readonly kind: 'string'; readonly optional: boolean; readonly cardinality?: number; readonly pii?: boolean; readonly maxBytes?: number }
-  | { readonly kind: 'number'; readonly optional: boolean; readonly min?: number; readonly max?: number; readonly integer?: boolean }
-  | { readonly kind: 'boolean'; readonly optional: boolean }
-  | { readonly kind: 'enum'; readonly optional: boolean; readonly values: readonly string[] }
-  | { readonly kind: 'timestamp'; readonly optional: boolean; readonly unit?: TimestampUnit }
-  | { readonly kind: 'list'; readonly optional: boolean; readonly of: AttributeDef; readonly maxItems?: number }
-  | { readonly kind: 'map'; readonly optional: boolean; readonly fields: Readonly<Record<string, AttributeDef>> }
-  | { readonly kind: 'stringSet'; readonly optional: boolean }
-  | { readonly kind: 'numberSet'; readonly optional: boolean }
-  | { readonly kind: 'binary'; readonly optional: boolean };
+/**
+ * How a timestamp is stored, in the table and in keys (`t.timestamp({ format })`): ddbgen's own
+ * `iso` (`2024-01-05T10:00:00.000Z`, the default), or the form another writer chose: `iso-seconds`
+ * (`2024-01-05T10:00:00Z`), `date` (`2024-01-05`), `epoch-seconds` or `epoch-milliseconds` (a
+ * number in the table, its decimal digits in a key).
+ */
+export type TimestampFormat = 'iso' | 'iso-seconds' | 'date' | 'epoch-seconds' | 'epoch-milliseconds';
+
+/** Fields every attribute may carry: `storedAs`, the name the table holds it under when it differs from the item's property. */
+type AttributeBase = {
+  readonly optional: boolean;
+  readonly storedAs?: string;
+};
+
+export type AttributeDef = AttributeBase &
+  (
+    | { readonly kind: 'string'; readonly cardinality?: number; readonly pii?: boolean; readonly maxBytes?: number }
+    | { readonly kind: 'number'; readonly min?: number; readonly max?: number; readonly integer?: boolean }
+    | { readonly kind: 'boolean' }
+    | { readonly kind: 'enum'; readonly values: readonly string[] }
+    | { readonly kind: 'timestamp'; readonly unit?: TimestampUnit; readonly format?: TimestampFormat }
+    | { readonly kind: 'list'; readonly of: AttributeDef; readonly maxItems?: number }
+    | { readonly kind: 'map'; readonly fields: Readonly<Record<string, AttributeDef>> }
+    | { readonly kind: 'stringSet' }
+    | { readonly kind: 'numberSet' }
+    | { readonly kind: 'binary' }
+  );
 
 export type AttributeKind = AttributeDef['kind'];
 
 export type TemplateSegmentDef =
   | { readonly kind: 'literal'; readonly text: string }
-  | { readonly kind: 'placeholder'; readonly name: string; readonly truncate?: string; readonly source: string };
+  | {
+      readonly kind: 'placeholder';
+      readonly name: string;
+      readonly truncate?: string;
+      readonly source: string;
+      /** Text glued before the value in the same segment (`user_<id>`: `user_`), as tables written by other code have it. */
+      readonly prefix?: string;
+      /** Text glued after the value in the same segment. */
+      readonly suffix?: string;
+    };
 
 /** A key template such as `Article.<updatedAt>.<articleId>`, split by the table's delimiter. */
 export interface TemplateDef {
@@ -107,6 +132,28 @@ export interface EntityDef {
   readonly traffic?: TrafficDef;
   /** Per-rule lint severity overrides for this entity. */
   readonly lint?: Readonly<Record<string, Severity>>;
+  /**
+   * Attributes with a fixed value on every item of this entity (`{ _et: 'User' }`, ElectroDB's
+   * `{ __edb_e__: 'user', __edb_v__: '1' }`): written with each item, and an item whose values
+   * differ is not this entity's (reads skip it).
+   */
+  readonly discriminator?: Readonly<Record<string, string>>;
+  /** The table's `keyFormat`, repeated here: what this entity's key templates are written with (absent: ddbgen's codec). */
+  readonly keyFormat?: KeyFormatDef;
+}
+
+/**
+ * How key values are written, for a table whose items another writer keyed (`keyFormat`). Each
+ * choice other than the default gives up a guarantee of ddbgen's codec, and the lint says which.
+ */
+export interface KeyFormatDef {
+  readonly kind: 'key-format';
+  /** Values are escaped (`\\`, `\<delimiter>`); false: written as they are, and a value holding the delimiter is refused. */
+  readonly escape: boolean;
+  /** Integer parts fixed-width from min/max (`padded`), or their decimal digits as they are (`plain`, which sorts as text). */
+  readonly integers: 'padded' | 'plain';
+  /** String and enum values as given (`preserve`), or folded to `lower` or `upper` case. */
+  readonly casing: 'preserve' | 'lower' | 'upper';
 }
 
 export type Projection = 'all' | 'keys-only' | readonly string[];
@@ -117,9 +164,11 @@ export interface Throughput {
   readonly write: number;
 }
 
+/** `indexName` on an index: its IndexName in DynamoDB, when that is not the declared name (`gsi1pk-gsi1sk-index`). */
 export interface GsiDef {
   readonly kind: 'gsi';
   readonly name: string;
+  readonly indexName?: string;
   readonly pk: string;
   readonly sk?: string;
   readonly projection: Projection;
@@ -136,6 +185,7 @@ export interface GsiDef {
 export interface NativeGsiDef {
   readonly kind: 'native-gsi';
   readonly name: string;
+  readonly indexName?: string;
   /** Physical attribute names of the partition key, in key order. */
   readonly pk: readonly string[];
   /** Physical attribute names of the sort key, in key order (empty: no sort key). */
@@ -148,6 +198,7 @@ export interface NativeGsiDef {
 export interface LsiDef {
   readonly kind: 'lsi';
   readonly name: string;
+  readonly indexName?: string;
   readonly sk: string;
   readonly projection: Projection;
 }
@@ -245,4 +296,6 @@ export interface TableDef {
   readonly onDemandMax?: OnDemandMaximum;
   /** Resource tags (at most 50; keys up to 128 characters, values up to 256). */
   readonly tags?: Readonly<Record<string, string>>;
+  /** How key values are written when another writer keyed the items (absent: ddbgen's codec). */
+  readonly keyFormat?: KeyFormatDef;
 }

@@ -21,7 +21,8 @@ export type KeyTemplate<S extends string, A extends string> = [UnknownPlaceholde
     : `unknown truncation :${UnknownTruncation<S> & string}: use minute, hour, day or month`
   : `unknown placeholder <${UnknownPlaceholder<S, A> & string}>: not an attribute of this entity`;
 
-const PLACEHOLDER = /^<([^<>:]+)(?::([^<>:]+))?>$/;
+/** One placeholder in a segment, possibly with text glued before and after it (`user_<id>`). */
+const PLACEHOLDER = /^([^<>]*)<([^<>:]+)(?::([^<>:]+))?>([^<>]*)$/;
 
 /** Splits a template by the delimiter. Never throws: malformed pieces stay literal and validation reports them. */
 export function parseTemplate(source: string, delimiter: string): TemplateDef {
@@ -29,11 +30,14 @@ export function parseTemplate(source: string, delimiter: string): TemplateDef {
   const segments = parts.map((part): TemplateSegmentDef => {
     const match = PLACEHOLDER.exec(part);
     if (!match) return Object.freeze({ kind: 'literal', text: part });
+    const [, prefix, name, truncate, suffix] = match;
     return Object.freeze({
       kind: 'placeholder',
-      name: match[1]!,
+      name: name!,
       source: part,
-      ...(match[2] === undefined ? {} : { truncate: match[2] }),
+      ...(truncate === undefined ? {} : { truncate }),
+      ...(prefix ? { prefix } : {}),
+      ...(suffix ? { suffix } : {}),
     });
   });
   return Object.freeze({ kind: 'template', source, segments: Object.freeze(segments) });

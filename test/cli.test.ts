@@ -315,7 +315,7 @@ test('ddbgen.config.ts sets project-wide lint severities; a bad one is a clear c
   config("{ HK999: 'off' }");
   const bad = await run(['lint'], dir);
   t.is(bad.code, 1);
-  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK023\)\n$/);
+  t.regex(bad.stderr, /ddbgen\.config\.ts: lint names rule "HK999", which does not exist \(rules are HK001–HK026\)\n$/);
 });
 
 const badSchema = `import { defineTable, entity, t } from 'ddbgen';

@@ -42,7 +42,7 @@ async function lintFile(file: string): Promise<Map<string, Diagnostic[]>> {
 const SEVERITY: Record<string, Diagnostic['severity']> = {
   HK001: 'error', HK002: 'error', HK003: 'error', HK004: 'error', HK005: 'error', HK006: 'error', HK007: 'error', HK008: 'warn', HK009: 'info',
   HK010: 'error', HK011: 'error', HK012: 'warn', HK013: 'error', HK014: 'warn', HK015: 'warn', HK016: 'warn', HK017: 'error', HK018: 'error', HK019: 'warn',
-  HK020: 'warn', HK021: 'info', HK022: 'error', HK023: 'warn',
+  HK020: 'warn', HK021: 'info', HK022: 'error', HK023: 'warn', HK024: 'warn', HK025: 'error', HK026: 'warn',
 };
 
 test('every rule has a fixture triple named like its rule file', (t) => {
@@ -133,6 +133,10 @@ const pinned: Array<[string, string, number, string, string]> = [
   ["HK022", "hk022-on-demand-maximum.ts", 0, "table Hk022Fires: declared peak 2,000 WRU/s against an on-demand maximum of 1,000 (200%); requests beyond it throttle with ThrottlingException", "raise onDemandMax to { writeRequestUnits: 2500 } (the peak / 0.8), or remove the maximum"],
   ["HK023", "hk023-ttl-attribute.ts", 0, "Session byExpiry key \"<expiresAt>#<id>\": it holds the ttl attribute \"expiresAt\": every change of the expiry rewrites the index entry (a delete and a put)", "key on something that does not change, and keep \"expiresAt\" out of key templates; query by expiry through a filter, or a sparse index keyed by a bucket of it only when you must"],
   ["HK023", "hk023-ttl-attribute.ts", 2, "table Hk023LowLoad: the ttl attribute \"expiresAt\" is optional on every entity that declares it (Invite), so no entity sets it on every item: only items whose writer gives an expiry ever expire", "make \"expiresAt\" required on the entities whose items must all expire (e.g. sessions), or leave it optional where expiry is the exception"],
+  ["HK024", "hk024-unescaped-key-values.ts", 0, "User key.pk \"USER#<name>\": its values are written unescaped (keyFormat: { escape: false }), so a value of name holding \"#\" cannot be told apart from the next part: such a write is refused (KEY_PART_DELIMITER), where ddbgen's codec would escape it", "keep name free of \"#\" (ids, slugs), or move to ddbgen's codec: drop escape: false, and ddbgen diff OLD NEW --emit-migration DIR writes the migration that rewrites the keys"],
+  ["HK024", "hk024-unescaped-key-values.ts", 2, "Invoice key.pk \"INVOICE#<number>\": its values are written unescaped (keyFormat: { escape: false }); they are numbers, timestamps, booleans or enum values, which never hold the delimiter", "nothing to do while keys hold no free text"],
+  ["HK025", "hk025-plain-integer-key.ts", 0, "Order key.sk \"ORDER#<orderNo>\": \"orderNo\" is an integer written without padding (keyFormat: { integers: 'plain' }), so the sort key orders it as text (10 before 9): queries return such items out of numeric order, and range conditions (between, gt, gte, lt, lte) on it are refused at run time, which pattern \"laterOrders\" (op gt) needs", "make pattern \"laterOrders\" an eq, or move to ddbgen's codec (integers: 'padded' with min and max on \"orderNo\"; ddbgen diff OLD NEW --emit-migration DIR rewrites the keys)"],
+  ["HK026", "hk026-folded-key-case.ts", 0, "User key.pk \"$app#user_<userId>\": its values are written lower-cased (keyFormat: { casing: 'lower' }), so values of userId that differ only in case (\"Ab\", \"aB\") share one key and overwrite each other, and a key parses back to the lower-cased value (items keep theirs)", "treat userId as case-insensitive ids (normalise them before writing), or move to ddbgen's codec: drop casing, and ddbgen diff OLD NEW --emit-migration DIR rewrites the keys"],
 ];
 for (const [rule, file, table, message, fix] of pinned) {
   test(`${rule} message and fix are pinned (${['fires', 'near miss', 'low load', 'a second case'][table]})`, async (t) => {

@@ -104,6 +104,48 @@ const cases: Array<[string, TableDef, string[]]> = [
   }), [
     'DDB070 App.patterns.p.entity: pattern "p" names entity "Nope", which is not declared',
   ]],
+  ['stored formats of a table another writer keyed: glued text, empty segments and plain integers without a range are fine', table({
+    keyFormat: { escape: false, integers: 'plain', casing: 'lower' },
+    entities: {
+      Account: entity({ attributes: { id: t.string(), n: t.number({ integer: true }) }, key: { pk: 'account#<id>', sk: 'account#' }, discriminator: { _type: 'Account' } }),
+      User: entity({ attributes: { id: t.string(), born: t.timestamp({ format: 'epoch-seconds' }).storedAs('b') }, key: { pk: '$app#user_<id>', sk: '$user_1#n_<born>' } }),
+    },
+  }), []],
+  ['stored names, discriminators and formats that cannot be used; glued text needs a keyFormat', table({
+    indexes: { byOrg: gsi({ pk: ['org'] }) },
+    entities: {
+      User: entity({
+        attributes: {
+          id: t.string(),
+          a: t.string().storedAs('pk'),
+          b: t.string().storedAs('shared'),
+          c: t.string().storedAs('shared'),
+          d: t.string().storedAs('_et'),
+          org: t.string().storedAs('organisation'),
+          rev: t.number({ integer: true }).storedAs('v'),
+          at: t.timestamp({ format: 'unix' as 'iso' }),
+          prefs: t.map({ theme: t.string().storedAs('th') }),
+        },
+        key: { pk: 'user_<id>', sk: 'P' },
+        indexes: { byOrg: {} },
+        version: 'rev',
+        discriminator: { _et: 'User', id: 'x', empty: '' },
+      }),
+    },
+  }), [
+    'DDB031 App.entities.User.key.pk: key segment "user_<id>" mixes text and a placeholder, or has an unmatched < or >',
+    'DDB081 App.entities.User.attributes.at: at has format "unix", which is not a stored timestamp format',
+    "DDB270 App.entities.User.attributes.prefs.fields.theme: User.prefs.theme is stored as \"th\", which renames a map field; storedAs renames only an entity's own attributes",
+    'DDB270 App.entities.User.attributes.a: User.a is stored as "pk", which is a key attribute of the table, which holds a generated key',
+    'DDB270 App.entities.User.attributes.b: User.b is stored as "shared", which is also where c is stored',
+    'DDB270 App.entities.User.attributes.c: User.c is stored as "shared", which is also where b is stored',
+    'DDB270 App.entities.User.attributes.d: User.d is stored as "_et", which is a discriminator attribute of the entity',
+    'DDB270 App.entities.User.attributes.org: User.org is stored as "organisation", which renames an attribute a native GSI is keyed by, and the index reads the stored name',
+    'DDB270 App.entities.User.attributes.rev: User.rev is stored as "v", which renames the version attribute, which optimistic locking reads by its own name',
+    "DDB271 App.entities.User.discriminator._et: User's discriminator attribute \"_et\" is also a declared attribute (the discriminator is written by ddbgen, never given in an item)",
+    "DDB271 App.entities.User.discriminator.id: User's discriminator attribute \"id\" is also a declared attribute (the discriminator is written by ddbgen, never given in an item)",
+    "DDB271 App.entities.User.discriminator.empty: User's discriminator attribute \"empty\" has the value \"\", not a non-empty string",
+  ]],
   ['patterns that cannot be generated', table({
     indexes: { byName: gsi({ pk: 'gsi1pk', sk: 'gsi1sk' }) },
     entities: {

@@ -66,20 +66,28 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** Every option, with the commands that take it (an option given to any other command is a usage error). */
 const OPTIONS = {
-  out: { type: 'string', commands: ['generate', 'report'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file (a folder: report.html in it)' },
+  out: { type: 'string', commands: ['generate', 'report', 'pull'], help: '--out DIR     generate: output root (default: the config\'s "out", else ./out); report: the HTML file (a folder: report.html in it); pull: the schema file (default <table>.ts)' },
   config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
   check: { type: 'boolean', commands: ['generate', 'diff'], help: '--check       generate: write nothing, exit 1 if the output on disk is stale; diff: exit 1 on a change not safe and not acknowledged' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
   'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
-  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff'], help: '--format F    the output format (see above)' },
+  format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff', 'pull'], help: '--format F    the output format (see above)' },
   account: { type: 'string', commands: ['iam'], help: '--account ID  resource-policy: the 12-digit account whose roles (named like the policies) the policies allow' },
   'resource-policy': { type: 'boolean', commands: ['table'], help: "--resource-policy  cloudformation: the table's and stream's resource-based policies (ddbgen iam --format resource-policy) in the template" },
   'tenant-tag': { type: 'string', commands: ['iam'], help: "--tenant-tag A[=TAG]  scope every policy to partitions whose key holds <A> equal to the caller's principal tag TAG (default: A)" },
   base: { type: 'string', commands: ['diff'], help: '--base REF    the old schema is the same file at git ref REF' },
   'emit-migration': { type: 'string', commands: ['diff'], help: '--emit-migration DIR  write the migration program for changes that move stored keys' },
   'old-codec': { type: 'string', commands: ['diff'], help: '--old-codec N  the key codec version the stored items were written with (1: output generated before codec v2; default: the current one)' },
-  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
+  table: { type: 'string', commands: ['pull'], help: '--table NAME  pull: the DynamoDB table to describe and sample' },
+  endpoint: { type: 'string', commands: ['pull'], help: '--endpoint URL  pull: the DynamoDB endpoint (e.g. DynamoDB Local at http://localhost:8000)' },
+  region: { type: 'string', commands: ['pull'], help: '--region R    pull: the AWS region (default: AWS_REGION)' },
+  sample: { type: 'string', commands: ['pull'], help: '--sample N    pull: items to sample at most (default 2000)' },
+  'max-rcu': { type: 'string', commands: ['pull'], help: '--max-rcu R   pull: read units per second the sample may consume (default 100)' },
+  discriminator: { type: 'string', commands: ['pull'], help: '--discriminator ATTR  pull: the attribute that names each item\'s entity (default: __edb_e__, _et or _type when the items carry one)' },
+  force: { type: 'boolean', commands: ['pull'], help: '--force       pull: replace the schema file even if it was edited since it was pulled' },
+  workbench: { type: 'string', commands: ['pull'], help: '--workbench FILE  pull: read a NoSQL Workbench data model (exported JSON) instead of a live table' },
+  quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init', 'pull'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
 } as const;
@@ -110,6 +118,11 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     summary: 'classify schema changes by what they do to stored items',
     detail: 'Compares two schema files, or the current ones with the same files at git ref REF. Every change is classed safe, needs a backfill, rewrites keys, needs table recreation, destructive, needs a split deploy or needs review. With --check, exits 1 while a change that is not safe is not acknowledged in the schema\'s migrations.',
   },
+  pull: {
+    usage: 'ddbgen pull --table NAME [--endpoint URL] [--region R] [--sample N] [--max-rcu R] [--out FILE] [--format text|json] [--discriminator ATTR] [--force] | --workbench model.json [--table NAME]',
+    summary: 'write a schema for a table that already holds items',
+    detail: 'Describes the table (keys, indexes, TTL, stream, point-in-time recovery, tags, capacity), samples its items by parallel Scan segments within --max-rcu, infers the entities (by a discriminator attribute, else by the shape of their keys), their key templates in the stored format, index mappings and attribute types, and writes a schema module with the coverage of every inference. Items that fit no entity are listed. A file edited since it was pulled is not replaced without --force: the new one is written beside it.',
+  },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
   help: { usage: 'ddbgen help [command]', summary: 'this overview, or one command\'s options', detail: '' },
@@ -133,7 +146,7 @@ function commandHelp(name: string): string {
   return `Usage: ${command.usage}\n\n${command.detail}${command.detail ? '\n\n' : ''}Options:\n${options.map((o) => `  ${OPTIONS[o].help}`).join('\n')}`;
 }
 
-class UsageError extends Error {
+export class UsageError extends Error {
   /** The command whose usage applies, for the "ddbgen help <command>" hint. */
   readonly command: string | undefined;
   readonly suggestion: string | undefined;
@@ -536,6 +549,10 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'diff': {
       const { diffCommand } = await import('../diff/schema-diff.js');
       return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);
+    }
+    case 'pull': {
+      const { pullCommand } = await import('../pull/pull-command.js');
+      return await pullCommand(io, rest, values);
     }
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);

@@ -54,7 +54,7 @@ export const messages = {
   }),
   DDB031: (segment: string, reason: string) => ({
     message: `key segment ${JSON.stringify(segment)} ${reason}`,
-    fix: 'a segment is literal text or exactly one <attribute>, separated by the delimiter, e.g. "Article.<updatedAt>.<articleId>"',
+    fix: 'a segment is literal text or exactly one <attribute>, separated by the delimiter, e.g. "Article.<updatedAt>.<articleId>" (a table whose items another writer keyed declares keyFormat, and may then glue text to a value: "user_<id>")',
   }),
   DDB032: (placeholder: string, kind: string) => ({
     message: `<${placeholder}> truncates a ${kind} attribute; only timestamps truncate, to minute, hour, day or month`,
@@ -251,6 +251,14 @@ export const messages = {
     message: `GSI "${index}" declares capacity, but the table is on-demand`,
     fix: "give the table capacity: { mode: 'provisioned', read, write }, or remove the GSI's capacity (warmThroughput sets what an on-demand index serves at once)",
   }),
+  DDB270: (entity: string, attribute: string, storedAs: string, problem: string) => ({
+    message: `${entity}.${attribute} is stored as ${JSON.stringify(storedAs)}, which ${problem}`,
+    fix: "give storedAs the exact name the table holds the attribute under, used by no other attribute, key attribute or discriminator; storedAs renames an entity's own attributes (not map fields or list elements), and not the version, the ttl attribute or a native GSI's key attributes",
+  }),
+  DDB271: (entity: string, name: string, problem: string) => ({
+    message: `${entity}'s discriminator attribute "${name}" ${problem}`,
+    fix: "name attributes the entity does not declare, each with its fixed non-empty string value, e.g. discriminator: { _et: 'User' } (DynamoDB-Toolbox) or { __edb_e__: 'user', __edb_v__: '1' } (ElectroDB)",
+  }),
   DDB210: (entity: string) => ({
     message: `entity "${entity}" is new; validation proved its keys cannot collide with the other entities' keys`,
     fix: 'nothing to migrate: deploy the new code',
@@ -379,6 +387,14 @@ export const messages = {
         : copies.length
           ? `generate and run the backfill (ddbgen diff OLD NEW --emit-migration DIR), then acknowledge: migrations: [{ change: 'entities.${entity}.nativeIndexes.${index}' }]`
           : 'nothing to migrate',
+  }),
+  DDB234: (entity: string, change: string, dropped: boolean) => ({
+    message: `${entity}'s discriminator ${change}: stored items carry the old values${dropped ? ', which the new code no longer writes or reads' : ', and reads skip an item whose values differ'}`,
+    fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it ${dropped ? 'removes the old values from' : 'writes the new discriminator into'} every ${entity} item), then acknowledge: migrations: [{ change: 'entities.${entity}.discriminator' }]`,
+  }),
+  DDB235: (entity: string, attribute: string, change: string) => ({
+    message: `${entity}.${attribute} is stored differently (${change}): the stored items hold it in the old form`,
+    fix: `generate and run the migration (ddbgen diff OLD NEW --emit-migration DIR: it reads each ${entity} item in the old form and writes the attribute in the new one), then acknowledge: migrations: [{ change: 'entities.${entity}.attributes.${attribute}' }]`,
   }),
   DDB240: (index: string, part: 'partition' | 'sort', found: string) => ({
     message: `the ${part} key of native GSI "${index}" ${found}; DynamoDB keys a GSI by 1 to 4 partition-key attributes and 0 to 4 sort-key attributes, each named once`,
@@ -561,6 +577,9 @@ export const lintMessages = {
     fix: `raise onDemandMax to { ${raise} } (the peak / 0.8), or remove the maximum`,
   }),
   HK023: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
+  HK024: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
+  HK025: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
+  HK026: (where: string, problem: string, fix: string) => ({ message: `${where}: ${problem}`, fix }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -658,6 +677,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB231: { title: "key codec change in an index mapping (backfill)", why: "An index key with an integer part whose range does not start at 0 was written by key codec v1 as the offset from min; v2 writes the value, so the index attributes of stored items must be rewritten.", example: "indexes: { byRank: { pk: 'Rank#<rank>' } }  // rank: t.number({ integer: true, min: 1, max: 100 }), stored by codec v1", fix: "Run the backfill from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR, then acknowledge the change in migrations." },
   DDB232: { title: "key codec change in edge items", why: "Edge items are keyed by their nodes' partition keys and ids; integer ids whose range does not start at 0 were written by key codec v1 as offsets from min.", example: "edges: { Fan: edge({ types: ['User'], forward: 'FAN_OF' }) }  // User ids 1..1e9, stored by codec v1", fix: "Run the migration from ddbgen diff OLD NEW --old-codec 1 --emit-migration DIR (it moves both halves of every edge in one transaction), then acknowledge: migrations: [{ change: 'edges.Fan' }]." },
   DDB233: { title: 'native index mapping changed', why: "A native GSI is keyed by the items' own attributes: DynamoDB indexes stored items by itself when the mapping uses their own names, while a renamed attribute is a copy that items stored before do not carry.", example: "indexes: { byTenant: { attributes: { tenantId: 'orgId' } } } // new mapping, tenantId is a copy of orgId", fix: 'Nothing to migrate for attributes mapped by their own names; for renamed ones run the backfill from ddbgen diff OLD NEW --emit-migration DIR, then acknowledge the change.' },
+  DDB234: { title: 'discriminator changed', why: 'Reads keep only items whose discriminator values are the entity\'s; items stored with the old values would no longer be read.', example: "discriminator: { _et: 'Customer' } // was { _et: 'User' }", fix: 'Run the migration from ddbgen diff OLD NEW --emit-migration DIR (it writes the new values into each item), then acknowledge the change.' },
+  DDB235: { title: 'attribute stored in another form', why: 'storedAs and a timestamp format say how the table holds an attribute; the items already stored keep the old name or form until they are rewritten, and reads would miss the value.', example: "birthday: t.string() // was t.string().storedAs('bday')", fix: 'Run the migration from ddbgen diff OLD NEW --emit-migration DIR (it rewrites the attribute in each item), then acknowledge the change.' },
   DDB240: { title: 'native GSI key size', why: 'DynamoDB keys a GSI by at most 4 partition-key and 4 sort-key attributes; CreateTable refuses more ("Too many partition keys").', example: "byTenant: gsi({ pk: ['tenantId', 'region', 'zone', 'team', 'desk'] })", fix: 'Keep at most 4 distinct attributes in pk and in sk; key on what queries fix first.' },
   DDB241: { title: 'non-scalar native key attribute', why: 'A key attribute of a native GSI holds one string, number or binary value; booleans, lists, maps and sets cannot be key attributes.', example: "attributes: { tags: t.stringSet() },\nindexes: { byTag: { attributes: { tag: 'tags' } } }", fix: 'Map a string, enum, timestamp, number or binary attribute, or keep the entity out of the index.' },
   DDB242: { title: 'native key attribute the entity lacks', why: 'An entity maps into a native GSI by attribute name; a key attribute it has no attribute for keeps every item of it out of the index.', example: "byTenant: gsi({ pk: ['tenantId'] }) // Invoice has orgId, not tenantId", fix: "Declare the attribute, or rename: indexes: { byTenant: { attributes: { tenantId: 'orgId' } } }." },
@@ -673,6 +694,8 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB253: { title: 'throughput setting is not a positive whole number', why: 'Warm throughput and on-demand maxima are units per second; DynamoDB takes positive integers.', example: 'onDemandMax: { readRequestUnits: 0 }', fix: 'Give a whole number above 0, or leave the setting out.' },
   DDB254: { title: 'onDemandMax on a provisioned table, or empty', why: 'OnDemandThroughput caps what an on-demand table serves; a provisioned table is capped by its provisioned capacity.', example: "capacity: { mode: 'provisioned', read: 100, write: 100 },\nonDemandMax: { readRequestUnits: 500 }", fix: 'Use on-demand capacity with onDemandMax, or remove onDemandMax.' },
   DDB255: { title: 'tag key not accepted by DynamoDB', why: 'DynamoDB tag keys are 1 to 128 characters of letters, digits, white space and + - = . _ : /; the aws: prefix is reserved.', example: "tags: { 'aws:owner': 'me' }", fix: 'Rename the key within those rules.' },
+  DDB270: { title: 'stored attribute name that cannot be used', why: 'storedAs maps an item property to the attribute the table holds; two properties stored under one name, or one stored under a key attribute or a discriminator, would overwrite each other, and the version, ttl and native index keys are read by DynamoDB or ddbgen under their own names.', example: "attributes: { birthday: t.string().storedAs('pk') }", fix: 'Give the exact stored name, one no other attribute, key attribute or discriminator uses; keep the version, ttl and native index key attributes under their own names.' },
+  DDB271: { title: 'discriminator that cannot be written', why: 'A discriminator is written with every item and tells the entity\'s items apart from others; it needs attributes of its own with fixed string values.', example: "discriminator: { _et: '' }", fix: "Name attributes the entity does not declare, each with a non-empty string value, e.g. discriminator: { _et: 'User' }." },
   DDB256: { title: 'tag value not accepted by DynamoDB', why: 'DynamoDB tag values are strings of at most 256 characters of letters, digits, white space and + - = . _ : /.', example: "tags: { owner: 'a'.repeat(300) }", fix: 'Shorten the value or drop the characters DynamoDB refuses.' },
   DDB257: { title: 'more than 50 tags', why: 'A DynamoDB table holds at most 50 user tags; CreateTable and the stack update fail with more.', example: 'tags: { t1: \'a\', …, t51: \'z\' }', fix: 'Remove tags, or combine related ones into one value.' },
   DDB258: { title: 'table setting of the wrong type', why: 'Table settings are printed into the CreateTable input, CloudFormation and CDK; a value of another type would deploy something else or fail there.', example: "deletionProtection: 'yes'", fix: 'Give the type the message names, or leave the setting out.' },
@@ -701,4 +724,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   HK021: { title: 'synthetic key that could be native', why: 'A synthetic key made only of whole attributes the items store duplicates them as a string; a native multi-attribute GSI keys on the attributes themselves, and DynamoDB fills it from the stored items, so no backfill is needed.', example: "indexes: { byTenant: { pk: '<tenantId>#<region>', sk: '<createdAt>' } }", fix: "Declare a native gsi({ pk: ['tenantId', 'region'], sk: ['createdAt'] }) under a new name, move queries to it, then drop the synthetic one." },
   HK022: { title: 'declared peak near or above the on-demand maximum', why: 'An on-demand table with OnDemandThroughput serves at most that many request units per second; beyond it requests throttle, however many partitions it has.', example: "onDemandMax: { writeRequestUnits: 1000 },\ntraffic: { writesPerSecond: 2000 }", fix: 'Raise onDemandMax to the peak with headroom (peak / 0.8), or remove it.' },
   HK023: { title: 'ttl attribute in a key, or never required', why: 'An expiry inside a key template cannot change without moving the item (or rewriting its index entry); a ttl attribute that every entity declares optional may be set on no item at all.', example: "ttl: 'expiresAt',\nkey: { pk: 'Session#<expiresAt>', sk: 'S' }", fix: 'Keep the ttl attribute out of key templates; make it required where every item must expire.' },
+  HK024: { title: 'key values written unescaped', why: "ddbgen's codec escapes a value's delimiter, so every key splits back into its parts whatever the values hold (injective). A table another writer keyed without escaping (keyFormat: { escape: false }) can only refuse a value that holds the delimiter, or it could not be parsed back.", example: "keyFormat: { escape: false },\nkey: { pk: 'USER#<name>', sk: 'PROFILE' }", fix: "Keep free-text key parts free of the delimiter (ids, slugs), or move to ddbgen's codec: drop escape: false and run the migration ddbgen diff --emit-migration writes." },
+  HK025: { title: 'integer key part that sorts as text', why: "ddbgen's codec writes integers fixed-width from their declared min and max, so keys sort as the numbers do. Written plain (keyFormat: { integers: 'plain' }), 10 sorts before 9: a sort key holding one is out of numeric order, and ddbgen refuses range conditions on it rather than return the wrong items.", example: "keyFormat: { integers: 'plain' },\nkey: { pk: 'USER#<userId>', sk: 'ORDER#<orderNo>' }", fix: "Read such items with eq, or move to ddbgen's codec: integers: 'padded' with min and max, and run the migration ddbgen diff --emit-migration writes." },
+  HK026: { title: 'key values folded to one case', why: "ddbgen's codec keeps a value's case, so Ab and aB are two keys. Folded (keyFormat: { casing: 'lower' }, ElectroDB's default), they share one key and overwrite each other, and a key parses back to the folded value.", example: "keyFormat: { casing: 'lower' },\nkey: { pk: '$app#user_<userId>', sk: '$user_1' }", fix: "Treat such ids as case-insensitive and normalise them before writing, or move to ddbgen's codec: drop casing, and run the migration ddbgen diff --emit-migration writes." },
 };

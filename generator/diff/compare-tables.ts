@@ -9,7 +9,7 @@ import type { AttributeDef, EdgeDef, EntityDef, IndexDef, ShardDef, TableDef, Te
 import { KEY_CODEC_VERSION, type SegmentDef } from '../../templates/runtime/codec.js';
 import { messages } from '../diagnostics/messages.js';
 import { indexProjection } from '../model/access-paths.js';
-import { keySegments } from '../model/key-segments.js';
+import { keySegments, storedKeyFormat } from '../model/key-segments.js';
 
 export const CHANGE_CLASSES = ['safe', 'backfill', 'rewrite-keys', 'recreate-table', 'destructive', 'split-deploy', 'review'] as const;
 export type ChangeClass = (typeof CHANGE_CLASSES)[number];
@@ -122,7 +122,7 @@ function attributeChange(before: AttributeDef, after: AttributeDef): { phrase: s
   }
   // declarations for the lint and the report only (cardinality, pii)
   for (const f of ['cardinality', 'pii']) if (!sameData(b[f], a[f])) phrases.push(`${f} ${String(b[f] ?? 'none')} → ${String(a[f] ?? 'none')}`);
-  const known = ['kind', 'optional', 'values', 'min', 'max', 'maxBytes', 'maxItems', 'integer', 'of', 'fields', 'cardinality', 'pii'];
+  const known = ['kind', 'optional', 'values', 'min', 'max', 'maxBytes', 'maxItems', 'integer', 'of', 'fields', 'cardinality', 'pii', 'storedAs', 'format'];
   for (const f of new Set([...Object.keys(b), ...Object.keys(a)])) {
     if (!known.includes(f) && !sameData(b[f], a[f])) phrases.push(`${f} changed`), (narrowed = true);
   }
@@ -138,7 +138,7 @@ function encoded(entity: EntityDef, template: TemplateDef | undefined, shard: un
   const segments = keySegments(entity, template, shard as never)?.map((s) => (s.kind === 'enum' ? { kind: s.kind, attr: s.attr } : s));
   // the shard moves only the key that holds it: a sort key without <shard> is not re-encoded by a new count
   const sharded = template.segments.some((s) => s.kind === 'placeholder' && s.name === 'shard');
-  return JSON.stringify({ segments: segments ?? template.source, shard: sharded ? (shard ?? null) : null });
+  return JSON.stringify({ segments: segments ?? template.source, shard: sharded ? (shard ?? null) : null, format: storedKeyFormat(entity) });
 }
 
 /** The key codec versions whose stored keys differ in form: 1 wrote an integer as its offset from min. */
@@ -183,10 +183,20 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     const path = `${at}.attributes.${attribute}`;
     if (!x) out.push(change('DDB212', y!.optional ? 'safe' : 'backfill', path, messages.DDB212(name, attribute, !y!.optional)));
     else if (!y) out.push(change('DDB213', 'destructive', path, messages.DDB213(name, attribute), { removed: true }));
-    else if (!sameData(x, y)) {
-      const { phrase, narrowed } = attributeChange(x, y);
-      out.push(change('DDB214', narrowed ? 'destructive' : 'safe', path, messages.DDB214(name, attribute, phrase, narrowed)));
+    else {
+      const stored = storedForm(x, y);
+      if (stored) out.push(change('DDB235', 'backfill', path, messages.DDB235(name, attribute, stored), { migrate: { entity: name, kind: 'backfill' } }));
+      const { storedAs: _a, format: _f, ...xs } = x as AttributeDef & { format?: unknown };
+      const { storedAs: _b, format: _g, ...ys } = y as AttributeDef & { format?: unknown };
+      if (!sameData(xs, ys)) {
+        const { phrase, narrowed } = attributeChange(xs as AttributeDef, ys as AttributeDef);
+        out.push(change('DDB214', narrowed ? 'destructive' : 'safe', path, messages.DDB214(name, attribute, phrase, narrowed)));
+      }
     }
+  }
+  if (!sameData(before.discriminator, after.discriminator)) {
+    const text = (d: EntityDef['discriminator']) => (d ? JSON.stringify(d) : 'none');
+    out.push(change('DDB234', 'backfill', `${at}.discriminator`, messages.DDB234(name, `changed from ${text(before.discriminator)} to ${text(after.discriminator)}`, after.discriminator === undefined), { migrate: { entity: name, kind: 'backfill' } }));
   }
   const keyParts: Array<['pk' | 'sk', string]> = [['pk', 'partition key'], ['sk', 'sort key']];
   let rewrite = false;
@@ -196,7 +206,7 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
     if (x === y) continue;
     rewrite = true;
     const source = before.key[part]?.source !== after.key[part]?.source;
-    const phrase = source ? `changed from ${quoted(before.key[part])} to ${quoted(after.key[part])}` : `${quoted(after.key[part])} encodes differently (attribute types, ranges or shard changed)`;
+    const phrase = source ? `changed from ${quoted(before.key[part])} to ${quoted(after.key[part])}` : `${quoted(after.key[part])} encodes differently (attribute types, ranges, shard or key format changed)`;
     out.push(change('DDB215', 'rewrite-keys', `${at}.key.${part}`, messages.DDB215(name, label, phrase, part === 'pk' ? edges : []), { migrate: { entity: name, kind: 'rewrite' } }));
   }
   if (!rewrite && delimiterChanged) out.push(change('DDB215', 'rewrite-keys', `${at}.key`, messages.DDB215(name, 'keys', 'use the new delimiter', edges), { migrate: { entity: name, kind: 'rewrite' } }));
@@ -254,8 +264,17 @@ function compareEntity(before: EntityDef, after: EntityDef, delimiterChanged: bo
   for (const setting of ['traffic', 'lint'] as const) {
     if (!sameData(before[setting], after[setting])) out.push(change('DDB225', 'safe', `${at}.${setting}`, messages.DDB225(`${name}'s ${setting}`)));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'nativeIndexes', 'version', 'traffic', 'lint'], at));
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'attributes', 'key', 'indexes', 'nativeIndexes', 'version', 'traffic', 'lint', 'discriminator', 'keyFormat'], at));
   return out;
+}
+
+/** How an attribute's stored name or timestamp format changed, or undefined when the table holds it as before. */
+function storedForm(before: AttributeDef, after: AttributeDef): string | undefined {
+  const phrases: string[] = [];
+  if (before.storedAs !== after.storedAs) phrases.push(`stored as "${before.storedAs ?? '(its own name)'}" → "${after.storedAs ?? '(its own name)'}"`);
+  const format = (def: AttributeDef) => (def.kind === 'timestamp' ? (def.format ?? 'iso') : undefined);
+  if (before.kind === 'timestamp' && after.kind === 'timestamp' && format(before) !== format(after)) phrases.push(`format ${format(before)} → ${format(after)}`);
+  return phrases.length ? phrases.join(', ') : undefined;
 }
 
 /**
@@ -329,7 +348,7 @@ export function compareTables(declaredBefore: TableDef, declaredAfter: TableDef,
       deleted.push(name);
       out.push(change('DDB217', 'destructive', path, messages.DDB217(name, 'removed', ''), { removed: true }));
     } else {
-      const structure = ['kind', 'name', 'pk', 'sk', 'projection'] as const;
+      const structure = ['kind', 'name', 'pk', 'sk', 'projection', 'indexName'] as const;
       if (structure.some((f) => !sameData(field(x, f), field(y, f)))) {
         created.push(name);
         deleted.push(name);
@@ -397,7 +416,8 @@ export function compareTables(declaredBefore: TableDef, declaredAfter: TableDef,
     if (sameData(x, y)) continue;
     out.push(change('DDB222', 'safe', `patterns.${name}`, messages.DDB222(name, !x ? 'is new' : !y ? 'was removed' : 'changed'), y ? {} : { removed: true }));
   }
-  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags'], ''));
+  // keyFormat is compared per entity, as each one's keys encode it
+  out.push(...unknownChanges(before, after, ['kind', 'name', 'delimiter', 'key', 'capacity', 'indexes', 'entities', 'edges', 'patterns', 'lint', 'rotation', 'migrations', 'stream', 'pointInTimeRecovery', 'deletionProtection', 'onDemandMax', 'tags', 'keyFormat'], ''));
   return out;
 }
 

@@ -43,6 +43,7 @@ export function attributeCodec(def: AttributeDef, ttl = false): AttributeCodec |
   switch (def.kind) {
     case 'timestamp':
       if (ttl) return { epochSeconds: def.unit ?? 'second' };
+      if (def.format !== undefined && def.format !== 'iso') return { format: def.format, ...(def.unit === undefined ? {} : { unit: def.unit }) };
       return def.unit === undefined ? 'timestamp' : { timestamp: def.unit };
     case 'stringSet':
     case 'numberSet':
@@ -78,6 +79,8 @@ export function runtimeAttributeType(def: AttributeDef, field = false): Attribut
       return { kind: 'number', ...(def.min === undefined ? {} : { min: def.min }), ...(def.max === undefined ? {} : { max: def.max }), ...(def.integer ? { integer: true as const } : {}), ...optional };
     case 'enum':
       return { kind: 'enum', values: [...def.values], ...optional };
+    case 'timestamp':
+      return { kind: 'timestamp', ...(def.format === undefined || def.format === 'iso' ? {} : { format: def.format }), ...optional };
     case 'list':
       return { kind: 'list', of: runtimeAttributeType(def.of), ...(def.maxItems === undefined ? {} : { maxItems: def.maxItems }), ...optional };
     case 'map':

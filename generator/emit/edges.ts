@@ -64,7 +64,7 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
               ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }),
               ...(edge.inverseIndex === undefined
                 ? {}
-                : { inverseIndex: { name: edge.inverseIndex, pk: (table.indexes[edge.inverseIndex] as { pk: string }).pk, sk: table.indexes[edge.inverseIndex]!.sk! } }),
+                : { inverseIndex: { name: table.indexes[edge.inverseIndex]!.indexName ?? edge.inverseIndex, pk: (table.indexes[edge.inverseIndex] as { pk: string }).pk, sk: table.indexes[edge.inverseIndex]!.sk! } }),
               delimiter: d,
               pk: table.key.pk,
               sk: table.key.sk!,

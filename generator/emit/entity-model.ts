@@ -40,6 +40,7 @@ function indexDescription<T>(scope: EntityScope, path: AccessPath, template: Tem
   const { inputs, optional } = indexInputs(scope, index.name);
   return {
     name: index.name,
+    ...(index.indexName === undefined ? {} : { indexName: index.indexName }),
     kind: index.kind,
     pk: index.kind === 'gsi' ? { attribute: index.pk, template: template('indexes', index.name, 'pk') } : { attribute: table.key.pk, template: template('pk') },
     sk: path.sk && index.sk !== undefined ? { attribute: index.sk, template: template('indexes', index.name, 'sk') } : undefined,
@@ -63,6 +64,7 @@ function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, 
       return codec === undefined ? [] : [[a, codec]];
     }),
   );
+  const renamed = Object.entries(entity.attributes).flatMap(([a, def]) => (def.storedAs === undefined ? [] : [[a, def.storedAs] as const]));
   const pii = Object.keys(entity.attributes).filter((a) => {
     const def = entity.attributes[a]!;
     return def.kind === 'string' && def.pii === true;
@@ -78,9 +80,11 @@ function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, 
     required: Object.keys(entity.attributes).filter((a) => !entity.attributes[a]!.optional),
     pii: pii.length ? pii : undefined,
     passthrough: entity.passthrough ? true : undefined,
-    keyAttributes: [...ctx.keyAttributes, ...scope.native.copies],
+    keyAttributes: [...ctx.keyAttributes, ...scope.native.copies, ...Object.keys(entity.discriminator ?? {})],
     primaryParts: scope.primaryParts,
     version: scope.version,
+    storedNames: renamed.length ? Object.fromEntries(renamed) : undefined,
+    discriminator: entity.discriminator ? { ...entity.discriminator } : undefined,
     nativeIndexes: scope.native.models.length ? scope.native.models : undefined,
     toRecord: conversions?.toRecord,
     toItem: conversions?.toItem,

@@ -4,7 +4,7 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
-import { identityTemplates, keySegments } from '../model/key-segments.js';
+import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
 import { arr, as, call, construct, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
 import type { EmitContext } from './context.js';
 import { an, runtimeValue, type EntityScope } from './entity-scope.js';
@@ -15,8 +15,9 @@ const SK_BYTES = 1024;
 function templateDef(entity: EntityDef, template: TemplateDef, target: string, maxBytes: number, ctx: EmitContext, shard?: ShardDef, identity?: readonly TemplateDef[]): KeyTemplateDef {
   const segments = keySegments(entity, template, shard, identity);
   if (!segments) throw new Error(`internal: ${target} was not validated`);
-  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }) };
+  return { entity: entity.name, target, delimiter: ctx.table.delimiter, maxBytes, segments, ...(ctx.keyCodec === undefined ? {} : { codecVersion: ctx.keyCodec }), ...storedKeyFormat(entity) };
 }
+
 
 /** `<Entity>Keys.pk`, `<Entity>Keys.indexes.byName.sk`: where a template lives. */
 export const keysRef = (scope: EntityScope, ...path: string[]): Expression => path.reduce<Expression>((object, name) => prop(object, name), id(`${scope.name}Keys`));
@@ -58,6 +59,10 @@ export function entityTemplates(scope: EntityScope): EntityTemplates {
  */
 function segmentCall(segment: SegmentDef, constructors: string): Expression {
   const make = (kind: string, ...args: unknown[]) => call(prop(constructors, kind), args.map(literal));
+  if (segment.kind !== 'literal' && segment.kind !== 'shard' && (segment.prefix !== undefined || segment.suffix !== undefined)) {
+    const { prefix, suffix, ...value } = segment;
+    return call(prop(constructors, 'affixed'), [segmentCall(value as SegmentDef, constructors), literal(prefix ?? ''), ...(suffix === undefined ? [] : [literal(suffix)])]);
+  }
   switch (segment.kind) {
     case 'literal':
       return make('literal', segment.text);
@@ -67,10 +72,11 @@ function segmentCall(segment: SegmentDef, constructors: string): Expression {
     case 'enum':
       return make('enum', segment.attr, segment.values);
     case 'integer':
+      return make(segment.plain ? 'plainInteger' : 'integer', segment.attr, segment.min, segment.max);
     case 'float':
       return make(segment.kind, segment.attr, segment.min, segment.max);
     case 'timestamp':
-      return make('timestamp', segment.attr, segment.unit);
+      return segment.format === undefined ? make('timestamp', segment.attr, segment.unit) : make('timestamp', segment.attr, segment.unit, segment.format);
     case 'shard': {
       const { count, start, by, random } = segment;
       return make('shard', { count, start, by: arr(by.map((s) => segmentCall(s, constructors))), random });

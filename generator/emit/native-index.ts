@@ -96,7 +96,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         ),
         parameters: [{ name: 'partition', type: `${base}Partition` }, { name: 'options', type: optionsType, initializer: '{}' }],
         returnType: `Promise<Page<${itemType}>>`,
-        statements: `return queryNativePage<${itemType}>(this.context, ${modelName}, ${quote(method)}, ${quote(index.name)}, partition, options);`,
+        statements: `return queryNativePage<${itemType}>(this.context, ${modelName}, ${quote(method)}, ${quote(index.indexName ?? index.name)}, partition, options);`,
       },
       {
         name: `${method}All`,

@@ -44,6 +44,9 @@ function conversion(scope: EntityScope, name: string, def: AttributeDef) {
   };
 }
 
+/** The name the table holds an attribute under: its `storedAs`, else its own. */
+export const storedName = (def: AttributeDef, attribute: string) => def.storedAs ?? attribute;
+
 /** `Record<string, unknown>`: a stored record as lib-dynamodb reads and writes it. */
 const recordType = () => typeRef('Record', keyword.string(), keyword.unknown());
 
@@ -91,11 +94,13 @@ function emitRecord(scope: EntityScope): StatementStructures {
     const { toRecord, isSet } = conversion(scope, attribute, def);
     const value = prop(item, attribute);
     const nonEmpty = binary(prop(value, 'size'), '>', num(0));
-    if (isSet) later.push(assignsIf(def.optional ? binary(binary(value, '!==', undefinedId()), '&&', nonEmpty) : nonEmpty, [[element(record, attribute), value]]));
-    else if (!def.optional) fields.push([attribute, toRecord(value)]);
-    else later.push(assignsIf(binary(value, '!==', undefinedId()), [[element(record, attribute), toRecord(value)]]));
+    const stored = storedName(def, attribute);
+    if (isSet) later.push(assignsIf(def.optional ? binary(binary(value, '!==', undefinedId()), '&&', nonEmpty) : nonEmpty, [[element(record, stored), value]]));
+    else if (!def.optional) fields.push([stored, toRecord(value)]);
+    else later.push(assignsIf(binary(value, '!==', undefinedId()), [[element(record, stored), toRecord(value)]]));
   }
   keys.forEach(([attribute], i) => fields.push([attribute, id(locals[i]!)]));
+  for (const [attribute, value] of Object.entries(entity.discriminator ?? {})) fields.push([attribute, str(value)]);
   body.push(constant('record', obj(fields), recordType()), ...later, ...sparse);
   if (scope.native.models.length) body.push(statement(call('Object.assign', [record, call(runtimeValue(scope, 'repository', 'nativeIndexAttributes'), [id(model), record])])));
   body.push(returns(call(runtimeValue(scope, 'repository', 'checkedSize'), [id(model), record])));
@@ -116,7 +121,7 @@ function emitItem(scope: EntityScope): StatementStructures {
   const later: string[] = [];
   for (const [attribute, def] of Object.entries(entity.attributes)) {
     const { toItem, isSet } = conversion(scope, attribute, def);
-    const stored = element(record, attribute);
+    const stored = element(record, storedName(def, attribute));
     const type = attributeTypeNode(def);
     if (isSet && !def.optional) fields.push([attribute, binary(parenthesized(as(stored, union([type, keyword.undefined()]))), '??', construct('Set', [], [def.kind === 'numberSet' ? keyword.number() : keyword.string()]))]);
     else if (!def.optional) fields.push([attribute, as(toItem(stored), type)]);

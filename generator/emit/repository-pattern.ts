@@ -35,7 +35,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
           ]);
     const request = obj([
       ['scope', str(`${name}.${pattern.name}`)],
-      ['indexName', access.index ? str(access.index.name) : undefined],
+      ['indexName', access.index ? str(access.index.indexName ?? access.index.name) : undefined],
       ['pk', prop(keySpace, 'pk')],
       ['partition', pattern.sk !== undefined && access.partition.includes(pattern.sk) ? call(runtimeValue(scope, 'repository', 'patternPartition'), [prop(keySpace, 'pk'), id('params'), str(pattern.sk), str(op)]) : id('params')],
       ['sk', sk],

@@ -42,7 +42,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
     }
     const own = index.capacity ? { ReadCapacityUnits: index.capacity.read, WriteCapacityUnits: index.capacity.write } : provisioned;
     return [{
-      IndexName: index.name,
+      IndexName: index.indexName ?? index.name,
       KeySchema: schema,
       Projection: projection(indexProjection(table, index)),
       ...(provisioned ? { ProvisionedThroughput: own } : {}),
@@ -52,7 +52,7 @@ export function createTableInput(table: TableDef): Record<string, unknown> {
   const lsis = indexes.flatMap((index) => {
     if (index.kind !== 'lsi') return [];
     keyNames.set(index.sk, 'S');
-    return [{ IndexName: index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(indexProjection(table, index)) }];
+    return [{ IndexName: index.indexName ?? index.name, KeySchema: keySchema(table.key.pk, index.sk), Projection: projection(indexProjection(table, index)) }];
   });
   return {
     AttributeDefinitions: [...keyNames].map(([name, type]) => ({ AttributeName: name, AttributeType: type })),

@@ -18,7 +18,8 @@ export type ArnWriter = (table: TableDef, suffix: string) => unknown;
 export const physicalName = (table: TableDef, base: string) => (table.rotation === undefined ? base : `${base}_*`);
 
 /** What follows the table's ARN for a grant's resource. */
-export const resourceSuffix = (grant: Pick<Grant, 'index' | 'stream'>) => (grant.stream ? '/stream/*' : grant.index === undefined ? '' : `/index/${grant.index}`);
+export const resourceSuffix = (grant: Pick<Grant, 'index' | 'stream'>, table?: TableDef) =>
+  grant.stream ? '/stream/*' : grant.index === undefined ? '' : `/index/${table?.indexes[grant.index]?.indexName ?? grant.index}`;
 
 /** A grant's conditions, by operator. */
 export function grantConditions(grant: Grant): Record<string, Record<string, unknown>> {
@@ -41,7 +42,7 @@ function statement(policy: PolicyModel, grant: Grant, arn: ArnWriter) {
     Sid: grant.sid,
     Effect: 'Allow',
     Action: grant.actions,
-    Resource: arn(policy.table, resourceSuffix(grant)),
+    Resource: arn(policy.table, resourceSuffix(grant, policy.table)),
     ...(Object.keys(condition).length ? { Condition: condition } : {}),
   };
 }

@@ -42,7 +42,7 @@ function policyFor(table: TableDef, resource: 'table' | 'stream', policies: read
   // grants alike (the same actions, resource and conditions: entities sharing a partition, ReadOnly's reads in Writer) are one statement naming every role that has them
   const alike = new Map<string, { sid: string; actions: readonly string[]; resource: unknown; conditions: Record<string, unknown>; roles: PolicyModel[] }>();
   for (const { policy, grant } of grants) {
-    const resource = arn(table, resourceSuffix(grant));
+    const resource = arn(table, resourceSuffix(grant, table));
     const conditions = grantConditions(grant);
     const id = JSON.stringify([grant.actions, resource, conditions]);
     const found = alike.get(id);

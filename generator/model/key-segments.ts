@@ -2,7 +2,7 @@
 // definitions: the one place that decides how each attribute type is encoded in a key.
 
 import type { AttributeDef, EntityDef, IndexMappingDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import { SHARD_SEGMENT, type ScalarSegmentDef, type SegmentDef, type ShardSegmentDef, type TimestampUnit } from '../../templates/runtime/codec.js';
+import { SHARD_SEGMENT, type KeyTemplateDef, type ScalarSegmentDef, type SegmentDef, type ShardSegmentDef, type TimestampUnit } from '../../templates/runtime/codec.js';
 
 /** Attribute kinds that may appear in a key, and how. */
 export const KEYABLE_KINDS = ['string', 'enum', 'number', 'timestamp', 'boolean'] as const;
@@ -74,7 +74,17 @@ export function shardSegment(entity: EntityDef, shard: ShardDef, identity: reado
  */
 export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][number], shard?: ShardDef, identity: readonly TemplateDef[] = identityTemplates(entity)): SegmentDef | undefined {
   if (segment.kind === 'literal') return { kind: 'literal', text: segment.text };
-  if (segment.name === 'shard') return shard ? shardSegment(entity, shard, identity) : undefined;
+  if (segment.name === 'shard') return shard && segment.prefix === undefined && segment.suffix === undefined ? shardSegment(entity, shard, identity) : undefined;
+  const value = valueSegment(entity, segment);
+  if (!value || (segment.prefix === undefined && segment.suffix === undefined)) return value;
+  return { ...value, ...(segment.prefix === undefined ? {} : { prefix: segment.prefix }), ...(segment.suffix === undefined ? {} : { suffix: segment.suffix }) };
+}
+
+/** The precision of each stored timestamp format that has one finer than a day. */
+const FORMAT_UNIT = { 'iso-seconds': 'second', 'epoch-seconds': 'second', 'epoch-milliseconds': 'millisecond' } as const;
+
+/** The runtime segment of a placeholder's value, without affixes. */
+function valueSegment(entity: EntityDef, segment: Extract<TemplateDef['segments'][number], { kind: 'placeholder' }>): ScalarSegmentDef | undefined {
   const attribute: AttributeDef | undefined = entity.attributes[segment.name];
   if (!attribute) return undefined;
   const attr = segment.name;
@@ -86,10 +96,20 @@ export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][n
     case 'boolean':
       return segment.truncate === undefined ? { kind: 'boolean', attr } : undefined;
     case 'number':
-      if (segment.truncate !== undefined || attribute.min === undefined || attribute.max === undefined) return undefined;
+      if (segment.truncate !== undefined) return undefined;
+      // a plain integer is its digits: no range needed to write it (a declared one is still checked)
+      if (attribute.integer && entity.keyFormat?.integers === 'plain') return { kind: 'integer', attr, min: attribute.min ?? Number.MIN_SAFE_INTEGER, max: attribute.max ?? Number.MAX_SAFE_INTEGER, plain: true };
+      if (attribute.min === undefined || attribute.max === undefined) return undefined;
       return attribute.integer ? { kind: 'integer', attr, min: attribute.min, max: attribute.max } : { kind: 'float', attr, min: attribute.min, max: attribute.max };
     case 'timestamp': {
-      // Untruncated, a placeholder holds the value as stored: at the attribute's declared unit.
+      const format = attribute.format;
+      // Untruncated, a placeholder holds the value as stored: at the attribute's declared unit, in its stored format.
+      if (segment.truncate === undefined && format !== undefined && format !== 'iso') {
+        if (format === 'date') return { kind: 'timestamp', attr, unit: 'day' };
+        const natural = FORMAT_UNIT[format];
+        const unit = attribute.unit === undefined || FINENESS.indexOf(attribute.unit) < FINENESS.indexOf(natural) ? natural : attribute.unit;
+        return { kind: 'timestamp', attr, unit, format };
+      }
       const unit = segment.truncate ?? attribute.unit ?? 'millisecond';
       return FINENESS.includes(unit as TimestampUnit) ? { kind: 'timestamp', attr, unit: unit as TimestampUnit } : undefined;
     }
@@ -112,4 +132,11 @@ export function keySegments(entity: EntityDef, template: TemplateDef, shard?: Sh
 /** The attributes a template reads, in order (without `<shard>`). */
 export function templateAttributes(template: TemplateDef): string[] {
   return template.segments.flatMap((s) => (s.kind === 'placeholder' && s.name !== 'shard' ? [s.name] : []));
+}
+
+/** The KeyTemplateDef fields of an entity's stored key format: unescaped values, folded case (none for ddbgen's codec). */
+export function storedKeyFormat(entity: EntityDef): Pick<KeyTemplateDef, 'escape' | 'casing'> {
+  const format = entity.keyFormat;
+  if (format === undefined) return {};
+  return { ...(format.escape ? {} : { escape: false as const }), ...(format.casing === 'preserve' ? {} : { casing: format.casing }) };
 }

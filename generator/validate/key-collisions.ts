@@ -3,7 +3,7 @@
 // same number of segments and, at every position, segments whose encodings can coincide.
 
 import type { SegmentDef } from '../../templates/runtime/codec.js';
-import { TIMESTAMP_PATTERN, decodeInteger, escapeSegment, integerForm, shardWidth } from '../../templates/runtime/codec.js';
+import { TIMESTAMP_PATTERN, decodeInteger, escapeSegment, integerForm, shardWidth, timestampForm } from '../../templates/runtime/codec.js';
 
 /** The widths of an integer range's digit runs: non-negative values, and negative ones after the sign. */
 function integerShapes(min: number, max: number): string[] {
@@ -11,22 +11,30 @@ function integerShapes(min: number, max: number): string[] {
   return [...(max >= 0 ? [`+${form.width}`] : []), ...(min < 0 ? [`-${form.negativeWidth}`] : [])];
 }
 
-/** Whether a value segment can encode to exactly `text` (the unescaped segment text). */
-function canProduce(segment: Exclude<SegmentDef, { kind: 'literal' }>, text: string): boolean {
+type ValueSegment = Exclude<SegmentDef, { kind: 'literal' }>;
+
+const affixesOf = (segment: ValueSegment) => (segment.kind === 'shard' ? { prefix: '', suffix: '' } : { prefix: segment.prefix ?? '', suffix: segment.suffix ?? '' });
+
+/** Whether a value segment can encode to exactly `text` (the unescaped segment text), its affixes included. */
+function canProduce(segment: ValueSegment, written: string): boolean {
+  const { prefix, suffix } = affixesOf(segment);
+  if (written.length < prefix.length + suffix.length || !written.startsWith(prefix) || !written.endsWith(suffix)) return false;
+  const text = written.slice(prefix.length, written.length - suffix.length);
   switch (segment.kind) {
     case 'string':
       return text.trim() !== '';
     case 'enum':
       return segment.values.includes(text);
     case 'integer':
+      if (segment.plain) return /^-?(0|[1-9]\d*)$/.test(text);
       // The negative sign depends on the table's delimiter ('-', or '!' when the delimiter is '-'): either may be meant.
       return decodeInteger(text, segment.min, segment.max, '.') !== undefined || decodeInteger(text, segment.min, segment.max, '-') !== undefined;
     case 'float':
       return /^[0-9a-f]{16}$/.test(text);
     case 'timestamp':
-      return TIMESTAMP_PATTERN[segment.unit].test(text);
+      return TIMESTAMP_PATTERN[timestampForm(segment)].test(text.toUpperCase());
     case 'boolean':
-      return text === 'true' || text === 'false';
+      return ['true', 'false'].includes(text.toLowerCase());
     case 'shard':
       return text.length === shardWidth(segment) && /^\d+$/.test(text) && Number(text) >= (segment.start ?? 0) && Number(text) < (segment.start ?? 0) + segment.count;
   }
@@ -37,6 +45,12 @@ export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
   if (a.kind === 'literal' && b.kind === 'literal') return a.text === b.text;
   if (a.kind === 'literal') return canProduce(b as Exclude<SegmentDef, { kind: 'literal' }>, a.text);
   if (b.kind === 'literal') return canProduce(a, b.text);
+  const [glueA, glueB] = [affixesOf(a), affixesOf(b)];
+  if (glueA.prefix || glueA.suffix || glueB.prefix || glueB.suffix) {
+    // glued text (`user_<id>`): two values can meet only where their affixes agree; past that, assume they can
+    const agree = (p: string, q: string, at: (s: string, t: string) => boolean) => at(p, q) || at(q, p);
+    return agree(glueA.prefix, glueB.prefix, (p, q) => p.startsWith(q)) && agree(glueA.suffix, glueB.suffix, (p, q) => p.endsWith(q));
+  }
   if (a.kind === 'string' || b.kind === 'string') return true;
   if (a.kind === 'enum') return a.values.some((v) => canProduce(b, v));
   if (b.kind === 'enum') return b.values.some((v) => canProduce(a, v));
@@ -47,8 +61,8 @@ export function segmentsCanMatch(a: SegmentDef, b: SegmentDef): boolean {
     return other.kind === 'integer' ? integerShapes(other.min, other.max).includes(`+${width}`) : other.kind === 'float' ? width === 16 : false;
   }
   if (a.kind === b.kind) {
-    if (a.kind === 'integer' && b.kind === 'integer') return integerShapes(a.min, a.max).some((shape) => integerShapes(b.min, b.max).includes(shape));
-    if (a.kind === 'timestamp' && b.kind === 'timestamp') return a.unit === b.unit;
+    if (a.kind === 'integer' && b.kind === 'integer') return a.plain || b.plain || integerShapes(a.min, a.max).some((shape) => integerShapes(b.min, b.max).includes(shape));
+    if (a.kind === 'timestamp' && b.kind === 'timestamp') return timestampForm(a) === timestampForm(b);
     return true;
   }
   const [x, y] = a.kind < b.kind ? [a, b] : [b, a];

@@ -10,6 +10,7 @@ import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import { nameProblems } from './generated-names.js';
 import { validateNativeIndexes } from './native-indexes.js';
+import { validateStoredFormats } from './stored-formats.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 import { validateTableSettings } from './table-settings.js';
 
@@ -127,6 +128,7 @@ export function validateTable(table: TableDef): PendingDiagnostic[] {
   validateTraffic(table, report);
   validateEdges(table, report);
   validateTableSettings(table, keyAttributeNames, report);
+  validateStoredFormats(table, keyAttributeNames, report);
   // key collisions between every entity whose primary key is sound, whatever else failed
   const unsound = new Set(found.filter((d) => d.severity !== 'info' && ((d.path[0] === 'entities' && d.path[2] === 'key') || d.path[0] === 'edges')).map((d) => `${d.path[0]}.${d.path[1]}`));
   validateCollisions(table, (owner) => !unsound.has(`${owner.path[0]}.${owner.path[1]}`), report);
@@ -143,6 +145,7 @@ function nodeKeyProblem(entity: EntityDef): string | undefined {
   const placeholders = entity.key.pk.segments.filter((s) => s.kind === 'placeholder');
   if (!placeholders.length) return 'it has no placeholder, so every node would share one partition';
   if (entity.key.shard || placeholders.some((s) => s.name === 'shard')) return 'it is write-sharded, so one node would be spread over several partitions';
+  if (entity.keyFormat !== undefined) return 'its keys are written in a stored key format (keyFormat), and edges write node ids with ddbgen\'s codec';
   const truncated = placeholders.find((s) => s.truncate !== undefined);
   if (truncated) return `"${truncated.source}" truncates a timestamp, so an id would not come back exactly`;
   if (entity.key.sk?.segments.some((s) => s.kind === 'placeholder')) {
@@ -360,15 +363,21 @@ function validateTemplate(
     report('DDB031', path, ['', 'is empty']);
     return;
   }
+  /** A table another writer keyed may glue text to a value (`user_<id>`) and have empty segments (`account#`). */
+  const stored = entity.keyFormat !== undefined;
   const unprintable = unprintableText(template.source);
   if (unprintable) report('DDB170', path, [template.source, unprintable.reason], unprintable.at);
   let offset = 0;
   for (const segment of template.segments) {
     if (segment.kind === 'literal') {
       const text = segment.text;
-      if (text === '') report('DDB031', path, [template.source, `has an empty segment at character ${offset + 1} (two delimiters in a row, or one at an end)`], offset);
+      if (text === '' && !stored) report('DDB031', path, [template.source, `has an empty segment at character ${offset + 1} (two delimiters in a row, or one at an end)`], offset);
       else if (text.includes('<') || text.includes('>')) report('DDB031', path, [text, 'mixes text and a placeholder, or has an unmatched < or >'], offset);
       else if (text.includes('\\')) report('DDB031', path, [text, 'contains the escape character \\'], offset);
+    } else if ((segment.prefix !== undefined || segment.suffix !== undefined) && (!stored || segment.name === 'shard')) {
+      report('DDB031', path, [segment.source, stored ? 'glues text to <shard>, which stands alone in its segment' : 'mixes text and a placeholder, or has an unmatched < or >'], offset);
+    } else if (`${segment.prefix ?? ''}${segment.suffix ?? ''}`.includes('\\') && entity.keyFormat?.escape !== false) {
+      report('DDB031', path, [segment.source, 'contains the escape character \\'], offset);
     } else if (segment.name === 'shard') {
       if (path[path.length - 1] === 'sk') report('DDB037', path, [`${template.source} uses <shard> in a sort key; a shard suffix belongs in the partition key`], offset);
       else if (!sharded) report('DDB037', path, [`${template.source} uses <shard>, but the key declares no shard: { count }`], offset);
@@ -379,7 +388,7 @@ function validateTemplate(
       else if (segment.truncate !== undefined && attribute.kind !== 'timestamp') report('DDB032', path, [segment.name, attribute.kind], offset);
       else if (segment.truncate !== undefined && !TRUNCATIONS.includes(segment.truncate)) {
         report('DDB031', path, [segment.source, `has unknown truncation ":${segment.truncate}"; use minute, hour, day or month`], offset);
-      } else if (attribute.kind === 'number') {
+      } else if (attribute.kind === 'number' && !(attribute.integer && entity.keyFormat?.integers === 'plain')) {
         const { min, max } = attribute;
         if (min === undefined || max === undefined) report('DDB034', path, [segment.name, `it has no ${min === undefined && max === undefined ? 'min and max' : min === undefined ? 'min' : 'max'}`], offset);
         else if (!(min <= max)) report('DDB034', path, [segment.name, `its min ${min} is above its max ${max}`], offset);

@@ -3,6 +3,12 @@
 // never concatenated raw), parseable back, prefix-safe partial keys (they end with the delimiter),
 // order-preserving fixed-width numbers and UTC timestamps, case-preserving, empty/missing parts and
 // oversize keys rejected before any request, limits measured in UTF-8 bytes.
+//
+// Stored formats (a table another writer keyed, `keyFormat` and `t.timestamp({ format })`) give
+// some of these up, each on purpose: unescaped values (a value holding the delimiter is refused,
+// so parsing stays unambiguous), plain integers (they sort as text, so range conditions on them
+// are refused), folded case (values are compared and parsed back folded), text glued to a value
+// (`user_<id>`), and timestamps as ISO without milliseconds or epoch digits.
 
 import { KeyParseError, KeyValueError } from './errors.js';
 import { utf8Bytes } from './hmac.js';
@@ -29,14 +35,30 @@ export const ESCAPE = '\\';
 
 export type TimestampUnit = 'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'month';
 
+/**
+ * How a timestamp segment is written when not in ddbgen's ISO form for its unit: `iso-seconds`
+ * (`2024-01-05T10:00:00Z`), or the instant's epoch seconds or milliseconds (10 or 13 digits, so
+ * keys of 2001-09-09..2286-11-20 stay fixed-width and in order; others are refused).
+ */
+export type TimestampKeyFormat = 'iso-seconds' | 'epoch-seconds' | 'epoch-milliseconds';
+
+/** Text glued to a value inside its segment (`user_<id>`: prefix `user_`), as other writers key items. */
+interface Affixes {
+  readonly prefix?: string;
+  readonly suffix?: string;
+}
+
 /** A segment that encodes one attribute's value. */
-export type ScalarSegmentDef =
-  | { readonly kind: 'string'; readonly attr: string }
-  | { readonly kind: 'enum'; readonly attr: string; readonly values: readonly string[] }
-  | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number }
-  | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
-  | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit }
-  | { readonly kind: 'boolean'; readonly attr: string };
+export type ScalarSegmentDef = Affixes &
+  (
+    | { readonly kind: 'string'; readonly attr: string }
+    | { readonly kind: 'enum'; readonly attr: string; readonly values: readonly string[] }
+    /** `plain`: the decimal digits as they are, without padding (sorts as text). */
+    | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number; readonly plain?: true }
+    | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
+    | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit; readonly format?: TimestampKeyFormat }
+    | { readonly kind: 'boolean'; readonly attr: string }
+  );
 
 /**
  * A write-shard suffix `start..start+count-1` (start defaults to 0). Calculated: a stable hash
@@ -69,9 +91,13 @@ export const segment = {
   string: (attr: string): ScalarSegmentDef => ({ kind: 'string', attr }),
   enum: (attr: string, values: readonly string[]): ScalarSegmentDef => ({ kind: 'enum', attr, values }),
   integer: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'integer', attr, min, max }),
+  /** An integer written as its decimal digits, without padding. */
+  plainInteger: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'integer', attr, min, max, plain: true }),
   float: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'float', attr, min, max }),
-  timestamp: (attr: string, unit: TimestampUnit): ScalarSegmentDef => ({ kind: 'timestamp', attr, unit }),
+  timestamp: (attr: string, unit: TimestampUnit, format?: TimestampKeyFormat): ScalarSegmentDef => (format === undefined ? { kind: 'timestamp', attr, unit } : { kind: 'timestamp', attr, unit, format }),
   boolean: (attr: string): ScalarSegmentDef => ({ kind: 'boolean', attr }),
+  /** A value segment with text glued before (`prefix`) and after (`suffix`) it: `user_<id>`. */
+  affixed: (value: ScalarSegmentDef, prefix: string, suffix = ''): ScalarSegmentDef => ({ ...value, ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}) }),
   /** The shard suffix: `count` shards from `start` (0 by default), hashed from `by` or drawn per write (`random`). */
   shard: (shard: { readonly count: number; readonly start?: number; readonly by: readonly ScalarSegmentDef[]; readonly random?: true }): SegmentDef => ({
     kind: 'shard',
@@ -100,6 +126,13 @@ export interface KeyTemplateDef {
    * migration's copy of an old schema sets 1, to read (and build) keys as codec v1 wrote them.
    */
   readonly codecVersion?: 1 | 2;
+  /**
+   * `false`: values are written as they are, not escaped (a table another writer keyed); a value
+   * holding the delimiter (or U+0000) is then refused on write, so every key still splits exactly.
+   */
+  readonly escape?: false;
+  /** String, enum, boolean and timestamp text folded to this case in the key (the value given is kept as it is in the item). */
+  readonly casing?: 'lower' | 'upper';
 }
 
 /** Number of bytes `s` takes in UTF-8 (what DynamoDB measures), without allocating. */
@@ -184,27 +217,39 @@ export function splitKey(key: string, delimiter: string): string[] | undefined {
 }
 
 /** The form of a timestamp segment per unit (before escaping): `9` a digit, any other character itself. */
-const TIMESTAMP_FORM: Record<TimestampUnit, string> = {
+const TIMESTAMP_FORM: Record<TimestampUnit | TimestampKeyFormat, string> = {
   millisecond: '9999-99-99T99:99:99.999Z',
   second: '9999-99-99T99:99:99',
   minute: '9999-99-99T99:99',
   hour: '9999-99-99T99',
   day: '9999-99-99',
   month: '9999-99',
+  'iso-seconds': '9999-99-99T99:99:99Z',
+  'epoch-seconds': '9999999999',
+  'epoch-milliseconds': '9999999999999',
 };
 const TIMESTAMP_WIDTH: Record<TimestampUnit, number> = { millisecond: 24, second: 19, minute: 16, hour: 13, day: 10, month: 7 };
 
+/** The form a timestamp segment is written in: its stored format, else ddbgen's ISO text for its unit. */
+export const timestampForm = (segment: { readonly unit: TimestampUnit; readonly format?: TimestampKeyFormat }): TimestampUnit | TimestampKeyFormat => segment.format ?? segment.unit;
+
 /** The regular-expression source of a timestamp's text, each literal character as `literal` writes it. */
-function timestampSource(unit: TimestampUnit, literal: (ch: string) => string): string {
-  return TIMESTAMP_FORM[unit].replace(/9+|[^9]/g, (run) => (run[0] === '9' ? `\\d{${run.length}}` : literal(run)));
+function timestampSource(form: TimestampUnit | TimestampKeyFormat, literal: (ch: string) => string): string {
+  return TIMESTAMP_FORM[form].replace(/9+|[^9]/g, (run) => (run[0] === '9' ? `\\d{${run.length}}` : literal(run)));
 }
 
 const regexText = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 
-/** The text of a timestamp segment per unit (before escaping). */
-export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = Object.fromEntries(
+/** The text of a timestamp segment per unit or stored format (before escaping). */
+export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit | TimestampKeyFormat, RegExp>> = Object.fromEntries(
   (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
-) as Record<TimestampUnit, RegExp>;
+) as Record<TimestampUnit | TimestampKeyFormat, RegExp>;
+
+/** The earliest and latest instants an epoch key part holds at its fixed width (10 digits of seconds, 13 of milliseconds). */
+export const EPOCH_KEY_RANGE = { earliest: 1e12, latest: 1e13 - 1 } as const;
+
+/** Folds text to a template's casing. */
+const fold = (text: string, casing: 'lower' | 'upper' | undefined): string => (casing === 'lower' ? text.toLowerCase() : casing === 'upper' ? text.toUpperCase() : text);
 
 /**
  * One regular expression accepting exactly the keys `matches` accepts, for templates whose parts a
@@ -215,33 +260,37 @@ export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit, RegExp>> = Object
  */
 export function keyShape(def: KeyTemplateDef): RegExp | undefined {
   const d = def.delimiter;
-  const escaped = (text: string) => regexText(escapeSegment(text, d));
-  const value = `(?:[^${regexText(d)}\\\\]|\\\\[${regexText(d)}\\\\0])+`;
+  const unescaped = def.escape === false;
+  const escaped = (text: string) => (unescaped ? regexText(fold(text, def.casing)) : regexText(escapeSegment(fold(text, def.casing), d)));
+  const value = unescaped ? `[^${regexText(d)}]+` : `(?:[^${regexText(d)}\\\\]|\\\\[${regexText(d)}\\\\0])+`;
   const parts: string[] = [];
   for (const segment of def.segments) {
+    if (segment.kind === 'literal') {
+      parts.push(regexText(segment.text));
+      continue;
+    }
+    let part: string;
     switch (segment.kind) {
-      case 'literal':
-        parts.push(regexText(segment.text));
-        break;
       case 'string':
-        parts.push(value);
+        part = value;
         break;
       case 'timestamp':
-        parts.push(timestampSource(segment.unit, escaped));
+        part = timestampSource(timestampForm(segment), escaped);
         break;
       case 'boolean':
-        parts.push('(?:true|false)');
+        part = `(?:${fold('true', def.casing)}|${fold('false', def.casing)})`;
         break;
       case 'enum': {
         // an enum value's only written form is its escape, unless it holds U+0000 (written bare or as \0)
         if (segment.values.some((v) => v.includes('\u0000'))) return undefined;
         const values = segment.values.filter((v) => v !== '');
-        parts.push(values.length === 0 ? '(?!)' : `(?:${values.map(escaped).join('|')})`);
+        part = values.length === 0 ? '(?!)' : `(?:${values.map(escaped).join('|')})`;
         break;
       }
       default:
         return undefined;
     }
+    parts.push(regexText(segment.prefix ?? '') + part + regexText(segment.suffix ?? ''));
   }
   return new RegExp(`^${parts.join(regexText(d))}$`);
 }
@@ -339,6 +388,22 @@ export function isLegacyInteger(text: string, min: number, max: number): boolean
 /** Encodes a timestamp as fixed-width UTC ISO-8601 text, truncated to `unit`. */
 export function encodeTimestamp(value: Date, unit: TimestampUnit): string {
   return isoString(value).slice(0, TIMESTAMP_WIDTH[unit]);
+}
+
+/** Encodes a timestamp in a stored key format, after truncating it to `unit` (epoch instants outside `EPOCH_KEY_RANGE` are the caller's to refuse). */
+export function encodeTimestampAs(value: Date, unit: TimestampUnit, format: TimestampKeyFormat): string {
+  const truncated = truncateTimestamp(value, unit);
+  if (format === 'iso-seconds') return isoString(truncated).slice(0, 19) + 'Z';
+  const ms = truncated.getTime();
+  return String(format === 'epoch-seconds' ? Math.floor(ms / 1000) : ms);
+}
+
+/** Decodes a timestamp segment written in a stored key format (upper-case ISO letters), or undefined. */
+export function decodeTimestampAs(text: string, unit: TimestampUnit, format: TimestampKeyFormat): Date | undefined {
+  if (!TIMESTAMP_PATTERN[format].test(text)) return undefined;
+  const date = format === 'iso-seconds' ? new Date(text.slice(0, 19) + '.000Z') : new Date(Number(text) * (format === 'epoch-seconds' ? 1000 : 1));
+  if (Number.isNaN(date.getTime()) || encodeTimestampAs(date, unit, format) !== text) return undefined;
+  return date;
 }
 
 let lastDate: Date | undefined;
@@ -566,7 +631,7 @@ export class KeyTemplate {
 
   private read(key: string): { values: Record<string, unknown>; shard: number | undefined } {
     const { segments, delimiter, target } = this.def;
-    const parts = splitKey(key, delimiter);
+    const parts = this.def.escape === false ? key.split(delimiter) : splitKey(key, delimiter);
     if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\", "0" or "${delimiter}"`);
     if (parts.length !== segments.length) {
       throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
@@ -608,7 +673,7 @@ export class KeyTemplate {
   /** `matches`, part by part: what `keyShape`'s pattern stands for (public for its tests). */
   matchesBySegments(key: string): boolean {
     const { segments, delimiter } = this.def;
-    const plain = !key.includes(ESCAPE);
+    const plain = this.def.escape === false || !key.includes(ESCAPE);
     let at = 0;
     for (let i = 0; i < segments.length; i++) {
       if (i > 0) {
@@ -635,23 +700,45 @@ export class KeyTemplate {
         }
       }
       if (end === at) return false;
-      if (segment.kind !== 'string') {
+      if (segment.kind !== 'string' || segment.prefix !== undefined || segment.suffix !== undefined) {
         const raw = key.slice(at, end);
         const part = escaped ? splitKey(raw, delimiter)![0]! : raw;
-        if (segment.kind === 'timestamp' ? !TIMESTAMP_PATTERN[segment.unit].test(part) : this.decode(segment, part) === undefined) return false;
+        if (!this.wellFormed(segment, part)) return false;
       }
       at = end;
     }
     return at === key.length;
   }
 
-  /** Like `parse`, without values a truncated timestamp segment holds only approximately. */
+  /**
+   * Like `parse`, without values the key holds only approximately: a truncated timestamp (or one
+   * in a format coarser than milliseconds), and every string or enum value of a folded key.
+   */
   parseExact(key: string): Record<string, unknown> {
     const values = this.parse(key);
     for (const segment of this.valueSegments) {
-      if (segment.kind === 'timestamp' && segment.unit !== 'millisecond') delete values[segment.attr];
+      if (segment.kind === 'timestamp' && (segment.unit !== 'millisecond' || (segment.format !== undefined && segment.format !== 'epoch-milliseconds'))) delete values[segment.attr];
+      else if (this.def.casing !== undefined && (segment.kind === 'string' || segment.kind === 'enum')) delete values[segment.attr];
     }
     return values;
+  }
+
+  /**
+   * The text a string part's value takes in a key, with the segment's leading text (`user_`): what
+   * `beginsWith` compares the stored text with (no trailing affix, since the value may go on).
+   */
+  textOf(attr: string, value: string): string {
+    const segment = this.valueSegments.find((s) => s.kind !== 'shard' && s.attr === attr) as ScalarSegmentDef | undefined;
+    const folded = fold(value, this.def.casing);
+    if (this.def.escape === false && (folded.includes(this.def.delimiter) || folded.includes('\u0000'))) {
+      throw this.error('KEY_PART_DELIMITER', attr, `"${attr}" holds the delimiter "${this.def.delimiter}" or U+0000, which this table's unescaped keys cannot hold`);
+    }
+    return (segment?.prefix ?? '') + (this.def.escape === false ? folded : escapeSegment(folded, this.def.delimiter));
+  }
+
+  /** Whether the segment of `attr` sorts as text rather than by value (a plain integer): range conditions on it are refused. */
+  sortsAsText(attr: string): boolean {
+    return this.valueSegments.some((s) => s.kind === 'integer' && s.attr === attr && s.plain === true);
   }
 
   private error(code: ConstructorParameters<typeof KeyValueError>[0], attr: string | undefined, message: string, limit?: string): KeyValueError {
@@ -673,7 +760,26 @@ export class KeyTemplate {
     return key;
   }
 
+  /**
+   * A value segment's text in the key: its value's text, folded to the template's casing, escaped
+   * (or, unescaped, refused when it holds the delimiter), between the segment's affixes.
+   */
   private encode(segment: ValueSegmentDef, value: unknown): string {
+    const text = this.encodeValue(segment, value);
+    if (segment.kind === 'shard' || (segment.kind === 'integer' && !segment.plain) || segment.kind === 'float') return text;
+    const { casing, escape, delimiter } = this.def;
+    const folded = casing === undefined || segment.kind === 'integer' ? text : fold(text, casing);
+    let written = folded;
+    if (escape !== false) written = escapeSegment(folded, delimiter);
+    else if (folded.includes(delimiter) || folded.includes('\u0000')) {
+      const what = folded.includes(delimiter) ? `the delimiter "${delimiter}"` : 'U+0000';
+      throw this.error('KEY_PART_DELIMITER', segment.attr, `"${segment.attr}" holds ${what}, and this table's keys are written unescaped (keyFormat: { escape: false }), so the key could not be split back; give a value without it`);
+    }
+    return segment.prefix === undefined && segment.suffix === undefined ? written : (segment.prefix ?? '') + written + (segment.suffix ?? '');
+  }
+
+  /** A value's text before casing, escaping and affixes. */
+  private encodeValue(segment: ValueSegmentDef, value: unknown): string {
     const attr = segment.attr;
     if (value === undefined || value === null) throw this.error('KEY_PART_MISSING', attr, `"${attr}" is required to build this key`);
     switch (segment.kind) {
@@ -685,7 +791,7 @@ export class KeyTemplate {
         if (segment.kind === 'enum' && !segment.values.includes(value)) {
           throw this.error('KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
         }
-        return escapeSegment(value, this.def.delimiter);
+        return value;
       }
       case 'integer':
       case 'float': {
@@ -696,6 +802,7 @@ export class KeyTemplate {
         const range = `${segment.min}..${segment.max}`;
         if (value < segment.min || value > segment.max) throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
         if (!integer) return encodeFloat(value);
+        if (segment.plain) return String(value);
         return this.def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, this.def.delimiter);
       }
       case 'timestamp': {
@@ -705,7 +812,12 @@ export class KeyTemplate {
         if (time < EARLIEST || time > LATEST) {
           throw this.error('KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
         }
-        return escapeSegment(encodeTimestamp(value, segment.unit), this.def.delimiter);
+        if (segment.format === undefined) return encodeTimestamp(value, segment.unit);
+        if (segment.format !== 'iso-seconds' && (time < EPOCH_KEY_RANGE.earliest || time > EPOCH_KEY_RANGE.latest)) {
+          const range = `${new Date(EPOCH_KEY_RANGE.earliest).toISOString()}..${new Date(EPOCH_KEY_RANGE.latest).toISOString()}`;
+          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must fall in ${range}, where its ${segment.format} digits keep a fixed width (and so their order)`, range);
+        }
+        return encodeTimestampAs(value, segment.unit, segment.format);
       }
       case 'boolean':
         if (typeof value !== 'boolean') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
@@ -721,22 +833,53 @@ export class KeyTemplate {
     }
   }
 
-  private decode(segment: ValueSegmentDef, part: string): unknown {
+  /** A segment's text without its affixes, or undefined when it does not have them. */
+  private unaffixed(segment: ValueSegmentDef, written: string): string | undefined {
+    if (segment.kind === 'shard' || (segment.prefix === undefined && segment.suffix === undefined)) return written;
+    const prefix = segment.prefix ?? '';
+    const suffix = segment.suffix ?? '';
+    if (written.length < prefix.length + suffix.length || !written.startsWith(prefix) || !written.endsWith(suffix)) return undefined;
+    return written.slice(prefix.length, written.length - suffix.length);
+  }
+
+  /** What `keyShape` checks of a part: a timestamp's text has its form (not that it names a valid instant), any other part decodes. */
+  private wellFormed(segment: ValueSegmentDef, written: string): boolean {
+    if (segment.kind !== 'timestamp') return this.decode(segment, written) !== undefined;
+    const part = this.unaffixed(segment, written);
+    const casing = this.def.casing;
+    return part !== undefined && (casing === undefined || part === fold(part, casing)) && TIMESTAMP_PATTERN[timestampForm(segment)].test(casing === undefined ? part : part.toUpperCase());
+  }
+
+  /** A segment's value from its (unescaped) text in the key, or undefined when the text is not one; affixes are stripped first. */
+  private decode(segment: ValueSegmentDef, written: string): unknown {
+    const part = this.unaffixed(segment, written);
+    const casing = this.def.casing;
+    // a folded key holds folded enum, boolean and timestamp text only (`ACTIVE` is no value of a lower-cased key); a string part is any text
+    if (part === undefined || (casing !== undefined && (segment.kind === 'enum' || segment.kind === 'boolean' || segment.kind === 'timestamp') && part !== fold(part, casing))) return undefined;
     switch (segment.kind) {
       case 'string':
         return part === '' ? undefined : part;
       case 'enum':
-        return segment.values.includes(part) ? part : undefined;
+        return casing === undefined ? (segment.values.includes(part) ? part : undefined) : segment.values.find((v) => fold(v, casing) === part);
       case 'integer':
+        if (segment.plain) {
+          if (!/^-?(0|[1-9]\d*)$/.test(part) || part === '-0') return undefined;
+          const value = Number(part);
+          return Number.isSafeInteger(value) && value >= segment.min && value <= segment.max ? value : undefined;
+        }
         return this.def.codecVersion === 1 ? decodeLegacyInteger(part, segment.min, segment.max) : decodeInteger(part, segment.min, segment.max, this.def.delimiter);
       case 'float': {
         const value = decodeFloat(part);
         return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;
       }
-      case 'timestamp':
-        return decodeTimestamp(part, segment.unit);
-      case 'boolean':
-        return part === 'true' ? true : part === 'false' ? false : undefined;
+      case 'timestamp': {
+        const text = casing === undefined ? part : part.toUpperCase();
+        return segment.format === undefined ? decodeTimestamp(text, segment.unit) : decodeTimestampAs(text, segment.unit, segment.format);
+      }
+      case 'boolean': {
+        const text = casing === undefined ? part : part.toLowerCase();
+        return text === 'true' ? true : text === 'false' ? false : undefined;
+      }
       case 'shard': {
         const start = segment.start ?? 0;
         return part.length === shardWidth(segment) && /^\d+$/.test(part) && Number(part) >= start && Number(part) < start + segment.count ? Number(part) : undefined;

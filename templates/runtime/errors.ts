@@ -38,7 +38,7 @@ export class DdbgenError extends Error {
   }
 }
 
-export type KeyErrorCode = 'KEY_PART_MISSING' | 'KEY_PART_EMPTY' | 'KEY_PART_TYPE' | 'KEY_PART_RANGE' | 'KEY_TOO_LONG' | 'KEY_PREFIX_GAP' | 'KEY_PARSE';
+export type KeyErrorCode = 'KEY_PART_MISSING' | 'KEY_PART_EMPTY' | 'KEY_PART_TYPE' | 'KEY_PART_RANGE' | 'KEY_PART_DELIMITER' | 'KEY_TOO_LONG' | 'KEY_PREFIX_GAP' | 'KEY_PARSE';
 
 /** Defines `name` on `target` as a read-only, non-enumerable property: reachable, but not logged. */
 export function hideProperty(target: object, name: string, value: unknown): void {

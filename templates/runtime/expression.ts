@@ -14,15 +14,21 @@ export class ExpressionAliases {
   readonly values: Record<string, unknown> = {};
   private readonly nameIds = new Map<string, string>();
   private valueCount = 0;
+  /** Attributes the table holds under other names (`EntityModel.storedNames`): an alias stands for the stored name. */
+  private readonly stored: Readonly<Record<string, string>> | undefined;
 
-  /** The alias of an attribute name; the same name always gets the same alias. */
+  constructor(stored?: Readonly<Record<string, string>>) {
+    this.stored = stored;
+  }
+
+  /** The alias of an attribute name (standing for its stored name); the same name always gets the same alias. */
   name(attribute: string): string {
     let alias = this.nameIds.get(attribute);
     if (alias === undefined) {
       const n = this.nameIds.size;
       alias = NAME_ALIASES[n] ?? `#n${n}`;
       this.nameIds.set(attribute, alias);
-      this.names[alias] = attribute;
+      this.names[alias] = this.stored !== undefined && Object.prototype.hasOwnProperty.call(this.stored, attribute) ? this.stored[attribute]! : attribute;
     }
     return alias;
   }

@@ -17,14 +17,23 @@ import { hmacSha256, utf8Bytes } from './hmac.js';
 type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
 
 /**
+ * A timestamp stored as another writer stored it (`t.timestamp({ format })`): ISO text without
+ * milliseconds (`2024-01-05T10:00:00Z`), the date alone (`2024-01-05`), or a number of seconds or
+ * milliseconds since the epoch.
+ */
+export type StoredTimestampFormat = 'iso-seconds' | 'date' | 'epoch-seconds' | 'epoch-milliseconds';
+
+/**
  * How an attribute is converted; attributes stored as-is are not listed. `{ timestamp: unit }`
  * truncates on write; `{ epochSeconds: unit }` is the TTL attribute, stored as whole seconds since
- * the epoch (after truncating to the unit, `second` at least).
+ * the epoch (after truncating to the unit, `second` at least); `{ format }` a timestamp in another
+ * writer's stored form (truncated to `unit` first, when given).
  */
 export type AttributeCodec =
   | 'timestamp'
   | { readonly timestamp: TimestampUnit }
   | { readonly epochSeconds: TimestampUnit }
+  | { readonly format: StoredTimestampFormat; readonly unit?: TimestampUnit }
   | 'set'
   | { readonly list: AttributeCodec }
   | { readonly map: Readonly<Record<string, AttributeCodec>>; readonly requiredSets?: readonly string[] };
@@ -97,7 +106,8 @@ export function checkValueNames(entity: string, path: string, value: unknown): v
 export type AttributeType =
   | { readonly kind: 'string'; readonly maxBytes?: number; readonly optional?: true }
   | { readonly kind: 'number'; readonly min?: number; readonly max?: number; readonly integer?: true; readonly optional?: true }
-  | { readonly kind: 'boolean' | 'timestamp' | 'binary' | 'stringSet' | 'numberSet'; readonly optional?: true }
+  | { readonly kind: 'boolean' | 'binary' | 'stringSet' | 'numberSet'; readonly optional?: true }
+  | { readonly kind: 'timestamp'; readonly format?: StoredTimestampFormat; readonly optional?: true }
   | { readonly kind: 'enum'; readonly values: readonly string[]; readonly optional?: true }
   | { readonly kind: 'list'; readonly of: AttributeType; readonly maxItems?: number; readonly optional?: true }
   | { readonly kind: 'map'; readonly fields: Readonly<Record<string, AttributeType>>; readonly optional?: true };
@@ -156,8 +166,8 @@ export function checkValue(entity: string, path: string, type: AttributeType, va
       if (typeof value !== 'boolean') throw wrong();
       return;
     case 'timestamp':
-      // `stored`: the ISO-8601 text ddbgen writes, exactly (a loose text such as "Invoice 5" is no timestamp, though new Date() reads one)
-      if (stored ? typeof value !== 'string' || !isStoredTimestamp(value) : !(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong(stored ? 'a timestamp stored as ISO-8601 text (YYYY-MM-DDTHH:mm:ss.sssZ)' : undefined);
+      // `stored`: the text (or number) ddbgen writes, exactly (a loose text such as "Invoice 5" is no timestamp, though new Date() reads one)
+      if (stored ? !isStoredTimestamp(value, type.format) : !(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong(stored ? `a timestamp stored as ${STORED_FORM[type.format ?? 'iso']}` : undefined);
       return;
     case 'binary':
       if (!(value instanceof Uint8Array)) throw wrong();
@@ -204,11 +214,51 @@ export function withRequiredSets<T extends Record<string, unknown>>(item: T, typ
   return item;
 }
 
-/** Whether `text` is a timestamp exactly as ddbgen stores one: the ISO-8601 text of a valid instant, read back to the same text. */
-export function isStoredTimestamp(text: string): boolean {
-  if (text.length < 20) return false;
-  const date = isoDate(text);
-  return !Number.isNaN(date.getTime()) && isoString(date) === text;
+/** How messages name each stored timestamp form. */
+const STORED_FORM: Readonly<Record<StoredTimestampFormat | 'iso', string>> = {
+  iso: 'ISO-8601 text (YYYY-MM-DDTHH:mm:ss.sssZ)',
+  'iso-seconds': 'ISO-8601 text without milliseconds (YYYY-MM-DDTHH:mm:ssZ)',
+  date: 'a date (YYYY-MM-DD)',
+  'epoch-seconds': 'a whole number of seconds since the epoch',
+  'epoch-milliseconds': 'a whole number of milliseconds since the epoch',
+};
+
+/**
+ * Whether `value` is a timestamp exactly as stored in `format` (default ddbgen's ISO text): the
+ * text of a valid instant that reads back to the same text, or a whole number for the epoch forms.
+ */
+export function isStoredTimestamp(value: unknown, format?: StoredTimestampFormat): boolean {
+  if (format === 'epoch-seconds' || format === 'epoch-milliseconds') return typeof value === 'number' && Number.isSafeInteger(value);
+  if (typeof value !== 'string') return false;
+  const text = value;
+  if (format === undefined && text.length < 20) return false;
+  const date = format === undefined ? isoDate(text) : new Date(text);
+  if (Number.isNaN(date.getTime())) return false;
+  const iso = isoString(date);
+  return format === undefined ? iso === text : format === 'date' ? iso.slice(0, 10) === text : iso.slice(0, 19) + 'Z' === text;
+}
+
+/** A Date in a stored timestamp format (truncated to `unit` first). */
+export function toStoredTimestamp(value: Date, format: StoredTimestampFormat, unit?: TimestampUnit): string | number {
+  const date = unit === undefined ? value : truncateTimestamp(value, unit);
+  switch (format) {
+    case 'iso-seconds':
+      return isoString(date).slice(0, 19) + 'Z';
+    case 'date':
+      return isoString(date).slice(0, 10);
+    case 'epoch-seconds':
+      return Math.floor(date.getTime() / 1000);
+    case 'epoch-milliseconds':
+      return date.getTime();
+  }
+}
+
+/** The Date a stored timestamp holds, read leniently: a number in the format's epoch unit, or any text `new Date` reads (an epoch format's digits too). */
+export function fromStoredTimestamp(value: unknown, format: StoredTimestampFormat): Date {
+  const epoch = format === 'epoch-seconds' ? 1000 : format === 'epoch-milliseconds' ? 1 : undefined;
+  if (typeof value === 'number') return new Date(value * (epoch ?? 1000));
+  const text = String(value);
+  return epoch !== undefined && /^-?\d+$/.test(text) ? new Date(Number(text) * epoch) : new Date(text);
 }
 
 /** Throws ValidationError unless every own attribute of `record` that `types` declares holds its declared type (absent ones are the caller's to judge). */
@@ -234,10 +284,11 @@ export function itemDate(value: unknown): Date | null | undefined {
 /** The stored form of an attribute value under its codec (undefined: store nothing, e.g. an empty set). */
 export function toStoredValue(entity: string, path: string, codec: AttributeCodec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (codec === 'timestamp' || (typeof codec === 'object' && ('timestamp' in codec || 'epochSeconds' in codec))) {
+  if (codec === 'timestamp' || (typeof codec === 'object' && ('timestamp' in codec || 'epochSeconds' in codec || 'format' in codec))) {
     if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new ValidationError(entity, path, 'must be a valid Date');
     if (codec === 'timestamp') return isoString(value);
     if ('timestamp' in codec) return truncateTimestamp(value, codec.timestamp).toISOString();
+    if ('format' in codec) return toStoredTimestamp(value, codec.format, codec.unit);
     return truncateTimestamp(value, codec.epochSeconds).getTime() / 1000;
   }
   if (codec === 'set') return (value as Set<unknown>).size === 0 ? undefined : value;
@@ -257,6 +308,7 @@ export function fromStoredValue(entity: string, path: string, codec: AttributeCo
   if (codec === 'timestamp' || (typeof codec === 'object' && 'timestamp' in codec)) return isoDate(value as string);
   // A number of epoch seconds; an ISO string written before the attribute became the TTL reads as it was.
   if (typeof codec === 'object' && 'epochSeconds' in codec) return new Date(typeof value === 'number' ? value * 1000 : (value as string));
+  if (typeof codec === 'object' && 'format' in codec) return fromStoredTimestamp(value, codec.format);
   if (codec === 'set') return value;
   if ('list' in codec) return (value as unknown[]).map((v, i) => fromStoredValue(entity, `${path}[${i}]`, codec.list, v));
   const item = convertRecord(entity, path + '.', codec.map, value as Record<string, unknown>, fromStoredValue);

@@ -7,7 +7,7 @@
 // become inclusive bounds just beside the key (keys never contain U+0000, see escapeSegment), since
 // DynamoDB allows one key condition per attribute and no key attribute in a filter.
 
-import { KeyTemplate, compareUtf8, escapeSegment, isWellFormed, utf8ByteLength } from './codec.js';
+import { KeyTemplate, compareUtf8, isWellFormed, utf8ByteLength } from './codec.js';
 import { ExpressionAliases } from './expression.js';
 import { KeyValueError } from './errors.js';
 
@@ -204,7 +204,7 @@ export function planSortCondition(template: KeyTemplate, condition: object | und
  * whole sort key (an empty text on its first part).
  */
 function textPrefix(template: KeyTemplate, values: Readonly<Record<string, unknown>>): PlannedSortCondition {
-  const { entity, target, delimiter } = template.def;
+  const { entity, target } = template.def;
   const attributes = template.attributes;
   const given = attributes.findIndex((name) => values[name] === undefined);
   const count = given === -1 ? attributes.length : given;
@@ -221,13 +221,25 @@ function textPrefix(template: KeyTemplate, values: Readonly<Record<string, unkno
     throw new KeyValueError('KEY_PART_TYPE', { entity, target, attribute: last, message: `beginsWith on "${last}" takes a well-formed string, got ${typeof text}` });
   }
   const { [last]: _, ...before } = values;
-  const value = template.prefix(before).key + escapeSegment(text, delimiter);
+  const value = template.prefix(before).key + template.textOf(last, text);
   return value === '' ? undefined : { op: 'begins_with', value };
 }
 
-/** The prefix for a range operator or eq, which need at least the first sort-key value. */
+/** The prefix for a range operator or eq, which need at least the first sort-key value; a range refuses parts that sort as text. */
 function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
-  const p = template.prefix((values ?? {}) as Record<string, unknown>);
+  const given = (values ?? {}) as Record<string, unknown>;
+  if (op !== 'eq') {
+    const text = template.attributes.find((name) => given[name] !== undefined && template.sortsAsText(name));
+    if (text !== undefined) {
+      throw new KeyValueError('KEY_PART_TYPE', {
+        entity: template.def.entity,
+        target: template.def.target,
+        attribute: text,
+        message: `${op} compares keys in order, and "${text}" is an integer written without padding (keyFormat: { integers: 'plain' }), which sorts as text (10 before 9): use eq, or filter the items yourself`,
+      });
+    }
+  }
+  const p = template.prefix(given);
   if (p.given === 0 && template.attributes.length > 0) {
     throw new KeyValueError('KEY_PART_MISSING', {
       entity: template.def.entity,

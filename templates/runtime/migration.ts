@@ -31,7 +31,7 @@ import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
 import type { AttributeCodecs } from './item.js';
-import { storedItem, type EntityModel, type TableContext } from './repository.js';
+import { hasDiscriminator, propertyNamed, storedItem, type EntityModel, type TableContext } from './repository.js';
 
 /** An old-schema key template: it parses stored keys, and its definition (with its codec version) is rebuilt here. */
 export interface OldKeyTemplate {
@@ -49,6 +49,9 @@ export interface OldEntityModel {
   readonly sk: { readonly attribute: string; readonly template: OldKeyTemplate } | undefined;
   readonly codecs: AttributeCodecs;
   readonly keyAttributes: readonly string[];
+  /** Attributes the old schema stored under other names (`storedAs`). */
+  readonly storedNames?: Readonly<Record<string, string>>;
+  readonly discriminator?: Readonly<Record<string, string>>;
 }
 
 /** The old runtime's `fromStored`: a stored record back to an item, by the old attribute codecs. */
@@ -260,6 +263,7 @@ export class FileCheckpoints implements SegmentStore {
 
 /** Whether the model's table-key templates parse the stored item's keys. */
 function owns(model: OldEntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+  if (!hasDiscriminator(model, stored)) return false;
   try {
     if (typeof stored[model.pk.attribute] !== 'string') return false;
     model.pk.template.parse(stored[model.pk.attribute] as string);
@@ -493,6 +497,18 @@ function indexChanges(entity: MigratedEntity, stored: Readonly<Record<string, un
     if (next[name] === undefined) remove.push(name);
     else set[name] = next[name];
   }
+  // attributes the new schema stores under another name or in another timestamp format: rewritten
+  const { from, to } = entity;
+  const storedName = (model: Pick<EntityModel, 'storedNames'>, name: string) => model.storedNames?.[name] ?? name;
+  for (const name of to.attributes) {
+    const [old, now] = [storedName(from, name), storedName(to, name)];
+    if (old === now && JSON.stringify(from.codecs[name]) === JSON.stringify(to.codecs[name])) continue;
+    if (JSON.stringify(stored[now]) !== JSON.stringify(next[now])) {
+      if (next[now] === undefined) remove.push(now);
+      else set[now] = next[now];
+    }
+    if (old !== now && stored[old] !== undefined) remove.push(old);
+  }
   return { set, remove };
 }
 
@@ -530,7 +546,7 @@ function readStored(entity: MigratedEntity, decode: DecodeStored, stored: Readon
   let item: Record<string, unknown>;
   let shard: number | undefined;
   try {
-    item = decode(entity.name, entity.from.codecs, stored, entity.from.keyAttributes);
+    item = decode(entity.name, entity.from.codecs, propertyNamed(entity.from, stored), entity.from.keyAttributes);
     shard = keys.pk.shardIn(stored[entity.from.pk.attribute] as string);
   } catch (error) {
     return { skip: `${entity.name}: ${(error as Error).message}` };

@@ -45,6 +45,8 @@ export interface KeyAttributeModel {
 /** How an entity's items appear in one secondary index. */
 export interface IndexModel {
   readonly name: string;
+  /** The index's IndexName in DynamoDB, when it is not `name`. */
+  readonly indexName?: string;
   readonly kind: 'gsi' | 'lsi';
   /** The index's partition key; for an LSI, the table's. */
   readonly pk: KeyAttributeModel;
@@ -79,6 +81,14 @@ export interface EntityModel {
   readonly primaryParts: readonly string[];
   /** The optimistic-locking version attribute, if the entity declares one. */
   readonly version?: string;
+  /** Attributes the table holds under another name (`.storedAs`): property name → stored name. */
+  readonly storedNames?: Readonly<Record<string, string>>;
+  /**
+   * Attributes with a fixed value on every item of the entity (`{ _et: 'User' }`): written with each
+   * item (and listed in `keyAttributes`, so they are never an item's), and a record whose values
+   * differ is another entity's.
+   */
+  readonly discriminator?: Readonly<Record<string, string>>;
   /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
   readonly nativeIndexes?: readonly NativeIndexModel[];
   /**
@@ -145,10 +155,46 @@ const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(mode
  */
 export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>, partial = false): T {
   if (model.toItem && !partial) return model.toItem(stored) as T;
-  const item = fromStored<Record<string, unknown>>(model.name, model.codecs, stored, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+  const item = fromStored<Record<string, unknown>>(model.name, model.codecs, propertyNamed(model, stored), model.keyAttributes, model.passthrough ? undefined : model.attributes);
   // a required set is stored as nothing when empty: a whole item reads it back as an empty set
   if (!partial) withRequiredSets(item, model.types, model.required);
   return item as T;
+}
+
+/** A stored record with the attributes the table holds under other names (`storedNames`) under their property names. */
+export function propertyNamed(model: Pick<EntityModel, 'storedNames'>, stored: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const names = model.storedNames;
+  if (names === undefined) return stored;
+  const out: Record<string, unknown> = { ...stored };
+  for (const property of Object.keys(names)) {
+    const name = names[property]!;
+    delete out[property];
+    if (hasOwn(stored, name)) out[property] = stored[name];
+    delete out[name];
+  }
+  return out;
+}
+
+/** A record keyed by property names with the renamed attributes under their stored names (`storedNames`), plus the discriminator. */
+export function storedNamed(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
+  const names = model.storedNames;
+  if (names !== undefined) {
+    for (const property of Object.keys(names)) {
+      if (!hasOwn(record, property)) continue;
+      const value = record[property];
+      delete record[property];
+      record[names[property]!] = value;
+    }
+  }
+  return model.discriminator === undefined ? record : Object.assign(record, model.discriminator);
+}
+
+/** Whether a stored record is of the entity as its discriminator tells (true for an entity without one). */
+export function hasDiscriminator(model: Pick<EntityModel, 'discriminator'>, stored: Readonly<Record<string, unknown>>): boolean {
+  const discriminator = model.discriminator;
+  if (discriminator === undefined) return true;
+  for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name]) return false;
+  return true;
 }
 
 /** The table key of an item, from the attributes its key templates name. */
@@ -193,7 +239,7 @@ export function storedItem(model: EntityModel, item: Readonly<Record<string, unk
   Object.assign(keys, primaryKey(model, item));
   checkRequired(model, item);
   const stored = toStored(model.name, model.codecs, item);
-  return checkedSize(model, Object.assign(stored, nativeIndexAttributes(model, stored), keys));
+  return checkedSize(model, storedNamed(model, Object.assign(stored, nativeIndexAttributes(model, stored), keys)));
 }
 
 /**
@@ -272,7 +318,7 @@ export async function getItem(ctx: TableContext, model: EntityModel, key: Readon
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item && unexpired(ctx.ttl, options)(result.Item) ? itemOf<unknown>(model, result.Item) : undefined;
+  return result.Item && unexpired(ctx.ttl, options)(result.Item) && hasDiscriminator(model, result.Item) ? itemOf<unknown>(model, result.Item) : undefined;
 }
 
 /**
@@ -329,7 +375,7 @@ export async function batchDeleteItems(ctx: TableContext, model: EntityModel, ke
 export async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: readonly BatchRead<S>[], options: ReadOptions): Promise<Array<T | undefined>> {
   const attributes = tableKeyAttributes(model);
   const keep = unexpired(ctx.ttl, options);
-  const decode = (stored: Record<string, unknown>) => (keep(stored) ? itemOf<T>(model, stored) : undefined);
+  const decode = (stored: Record<string, unknown>) => (keep(stored) && hasDiscriminator(model, stored) ? itemOf<T>(model, stored) : undefined);
   const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decode, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   return reads.map((read) => found.get(keyId(read.key, attributes)));
 }
@@ -389,6 +435,7 @@ export interface QueryRequest {
 export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string, unknown>>): boolean {
   const owner = request.owner;
   if (owner === undefined) return true;
+  if (!hasDiscriminator(owner, stored)) return false;
   if (request.indexName !== undefined) {
     // an index partition may hold other entities' items: the table key (in every projection) says whose
     const pk = stored[owner.pk.attribute];
@@ -518,7 +565,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
     order,
     consistent: options.consistent === true,
   };
-  if (indexName !== undefined) request.indexName = indexName;
+  if (indexName !== undefined) request.indexName = index?.indexName ?? indexName;
   if (sk) request.sk = { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) };
   request.owner = model;
   return request;
@@ -597,7 +644,7 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
     const sk = model.sk ? stored[model.sk.attribute] : undefined;
     const pk = stored[model.pk.attribute];
     if (model.sk && (typeof sk !== 'string' || !model.sk.template.matches(sk))) continue;
-    if (typeof pk !== 'string' || !model.pk.template.matches(pk)) continue;
+    if (typeof pk !== 'string' || !model.pk.template.matches(pk) || !hasDiscriminator(model, stored)) continue;
     return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };

@@ -13,7 +13,7 @@ import { edgeAttributes, edgeNodeTypes, nodeId, type EdgeModel, type NodeType } 
 import { DdbgenError } from './errors.js';
 import { FORBIDDEN_NAMES, checkValue, describeItem, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
 import { ValidationError } from './errors.js';
-import { itemOf, type EntityModel } from './repository.js';
+import { itemOf, propertyNamed, type EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
 export type StreamViewType = 'new-and-old-images' | 'new-image' | 'old-image' | 'keys-only';
@@ -210,6 +210,8 @@ interface Declared {
   readonly codecs: AttributeCodecs;
   readonly types?: AttributeTypes | undefined;
   readonly required?: readonly string[] | undefined;
+  /** Attributes stored under other names: checked under their property names. */
+  readonly storedNames?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -221,8 +223,9 @@ interface Declared {
  */
 function decodeImage(owner: string, declared: Declared, stored: Record<string, unknown>, read: (stored: Record<string, unknown>) => Record<string, unknown>, which: string): Record<string, unknown> {
   const { codecs, types, required } = declared;
-  for (const name of Object.keys(stored)) {
-    const value = stored[name];
+  const named = declared.storedNames === undefined ? stored : propertyNamed({ storedNames: declared.storedNames }, stored);
+  for (const name of Object.keys(named)) {
+    const value = named[name];
     const type = types !== undefined && Object.prototype.hasOwnProperty.call(types, name) ? types[name] : undefined;
     if (type === undefined || value === undefined) continue;
     const codec = Object.prototype.hasOwnProperty.call(codecs, name) ? codecs[name] : undefined;
@@ -240,7 +243,7 @@ function decodeImage(owner: string, declared: Declared, stored: Record<string, u
   }
   for (const name of required ?? []) {
     const kind = types?.[name]?.kind;
-    if (stored[name] === undefined && kind !== 'stringSet' && kind !== 'numberSet') throw new ImageError(`${which}.${name} is missing, and ${owner} declares it required`);
+    if (named[name] === undefined && kind !== 'stringSet' && kind !== 'numberSet') throw new ImageError(`${which}.${name} is missing, and ${owner} declares it required`);
   }
   return read(stored);
 }

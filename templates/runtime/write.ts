@@ -115,7 +115,7 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
   if (model.sk) key[model.sk.attribute] = record[model.sk.attribute] as string;
   const isNew = mode === 'create' || (version !== undefined && expected === undefined && mode === 'put');
   const conditional = isNew || mode === 'replace' || expected !== undefined || options.condition !== undefined;
-  const aliases = conditional ? new ExpressionAliases() : undefined;
+  const aliases = conditional ? new ExpressionAliases(model.storedNames) : undefined;
   let condition: string | undefined;
   if (aliases) {
     const parts: string[] = [];
@@ -234,7 +234,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
     ...(changes.prepend ? { prepend: toStored(model.name, model.codecs, changes.prepend) as Record<string, unknown[]> } : {}),
     ...(changes.setIfNotExists ? { setIfNotExists: toStored(model.name, model.codecs, changes.setIfNotExists) } : {}),
   };
-  const aliases = new ExpressionAliases();
+  const aliases = new ExpressionAliases(model.storedNames);
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, stored, aliases));
   const parts = [`attribute_exists(${aliases.name(model.pk.attribute)})`];
   if (version !== undefined) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
@@ -265,7 +265,7 @@ export function planDelete(model: EntityModel, key: Readonly<Record<string, unkn
   const tableKey = primaryKey(model, key);
   const version = model.version;
   const expected = expectedVersion(model, options);
-  const aliases = new ExpressionAliases();
+  const aliases = new ExpressionAliases(model.storedNames);
   const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   const describe = () => describeItem(model, key, fingerprint);
@@ -291,7 +291,7 @@ export function planDelete(model: EntityModel, key: Readonly<Record<string, unkn
 /** Plans a condition check (transactions only): the transaction fails unless `condition` holds. */
 export function planCheck(model: EntityModel, key: Readonly<Record<string, unknown>>, condition: Condition<unknown>, fingerprint?: PiiFingerprint): WritePlan {
   const tableKey = primaryKey(model, key);
-  const aliases = new ExpressionAliases();
+  const aliases = new ExpressionAliases(model.storedNames);
   const expression = conditionOf(model, aliases, [], condition as Condition<Record<string, unknown>>)!;
   const describe = () => describeItem(model, key, fingerprint);
   return {
@@ -428,8 +428,8 @@ export function planIncrement(model: EntityModel, key: Readonly<Record<string, u
     add[name] = delta;
   }
   if (!Object.keys(add).length) throw new ValidationError(model.name, '(increment)', 'nothing to increment');
-  const aliases = new ExpressionAliases();
-  const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key) };
+  const aliases = new ExpressionAliases(model.storedNames);
+  const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key), ...model.discriminator };
   for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
   const describe = () => describeItem(model, key, fingerprint);

@@ -14,6 +14,7 @@ import seams from '../../fixtures/seams.js';
 import seeds from '../../fixtures/seeds.js';
 import sessions from '../../fixtures/sessions.js';
 import social from '../../fixtures/social.js';
+import storedFormats from '../../fixtures/stored-formats.js';
 import tenants from '../../fixtures/tenants.js';
 import type { IamPlan } from '../../generator/iam/policy-model.js';
 import { shardInputs, templateAttributes } from '../../generator/model/key-segments.js';
@@ -24,6 +25,7 @@ import { SeamsTable } from '../../out/seams/index.js';
 import { SeedsTable } from '../../out/seeds/index.js';
 import { SessionsTable } from '../../out/sessions/index.js';
 import { SocialTable } from '../../out/social/index.js';
+import { StoredFormatsTable } from '../../out/stored-formats/index.js';
 import { TenantsTable } from '../../out/tenants/index.js';
 import { WeeklyTable } from '../../out/weekly/index.js';
 import { examplesIn, runnable, type Example } from './doc-examples.js';
@@ -53,6 +55,7 @@ export const FIXTURES: readonly Fixture[] = [
   { folder: 'clicks', table: clicks, Table: ClicksTable },
   { folder: 'saas', table: saas, Table: SaasTable, tenant: 'tenantId' },
   { folder: 'seams', table: seams, Table: SeamsTable, tenant: 'tenantId' },
+  { folder: 'stored-formats', table: storedFormats, Table: StoredFormatsTable },
 ];
 
 // ---- sample values and recipes ----------------------------------------------------------------

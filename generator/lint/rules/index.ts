@@ -21,6 +21,9 @@ import { syntheticCouldBeNative } from './synthetic-could-be-native.js';
 import { tableQuota } from './table-quota.js';
 import { timeBucketPartitionKey } from './time-bucket-partition-key.js';
 import { ttlAttribute } from './ttl-attribute.js';
+import { unescapedKeyValues } from './unescaped-key-values.js';
+import { plainIntegerKey } from './plain-integer-key.js';
+import { foldedKeyCase } from './folded-key-case.js';
 import { underShardedKey } from './under-sharded-key.js';
 import { writeContention } from './write-contention.js';
 import type { LintRule } from '../rule.js';
@@ -49,6 +52,9 @@ export const rules: readonly LintRule[] = [
   syntheticCouldBeNative,
   onDemandMaximum,
   ttlAttribute,
+  unescapedKeyValues,
+  plainIntegerKey,
+  foldedKeyCase,
 ];
 
 export const RULE_IDS: readonly string[] = rules.map((r) => r.id);

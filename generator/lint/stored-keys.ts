@@ -1,0 +1,40 @@
+// The key templates of an entity with what they hold, for the rules about stored key formats
+// (HK024–HK026): which templates, where they are in the schema, and their value placeholders.
+import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
+import { segmentOffset } from '../model/load-model.js';
+
+export type Placeholder = Extract<TemplateDef['segments'][number], { kind: 'placeholder' }>;
+
+export interface StoredKeyTemplate {
+  readonly path: readonly string[];
+  /** `Employee key.pk`, `Employee workplaces.sk`: how messages name it. */
+  readonly where: string;
+  readonly template: TemplateDef;
+  readonly sort: boolean;
+  /** The value placeholders and their attributes (not `<shard>`). */
+  readonly values: ReadonlyArray<{ readonly segment: Placeholder; readonly attribute: AttributeDef }>;
+  /** The offset of a segment in the template, for the finding's column. */
+  offset(segment: Placeholder): number | undefined;
+}
+
+/** Every key template of an entity whose table declares a key format, with its value placeholders. */
+export function storedKeyTemplates(table: TableDef, entity: EntityDef): StoredKeyTemplate[] {
+  if (entity.keyFormat === undefined) return [];
+  const templates: Array<[readonly string[], TemplateDef | undefined]> = [
+    [['entities', entity.name, 'key', 'pk'], entity.key.pk],
+    [['entities', entity.name, 'key', 'sk'], entity.key.sk],
+    ...Object.values(entity.indexes).flatMap((m): Array<[readonly string[], TemplateDef | undefined]> => [
+      [['entities', entity.name, 'indexes', m.index, 'pk'], m.pk],
+      [['entities', entity.name, 'indexes', m.index, 'sk'], m.sk],
+    ]),
+  ];
+  return templates.flatMap(([path, template]) => {
+    if (!template) return [];
+    const values = template.segments.flatMap((segment) => {
+      if (segment.kind !== 'placeholder' || segment.name === 'shard') return [];
+      const attribute = Object.prototype.hasOwnProperty.call(entity.attributes, segment.name) ? entity.attributes[segment.name] : undefined;
+      return attribute ? [{ segment, attribute }] : [];
+    });
+    return [{ path, where: `${entity.name} ${path.slice(2).join('.')}`, template, sort: path[path.length - 1] === 'sk', values, offset: (segment: Placeholder) => segmentOffset(template, table.delimiter, (s) => s === segment) }];
+  });
+}

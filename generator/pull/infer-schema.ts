@@ -1,0 +1,523 @@
+// Infers a schema from a table's description and a sample of its items (`ddbgen pull`): entities
+// told apart by a discriminator attribute when the items carry one (ElectroDB's __edb_e__ and
+// __edb_v__, DynamoDB-Toolbox's _et, OneTable's _type, a NoSQL Workbench facet, or one named with
+// --discriminator), else by the shape of their keys; each entity's key templates with the slots bound
+// to the attributes they hold; the table's stored key format; index mappings; attribute types. Every
+// inference carries the number of sampled items it covers, and items that fit nothing are listed
+// with the reason.
+
+import { inferType, type InferredType, type Undescribed } from './infer-attributes.js';
+import { bindingId, inferDelimiter, tokenize, type Binding, type Casing, type Token } from './infer-keys.js';
+import type { PulledIndex, PulledTable } from './table-description.js';
+
+export type Item = Readonly<Record<string, unknown>>;
+
+/** A sampled item, with the group a NoSQL Workbench facet put it in. */
+export interface SampledItem {
+  readonly item: Item;
+  readonly facet?: string;
+}
+
+export interface InferredTemplate {
+  readonly source: string;
+  /** Sampled items whose key this template builds exactly. */
+  readonly fits: number;
+  readonly of: number;
+}
+
+export interface InferredAttribute {
+  readonly property: string;
+  readonly storedAs?: string;
+  readonly type: InferredType;
+  readonly optional: boolean;
+  readonly seen: number;
+}
+
+export interface InferredEntity {
+  readonly name: string;
+  readonly items: number;
+  readonly discriminator?: Readonly<Record<string, string>>;
+  readonly facet?: string;
+  readonly key: { readonly pk: InferredTemplate; readonly sk?: InferredTemplate };
+  readonly indexes: ReadonlyArray<{ readonly index: string; readonly pk?: InferredTemplate; readonly sk?: InferredTemplate; readonly native?: true }>;
+  readonly attributes: readonly InferredAttribute[];
+  /** Attributes no DSL type describes: kept as they are by `passthrough: true`. */
+  readonly undescribed: ReadonlyArray<{ readonly name: string; readonly reason: string; readonly seen: number }>;
+  readonly notes: readonly string[];
+}
+
+export interface UnmatchedItem {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly reason: string;
+}
+
+export interface InferredSchema {
+  readonly table: PulledTable;
+  /** The logical name: the output folder and the class. */
+  readonly name: string;
+  readonly delimiter: string;
+  readonly keyFormat?: { readonly escape: boolean; readonly integers: 'padded' | 'plain'; readonly casing: Casing };
+  /** Index names mapped natively (keyed by the items' own attributes). */
+  readonly native: readonly string[];
+  readonly entities: readonly InferredEntity[];
+  readonly unmatched: readonly UnmatchedItem[];
+  readonly sampled: number;
+  /** Discriminator attributes entities were told apart by. */
+  readonly discriminator: readonly string[];
+  readonly notes: readonly string[];
+}
+
+/** A problem that stops inference: what was found so far, and what to do. */
+export class PullError extends Error {
+  readonly inferred: string;
+  readonly fix: string;
+  constructor(message: string, inferred: string, fix: string) {
+    super(message);
+    this.inferred = inferred;
+    this.fix = fix;
+  }
+}
+
+/** Discriminators peers write, most specific first. */
+const KNOWN_DISCRIMINATORS: ReadonlyArray<readonly string[]> = [['__edb_e__', '__edb_v__'], ['_et'], ['_type'], ['__typename'], ['entityType'], ['type']];
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const SYNTHETIC_NAME = /(pk|sk|key|hash|range)\d*$/i;
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty']);
+
+/** `USER`, `account-name`, `$employee_1` → `User`, `AccountName`, `Employee`. */
+export function pascalCase(text: string): string {
+  const words = text.replace(/_\d+$/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map((w) => (w === w.toUpperCase() || w === w.toLowerCase() ? w.charAt(0).toUpperCase() + w.slice(1).toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  return /^[A-Za-z]/.test(name) ? name : `E${name}`;
+}
+
+/** A property name for a stored attribute name: itself when it is an identifier, else a camelCase one. */
+function propertyName(stored: string): string {
+  if (IDENTIFIER.test(stored) && !RESERVED.has(stored)) return stored;
+  const pascal = pascalCase(stored);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1) + (RESERVED.has(stored) ? 'Value' : '');
+}
+
+const percent = (n: number, of: number) => (of === 0 ? '0%' : `${((100 * n) / of).toFixed(n === of ? 0 : 1)}%`);
+
+/** The key attributes that hold built (synthetic) keys, and the GSIs keyed natively by the items' attributes. */
+function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; notes: string[] } {
+  const synthetic = new Set([table.pk.name, ...(table.sk ? [table.sk.name] : [])]);
+  const native: PulledIndex[] = [];
+  const notes: string[] = [];
+  for (const index of table.indexes) {
+    const attrs = [...(index.kind === 'gsi' ? index.pk : []), ...index.sk];
+    const builtKey = (a: { name: string; type: string }) => {
+      if (a.type !== 'S') return false;
+      if (SYNTHETIC_NAME.test(a.name)) return true;
+      const values = items.map((i) => i[a.name]).filter((v): v is string => typeof v === 'string');
+      return values.length > 0 && values.filter((v) => /[#|~]/.test(v)).length * 2 >= values.length;
+    };
+    if (index.pk.length <= 1 && index.sk.length <= 1 && attrs.every(builtKey)) attrs.forEach((a) => synthetic.add(a.name));
+    else if (index.kind === 'gsi') native.push(index);
+    else notes.push(`LSI ${index.name} is keyed by the items' own attribute ${index.sk[0]?.name}: ddbgen's LSIs hold a built sort key, so it is left out`);
+  }
+  return { synthetic, native, notes };
+}
+
+/** The discriminator attributes: the one named, else one a peer writes on most items. */
+function discriminatorOf(items: readonly Item[], named: string | undefined): string[] {
+  if (named !== undefined) return named === '__edb_e__' && items.some((i) => typeof i['__edb_v__'] === 'string') ? ['__edb_e__', '__edb_v__'] : [named];
+  for (const attrs of KNOWN_DISCRIMINATORS) {
+    const carrying = items.filter((i) => typeof i[attrs[0]!] === 'string').length;
+    if (carrying * 2 >= items.length && carrying > 0) return attrs.filter((a) => items.some((i) => typeof i[a] === 'string'));
+  }
+  return [];
+}
+
+interface Slot {
+  readonly binding?: Binding;
+  readonly literal?: string;
+  readonly casings?: ReadonlySet<Casing>;
+}
+
+/** One key's template over a cluster of items: each position a literal or the binding every item shares. */
+function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slot[] } | { problem: string } {
+  const width = perItem[0]!.length;
+  const slots: Slot[] = [];
+  for (let p = 0; p < width; p++) {
+    const tokens = perItem.map((t) => t[p]!);
+    const texts = new Set(tokens.map((t) => t.text));
+    if (texts.size > 1 && tokens.some((t) => t.kind === 'literal')) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
+    if (tokens[0]!.kind === 'literal') {
+      slots.push({ literal: tokens[0]!.text });
+      continue;
+    }
+    let common: Map<string, { binding: Binding; casings: Set<Casing> }> | undefined;
+    for (const token of tokens) {
+      if (token.kind !== 'slot') continue;
+      const here = new Map(token.bindings.map((b) => [bindingId(b), b]));
+      if (common === undefined) common = new Map([...here].map(([id, b]) => [id, { binding: b, casings: new Set(b.casings) }]));
+      else {
+        for (const [id, entry] of common) {
+          const b = here.get(id);
+          if (!b) common.delete(id);
+          else for (const c of [...entry.casings]) if (!b.casings.has(c)) entry.casings.delete(c);
+        }
+      }
+    }
+    let options = [...(common?.values() ?? [])].filter((e) => e.casings.size > 0);
+    // One text in every item may be a value all of them share, or literal text an attribute happens
+    // to equal: a slot only when the key names its attribute (`project_<project>`, `TRAINER#<trainerId>`).
+    // A word leading a key seen once is literal too (`user#…`: a type name, even when an attribute says "user").
+    if (texts.size === 1) {
+      const previous = p > 0 ? perItem[0]![p - 1]!.text.toLowerCase().replace(/[^a-z0-9]/g, '') : '';
+      const named = (b: Binding) => `${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) || (previous.length >= 2 && b.attr.toLowerCase().startsWith(previous));
+      const leadingWord = p === 0 && /^[A-Za-z$_-]+$/.test(tokens[0]!.text);
+      if (tokens.length >= 2 || leadingWord) options = options.filter((o) => named(o.binding));
+      if (options.length === 0) {
+        slots.push({ literal: tokens[0]!.text });
+        continue;
+      }
+    }
+    if (options.length === 0) {
+      const typed = tokens.find((t) => t.kind === 'slot' && t.typed !== undefined);
+      return {
+        problem:
+          typed && typed.kind === 'slot' && typed.bindings.length === 0
+            ? `segment ${p + 1} ("${typed.text}", ${typed.typed}) is a value no attribute of the item holds, and ddbgen builds every key part from an attribute`
+            : `segment ${p + 1} holds the values of different attributes in different items`,
+      };
+    }
+    // prefer the attribute the glued text names (ElectroDB's `employee_<employee>`), then no glued text, then the name
+    // and an integer's own digits over a padding every value happens to fill
+    const score = ({ binding: b, casings }: { binding: Binding; casings: ReadonlySet<Casing> }) =>
+      (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 8) + (casings.has('preserve') ? 0 : 4) + (b.prefix || b.suffix ? 2 : 0) + (b.form.kind === 'integer' && b.form.padded !== undefined ? 1 : 0);
+    options.sort((a, b) => score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
+    slots.push({ binding: options[0]!.binding, casings: options[0]!.casings });
+  }
+  return { slots };
+}
+
+/** A template's DSL source from its slots. */
+function templateSource(slots: readonly Slot[], delimiter: string): string {
+  return slots
+    .map((s) => (s.literal !== undefined ? s.literal : `${s.binding!.prefix}<${s.binding!.attr}${s.binding!.form.kind === 'truncate' ? `:${s.binding!.form.unit}` : ''}>${s.binding!.suffix}`))
+    .join(delimiter);
+}
+
+interface Cluster {
+  readonly group: string;
+  readonly items: Item[];
+  readonly pk: Token[][];
+  readonly sk: Token[][];
+}
+
+interface ResolvedCluster {
+  readonly cluster: Cluster;
+  readonly pk: Slot[];
+  readonly sk?: Slot[];
+}
+
+/**
+ * A cluster split wherever its items have different literal text at one position (`ORDER#…` and
+ * `ITEM#…`): each part has one text there. Positions where every item holds a slot stay together.
+ */
+function splitByLiterals(cluster: Cluster): Cluster[] {
+  for (const which of ['pk', 'sk'] as const) {
+    const width = cluster[which][0]?.length ?? 0;
+    for (let p = 0; p < width; p++) {
+      const tokens = cluster[which].map((t) => t[p]!);
+      if (new Set(tokens.map((t) => t.text)).size === 1 || !tokens.some((t) => t.kind === 'literal')) continue;
+      const parts = new Map<string, Cluster>();
+      cluster.items.forEach((item, i) => {
+        const text = tokens[i]!.text;
+        let part = parts.get(text);
+        if (!part) parts.set(text, (part = { group: cluster.group, items: [], pk: [], sk: [] }));
+        part.items.push(item);
+        part.pk.push(cluster.pk[i]!);
+        part.sk.push(cluster.sk[i]!);
+      });
+      return [...parts.values()].flatMap(splitByLiterals);
+    }
+  }
+  return [cluster];
+}
+
+function keyOf(table: PulledTable, item: Item): Record<string, unknown> {
+  return { [table.pk.name]: item[table.pk.name], ...(table.sk ? { [table.sk.name]: item[table.sk.name] } : {}) };
+}
+
+/** The name an entity takes from its keys: the sort key's first word when the sort key varies, else the partition key's. */
+function nameFromKeys(pk: readonly Slot[], sk: readonly Slot[] | undefined): string {
+  const word = (slots: readonly Slot[]) => slots.map((s) => s.literal ?? s.binding?.prefix ?? '').find((text) => /[A-Za-z]/.test(text));
+  const skVaries = sk?.some((s) => s.binding) ?? false;
+  const text = (skVaries ? word(sk!) : undefined) ?? word(pk) ?? (sk ? word(sk) : undefined) ?? 'Item';
+  return pascalCase(text.replace(/^\$/, ''));
+}
+
+export interface InferOptions {
+  /** The attribute that names each item's entity (`--discriminator`). */
+  readonly discriminator?: string;
+}
+
+/** Infers the schema; throws PullError when the table cannot be described at all. */
+export function inferSchema(table: PulledTable, sample: readonly SampledItem[], options: InferOptions = {}): InferredSchema {
+  const described = `table ${table.name}: key ${table.pk.name} (${table.pk.type})${table.sk ? ` / ${table.sk.name} (${table.sk.type})` : ''}, ${table.indexes.length} index(es), ${sample.length} item(s) sampled`;
+  for (const key of [table.pk, ...(table.sk ? [table.sk] : [])]) {
+    if (key.type !== 'S') throw new PullError(`the table's key attribute ${key.name} is a ${key.type === 'N' ? 'number' : 'binary'} (${key.type}); ddbgen builds keys as strings`, described, 'describe this table by hand with attributes of its own, or copy its items to a table keyed by strings');
+  }
+  if (sample.length === 0) throw new PullError(`table ${table.name} has no items, so there is nothing to infer entities from`, described, 'pull again once the table holds items, or write the entities by hand (ddbgen init writes a starter schema)');
+  const items = sample.map((s) => s.item);
+  const notes: string[] = [];
+  const { synthetic, native, notes: keyNotes } = keyKinds(table, items);
+  notes.push(...keyNotes);
+  const discriminator = sample.some((s) => s.facet !== undefined) ? [] : discriminatorOf(items, options.discriminator);
+  if (options.discriminator !== undefined && !items.some((i) => typeof i[options.discriminator!] === 'string')) {
+    throw new PullError(`no sampled item has a string attribute "${options.discriminator}" to tell entities apart by`, described, 'name an attribute the items carry with --discriminator, or leave it out to infer entities from the shape of their keys');
+  }
+  const exclude = new Set([...synthetic, ...discriminator]);
+  const keyValues = items.flatMap((i) => [...synthetic].map((a) => i[a]).filter((v): v is string => typeof v === 'string'));
+  const delimiter = inferDelimiter(keyValues);
+  const escaped = keyValues.some((v) => v.includes(`\\${delimiter}`) || v.includes('\\\\'));
+  const unmatched: UnmatchedItem[] = [];
+
+  // clusters: the discriminator's values (or the facet), then the coarse shape of both keys
+  const clusters = new Map<string, Cluster>();
+  for (const { item, facet } of sample) {
+    const pkValue = item[table.pk.name];
+    const skValue = table.sk ? item[table.sk.name] : undefined;
+    if (typeof pkValue !== 'string' || (table.sk && typeof skValue !== 'string')) {
+      unmatched.push({ key: keyOf(table, item), reason: 'its key is not a string' });
+      continue;
+    }
+    const group = facet ?? (discriminator.length ? JSON.stringify(discriminator.map((a) => item[a])) : '');
+    if (discriminator.length && typeof item[discriminator[0]!] !== 'string') {
+      unmatched.push({ key: keyOf(table, item), reason: `it has no ${discriminator[0]} (the discriminator the other items carry)` });
+      continue;
+    }
+    const pk = tokenize(pkValue, delimiter, escaped, item, exclude);
+    const sk = typeof skValue === 'string' ? tokenize(skValue, delimiter, escaped, item, exclude) : [];
+    if (!pk || !sk) {
+      unmatched.push({ key: keyOf(table, item), reason: 'its key has a malformed escape' });
+      continue;
+    }
+    const id = JSON.stringify([group, pk.length, table.sk ? sk.length : null]);
+    let cluster = clusters.get(id);
+    if (!cluster) clusters.set(id, (cluster = { group, items: [], pk: [], sk: [] }));
+    cluster.items.push(item);
+    cluster.pk.push(pk);
+    cluster.sk.push(sk);
+  }
+
+  // each cluster's templates; per group, the largest cluster is the entity and the others do not fit it
+  const resolved: ResolvedCluster[] = [];
+  for (const cluster of [...clusters.values()].flatMap(splitByLiterals)) {
+    const pk = resolveTemplate(cluster.pk);
+    const sk = table.sk ? resolveTemplate(cluster.sk) : undefined;
+    const problem = 'problem' in pk ? `partition key: ${pk.problem}` : sk && 'problem' in sk ? `sort key: ${sk.problem}` : undefined;
+    if (problem) {
+      for (const item of cluster.items) unmatched.push({ key: keyOf(table, item), reason: problem });
+      continue;
+    }
+    resolved.push({ cluster, pk: (pk as { slots: Slot[] }).slots, ...(sk ? { sk: (sk as { slots: Slot[] }).slots } : {}) });
+  }
+  const byGroup = new Map<string, ResolvedCluster[]>();
+  for (const r of resolved) byGroup.set(r.cluster.group, [...(byGroup.get(r.cluster.group) ?? []), r]);
+  let kept: ResolvedCluster[] = [];
+  for (const [group, members] of byGroup) {
+    if (group === '') {
+      kept.push(...members);
+      continue;
+    }
+    members.sort((a, b) => b.cluster.items.length - a.cluster.items.length);
+    kept.push(members[0]!);
+    const main = members[0]!;
+    const mainName = pascalCase(discriminator.length ? String(main.cluster.items[0]![discriminator[0]!]) : group);
+    for (const other of members.slice(1)) {
+      for (const item of other.cluster.items) unmatched.push({ key: keyOf(table, item), reason: `its ${discriminator.length ? discriminator.join(' / ') : 'facet'} is that of ${mainName} items, but its key is shaped "${templateSource(other.pk, delimiter)}${other.sk ? ` / ${templateSource(other.sk, delimiter)}` : ''}"` });
+    }
+  }
+
+  // the table's key format: one casing and one integer form for every entity
+  const slotsOf = (r: ResolvedCluster) => [...r.pk, ...(r.sk ?? [])].filter((s) => s.binding);
+  const casingVotes = new Map<Casing, number>();
+  for (const r of kept) for (const s of slotsOf(r)) for (const c of s.casings ?? []) casingVotes.set(c, (casingVotes.get(c) ?? 0) + 1);
+  const casing = (['preserve', 'lower', 'upper'] as const).reduce((best, c) => ((casingVotes.get(c) ?? 0) > (casingVotes.get(best) ?? 0) ? c : best), 'preserve' as Casing);
+  const integerSlots = kept.flatMap((r) => slotsOf(r).filter((s) => s.binding!.form.kind === 'integer'));
+  const padded = integerSlots.some((s) => (s.binding!.form as { padded?: number }).padded !== undefined);
+  // plain when the keys hold integers without padding; ddbgen's own padded form otherwise
+  const integers: 'padded' | 'plain' = padded || integerSlots.length === 0 ? 'padded' : 'plain';
+  kept = kept.filter((r) => {
+    const misfit = slotsOf(r).find((s) => !s.casings!.has(casing)) ? `its keys are folded to another case than the table's other keys (${casing})` : padded && slotsOf(r).some((s) => s.binding!.form.kind === 'integer' && (s.binding!.form as { padded?: number }).padded === undefined && new Set(r.cluster.items.map((i) => String(i[s.binding!.attr]).length)).size > 1) ? 'its keys hold integers without padding, and the table\'s other keys pad them' : undefined;
+    if (misfit) for (const item of r.cluster.items) unmatched.push({ key: keyOf(table, item), reason: misfit });
+    return !misfit;
+  });
+
+  // entities: named, with attributes and index mappings
+  const names = new Set<string>();
+  const entities: InferredEntity[] = [];
+  const merged = new Map<string, ResolvedCluster[]>();
+  for (const r of kept) {
+    const id = JSON.stringify([r.cluster.group, templateSource(r.pk, delimiter), r.sk ? templateSource(r.sk, delimiter) : null]);
+    merged.set(id, [...(merged.get(id) ?? []), r]);
+  }
+  for (const group of [...merged.values()].sort((a, b) => sum(b) - sum(a))) {
+    const first = group[0]!;
+    const entityItems = group.flatMap((r) => r.cluster.items);
+    const facet = sample.find((s) => s.item === entityItems[0])?.facet;
+    const discriminated = discriminator.length ? Object.fromEntries(discriminator.map((a) => [a, entityItems[0]![a] as string]).filter(([, v]) => typeof v === 'string')) : undefined;
+    let name = facet !== undefined ? pascalCase(facet) : discriminated ? pascalCase(String(entityItems[0]![discriminator[0]!])) : nameFromKeys(first.pk, first.sk);
+    for (let n = 2; names.has(name); n++) name = `${name.replace(/\d+$/, '')}${n}`;
+    names.add(name);
+    const entity = buildEntity(table, name, entityItems, first, delimiter, escaped, exclude, native, integers, casing, discriminated, facet);
+    if ('problem' in entity) {
+      names.delete(name);
+      for (const item of entityItems) unmatched.push({ key: keyOf(table, item), reason: entity.problem });
+    } else entities.push(entity);
+  }
+  if (entities.length === 0) {
+    throw new PullError(`no entity fits the ${sample.length} sampled item(s): ${summariseReasons(unmatched)}`, described, 'read the reasons above: name the attribute that tells entities apart with --discriminator, or sample more items (--sample N) so a key shape is seen on several items');
+  }
+  // glued text and empty segments, as ddbgen's own codec never writes them
+  const glued = kept.some((r) => [...r.pk, ...(r.sk ?? [])].some((s) => s.literal === '' || (s.binding && (s.binding.prefix || s.binding.suffix))));
+  const needsFormat = !escaped || casing !== 'preserve' || integers === 'plain' || glued;
+  return {
+    table,
+    name: pascalCase(table.name),
+    delimiter,
+    ...(needsFormat ? { keyFormat: { escape: escaped, integers, casing } } : {}),
+    native: native.map((i) => i.name),
+    entities,
+    unmatched,
+    sampled: sample.length,
+    discriminator,
+    notes,
+  };
+}
+
+const sum = (group: readonly ResolvedCluster[]) => group.reduce((n, r) => n + r.cluster.items.length, 0);
+
+function summariseReasons(unmatched: readonly UnmatchedItem[]): string {
+  const counts = new Map<string, number>();
+  for (const u of unmatched) counts.set(u.reason, (counts.get(u.reason) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n} item(s): ${reason}`).join('; ');
+}
+
+function buildEntity(
+  table: PulledTable,
+  name: string,
+  items: readonly Item[],
+  shape: ResolvedCluster,
+  delimiter: string,
+  escaped: boolean,
+  exclude: ReadonlySet<string>,
+  native: readonly PulledIndex[],
+  integers: 'padded' | 'plain',
+  casing: Casing,
+  discriminator: Record<string, string> | undefined,
+  facet: string | undefined,
+): InferredEntity | { problem: string } {
+  const notes: string[] = [];
+  const n = items.length;
+  const keyTemplate = (slots: readonly Slot[]): InferredTemplate => ({ source: templateSource(slots, delimiter), fits: n, of: n });
+  // bound attributes in template order (the table key's, then the indexes')
+  const bound = new Map<string, Binding>();
+  for (const s of [...shape.pk, ...(shape.sk ?? [])]) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
+
+  // index mappings: each synthetic index whose keys the entity's items carry, and native GSIs keyed by its attributes
+  const indexes: Array<{ index: string; pk?: InferredTemplate; sk?: InferredTemplate; native?: true }> = [];
+  for (const index of table.indexes) {
+    if (native.includes(index)) {
+      const attrs = [...index.pk, ...index.sk].map((a) => a.name);
+      if (items.some((i) => attrs.every((a) => i[a] !== undefined))) indexes.push({ index: index.name, native: true });
+      continue;
+    }
+    const pkAttr = index.kind === 'gsi' ? index.pk[0]?.name : undefined;
+    const skAttr = index.sk[0]?.name;
+    const holding = items.filter((i) => (pkAttr === undefined || typeof i[pkAttr] === 'string') && (skAttr === undefined || typeof i[skAttr] === 'string'));
+    if (holding.length === 0) continue;
+    const resolve = (attr: string | undefined) => {
+      if (attr === undefined) return undefined;
+      const perItem = holding.map((i) => tokenize(i[attr] as string, delimiter, escaped, i, exclude)!);
+      const widths = new Set(perItem.map((t) => t.length));
+      if (widths.size > 1) return { problem: `its ${attr} values have different numbers of segments` };
+      return resolveTemplate(perItem);
+    };
+    const pk = resolve(pkAttr);
+    const sk = resolve(skAttr);
+    const problem = (pk && 'problem' in pk ? pk.problem : undefined) ?? (sk && 'problem' in sk ? sk.problem : undefined);
+    if (problem) {
+      notes.push(`index ${index.name} is left out: ${problem}`);
+      continue;
+    }
+    const slots = [...(pk && 'slots' in pk ? pk.slots : []), ...(sk && 'slots' in sk ? sk.slots : [])];
+    if (slots.some((s) => s.binding && !s.casings!.has(casing))) {
+      notes.push(`index ${index.name} is left out: its keys are folded to another case than the table keys`);
+      continue;
+    }
+    for (const s of slots) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
+    const template = (r: typeof pk) => (r && 'slots' in r ? { source: templateSource(r.slots, delimiter), fits: holding.length, of: n } : undefined);
+    const mapping = { index: index.name, ...(template(pk) ? { pk: template(pk)! } : {}), ...(template(sk) ? { sk: template(sk)! } : {}) };
+    if (holding.length < n) {
+      // a sparse index: written only for items holding every optional attribute its templates read
+      const inputs = slots.filter((s) => s.binding).map((s) => s.binding!.attr);
+      const optional = inputs.filter((a) => items.some((i) => i[a] === undefined));
+      if (optional.length === 0) {
+        notes.push(`index ${index.name} is left out: ${holding.length} of ${n} items are in it, and its keys read no attribute the others lack (ddbgen writes an index for every item holding its attributes)`);
+        continue;
+      }
+    }
+    indexes.push(mapping);
+  }
+
+  // attributes: every attribute but the built keys and the discriminator
+  const attributes: InferredAttribute[] = [];
+  const undescribed: Array<{ name: string; reason: string; seen: number }> = [];
+  // the attributes the keys hold, in key order, then the others by name (DynamoDB keeps no attribute order)
+  const others = [...new Set(items.flatMap((i) => Object.keys(i)))].filter((a) => !exclude.has(a) && !bound.has(a)).sort();
+  const stored = [...bound.keys(), ...others];
+  const properties = new Set<string>();
+  for (const attr of stored) {
+    const values = items.map((i) => i[attr]);
+    const seen = values.filter((v) => v !== undefined).length;
+    let type: InferredType | Undescribed = inferType(attr, values, attr === table.ttl);
+    const binding = bound.get(attr);
+    if (binding && !('reason' in type)) type = fitToBinding(type, binding, values, integers);
+    if ('reason' in type) {
+      if (binding) notes.push(`${attr} is in a key, but ${type.reason}`);
+      undescribed.push({ name: attr, reason: type.reason, seen });
+      continue;
+    }
+    let property = propertyName(attr);
+    for (let k = 2; properties.has(property); k++) property = `${propertyName(attr)}${k}`;
+    properties.add(property);
+    attributes.push({ property, ...(property === attr ? {} : { storedAs: attr }), type, optional: seen < n, seen });
+  }
+  const missing = [...bound.keys()].find((a) => !attributes.some((x) => (x.storedAs ?? x.property) === a));
+  if (missing) return { problem: `its key holds ${missing}, and ${undescribed.find((u) => u.name === missing)?.reason ?? 'no type describes it'}` };
+  // a key slot names the property, not the stored attribute
+  const rename = (t: InferredTemplate | undefined) => (t ? { ...t, source: t.source.replace(/<([^<>:]+)(:[a-z]+)?>/g, (_, a: string, u = '') => `<${attributes.find((x) => (x.storedAs ?? x.property) === a)?.property ?? a}${u}>`) } : undefined);
+  return {
+    name,
+    items: n,
+    ...(discriminator ? { discriminator } : {}),
+    ...(facet !== undefined ? { facet } : {}),
+    key: { pk: rename(keyTemplate(shape.pk))!, ...(shape.sk ? { sk: rename(keyTemplate(shape.sk))! } : {}) },
+    indexes: indexes.map((m) => ({ ...m, ...(m.pk ? { pk: rename(m.pk)! } : {}), ...(m.sk ? { sk: rename(m.sk)! } : {}) })),
+    attributes,
+    undescribed,
+    notes,
+  };
+}
+
+/** An attribute's type as its key slot needs it: integers get the range their padding implies; a truncated slot needs a timestamp. */
+function fitToBinding(type: InferredType, binding: Binding, values: readonly unknown[], integers: 'padded' | 'plain'): InferredType | Undescribed {
+  const form = binding.form;
+  if (form.kind === 'truncate') return type.kind === 'timestamp' && type.format === undefined ? type : { reason: 'its key slot truncates it, and it is not stored as an ISO timestamp with milliseconds' };
+  if (form.kind === 'integer') {
+    if (type.kind === 'timestamp' && (type.format === 'epoch-seconds' || type.format === 'epoch-milliseconds')) return type;
+    if (type.kind !== 'number' || !type.integer) return { reason: 'its key slot holds an integer, and its values are not all integers' };
+    if (integers === 'padded') {
+      const width = form.padded ?? Math.max(...values.filter((v): v is number => typeof v === 'number').map((v) => String(v).length));
+      return { kind: 'number', integer: true, min: 0, max: 10 ** width - 1 };
+    }
+    return type;
+  }
+  return type;
+}

@@ -1,0 +1,173 @@
+// `ddbgen pull`, offline: the delimiter and the bindings of key segments (given/want), entity
+// inference over small samples shaped like real tables (told apart by a discriminator, by key shape,
+// with glued text, folded case, padded and plain integers, stored timestamp formats, sparse and
+// native indexes, names that are not identifiers), the failures that stop it with what was inferred,
+// the rendered module (it loads and validates; its hash tells an edited file), and NoSQL Workbench models.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { loadSchemas } from '../generator/load/load-schema.js';
+import { bindingsOf, inferDelimiter } from '../generator/pull/infer-keys.js';
+import { inferSchema, PullError, type SampledItem } from '../generator/pull/infer-schema.js';
+import { isUnedited, renderSchema } from '../generator/pull/render-schema.js';
+import type { PulledTable } from '../generator/pull/table-description.js';
+import { readWorkbench } from '../generator/pull/workbench.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const table = (extra: Partial<PulledTable> = {}): PulledTable => ({ name: 'shop', pk: { name: 'PK', type: 'S' }, sk: { name: 'SK', type: 'S' }, indexes: [], capacity: { mode: 'on-demand' }, ...extra });
+const sample = (...items: Array<Record<string, unknown>>): SampledItem[] => items.map((item) => ({ item }));
+/** Entities as `Name: pk / sk [attribute: type, …]`, the way a reviewer reads them. */
+const brief = (t: PulledTable, items: SampledItem[], options = {}) => {
+  const schema = inferSchema(t, items, options);
+  return {
+    format: schema.keyFormat,
+    entities: schema.entities.map((e) => `${e.name} ${e.key.pk.source} / ${e.key.sk?.source ?? '-'}${e.indexes.length ? ` ${e.indexes.map((m) => `${m.index}(${m.native ? 'native' : `${m.pk?.source ?? ''}|${m.sk?.source ?? ''}`})`).join(' ')}` : ''} [${e.attributes.map((a) => `${a.property}${a.storedAs ? `@${a.storedAs}` : ''}${a.optional ? '?' : ''}:${a.type.kind}${'format' in a.type && a.type.format ? `/${a.type.format}` : ''}${'max' in a.type && a.type.max !== undefined ? `/0..${a.type.max}` : ''}`).join(' ')}]${e.undescribed.length ? ` passthrough(${e.undescribed.map((u) => u.name).join(',')})` : ''}`),
+    unmatched: schema.unmatched.map((u) => `${JSON.stringify(u.key)}: ${u.reason}`),
+  };
+};
+
+test('the delimiter: the preferred character most values hold, outside dates, uuids and e-mail addresses', (t) => {
+  const given: Array<[string[], string]> = [
+    [['$taskapp#employee_jlowe', '$employee_1', '$office_1#office_gw zoo', '$workplaces#employee_1#employee_jlowe'], '#'],
+    [['USER#u1', 'PROFILE', 'ORDER#2024-01-05T10:00:00.000Z#o1'], '#'],
+    [['user:42', 'order:2024-01-05T10:00:00Z:7', 'user:43'], ':'],
+    [['tenant|a@b.com', 'tenant|c@d.org|x'], '|'],
+    [['7b0c1f9e-5d2a-4c1e-9f3b-2a6d8e4f1c00', 'plain'], '#'],
+    [['a.b', 'c.d', 'e_f'], '.'],
+  ];
+  for (const [values, want] of given) t.is(inferDelimiter(values), want, values.join(' '));
+});
+
+test('bindings: a segment holds an attribute whole, glued to text, folded, padded or truncated', (t) => {
+  const item = { employee: 'JLowe', n: 7, at: '2024-01-05T10:20:30.400Z', id: 'u1', count: 1 };
+  const of = (segment: string) => bindingsOf(segment, item, new Set(['pk'])).map((b) => `${b.attr} [${b.prefix}|${b.suffix}] ${JSON.stringify(b.form)} ${[...b.casings].sort().join(',')}`);
+  t.deepEqual(of('employee_jlowe'), ['employee [employee_|] {"kind":"text"} lower']);
+  t.deepEqual(of('JLowe'), ['employee [|] {"kind":"text"} preserve']);
+  t.deepEqual(of('007'), ['n [|] {"kind":"integer","padded":3} lower,preserve,upper']);
+  t.deepEqual(of('n_7'), ['n [n_|] {"kind":"integer"} lower,preserve,upper', 'n [n_|] {"kind":"integer","padded":1} lower,preserve,upper'], 'its digits, which may also be a padding it fills');
+  t.deepEqual(of('2024-01-05'), ['at [|] {"kind":"truncate","unit":"day"} lower,preserve,upper']);
+  t.deepEqual(of('u1'), ['id [|] {"kind":"text"} lower,preserve']);
+  t.deepEqual(of('PROFILE'), [], 'no attribute holds it: literal text');
+  t.deepEqual(of('u10'), [], 'a value inside a word is not bound');
+  t.deepEqual(of('v1x'), [], 'nor one glued to letters on both sides');
+});
+
+test('entities by key shape (no discriminator): literal words name them; timestamps keep their stored form', (t) => {
+  const got = brief(
+    table(),
+    sample(
+      { PK: 'USER#u1', SK: 'PROFILE', userId: 'u1', email: 'a@x.io', joined: '2024-01-05' },
+      { PK: 'USER#u2', SK: 'PROFILE', userId: 'u2', email: 'b@x.io', joined: '2024-02-01', nick: 'bee' },
+      { PK: 'USER#u1', SK: 'ORDER#2024-01-05T10:00:00Z#o1', userId: 'u1', orderId: 'o1', placedAt: '2024-01-05T10:00:00Z', total: 12.5 },
+      { PK: 'USER#u2', SK: 'ORDER#2024-01-06T11:00:00Z#o2', userId: 'u2', orderId: 'o2', placedAt: '2024-01-06T11:00:00Z', total: 3 },
+    ),
+  );
+  t.deepEqual(got, {
+    format: { escape: false, integers: 'padded', casing: 'preserve' },
+    entities: [
+      'User USER#<userId> / PROFILE [userId:string email:string joined:timestamp/date nick?:string]',
+      'Order USER#<userId> / ORDER#<placedAt>#<orderId> [userId:string placedAt:timestamp/iso-seconds orderId:string total:number]',
+    ],
+    unmatched: [],
+  });
+});
+
+test('entities by discriminator: ElectroDB keys (glued names, lower-cased), and an item of another shape listed as unmatched', (t) => {
+  const e = (employee: string, office: string, extra = {}) => ({ pk: `$taskapp#employee_${employee.toLowerCase()}`, sk: '$employee_1', gsi1pk: `$taskapp#office_${office.toLowerCase()}`, gsi1sk: `$workplaces#employee_1#employee_${employee.toLowerCase()}`, employee, office, __edb_e__: 'employee', __edb_v__: '1', ...extra });
+  const got = brief(
+    table({ pk: { name: 'pk', type: 'S' }, sk: { name: 'sk', type: 'S' }, indexes: [{ kind: 'gsi', name: 'gsi1pk-gsi1sk-index', pk: [{ name: 'gsi1pk', type: 'S' }], sk: [{ name: 'gsi1sk', type: 'S' }], projection: 'all' }] }),
+    sample(e('JLowe', 'Gw Zoo', { salary: 45000 }), e('TMiller', 'Gw Zoo'), e('Ann', 'Portland'), { ...e('Bob', 'X'), sk: '$employee_2#bob' }),
+  );
+  t.deepEqual(got.format, { escape: false, integers: 'padded', casing: 'lower' });
+  t.deepEqual(got.entities, ['Employee $taskapp#employee_<employee> / $employee_1 gsi1pk-gsi1sk-index($taskapp#office_<office>|$workplaces#employee_1#employee_<employee>) [employee:string office:string salary?:number]']);
+  t.deepEqual(got.unmatched, ['{"pk":"$taskapp#employee_bob","sk":"$employee_2#bob"}: its __edb_e__ / __edb_v__ is that of Employee items, but its key is shaped "$taskapp#employee_<employee> / $employee_2#<employee>"']);
+});
+
+test('integers: padded keys give a range and keyFormat integers padded; plain ones sort as text', (t) => {
+  const padded = brief(table(), sample({ PK: 'INV#0007', SK: 'I', no: 7 }, { PK: 'INV#0042', SK: 'I', no: 42 }, { PK: 'INV#1042', SK: 'I', no: 1042 }));
+  t.deepEqual(padded.entities, ['Inv INV#<no> / I [no:number/0..9999]']);
+  t.is(padded.format?.integers, 'padded');
+  const plain = brief(table(), sample({ PK: 'INV#7', SK: 'I', no: 7 }, { PK: 'INV#42', SK: 'I', no: 42 }));
+  t.deepEqual(plain.entities, ['Inv INV#<no> / I [no:number]']);
+  t.is(plain.format?.integers, 'plain');
+});
+
+test('indexes: native when keyed by an attribute, sparse when an optional attribute feeds it, left out otherwise', (t) => {
+  const t1 = table({
+    indexes: [
+      { kind: 'gsi', name: 'byEmail', pk: [{ name: 'email', type: 'S' }], sk: [], projection: 'all' },
+      { kind: 'gsi', name: 'GSI1', pk: [{ name: 'GSI1PK', type: 'S' }], sk: [{ name: 'GSI1SK', type: 'S' }], projection: 'keys-only' },
+    ],
+  });
+  const got = brief(t1, sample(
+    { PK: 'USER#u1', SK: 'PROFILE', id: 'u1', email: 'a@x.io', team: 't1', GSI1PK: 'TEAM#t1', GSI1SK: 'USER#u1' },
+    { PK: 'USER#u2', SK: 'PROFILE', id: 'u2', email: 'b@x.io' },
+  ));
+  t.deepEqual(got.entities, ['User USER#<id> / PROFILE byEmail(native) GSI1(TEAM#<team>|USER#<id>) [id:string team?:string email:string]']);
+});
+
+test('attributes: names that are not identifiers get a property and storedAs; what no type describes is kept by passthrough', (t) => {
+  const got = brief(table(), sample(
+    { PK: 'PERSON#p1', SK: 'P', id: 'p1', 'first-name': 'Ann', mixed: 1, nothing: null, tags: ['a'], meta: { a: 1 } },
+    { PK: 'PERSON#p2', SK: 'P', id: 'p2', 'first-name': 'Bo', mixed: 'x', tags: ['b', 'c'], meta: { a: 2, b: true } },
+  ));
+  t.deepEqual(got.entities, ['Person PERSON#<id> / P [id:string firstName@first-name:string meta:map tags:list] passthrough(mixed,nothing)']);
+});
+
+test('what stops inference: an empty table, number keys, keys no attribute holds, a discriminator no item carries', (t) => {
+  const fails = (t1: PulledTable, items: SampledItem[], options = {}) => t.throws(() => inferSchema(t1, items, options), { instanceOf: PullError });
+  t.regex(fails(table(), []).message, /has no items/);
+  t.regex(fails(table({ pk: { name: 'id', type: 'N' } }), sample({ id: 1 })).message, /is a number \(N\)/);
+  const unbound = fails(table(), sample({ PK: 'USER#7b0c1f9e-5d2a-4c1e-9f3b-2a6d8e4f1c00', SK: 'P' }, { PK: 'USER#8b0c1f9e-5d2a-4c1e-9f3b-2a6d8e4f1c00', SK: 'P' }));
+  t.regex(unbound.message, /no entity fits the 2 sampled item\(s\): 2 item\(s\): partition key: segment 2 \("[0-9a-f-]+", uuid\) is a value no attribute of the item holds/);
+  t.regex(unbound.fix, /--discriminator/);
+  t.regex(fails(table(), sample({ PK: 'A#1', SK: 'x', a: '1' }), { discriminator: 'kind' }).message, /no sampled item has a string attribute "kind"/);
+});
+
+test('the rendered module loads and validates; its hash tells the file pull wrote from an edited one', async (t) => {
+  const schema = inferSchema(table({ ttl: 'expires', tags: { team: 'core' } }), sample(
+    { PK: 'USER#u1', SK: 'PROFILE', userId: 'u1', expires: 1767225600, _et: 'User' },
+    { PK: 'USER#u2', SK: 'PROFILE', userId: 'u2', _et: 'User' },
+  ));
+  const text = renderSchema(schema, 'a test');
+  const dir = mkdtempSync(path.join(root, 'out', '.pull-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'shop.ts'), text);
+  const { tables, diagnostics } = await loadSchemas([path.join(dir, 'shop.ts')], root);
+  t.deepEqual(diagnostics, []);
+  const def = tables[0]!.table;
+  t.deepEqual(def.entities['User']!.discriminator, { _et: 'User' });
+  t.is(def.ttl, 'expires');
+  t.is(def.entities['User']!.attributes['expires']!.kind, 'timestamp');
+  t.true(isUnedited(text));
+  t.false(isUnedited(text.replace("sk: 'PROFILE'", "sk: 'PROFILE2'")));
+  t.false(isUnedited('export default {};\n'));
+});
+
+test('NoSQL Workbench: facets name the entities of their items; GSIs and capacity come from the model', (t) => {
+  const model = {
+    ModelName: 'Bookmarks',
+    DataModel: [
+      {
+        TableName: 'CustomerBookmark',
+        KeyAttributes: { PartitionKey: { AttributeName: 'customerId', AttributeType: 'S' }, SortKey: { AttributeName: 'sk', AttributeType: 'S' } },
+        GlobalSecondaryIndexes: [{ IndexName: 'ByEmail', KeyAttributes: { PartitionKey: { AttributeName: 'email', AttributeType: 'S' } }, Projection: { ProjectionType: 'ALL' } }],
+        TableFacets: [
+          { FacetName: 'Customer', TableData: [{ customerId: { S: 'CUST#1' }, sk: { S: 'CUST#1' }, id: { S: '1' }, email: { S: 'a@x.io' }, fullName: { S: 'Ann' } }, { customerId: { S: 'CUST#2' }, sk: { S: 'CUST#2' }, id: { S: '2' }, email: { S: 'b@x.io' }, fullName: { S: 'Bo' } }] },
+          { FacetName: 'Bookmark', TableData: [{ customerId: { S: 'CUST#1' }, sk: { S: 'https://a.io' }, id: { S: '1' }, url: { S: 'https://a.io' }, folder: { S: 'Cloud' } }, { customerId: { S: 'CUST#2' }, sk: { S: 'https://b.io' }, id: { S: '2' }, url: { S: 'https://b.io' }, folder: { S: 'AWS' } }] },
+        ],
+        BillingMode: 'PROVISIONED',
+        ProvisionedCapacitySettings: { ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } },
+      },
+    ],
+  };
+  const [read] = readWorkbench(JSON.stringify(model), 'model.json');
+  t.deepEqual(read!.table.capacity, { mode: 'provisioned', read: 5, write: 5 });
+  const got = brief(read!.table, read!.sample);
+  t.deepEqual(got.entities, [
+    'Customer CUST#<id> / CUST#<id> ByEmail(native) [id:string email:string fullName:string]',
+    'Bookmark CUST#<id> / <url> [id:string url:string folder:string]',
+  ]);
+  t.throws(() => readWorkbench('{"ModelName":"x"}', 'model.json'), { instanceOf: PullError, message: /not a NoSQL Workbench data model/ });
+  t.throws(() => readWorkbench('not json', 'model.json'), { instanceOf: PullError, message: /is not JSON/ });
+});
