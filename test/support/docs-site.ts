@@ -1,0 +1,129 @@
+// The code blocks of the documentation site (docs/**/*.md but the generated reference: the API
+// pages and the per-code pages), read with their place and their fence's words, and written out as
+// TypeScript modules under out/.docs-examples/ so that one program type-checks them all and the
+// test can import them. A fence says what else a block is:
+//
+//   ```ts                        type-checked as a module of its own
+//   ```ts prelude=social         after docs/.vitepress/preludes/social.ts (hidden on the page: the
+//                                imports and the `db` the block uses)
+//   ```ts run                    also run against DynamoDB Local; the ```text block right after it
+//                                is what it must print
+//   a `// sends QueryCommand:` comment (the layout of the generated `@example`s): the calls above
+//   it are run over a recording client and must send exactly that request
+//
+// A user's import of `./out/<table>/index.js` reads the output generated from the fixtures (and
+// `./out/app/` the one `ddbgen init`'s schema generates); `./docs-client.js` (preludes only) is
+// test/support/docs-client.ts, which hands the block the client the test chose.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const docsDir = path.join(root, 'docs');
+/** Where the blocks are written as modules (git-ignored, like all of out/). */
+export const examplesDir = path.join(root, 'out/.docs-examples');
+/** The endpoint the guide's programs name; a run points it at the test's DynamoDB Local. */
+export const LOCAL_ENDPOINT = 'http://localhost:8000';
+
+/** Pages generated from declarations and the catalogue: their snippets are fragments of doc comments, checked where they are written. */
+const GENERATED = /^(api|codes|rules)\//;
+
+export interface Block {
+  /** The page, relative to docs/. */
+  readonly page: string;
+  /** The line of the block's first code line in the page (1-based). */
+  readonly line: number;
+  readonly lang: string;
+  readonly words: readonly string[];
+  readonly code: string;
+}
+
+export interface TsBlock extends Block {
+  readonly prelude: string | undefined;
+  readonly run: boolean;
+  /** The ```text block right after a `run` block: what it prints. */
+  readonly output: string | undefined;
+  /** The module written for the type check (and for a recorded run). */
+  readonly file: string;
+  /** How many lines the prelude adds before the block's first line in `file`. */
+  readonly offset: number;
+}
+
+/** Every Markdown page of the site that is written by hand, relative to docs/. */
+export function pages(): string[] {
+  return (readdirSync(docsDir, { recursive: true }) as string[])
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.md') && !f.startsWith('.') && !GENERATED.test(f))
+    .sort();
+}
+
+/** The fenced blocks of one page. */
+export function blocksOf(page: string): Block[] {
+  const lines = readFileSync(path.join(docsDir, page), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,})(\S*)\s*(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent, fence, lang, rest] = open;
+    const end = lines.findIndex((line, j) => j > i && line.trimEnd() === `${indent}${fence}`);
+    if (end < 0) throw new Error(`docs/${page}:${i + 1}: a code block that is never closed`);
+    const code = lines.slice(i + 1, end).map((line) => line.slice(indent!.length)).join('\n');
+    blocks.push({ page, line: i + 2, lang: lang!, words: rest!.split(/\s+/).filter(Boolean), code });
+    i = end;
+  }
+  return blocks;
+}
+
+const isTs = (block: Block) => block.lang === 'ts' || block.lang === 'typescript';
+
+/** A user's import path as the example modules reach it from out/.docs-examples/. */
+function resolveImports(code: string): string {
+  return code
+    .replace(/(['"])\.\/out\//g, '$1../')
+    .replace(/(['"])\.\/docs-client\.js\1/g, '$1../../test/support/docs-client.js$1');
+}
+
+const preludes = new Map<string, string>();
+function prelude(name: string, where: string): string {
+  let text = preludes.get(name);
+  if (text === undefined) {
+    try {
+      text = readFileSync(path.join(docsDir, '.vitepress/preludes', `${name}.ts`), 'utf8');
+    } catch {
+      throw new Error(`${where}: no prelude docs/.vitepress/preludes/${name}.ts`);
+    }
+    preludes.set(name, text);
+  }
+  return text;
+}
+
+/** The module text of a block: its prelude, then the block, as a module (so top-level await and names stay its own). */
+export function moduleText(block: Block, preludeName: string | undefined, endpoint?: string): { text: string; offset: number } {
+  const head = preludeName === undefined ? '' : prelude(preludeName, `docs/${block.page}:${block.line}`);
+  const code = endpoint === undefined ? block.code : block.code.replaceAll(LOCAL_ENDPOINT, endpoint);
+  return { text: resolveImports(`${head}${code}\nexport {};\n`), offset: head.split('\n').length - 1 };
+}
+
+/** Every TypeScript block of the site, written out under out/.docs-examples/ (the folder is rewritten). */
+export function writeExamples(): TsBlock[] {
+  rmSync(examplesDir, { recursive: true, force: true });
+  mkdirSync(examplesDir, { recursive: true });
+  const result: TsBlock[] = [];
+  for (const page of pages()) {
+    const blocks = blocksOf(page);
+    blocks.forEach((block, i) => {
+      if (!isTs(block)) return;
+      const where = `docs/${page}:${block.line}`;
+      const unknown = block.words.filter((w) => w !== 'run' && !w.startsWith('prelude=') && !/^\{[\d,-]+\}$/.test(w) && !w.startsWith('['));
+      if (unknown.length) throw new Error(`${where}: unknown fence words ${unknown.join(' ')} (known: prelude=NAME, run)`);
+      const preludeName = block.words.find((w) => w.startsWith('prelude='))?.slice('prelude='.length);
+      const run = block.words.includes('run');
+      const next = blocks[i + 1];
+      if (run && next?.lang !== 'text') throw new Error(`${where}: a run block is followed by a \`\`\`text block of what it prints`);
+      const { text, offset } = moduleText(block, preludeName);
+      const file = path.join(examplesDir, `${page.replace(/\.md$/, '').replaceAll('/', '-')}-${block.line}.ts`);
+      writeFileSync(file, text);
+      result.push({ ...block, prelude: preludeName, run, output: run ? next!.code : undefined, file, offset });
+    });
+  }
+  return result;
+}
