@@ -2,8 +2,11 @@
 // each TypeScript block type-checks against this package (`ddbgen` resolves to it through
 // node_modules, the generated tables are the fixtures' output, `./out/app/` what `ddbgen init`'s
 // schema generates), all in one program; a block that shows `// sends <Command>:` sends exactly
-// that request; a `run` block run against DynamoDB Local prints exactly the output shown after it.
-import { mkdtempSync, rmSync } from 'node:fs';
+// that request; a `run` block run against DynamoDB Local prints exactly the output shown after it;
+// a ```console block's `$ npx ddbgen …` commands print what follows them. After an intended change,
+// `DOCS_UPDATE=1 npx ava test/docs-site.test.ts` writes what the code sends and prints into the
+// pages instead (review the diff).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { format } from 'node:util';
@@ -14,12 +17,17 @@ import { sendsText } from '../generator/emit/doc-examples.js';
 import { main } from '../generator/cli/cli.js';
 import { exampleOf } from './support/doc-examples.js';
 import { useClient } from './support/docs-client.js';
-import { examplesDir, moduleText, root, writeExamples, LOCAL_ENDPOINT, type TsBlock } from './support/docs-site.js';
+import { consoleCommands, editPages, examplesDir, moduleText, root, writeExamples, LOCAL_ENDPOINT, type TsBlock } from './support/docs-site.js';
 import { startDynamoDbLocal, type LocalDynamo } from './support/dynamodb-local.js';
 import { recordingClient } from './support/recording-client.js';
-import { writeFileSync } from 'node:fs';
 
 const blocks = writeExamples();
+const UPDATE = process.env.DOCS_UPDATE === '1';
+const edits: Parameters<typeof editPages>[0][number][] = [];
+test.after.always(() => {
+  if (UPDATE) editPages(edits);
+});
+const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length);
 const where = (block: TsBlock) => `docs/${block.page}:${block.line}`;
 
 test.before(async () => {
@@ -83,8 +91,14 @@ for (const block of blocks) {
     } finally {
       useClient(undefined);
     }
+    const sends = lines.findIndex((line) => line.startsWith('// sends '));
+    const per = /\(one per ([^)]+)\)/.exec(lines[sends]!)?.[1] ?? '…';
+    const actual = sent[0] && sendsText({ command: sent[0].name, input: sent[0].input, ...(sent.length > 1 ? { count: sent.length, per } : {}) });
+    if (UPDATE && actual) {
+      edits.push({ page: block.page, from: block.line + sends, to: block.line + lines.length - 1, text: actual, indent: block.indent });
+      return t.pass();
+    }
     const shown = new Function(`return (${example.request});`)() as unknown;
-    const actual = sent[0] && sendsText({ command: sent[0].name, input: sent[0].input, ...(sent.length > 1 ? { count: sent.length, per: '…' } : {}) });
     t.is(sent.length, example.count, `the call sends ${sent.length} requests; the first:\n${actual}`);
     t.deepEqual({ command: sent[0]?.name, input: sent[0]?.input }, { command: example.command, input: shown }, `what the call sends:\n${actual}`);
   });
@@ -106,9 +120,26 @@ for (const block of runs) {
     writeFileSync(file, moduleText(block, block.prelude, local.endpoint).text);
     useClient(local);
     try {
-      t.is((await runModule(file)).trimEnd(), block.output!.trimEnd(), `${LOCAL_ENDPOINT} is ${local.endpoint} here`);
+      const printed = (await runModule(file)).trimEnd();
+      if (UPDATE) {
+        edits.push({ page: block.page, from: block.outputLine!, to: block.outputLine! + lineCount(block.output!) - 1, text: printed, indent: block.indent });
+        return t.pass();
+      }
+      t.is(printed, block.output!.trimEnd(), `${LOCAL_ENDPOINT} is ${local.endpoint} here`);
     } finally {
       useClient(undefined);
     }
+  });
+}
+
+for (const command of consoleCommands()) {
+  test.serial(`docs/${command.page}:${command.line} ddbgen ${command.args.join(' ')} prints what the page shows`, async (t) => {
+    let printed = '';
+    await main([...command.args], { cwd: root, stdout: (s) => (printed += s), stderr: (s) => (printed += s) });
+    if (UPDATE) {
+      edits.push({ page: command.page, from: command.line + 1, to: command.line + lineCount(command.output), text: printed.trimEnd(), indent: '' });
+      return t.pass();
+    }
+    t.is(printed.trimEnd(), command.output.trimEnd());
   });
 }

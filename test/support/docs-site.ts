@@ -10,6 +10,8 @@
 //                                is what it must print
 //   a `// sends QueryCommand:` comment (the layout of the generated `@example`s): the calls above
 //   it are run over a recording client and must send exactly that request
+//   ```console                   `$ npx ddbgen …` lines, each followed by what it prints: run from
+//                                the repository's root, they must print exactly that
 //
 // A user's import of `./out/<table>/index.js` reads the output generated from the fixtures (and
 // `./out/app/` the one `ddbgen init`'s schema generates); `./docs-client.js` (preludes only) is
@@ -35,13 +37,16 @@ export interface Block {
   readonly lang: string;
   readonly words: readonly string[];
   readonly code: string;
+  /** The fence's indent (a block in a list item), taken off `code`. */
+  readonly indent: string;
 }
 
 export interface TsBlock extends Block {
   readonly prelude: string | undefined;
   readonly run: boolean;
-  /** The ```text block right after a `run` block: what it prints. */
+  /** The ```text block right after a `run` block: what it prints, and its first line in the page. */
   readonly output: string | undefined;
+  readonly outputLine: number | undefined;
   /** The module written for the type check (and for a recorded run). */
   readonly file: string;
   /** How many lines the prelude adds before the block's first line in `file`. */
@@ -67,7 +72,7 @@ export function blocksOf(page: string): Block[] {
     const end = lines.findIndex((line, j) => j > i && line.trimEnd() === `${indent}${fence}`);
     if (end < 0) throw new Error(`docs/${page}:${i + 1}: a code block that is never closed`);
     const code = lines.slice(i + 1, end).map((line) => line.slice(indent!.length)).join('\n');
-    blocks.push({ page, line: i + 2, lang: lang!, words: rest!.split(/\s+/).filter(Boolean), code });
+    blocks.push({ page, line: i + 2, lang: lang!, words: rest!.split(/\s+/).filter(Boolean), code, indent: indent! });
     i = end;
   }
   return blocks;
@@ -122,8 +127,48 @@ export function writeExamples(): TsBlock[] {
       const { text, offset } = moduleText(block, preludeName);
       const file = path.join(examplesDir, `${page.replace(/\.md$/, '').replaceAll('/', '-')}-${block.line}.ts`);
       writeFileSync(file, text);
-      result.push({ ...block, prelude: preludeName, run, output: run ? next!.code : undefined, file, offset });
+      result.push({ ...block, prelude: preludeName, run, output: run ? next!.code : undefined, outputLine: run ? next!.line : undefined, file, offset });
     });
   }
   return result;
+}
+
+export interface ConsoleCommand {
+  readonly page: string;
+  readonly line: number;
+  /** The arguments after `npx ddbgen`. */
+  readonly args: readonly string[];
+  /** What it prints (stdout and stderr as a terminal shows them). */
+  readonly output: string;
+}
+
+/** The `$ npx ddbgen …` commands of every ```console block, with what each prints. */
+export function consoleCommands(): ConsoleCommand[] {
+  const commands: ConsoleCommand[] = [];
+  for (const page of pages()) {
+    for (const block of blocksOf(page).filter((b) => b.lang === 'console')) {
+      const lines = block.code.split('\n');
+      lines.forEach((line, i) => {
+        if (!line.startsWith('$ ')) return;
+        const where = `docs/${page}:${block.line + i}`;
+        const words = line.slice(2).trim().split(/\s+/);
+        if (words[0] !== 'npx' || words[1] !== 'ddbgen') throw new Error(`${where}: a console block runs npx ddbgen commands only`);
+        const end = lines.findIndex((l, j) => j > i && l.startsWith('$ '));
+        commands.push({ page, line: block.line + i, args: words.slice(2), output: lines.slice(i + 1, end < 0 ? undefined : end).join('\n') });
+      });
+    }
+  }
+  return commands;
+}
+
+/** Replaces lines `from`..`to` (1-based, inclusive) of pages, each page's edits applied bottom-up. */
+export function editPages(edits: ReadonlyArray<{ page: string; from: number; to: number; text: string; indent: string }>): void {
+  for (const page of new Set(edits.map((e) => e.page))) {
+    const file = path.join(docsDir, page);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    for (const edit of edits.filter((e) => e.page === page).sort((a, b) => b.from - a.from)) {
+      lines.splice(edit.from - 1, edit.to - edit.from + 1, ...edit.text.split('\n').map((line) => (line ? edit.indent + line : line)));
+    }
+    writeFileSync(file, lines.join('\n'));
+  }
 }
