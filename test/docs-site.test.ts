@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { format } from 'node:util';
-import { DeleteTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, ListTablesCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import test from 'ava';
 import ts from 'typescript';
 import { sendsText } from '../generator/emit/doc-examples.js';
@@ -115,7 +115,10 @@ for (const block of runs) {
     t.timeout(240_000);
     local ??= await startDynamoDbLocal();
     const { TableNames = [] } = await local.client.send(new ListTablesCommand({}));
-    for (const name of TableNames) await local.client.send(new DeleteTableCommand({ TableName: name }));
+    for (const name of TableNames) {
+      await local.client.send(new UpdateTableCommand({ TableName: name, DeletionProtectionEnabled: false }));
+      await local.client.send(new DeleteTableCommand({ TableName: name }));
+    }
     const file = path.join(examplesDir, `${path.basename(block.file, '.ts')}.run.ts`);
     writeFileSync(file, moduleText(block, block.prelude, local.endpoint).text);
     useClient(local);
