@@ -81,4 +81,54 @@ const app = await Application.bootstrapWithPlugins({
 const project = await app.convert();
 if (!project) throw new Error('docs:api: TypeDoc could not convert the declarations');
 await app.generateOutputs(project);
+fixAnchors();
 process.stdout.write(`ddbgen docs:api: ${readdirSync(target, { recursive: true }).filter((f) => String(f).endsWith('.md')).length} pages in docs/api\n`);
+
+/** How VitePress names a heading's anchor (its slugify; duplicates get -1, -2, …). */
+function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036F]/g, '')
+    .replace(/[\u0000-\u001f]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/**
+ * TypeDoc numbers the anchors of headings it thinks repeat by its own rule; VitePress numbers them
+ * by its own. Each link whose anchor the target page does not have, but whose unnumbered form it
+ * has, is pointed at that (the browser test checks every anchor of the site).
+ */
+function fixAnchors(): void {
+  const files = (readdirSync(target, { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => path.join(target, f));
+  const anchors = new Map<string, Set<string>>();
+  for (const file of files) {
+    const found = new Set<string>();
+    let fence = false;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.startsWith('```')) fence = !fence;
+      const heading = fence ? null : /^#{1,6} (.*)$/.exec(line);
+      if (heading) {
+        const slug = slugify(heading[1]!.replace(/\\(.)/g, '$1').replace(/`/g, ''));
+        let unique = slug;
+        for (let i = 1; found.has(unique); i++) unique = `${slug}-${i}`;
+        found.add(unique);
+      }
+      for (const id of line.matchAll(/<a id="([^"]+)"/g)) found.add(id[1]!);
+    }
+    anchors.set(file, found);
+  }
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(/\]\(([^)#\s]*)#([^)\s]+)\)/g, (link, page: string, anchor: string) => {
+      const have = anchors.get(page ? path.resolve(path.dirname(file), page) : file);
+      if (!have || have.has(anchor)) return link;
+      const base = anchor.replace(/-\d+$/, '');
+      return have.has(base) ? `](${page}#${base})` : link;
+    });
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
+}
