@@ -63,13 +63,15 @@ test.after.always(async () => {
   server?.close();
 });
 
-/** The page's links to this site (path and hash), its element ids, and how far it scrolls sideways. */
+/** The page's links (as written), its element ids, and how far it scrolls sideways: one round trip. */
 async function inspect(page: Page): Promise<{ links: string[]; ids: string[]; overflow: number }> {
-  return page.evaluate(() => ({
-    links: [...document.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href).filter((href) => href.startsWith(location.origin)),
-    ids: [...document.querySelectorAll('[id]')].map((e) => e.id),
-    overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  const here = page.url();
+  const found = await page.locator('html').evaluate((html) => ({
+    hrefs: [...html.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
+    ids: [...html.querySelectorAll('[id]')].map((e) => e.id),
+    overflow: html.scrollWidth - html.clientWidth,
   }));
+  return { links: found.hrefs.map((href) => new URL(href, here).href).filter((href) => href.startsWith(origin)), ids: found.ids, overflow: found.overflow };
 }
 
 test.serial('every page loads at 1280 and 400 px without sideways scrolling; every internal link and anchor resolves', async (t) => {
@@ -121,7 +123,11 @@ test.serial('search finds a diagnostic code and an API name', async (t) => {
     await page.click('.DocSearch-Button');
     await page.fill('.search-input', query);
     await page.waitForSelector('#localsearch-list a.result');
-    return page.$$eval('#localsearch-list a.result', (results) => results.map((a) => new URL((a as HTMLAnchorElement).href).pathname + new URL((a as HTMLAnchorElement).href).hash));
+    const hrefs = await page.$$eval('#localsearch-list a.result', (results) => results.map((a) => a.getAttribute('href') ?? ''));
+    return hrefs.map((href) => {
+      const url = new URL(href, origin);
+      return url.pathname + url.hash;
+    });
   };
   t.true((await search('HK003')).some((href) => href.startsWith('/rules/HK003')), 'HK003 finds its rule page');
   t.true((await search('ItemExistsError')).some((href) => href.startsWith('/api/runtime/errors') && href.endsWith('#itemexistserror')), 'ItemExistsError finds its API entry');
@@ -132,7 +138,8 @@ test.serial('the theme follows the system: dark when it prefers dark, light when
   for (const scheme of ['dark', 'light'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(`${origin}/`, { waitUntil: 'load' });
-    const { dark, background } = await page.evaluate(() => ({ dark: document.documentElement.classList.contains('dark'), background: getComputedStyle(document.body).backgroundColor }));
+    const dark = await page.locator('html').evaluate((html) => html.classList.contains('dark'));
+    const background = await page.locator('body').evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).backgroundColor);
     t.is(dark, scheme === 'dark', scheme);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     t.is(r! + g! + b! < 3 * 128, scheme === 'dark', `${scheme}: background ${background}`);

@@ -1,4 +1,5 @@
-// Every code block of the documentation site is a test (test/support/docs-site.ts reads them):
+// Every code block of the documentation site and the README is a test (test/support/docs-site.ts
+// reads them):
 // each TypeScript block type-checks against this package (`ddbgen` resolves to it through
 // node_modules, the generated tables are the fixtures' output, `./out/app/` what `ddbgen init`'s
 // schema generates), all in one program; a block that shows `// sends <Command>:` sends exactly
@@ -17,7 +18,7 @@ import { sendsText } from '../generator/emit/doc-examples.js';
 import { main } from '../generator/cli/cli.js';
 import { exampleOf } from './support/doc-examples.js';
 import { useClient } from './support/docs-client.js';
-import { consoleCommands, editPages, examplesDir, moduleText, root, writeExamples, LOCAL_ENDPOINT, type TsBlock } from './support/docs-site.js';
+import { consoleCommands, editPages, placeOf, examplesDir, moduleText, root, writeExamples, LOCAL_ENDPOINT, type TsBlock } from './support/docs-site.js';
 import { startDynamoDbLocal, type LocalDynamo } from './support/dynamodb-local.js';
 import { recordingClient } from './support/recording-client.js';
 
@@ -28,7 +29,7 @@ test.after.always(() => {
   if (UPDATE) editPages(edits);
 });
 const lineCount = (text: string) => (text === '' ? 0 : text.split('\n').length);
-const where = (block: TsBlock) => `docs/${block.page}:${block.line}`;
+const where = (block: TsBlock) => placeOf(block.page, block.line);
 
 test.before(async () => {
   // the app of the getting-started path: `ddbgen init`'s schema, generated as a user would
@@ -59,7 +60,7 @@ test.serial('every TypeScript block of the site type-checks against the package 
     if (!d.file || d.start === undefined) return [`TS${d.code}: ${text}`];
     const { line } = d.file.getLineAndCharacterOfPosition(d.start);
     if (!block) return [`${path.relative(root, d.file.fileName)}:${line + 1} TS${d.code}: ${text}`];
-    const at = line < block.offset ? `docs/.vitepress/preludes/${block.prelude}.ts:${line + 1}` : `docs/${block.page}:${block.line + line - block.offset}`;
+    const at = line < block.offset ? `docs/.vitepress/preludes/${block.prelude}.ts:${line + 1}` : placeOf(block.page, block.line + line - block.offset);
     return [`${at} TS${d.code}: ${text}`];
   });
   t.deepEqual(problems, []);
@@ -136,7 +137,7 @@ for (const block of runs) {
 }
 
 for (const command of consoleCommands()) {
-  test.serial(`docs/${command.page}:${command.line} ddbgen ${command.args.join(' ')} prints what the page shows`, async (t) => {
+  test.serial(`${placeOf(command.page, command.line)} ddbgen ${command.args.join(' ')} prints what the page shows`, async (t) => {
     let printed = '';
     await main([...command.args], { cwd: root, stdout: (s) => (printed += s), stderr: (s) => (printed += s) });
     if (UPDATE) {

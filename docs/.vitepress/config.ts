@@ -74,7 +74,6 @@ export default defineConfig({
   base: process.env.DOCS_BASE ?? '/',
   lang: 'en',
   lastUpdated: false,
-  srcExclude: ['**/.screenshots/**'],
   markdown: {
     config(md) {
       // The per-code pages are also printed by `ddbgen explain`, so their prose writes key

@@ -53,13 +53,17 @@ export interface TsBlock extends Block {
   readonly offset: number;
 }
 
-/** Every Markdown page of the site that is written by hand, relative to docs/. */
+/** Every Markdown page of the site that is written by hand, relative to docs/, and the README (`../README.md`), whose examples are held to the same rules. */
 export function pages(): string[] {
-  return (readdirSync(docsDir, { recursive: true }) as string[])
+  const site = (readdirSync(docsDir, { recursive: true }) as string[])
     .map((f) => f.split(path.sep).join('/'))
     .filter((f) => f.endsWith('.md') && !f.startsWith('.') && !GENERATED.test(f))
     .sort();
+  return ['../README.md', ...site];
 }
+
+/** A page's place as a message names it: docs/guide/lint.md:12, README.md:40. */
+export const placeOf = (page: string, line: number) => `${path.relative(root, path.join(docsDir, page))}:${line}`;
 
 /** The fenced blocks of one page. */
 export function blocksOf(page: string): Block[] {
@@ -70,7 +74,7 @@ export function blocksOf(page: string): Block[] {
     if (!open) continue;
     const [, indent, fence, lang, rest] = open;
     const end = lines.findIndex((line, j) => j > i && line.trimEnd() === `${indent}${fence}`);
-    if (end < 0) throw new Error(`docs/${page}:${i + 1}: a code block that is never closed`);
+    if (end < 0) throw new Error(`${placeOf(page, i + 1)}: a code block that is never closed`);
     const code = lines.slice(i + 1, end).map((line) => line.slice(indent!.length)).join('\n');
     blocks.push({ page, line: i + 2, lang: lang!, words: rest!.split(/\s+/).filter(Boolean), code, indent: indent! });
     i = end;
@@ -103,7 +107,7 @@ function prelude(name: string, where: string): string {
 
 /** The module text of a block: its prelude, then the block, as a module (so top-level await and names stay its own). */
 export function moduleText(block: Block, preludeName: string | undefined, endpoint?: string): { text: string; offset: number } {
-  const head = preludeName === undefined ? '' : prelude(preludeName, `docs/${block.page}:${block.line}`);
+  const head = preludeName === undefined ? '' : prelude(preludeName, placeOf(block.page, block.line));
   const code = endpoint === undefined ? block.code : block.code.replaceAll(LOCAL_ENDPOINT, endpoint);
   return { text: resolveImports(`${head}${code}\nexport {};\n`), offset: head.split('\n').length - 1 };
 }
@@ -117,7 +121,7 @@ export function writeExamples(): TsBlock[] {
     const blocks = blocksOf(page);
     blocks.forEach((block, i) => {
       if (!isTs(block)) return;
-      const where = `docs/${page}:${block.line}`;
+      const where = placeOf(page, block.line);
       const unknown = block.words.filter((w) => w !== 'run' && !w.startsWith('prelude=') && !/^\{[\d,-]+\}$/.test(w) && !w.startsWith('['));
       if (unknown.length) throw new Error(`${where}: unknown fence words ${unknown.join(' ')} (known: prelude=NAME, run)`);
       const preludeName = block.words.find((w) => w.startsWith('prelude='))?.slice('prelude='.length);
@@ -125,7 +129,7 @@ export function writeExamples(): TsBlock[] {
       const next = blocks[i + 1];
       if (run && next?.lang !== 'text') throw new Error(`${where}: a run block is followed by a \`\`\`text block of what it prints`);
       const { text, offset } = moduleText(block, preludeName);
-      const file = path.join(examplesDir, `${page.replace(/\.md$/, '').replaceAll('/', '-')}-${block.line}.ts`);
+      const file = path.join(examplesDir, `${page.replace(/^\.\.\//, '').replace(/\.md$/, '').replaceAll('/', '-')}-${block.line}.ts`);
       writeFileSync(file, text);
       result.push({ ...block, prelude: preludeName, run, output: run ? next!.code : undefined, outputLine: run ? next!.line : undefined, file, offset });
     });
@@ -150,7 +154,7 @@ export function consoleCommands(): ConsoleCommand[] {
       const lines = block.code.split('\n');
       lines.forEach((line, i) => {
         if (!line.startsWith('$ ')) return;
-        const where = `docs/${page}:${block.line + i}`;
+        const where = placeOf(page, block.line + i);
         const words = line.slice(2).trim().split(/\s+/);
         if (words[0] !== 'npx' || words[1] !== 'ddbgen') throw new Error(`${where}: a console block runs npx ddbgen commands only`);
         const end = lines.findIndex((l, j) => j > i && l.startsWith('$ '));
