@@ -104,7 +104,7 @@ export default defineConfig({
       ],
       '/api/': [
         { text: 'API reference', items: [{ text: 'Overview', link: '/api/' }] },
-        { text: 'DSL (ddbgen)', collapsed: false, items: pagesOf('api/dsl') },
+        { text: 'DSL', items: [{ text: "ddbgen (what a schema imports)", link: '/api/ddbgen' }] },
         { text: 'Runtime (generated output)', collapsed: false, items: pagesOf('api/runtime') },
       ],
     },
