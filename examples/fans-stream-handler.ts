@@ -1,5 +1,6 @@
-// The Lambda handler of the README's "Streams" section, verbatim (test/connected/streams.test.ts
-// runs it on DynamoDB Local's stream and checks the README still shows this code).
+// The Lambda handler of the guide's Streams page (docs/guide/streams.md), verbatim
+// (test/connected/streams.test.ts runs it on DynamoDB Local's stream and checks the page still
+// shows this code).
 
 import { handleFansStream } from '../out/fans/index.js';
 

@@ -3,7 +3,7 @@
 // removal, reads the table's real stream (DescribeStream / GetShardIterator / GetRecords), marks the
 // removal as Time to Live writes it (userIdentity Service dynamodb.amazonaws.com: DynamoDB Local
 // does not expire items promptly), prints each record decoded by decodeFansStreamRecord, then runs
-// the README's handler over the records.
+// the Streams guide's handler over the records.
 
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
@@ -41,7 +41,7 @@ try {
     const { sequenceNumber, ...event } = decodeFansStreamRecord(record);
     console.log(`${record.eventName} ${json(record.dynamodb!.Keys)}${record.userIdentity ? ' by dynamodb.amazonaws.com (TTL)' : ''}\n  → ${json(event)}`);
   }
-  console.log('\nThe README handler over the same records:');
+  console.log('\nThe Streams guide\'s handler over the same records:');
   console.log(json(await handler({ Records: records })));
 } finally {
   await local.stop();

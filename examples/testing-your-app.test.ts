@@ -1,4 +1,4 @@
-// The README's "Testing your app" example, run by npm test (and shown there verbatim from the
+// The testing guide's example (docs/guide/testing.md), run by npm test (and shown there verbatim from the
 // import on): an app's own functions tested against the generated in-memory Social table, with
 // faults injected, no Java and no network.
 import test from 'ava';

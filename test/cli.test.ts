@@ -404,9 +404,9 @@ test('progress: on a terminal one status line rewritten in place (each step as i
   t.is(quiet, '', '--quiet: no progress line either');
 });
 
-test('the README\'s VS Code problem matcher picks up every diagnostic line as printed', async (t) => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const matcher = JSON.parse(/"problemMatcher": (\{[\s\S]*?\n\})/.exec(readme)![1]!) as { pattern: { regexp: string } };
+test('the guide\'s VS Code problem matcher (docs/guide/cli.md) picks up every diagnostic line as printed', async (t) => {
+  const guide = readFileSync(path.join(root, 'docs/guide/cli.md'), 'utf8');
+  const matcher = JSON.parse(/"problemMatcher": (\{[\s\S]*?\n\})/.exec(guide)![1]!) as { pattern: { regexp: string } };
   const regexp = new RegExp(matcher.pattern.regexp);
   const dir = temp();
   writeFileSync(path.join(dir, 'schema.ts'), badSchema);

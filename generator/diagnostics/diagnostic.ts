@@ -1,5 +1,5 @@
 // The one diagnostic shape shared by validation (DDB codes) and the lint (HK rules), and its
-// text rendering: `file:line:column - error DDB030: message` (tsc's own layout; README gives the VS
+// text rendering: `file:line:column - error DDB030: message` (tsc's own layout; docs/guide/cli.md gives the VS
 // Code problem matcher, as the built-in $tsc one takes only TS codes), with colour and a code frame
 // on a terminal.
 

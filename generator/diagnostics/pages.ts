@@ -42,7 +42,26 @@ export function renderPage(given: string): string | undefined {
   ].join('\n');
 }
 
-/** Every page by path, and the codes that have none. */
+/** The index of one folder (docs/codes/index.md, docs/rules/index.md): every code with its title, linked to its page. */
+function renderIndex(rules: boolean): string {
+  const codes = ALL_CODES.filter((code) => code.startsWith('HK') === rules).sort();
+  return [
+    rules ? '# Lint rules' : '# Validation codes',
+    '',
+    `<!-- generated from generator/diagnostics/messages.ts by npm run docs; do not edit -->`,
+    '',
+    rules
+      ? 'The hot-key lint runs on every `ddbgen generate` and `ddbgen lint`; each rule has a page with an example and the fix (`ddbgen explain HK003` prints it). Severities are set per rule with `lint: { HK003: \'off\' }`. See also the [validation codes](../codes/).'
+      : 'The codes of schema validation (a schema with an error generates nothing), generation and `ddbgen diff`. Each is printed with its file:line:column, the schema path and a fix, and has a page with an example (`ddbgen explain DDB030` prints it). See also the [lint rules](../rules/).',
+    '',
+    '| code | what |',
+    '|---|---|',
+    ...codes.map((code) => `| [${code}](./${code}.md) | ${explanation(code)?.title ?? ''} |`),
+    '',
+  ].join('\n');
+}
+
+/** Every page by path (each code's, and each folder's index), and the codes that have none. */
 export function renderPages(): { pages: Map<string, string>; missing: string[] } {
   const pages = new Map<string, string>();
   const missing: string[] = [];
@@ -51,5 +70,7 @@ export function renderPages(): { pages: Map<string, string>; missing: string[] }
     if (text === undefined) missing.push(code);
     else pages.set(pagePath(code), text);
   }
+  pages.set('docs/codes/index.md', renderIndex(false));
+  pages.set('docs/rules/index.md', renderIndex(true));
   return { pages, missing };
 }

@@ -107,7 +107,7 @@ function requestLiteral(value: unknown): Expression {
 const layout = (code: string) => formatModule('example.ts', code, LINE_WIDTH - 6).trimEnd();
 
 /** What a call sends: one request, or `count` alike (one per shard, time bucket or table), the first of them shown. */
-interface Sent {
+export interface Sent {
   readonly command: string;
   readonly input: object;
   readonly count?: number;
@@ -132,9 +132,12 @@ function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): D
   return { name: 'example', text: `\n${layout(code)}\n${sendsText(sent)}` };
 }
 
-/** What `sent` says, commented; laid out once per request (an iterator's example repeats its method's). */
+/**
+ * What `sent` says, commented; laid out once per request (an iterator's example repeats its
+ * method's). The guide's request examples are checked against it too (test/docs-site.test.ts).
+ */
 const sentTexts = new WeakMap<Sent, string>();
-function sendsText(sent: Sent): string {
+export function sendsText(sent: Sent): string {
   let text = sentTexts.get(sent);
   if (text === undefined) {
     const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');

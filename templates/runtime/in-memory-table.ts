@@ -11,7 +11,7 @@
 // drawn from a seeded generator so a failing test reproduces.
 //
 // What it answers is proved against DynamoDB Local by the differential suite
-// (test/in-memory/differential.test.ts); the deliberate differences are listed in the README.
+// (test/in-memory/differential.test.ts); the deliberate differences are listed in docs/guide/testing.md.
 
 import type { CreateTableCommandInput, DynamoDBClient, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';

@@ -132,11 +132,11 @@ test('handleFansStream runs the handlers in record order; a failing one is repor
   t.is(await db.user.get({ id: 1 }), undefined, 'the table holds what the stream said: the user was removed');
 });
 
-test("the README's handler (examples/fans-stream-handler.ts, shown verbatim in the README) on the real stream", async (t) => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+test("the guide's handler (examples/fans-stream-handler.ts, shown verbatim in docs/guide/streams.md) on the real stream", async (t) => {
+  const guide = readFileSync(path.join(root, 'docs/guide/streams.md'), 'utf8');
   const example = readFileSync(path.join(root, 'examples/fans-stream-handler.ts'), 'utf8');
   const code = example.slice(example.indexOf('import { handleFansStream }')).replace("'../out/fans/index.js'", "'./out/fans/index.js'");
-  t.true(readme.includes(code), 'the README shows the handler the test runs');
+  t.true(guide.includes(code), 'the guide shows the handler the test runs');
 
   const { db, tableName } = t.context;
   await db.user.put({ id: 1, name: 'Ada' });

@@ -14,7 +14,7 @@ export interface CommandCase {
   readonly unordered?: boolean;
   /** Megabytes through DynamoDB Local: run by npm run test:differential only. */
   readonly large?: boolean;
-  /** A difference the README lists: what it is, and the part of both outcomes left out of the comparison. */
+  /** A difference the testing guide lists: what it is, and the part of both outcomes left out of the comparison. */
   readonly deliberate?: { readonly note: string; readonly leaveOut: (outcome: Outcome) => Outcome };
 }
 

@@ -4,7 +4,7 @@
 // tables step by step (scenarios.ts, the Fans stream record by record), and random operation
 // sequences (random-operations.ts; DDBGEN_DIFFERENTIAL_RUNS sets how many, default 25, and
 // `npm run test:differential` runs 400). A deliberate difference is named in its case and listed in
-// the README ("Testing your app").
+// the testing guide (docs/guide/testing.md).
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import fc from 'fast-check';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';

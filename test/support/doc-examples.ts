@@ -16,6 +16,21 @@ export interface Example {
 /** `// sends GetCommand:` or `// sends 4 QueryCommand requests (one per shard); the first:`. */
 const SENDS = /^\/\/ sends (?:(\d+) (\w+) requests \(one per [^)]+\); the first|(\w+)):$/;
 
+/** An example's lines read as the call and what it says it sends (undefined: no `// sends` line). */
+export function exampleOf(method: string, body: readonly string[], where: string): Example | undefined {
+  const sends = body.findIndex((line) => line.startsWith('// sends '));
+  if (sends < 0) return undefined;
+  const header = SENDS.exec(body[sends]!);
+  if (!header) throw new Error(`${where}: cannot read ${body[sends]}`);
+  return {
+    method,
+    call: body.slice(0, sends).join('\n'),
+    command: header[2] ?? header[3]!,
+    count: header[1] === undefined ? 1 : Number(header[1]),
+    request: body.slice(sends + 1).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'),
+  };
+}
+
 /** The `@example` blocks of a generated module: the call, and the request under `// sends X:`. */
 export function examplesIn(file: string): Example[] {
   const examples: Example[] = [];
@@ -24,18 +39,8 @@ export function examplesIn(file: string): Example[] {
     const start = lines.indexOf('@example');
     if (start < 0) continue;
     const end = lines.findIndex((line, i) => i > start && line.startsWith('@'));
-    const body = lines.slice(start + 1, end < 0 ? undefined : end);
-    const sends = body.findIndex((line) => line.startsWith('// sends '));
-    if (sends < 0) continue;
-    const header = SENDS.exec(body[sends]!);
-    if (!header) throw new Error(`${file} ${match[2]}: cannot read ${body[sends]}`);
-    examples.push({
-      method: match[2]!,
-      call: body.slice(0, sends).join('\n'),
-      command: header[2] ?? header[3]!,
-      count: header[1] === undefined ? 1 : Number(header[1]),
-      request: body.slice(sends + 1).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'),
-    });
+    const example = exampleOf(match[2]!, lines.slice(start + 1, end < 0 ? undefined : end), `${file} ${match[2]}`);
+    if (example) examples.push(example);
   }
   return examples;
 }

@@ -1,5 +1,5 @@
 // Every lint rule, in id order. Adding a rule: a file under rules/ named like the rule, an entry
-// here, its message in the catalogue, a fixture triple under fixtures/lint/ and a README row.
+// here, its message in the catalogue, a fixture triple under fixtures/lint/ and a row in docs/guide/lint.md.
 import { constantPartitionKey } from './constant-partition-key.js';
 import { declaredSkew } from './declared-skew.js';
 import { gsiBackPressure } from './gsi-back-pressure.js';
