@@ -1,13 +1,13 @@
-// Connected: batches under injected faults on DynamoDB Local. A wrapped DocumentClient holds back a
+// Batches under injected faults, on the generated in-memory table. A wrapped DocumentClient holds back a
 // random share of each batch request (returned as UnprocessedItems / UnprocessedKeys), throttles
 // some requests, or fails one with an error that is not retried; every test then reads the table
 // with a clean client: nothing lost, nothing duplicated, and the error lists exactly what is missing.
 import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput, type BatchWriteCommandOutput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchError, SocialTable, UnprocessedItemsError, type User, type UserKey } from '../../out/social/index.js';
-import { socialTests } from '../support/social-tests.js';
+import { memorySocialTests } from '../support/social-tests.js';
 import { scanTable } from '../support/dynamodb-local.js';
 
-const { test, local } = socialTests();
+const { test, tables } = memorySocialTests();
 
 const users = (n: number, from = 0): User[] =>
   Array.from({ length: n }, (_, i) => ({ id: `u${from + i}`, email: `u${from + i}@example.com`, status: 'ACTIVE', joinedAt: new Date(Date.UTC(2024, 0, 1)) }));
@@ -59,7 +59,7 @@ function faulty(real: DynamoDBDocumentClient, faults: Faults) {
 /** Every item in the table, by pk, read with the clean client. */
 async function stored(tableName: string): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
-  for (const item of await scanTable(local().documents, tableName)) {
+  for (const item of await scanTable(tables().documents, tableName)) {
     if (out.has(item['pk'] as string)) throw new Error(`duplicate ${item['pk']}`);
     out.set(item['pk'] as string, item);
   }
@@ -70,7 +70,7 @@ const keyOf = (u: User): UserKey => ({ id: u.id });
 
 test('the default policy writes and reads 10,000 items under 30 % unprocessed and 10 % throttles', async (t) => {
   const { tableName } = t.context;
-  const { client } = faulty(local().documents, { unprocessed: 0.3, throttles: 0.1 });
+  const { client } = faulty(tables().documents, { unprocessed: 0.3, throttles: 0.1 });
   const db = new SocialTable(client, { tableName });
   const all = users(10_000);
   await db.user.batchPut(all);
@@ -83,7 +83,7 @@ test('the default policy writes and reads 10,000 items under 30 % unprocessed an
 
 test('a write batch stopped by an error it does not retry: BatchError lists exactly what landed and what did not, and nothing lands later', async (t) => {
   const { tableName } = t.context;
-  const { client, state } = faulty(local().documents, { failAt: { call: 6, name: 'InternalServerError' } });
+  const { client, state } = faulty(tables().documents, { failAt: { call: 6, name: 'InternalServerError' } });
   const db = new SocialTable(client, { tableName });
   const all = users(1_000);
   const error = await t.throwsAsync(db.user.batchPut(all), { instanceOf: BatchError });
@@ -111,7 +111,7 @@ test('a delete batch stopped mid-way lists the caller\'s keys deleted and not de
   const { db, tableName } = t.context;
   const all = users(300);
   await db.user.batchPut(all);
-  const { client } = faulty(local().documents, { failAt: { call: 5, name: 'InternalServerError' } });
+  const { client } = faulty(tables().documents, { failAt: { call: 5, name: 'InternalServerError' } });
   const error = await t.throwsAsync(new SocialTable(client, { tableName, retry: { concurrency: 2 } }).user.batchDelete(all.map(keyOf)), { instanceOf: BatchError });
   const table = await stored(tableName);
   t.deepEqual((error.unprocessed as UserKey[]).map((k) => `User.${k.id}`).sort(), [...table.keys()].sort());
@@ -123,7 +123,7 @@ test('a read batch that gives up keeps the items it read and lists the keys it d
   const { db, tableName } = t.context;
   const all = users(250);
   await db.user.batchPut(all);
-  const { client } = faulty(local().documents, { failAt: { call: 2, name: 'InternalServerError' } });
+  const { client } = faulty(tables().documents, { failAt: { call: 2, name: 'InternalServerError' } });
   const error = await t.throwsAsync(new SocialTable(client, { tableName, retry: { concurrency: 1 } }).user.batchGet(all.map(keyOf)), { instanceOf: BatchError });
   t.is(error.operation, 'batchGet');
   t.deepEqual(error.items, all.slice(0, 100));
@@ -133,7 +133,7 @@ test('a read batch that gives up keeps the items it read and lists the keys it d
 
 test('when nothing progresses, the batch gives up within its budget with everything listed', async (t) => {
   const { tableName } = t.context;
-  const { client } = faulty(local().documents, { unprocessed: 1 });
+  const { client } = faulty(tables().documents, { unprocessed: 1 });
   const db = new SocialTable(client, { tableName, retry: { maxAttempts: 4, baseDelayMs: 1 } });
   const all = users(60);
   const error = await t.throwsAsync(db.user.batchPut(all), { instanceOf: UnprocessedItemsError });

@@ -1,10 +1,10 @@
-// Connected: the Fan edge of fixtures/social.ts on DynamoDB Local — both halves or neither,
+// The Fan edge of fixtures/social.ts on the generated in-memory table — both halves or neither,
 // type filters as key prefixes, delimiter-safe ids, prefix safety, pagination, bulk writes.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, TransactionError } from '../../out/social/index.js';
-import { socialTests } from '../support/social-tests.js';
+import { memorySocialTests } from '../support/social-tests.js';
 
-const { test, local } = socialTests();
+const { test, tables } = memorySocialTests();
 
 const since = new Date('2024-02-03T04:05:06.007Z');
 const user = (id: string) => ({ type: 'User' as const, id });
@@ -17,7 +17,7 @@ test('add writes both halves; outgoing and incoming read them with type filters'
   await db.fan.add(user('1'), actor('z'), { since });
   await db.fan.add(user('1'), series('s1'), { since });
   await db.fan.add(user('2'), actor('a.b'), { since });
-  const items = (await local().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
+  const items = (await tables().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
   t.is(items.length, 8, 'two items per relationship');
   t.true(items.some((i) => i['pk'] === 'User.1' && i['sk'] === 'FAN_OF.Actor.a\\.b'));
   t.true(items.some((i) => i['pk'] === 'Actor.a\\.b' && i['sk'] === 'FANNED_BY.User.1'));
@@ -49,7 +49,7 @@ test('re-adding is a no-op unless asked to fail; remove takes both halves; a sel
   const error = await t.throwsAsync(db.fan.add(user('1'), actor('a'), { since }, { failIfExists: true }), { instanceOf: TransactionError });
   t.deepEqual(error.failures.map((f) => `${f.entity}: ${f.reason}`), ['Fan (forward): ConditionalCheckFailed', 'Fan (inverse): ConditionalCheckFailed']);
   await db.fan.remove(user('1'), actor('a'));
-  t.is((await local().documents.send(new ScanCommand({ TableName: tableName }))).Items!.length, 0);
+  t.is((await tables().documents.send(new ScanCommand({ TableName: tableName }))).Items!.length, 0);
   await db.fan.remove(user('1'), actor('a'));
   await db.fan.add(user('me'), user('me'), { since });
   t.deepEqual((await db.fan.outgoing(user('me'))).items.map((l) => l.id), ['me']);
@@ -91,7 +91,7 @@ test('an edge with its inverse in a GSI: one item per follow, incoming read from
   t.deepEqual(await db.follow.add(user('a'), user('b')), { created: false });
   await db.follow.add(user('c'), user('b'));
   await db.follow.add(user('b'), user('b'));
-  const items = (await local().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
+  const items = (await tables().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
   t.is(items.length, 3, 'one item per relationship');
   t.like(items.find((i) => i['pk'] === 'User.a'), { sk: 'FOLLOWS.User.b', gsi3pk: 'User.b', gsi3sk: 'FOLLOWED_BY.User.a' });
   t.deepEqual((await db.follow.outgoing(user('a'))).items.map((l) => l.id), ['b']);

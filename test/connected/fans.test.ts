@@ -1,12 +1,12 @@
-// Connected: seed 002's fan graph (fixtures/fans.ts) on DynamoDB Local — the article's raw layout
+// Seed 002's fan graph (fixtures/fans.ts) on the generated in-memory table — the article's raw layout
 // (a user's profile and FAN_OF items in one partition, FANNED_BY in the other node's), integer ids
 // stored as themselves and read back as numbers in numeric order, bad ids refused before any
 // request, and a key written by codec v1 read back as a KeyParseError naming the version.
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ActorKeys, FansTable, KeyParseError, KeyValueError, UserKeys, ValidationError, fansTableDefinition } from '../../out/fans/index.js';
-import { tableTests } from '../support/social-tests.js';
+import { memoryTableTests } from '../support/social-tests.js';
 
-const { test, local } = tableTests('fans', fansTableDefinition, (client, tableName) => new FansTable(client, { tableName }));
+const { test, tables } = memoryTableTests('fans', fansTableDefinition, (client, tableName) => new FansTable(client, { tableName }));
 
 const since = new Date('2013-07-11T00:00:00.000Z');
 const user = (id: number) => ({ type: 'User' as const, id });
@@ -15,7 +15,7 @@ const series = (id: number) => ({ type: 'Series' as const, id });
 
 /** Every stored item of one partition, as [sk, other attributes]. */
 async function partition(tableName: string, pk: string) {
-  const result = await local().documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
+  const result = await tables().documents.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } }));
   return result.Items!.map(({ pk: _pk, ...rest }) => rest);
 }
 
@@ -78,7 +78,7 @@ test('a link written by codec v1 (id as an offset from min) is read back as a Ke
   const { db, tableName } = t.context;
   await db.fan.add(user(1), user(2), { since });
   // What the v1 codec wrote for "user 1 is a fan of user 7": 7 - 1 in nine digits.
-  await local().documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'User.0000000001', sk: 'FAN_OF.User.000000006', since: since.toISOString() } }));
+  await tables().documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'User.0000000001', sk: 'FAN_OF.User.000000006', since: since.toISOString() } }));
   const error = await t.throwsAsync(db.fan.outgoing(user(1)), { instanceOf: KeyParseError });
   t.is(error.codecVersion, 1);
   t.regex(error.message, /^Fan\.forward: cannot parse "FAN_OF\.User\.000000006": segment 3 \("000000006"\) is an integer written by key codec v1/);

@@ -1,12 +1,13 @@
-// Connected: indexes, projections, sparse membership, patterns, collections and pagination of the
-// API generated from fixtures/social.ts, on DynamoDB Local; a model-based test against UTF-8 order.
+// Indexes, projections, sparse membership, patterns, collections and pagination of the
+// API generated from fixtures/social.ts, on the generated in-memory table; a model-based test
+// against UTF-8 order.
 import fc from 'fast-check';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ArticleKeys, CursorError, SocialTable, ValidationError, type Article } from '../../out/social/index.js';
 import { compareUtf8 } from '../../out/social/runtime/codec.js';
-import { socialTests } from '../support/social-tests.js';
+import { memorySocialTests } from '../support/social-tests.js';
 
-const { test, local } = socialTests();
+const { test, tables } = memorySocialTests();
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
 const article = (userId: string, articleId: string, d: number, extra: Partial<Article> = {}): Article => ({ userId, articleId, name: `name-${articleId}`, updatedAt: day(d), views: d, ...extra });
@@ -39,7 +40,7 @@ test('sparse GSI with an include projection: membership follows featuredAt throu
   await db.article.put(article('u', 'a', 1));
   const featured = (at: Date) => db.article.queryFeatured({ featuredAt: at });
   t.deepEqual((await featured(day(1))).items, [], 'not featured: not in the index');
-  const stored = async () => (await local().documents.send(new GetCommand({ TableName: tableName, Key: ArticleKeys.key(key) }))).Item!;
+  const stored = async () => (await tables().documents.send(new GetCommand({ TableName: tableName, Key: ArticleKeys.key(key) }))).Item!;
   t.false('gsi2pk' in (await stored()));
 
   await db.article.markFeatured(key, { featuredAt: new Date('2024-03-05T00:00:00Z') });
@@ -109,7 +110,7 @@ test('an index input changed without the rest of its key, or a sparse input remo
 
 test('signed cursors and async iteration', async (t) => {
   const { tableName } = t.context;
-  const db = new SocialTable(local().documents, { tableName, cursor: { secret: 'a-secret-of-at-least-32-bytes-for-tests', ttlSeconds: 60 } });
+  const db = new SocialTable(tables().documents, { tableName, cursor: { secret: 'a-secret-of-at-least-32-bytes-for-tests', ttlSeconds: 60 } });
   await db.article.batchPut([1, 2, 3, 4, 5, 6, 7].map((d) => article('u', `a${d}`, d)));
   const first = await db.article.query({ userId: 'u' }, { limit: 3 });
   t.regex(first.cursor!, /\./, 'signed');

@@ -8,16 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { clientFor, scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { librarySchema } from '../support/library-design.js';
-import { emitMigration, putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
+import { emitMigration, putRaw, runProgram, sharedDynamoDbLocal, typeCheckProgram, workspace } from '../support/migration-program.js';
 
 // one DynamoDB Local for the file: each test uses tables of its own
-let started: Promise<LocalDynamo> | undefined;
-const shared = (): Promise<LocalDynamo> => (started ??= startDynamoDbLocal());
-test.after.always(async () => {
-  if (started) await (await started).stop();
-});
+const shared = sharedDynamoDbLocal(test);
 
 type Node = { type: 'Member' | 'Book'; id: string };
 

@@ -10,12 +10,14 @@ import test from 'ava';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { scanTable } from '../support/dynamodb-local.js';
-import { putRaw, runProgram, typeCheckProgram, workspace } from '../support/migration-program.js';
+import { putRaw, runProgram, sharedDynamoDbLocal, typeCheckProgram, workspace } from '../support/migration-program.js';
 
 const ITEMS = Number(process.env.DDBGEN_MIGRATION_ITEMS ?? 600);
 /** Users of the edge graph (each follows 5 users and 2 topics): 80 make ~600 edges, ~1,300 items. */
 const GRAPH_USERS = Number(process.env.DDBGEN_MIGRATION_GRAPH_USERS ?? 80);
 const PER_ENTITY = Math.floor(ITEMS / 3);
+// one DynamoDB Local for the file: each test uses tables of its own (and runs alone)
+const shared = sharedDynamoDbLocal(test);
 
 function schema(userPk: string, orderIndexes: string): string {
   return `import { defineTable, entity, gsi, t } from 'ddbgen';
@@ -44,7 +46,7 @@ export default defineTable({
 
 test.serial('a key rewrite and a GSI backfill: killed mid-way, resumed, with concurrent new-style writes; every item checked', async (t) => {
   t.timeout(240_000 + ITEMS * 40);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), schema('User#<id>', ''));
   writeFileSync(path.join(dir, 'new.ts'), schema('Customer#<id>', "byStatus: { pk: 'Status#<status>', sk: '<orderId>' }"));
   let out = '';
@@ -171,7 +173,7 @@ export default defineTable({
 
 test.serial('the key codec change v1 → v2 as a migration: items written raw in v1 form are rewritten (User) or backfilled (Series), item by item; a re-run changes nothing', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'schema.ts'), FANS_V1);
   let out = '';
   let err = '';
@@ -253,7 +255,7 @@ type GraphNode = { type: 'User'; id: number } | { type: 'Topic'; id: string };
 
 test.serial('edge items across the key codec change: both halves moved, killed mid-way and resumed, new-style edge writes meanwhile; every edge checked from both sides', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'schema.ts'), FAN_GRAPH);
   let err = '';
   const code = await main(['diff', 'schema.ts', 'schema.ts', '--old-codec', '1', '--emit-migration', 'migrations'], { cwd: dir, stdout: () => {}, stderr: (s) => (err += s) });
@@ -391,7 +393,7 @@ export default defineTable({
 
 test.serial('a new delimiter and a renamed edge label: the migration moves both edges (one with its inverse in a GSI), written by the old code and read by the new', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), socialGraph('#', 'FOLLOWS'));
   writeFileSync(path.join(dir, 'new.ts'), socialGraph('|', 'FOLLOWING'));
   let err = '';

@@ -1,13 +1,13 @@
-// Connected: native multi-attribute GSI keys (fixtures/tenants.ts) on DynamoDB Local — the table's
-// KeySchema as DynamoDB reports it, every allowed sort-condition shape, pagination with a cursor,
+// Native multi-attribute GSI keys (fixtures/tenants.ts) on the generated in-memory table (the
+// table's KeySchema as DynamoDB Local reports it is in local-api.test.ts) — every allowed
+// sort-condition shape, pagination with a cursor,
 // renamed attributes written as copies and kept in step by updates, bad items refused, a
 // keys-only projection, and the stored items checked afterwards.
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { TenantsTable, ValidationError, tenantsTableDefinition, type Invoice, type Order } from '../../out/tenants/index.js';
-import { tableTests } from '../support/social-tests.js';
+import { memoryTableTests } from '../support/social-tests.js';
 
-const { test, local } = tableTests('tenants', tenantsTableDefinition, (client, tableName) => new TenantsTable(client, { tableName }));
+const { test, tables } = memoryTableTests('tenants', tenantsTableDefinition, (client, tableName) => new TenantsTable(client, { tableName }));
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day));
 const order = (orderId: string, status: Order['status'], day: number, extra: Partial<Order> = {}): Order => ({ tenantId: 't1', orderId, region: 'eu', status, createdAt: at(day), total: day * 10, ...extra });
@@ -23,22 +23,6 @@ const seed = (db: TenantsTable) =>
     order('f', 'OPEN', 5, { region: 'us' }),
     order('g', 'OPEN', 6, { tenantId: 't2' }),
   ]);
-
-test('DynamoDB Local creates the native index with several HASH and RANGE elements and typed attributes', async (t) => {
-  const { tableName } = t.context;
-  const described = await local().client.send(new DescribeTableCommand({ TableName: tableName }));
-  const byTenant = described.Table!.GlobalSecondaryIndexes!.find((g) => g.IndexName === 'byTenant')!;
-  t.deepEqual(byTenant.KeySchema, [
-    { AttributeName: 'tenantId', KeyType: 'HASH' },
-    { AttributeName: 'region', KeyType: 'HASH' },
-    { AttributeName: 'status', KeyType: 'RANGE' },
-    { AttributeName: 'createdAt', KeyType: 'RANGE' },
-  ]);
-  t.deepEqual(
-    described.Table!.AttributeDefinitions!.filter((d) => ['tenantId', 'total'].includes(d.AttributeName!)),
-    [{ AttributeName: 'tenantId', AttributeType: 'S' }, { AttributeName: 'total', AttributeType: 'N' }],
-  );
-});
 
 test('every allowed sort-condition shape: the partition alone, equality prefixes, and each range on the last attribute given', async (t) => {
   const { db } = t.context;
@@ -94,7 +78,7 @@ test('renamed attributes are written as copies, kept in step by update and remov
   const invoice: Invoice = { orgId: 't1', invoiceId: 'i1', region: 'eu', state: 'OPEN', issuedAt: at(2) };
   await db.invoice.put(invoice);
   await db.order.put(order('a', 'OPEN', 1));
-  const stored = (await local().documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'Tenant#t1', sk: 'Invoice#i1' } }))).Item;
+  const stored = (await tables().documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'Tenant#t1', sk: 'Invoice#i1' } }))).Item;
   t.deepEqual(stored, { pk: 'Tenant#t1', sk: 'Invoice#i1', orgId: 't1', invoiceId: 'i1', region: 'eu', state: 'OPEN', issuedAt: '2026-01-02T00:00:00.000Z', tenantId: 't1', status: 'OPEN', createdAt: '2026-01-02T00:00:00.000Z' });
   t.deepEqual((await db.invoice.get({ orgId: 't1', invoiceId: 'i1' })), invoice, 'copies are not part of the item read back');
   t.deepEqual((await db.invoice.queryByTenant({ orgId: 't1', region: 'eu' }, { where: { state: 'OPEN' } })).items, [invoice], 'the order in the same index partition is not an invoice');
@@ -103,7 +87,7 @@ test('renamed attributes are written as copies, kept in step by update and remov
   t.deepEqual((await db.invoice.queryByTenant({ orgId: 't1', region: 'eu' }, { where: { state: 'PAID', issuedAt: { gte: at(5) } } })).items, [{ ...invoice, state: 'PAID', issuedAt: at(5) }]);
   t.deepEqual((await db.invoice.queryByTenant({ orgId: 't1', region: 'eu' }, { where: { state: 'OPEN' } })).items, []);
   await db.invoice.delete({ orgId: 't1', invoiceId: 'i1' });
-  const left = (await local().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
+  const left = (await tables().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
   t.deepEqual(left.map((i) => i.sk), ['Order#a'], 'the table holds only the order afterwards');
 });
 
@@ -112,7 +96,7 @@ test('bad items are refused before sending: an empty key value, and a renamed co
   await db.order.put(order('a', 'OPEN', 1));
   await t.throwsAsync(db.order.put(order('b', 'OPEN', 1, { tenantId: '' })), { instanceOf: Error });
   await t.throwsAsync(db.invoice.put({ orgId: 't1', invoiceId: 'x', region: 'eu', state: 'OPEN', issuedAt: at(1), ...({ status: 'x' } as object) } as Invoice), { instanceOf: ValidationError, message: /status: is a key attribute/ });
-  const left = (await local().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
+  const left = (await tables().documents.send(new ScanCommand({ TableName: tableName }))).Items!;
   t.deepEqual(left.map((i) => i.sk), ['Order#a'], 'nothing half-written');
 });
 

@@ -1,5 +1,5 @@
-// Connected: the repositories generated from fixtures/social.ts against DynamoDB Local.
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+// The repositories generated from fixtures/social.ts, on the generated in-memory table.
+import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   ArticleKeys,
   CursorError,
@@ -11,10 +11,9 @@ import {
   ValidationError,
   type Article,
 } from '../../out/social/index.js';
-import { socialTests } from '../support/social-tests.js';
+import { memorySocialTests } from '../support/social-tests.js';
 
-let sent = 0;
-const { test, local } = socialTests((started) => started.documents.middlewareStack.add((next) => async (args) => (sent++, next(args)), { step: 'initialize', name: 'countRequests' }));
+const { test, tables } = memorySocialTests();
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
 const article = (userId: string, articleId: string, d: number, extra: Partial<Article> = {}): Article => ({
@@ -66,9 +65,9 @@ test('values containing the delimiter, the escape and ${ are stored apart and re
   const ids = ['a.b', 'a', 'b', 'a\\.b', 'a\\', '.', '..', '${x}', 'A.B', 'a.b.', '😀.𝄞', 'nul\u0000x', 'nul\\0x'];
   for (const id of ids) await db.user.put({ id, email: `${id}@example.com`, status: 'ACTIVE', joinedAt: day(1) });
   for (const id of ids) t.is((await db.user.get({ id }))?.email, `${id}@example.com`, id);
-  const scanned = await local().documents.send(new ScanCommand({ TableName: tableName }));
+  const scanned = await tables().documents.send(new ScanCommand({ TableName: tableName }));
   t.is(scanned.Items?.length, ids.length, 'no two ids shared a key');
-  const stored = await local().documents.send(new GetCommand({ TableName: tableName, Key: UserKeys.key({ id: 'a.b' }) }));
+  const stored = await tables().documents.send(new GetCommand({ TableName: tableName, Key: UserKeys.key({ id: 'a.b' }) }));
   t.is(stored.Item?.['pk'], 'User.a\\.b');
   t.deepEqual(UserKeys.parse({ pk: 'User.a\\.b', sk: 'PROFILE' }), { id: 'a.b' });
   await db.article.put(article('u', 'A.', 1));
@@ -157,7 +156,10 @@ test('a cursor is bound to its query: other parameters or tampering are CursorEr
 });
 
 test('bad key values throw typed errors before any request is sent', async (t) => {
-  const { db } = t.context;
+  // a client of this test's own, counting the requests sent through it (other tests run meanwhile)
+  let sent = 0;
+  const { documents } = tables();
+  const db = new SocialTable({ send: (command: never) => (sent++, documents.send(command)) } as unknown as DynamoDBDocumentClient, { tableName: t.context.tableName });
   const before = sent;
   const cases: Array<[string, () => Promise<unknown>, string, string | undefined]> = [
     ['empty id', () => db.user.get({ id: '' }), 'KEY_PART_EMPTY', 'id'],
@@ -184,7 +186,7 @@ test('index keys are written with the item, and parse back', async (t) => {
   const { db, tableName } = t.context;
   await db.article.put(article('u', 'a1', 2, { name: 'Hello.World' }));
   const key = ArticleKeys.key({ userId: 'u', updatedAt: day(2), articleId: 'a1' });
-  const stored = (await local().documents.send(new GetCommand({ TableName: tableName, Key: key }))).Item!;
+  const stored = (await tables().documents.send(new GetCommand({ TableName: tableName, Key: key }))).Item!;
   t.like(stored, {
     pk: 'User.u',
     sk: 'Article.2024-01-02T00:00:00\\.000Z.a1',

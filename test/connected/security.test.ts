@@ -1,14 +1,13 @@
-// Connected: what errors reveal, prototype-named and undeclared attributes, and required attributes
-// under `update`, through the repositories generated from fixtures/social.ts on DynamoDB Local.
-// Every case checks the table afterwards.
-import { createHash, randomUUID } from 'node:crypto';
+// What errors reveal, prototype-named and undeclared attributes, and required attributes under
+// `update`, through the repositories generated from fixtures/social.ts on the generated in-memory
+// table (cursors on clients of their own are in local-api.test.ts). Every case checks the table
+// afterwards.
 import { format, inspect } from 'node:util';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { CursorError, ItemExistsError, SocialTable, TransactionError, ValidationError, VersionConflictError, socialTableDefinition, type Article, type User } from '../../out/social/index.js';
-import { clientFor } from '../support/dynamodb-local.js';
-import { socialTests } from '../support/social-tests.js';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ItemExistsError, TransactionError, ValidationError, VersionConflictError, type User } from '../../out/social/index.js';
+import { memorySocialTests } from '../support/social-tests.js';
 
-const { test, local } = socialTests();
+const { test, tables } = memorySocialTests();
 
 const joinedAt = new Date(Date.UTC(2024, 0, 1));
 const user = (id: string): User => ({ id, email: `${id}@secret.example`, status: 'ACTIVE', joinedAt });
@@ -81,13 +80,13 @@ test('prototype names in values are a ValidationError, never a TypeError or a si
   });
   await db.user.put(user('f6'));
   await t.throwsAsync(db.user.update({ id: 'f6' }, { set: { bio: 'x' } }, { condition: { status: { constructor: 'x' } as never } }), { instanceOf: ValidationError, message: /unknown comparison "constructor"/ });
-  const stored = await local().documents.send(new GetCommand({ TableName: t.context.tableName, Key: { pk: 'User.f6', sk: 'PROFILE' } }));
+  const stored = await tables().documents.send(new GetCommand({ TableName: t.context.tableName, Key: { pk: 'User.f6', sk: 'PROFILE' } }));
   t.deepEqual(Object.keys(stored.Item!).sort(), ['email', 'id', 'joinedAt', 'pk', 'sk', 'status'], 'only f6 was written, with declared attributes');
 });
 
 test('reading an item another writer stored with prototype-named and undeclared attributes never throws', async (t) => {
   const { db, tableName } = t.context;
-  await local().documents.send(
+  await tables().documents.send(
     new PutCommand({
       TableName: tableName,
       Item: { pk: 'User.gil', sk: 'PROFILE', id: 'gil', email: 'g@x.example', status: 'ACTIVE', joinedAt: joinedAt.toISOString(), constructor: 'x', prototype: { a: 1 }, toString: 5, isAdmin: true },
@@ -110,53 +109,3 @@ test('update cannot remove a required attribute at run time either', async (t) =
   t.deepEqual(await db.user.update({ id: 'hal' }, { remove: ['bio'] }), user('hal'), 'an optional attribute can be removed');
 });
 
-/** A SocialTable on its own client, counting the requests it sends. */
-function countedTable(tableName: string, options: ConstructorParameters<typeof SocialTable>[1] = {}) {
-  const documents = DynamoDBDocumentClient.from(clientFor(local().endpoint));
-  const counter = { sent: 0 };
-  documents.middlewareStack.add((next) => async (args) => (counter.sent++, next(args)), { step: 'initialize', name: 'countRequests' });
-  return { db: new SocialTable(documents, { tableName, ...options }), counter };
-}
-
-const article = (userId: string, articleId: string, d: number): Article => ({ userId, articleId, name: `n-${articleId}`, updatedAt: new Date(Date.UTC(2024, 0, d)), views: 0 });
-
-test('an unsigned cursor edited by hand, or forged for another partition, is a CursorError before any request', async (t) => {
-  const { db, counter } = countedTable(t.context.tableName);
-  await db.article.batchPut([1, 2, 3].map((d) => article('mine', `a${d}`, d)));
-  await db.article.batchPut([1, 2, 3].map((d) => article('victim', `v${d}`, d)));
-  const { cursor } = await db.article.query({ userId: 'mine' }, { limit: 1 });
-  const [header, body] = cursor!.split('.') as [string, string];
-  const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as { p: Record<string, string> };
-  const forge = (p: Record<string, string>) => {
-    const text = Buffer.from(JSON.stringify({ ...payload, p })).toString('base64url');
-    return `${header}.${text}.${createHash('sha256').update(`${header}.${text}`).digest().subarray(0, 16).toString('base64url')}`;
-  };
-  const before = counter.sent;
-  const cases: Array<[string, string, RegExp]> = [
-    ['one character changed', `${cursor!.slice(0, 10)}${cursor![10] === 'A' ? 'B' : 'A'}${cursor!.slice(11)}`, /checksum does not match|not a ddbgen cursor|not base64url|not UTF-8/],
-    ['truncated', cursor!.slice(0, -5), /checksum does not match/],
-    ['another partition', forge({ ...payload.p, pk: 'User.victim' }), /in another partition than this query reads/],
-    ['another entity', forge({ ...payload.p, sk: 'PROFILE' }), /outside this query's key condition/],
-    ['not a key', forge({ ...payload.p, gsi1pk: 'x' }), /exactly this query's key attributes/],
-  ];
-  for (const [name, value, message] of cases) await t.throwsAsync(db.article.query({ userId: 'mine' }, { limit: 1, cursor: value }), { instanceOf: CursorError, message }, name);
-  t.is(counter.sent, before, 'no request reached DynamoDB');
-  t.deepEqual((await db.article.query({ userId: 'mine' }, { cursor: cursor! })).items.map((a) => a.articleId), ['a2', 'a3']);
-});
-
-test('cursors: one secret on two tables does not let a cursor cross; encrypted cursors page through', async (t) => {
-  const secret = 'a-secret-of-at-least-32-bytes-for-tests';
-  const other = `social-${randomUUID()}`;
-  await local().createTable(socialTableDefinition(other));
-  const here = countedTable(t.context.tableName, { cursor: { secret } }).db;
-  const there = countedTable(other, { cursor: { secret } }).db;
-  await here.article.batchPut([1, 2].map((d) => article('u', `a${d}`, d)));
-  await there.article.batchPut([1, 2].map((d) => article('u', `a${d}`, d)));
-  const { cursor } = await here.article.query({ userId: 'u' }, { limit: 1 });
-  await t.throwsAsync(there.article.query({ userId: 'u' }, { limit: 1, cursor: cursor! }), { instanceOf: CursorError, message: /made for another table/ });
-  t.throws(() => new SocialTable(local().documents, { cursor: { secret: '' } }), { message: /cursor.secret: the secret of key "0" is 0 bytes/ });
-  const sealed = countedTable(t.context.tableName, { cursor: { secret, encrypt: true } }).db;
-  const first = await sealed.article.query({ userId: 'u' }, { limit: 1 });
-  t.false(Buffer.from(first.cursor!.split('.')[1]!, 'base64url').toString('latin1').includes('User.u'), 'the position is not readable');
-  t.deepEqual((await sealed.article.query({ userId: 'u' }, { cursor: first.cursor! })).items.map((a) => a.articleId), ['a2']);
-});

@@ -1,17 +1,16 @@
-// Connected: time to live on DynamoDB Local, with the API generated from fixtures/sessions.ts (and, last, its sparse index of accepted invites). Items
+// Time to live, with the API generated from fixtures/sessions.ts (and, last, its sparse index of
+// accepted invites), on the generated in-memory table (which, like DynamoDB Local, deletes nothing
+// unless told; enabling TTL through DynamoDB Local's own API is in local-api.test.ts). Items
 // whose expiry has passed stay in the table (DynamoDB deletes them only within a day or two, and
 // DynamoDB Local not within a test), which is exactly the case to prove: every read hides them —
 // get, batchGet, queries on the table and a GSI, a gathered query over shards, a collection, a
 // parallel scan, fetched index pages — and { includeExpired: true } returns them. Each test checks
 // the table afterwards: the expired items are still there, stored with epoch seconds.
-import { DescribeTimeToLiveCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { SessionsTable, sessionsTableDefinition, sessionsTableSettings, type Event, type Session } from '../../out/sessions/index.js';
-import { tableTests } from '../support/social-tests.js';
-import type { LocalDynamo } from '../support/dynamodb-local.js';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { SessionsTable, sessionsTableDefinition, type Event, type Session } from '../../out/sessions/index.js';
+import { memoryTableTests } from '../support/social-tests.js';
 
-let dynamo: LocalDynamo | undefined;
-const { test } = tableTests('sessions', sessionsTableDefinition, (client, tableName) => new SessionsTable(client, { tableName }), (local) => (dynamo = local));
+const { test, tables } = memoryTableTests('sessions', sessionsTableDefinition, (client, tableName) => new SessionsTable(client, { tableName }));
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const hour = 3_600_000;
@@ -21,27 +20,9 @@ const session = (sessionId: string, expiresAt: Date, extra: Partial<Session> = {
 
 /** Every stored record of the table, as DynamoDB holds it. */
 async function stored(tableName: string): Promise<Array<Record<string, unknown>>> {
-  const result = await dynamo!.documents.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+  const result = await tables().documents.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
   return result.Items ?? [];
 }
-
-test('the table takes its settings: TTL is enabled by the generated UpdateTimeToLive input; the TTL attribute is stored as epoch seconds', async (t) => {
-  const { db, tableName } = t.context;
-  const { timeToLive } = sessionsTableSettings(tableName);
-  await dynamo!.client.send(new UpdateTimeToLiveCommand(timeToLive));
-  const described = await dynamo!.client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
-  t.is(described.TimeToLiveDescription?.AttributeName, 'expiresAt');
-  t.true(['ENABLED', 'ENABLING'].includes(described.TimeToLiveDescription?.TimeToLiveStatus ?? ''), described.TimeToLiveDescription?.TimeToLiveStatus);
-  const at = new Date('2030-05-06T07:08:09.999Z');
-  await db.session.put(session('s1', at));
-  const raw = await dynamo!.documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'User#u1', sk: 'Session#s1' } }));
-  t.is(raw.Item?.expiresAt, seconds(at), 'a number of seconds, as DynamoDB TTL reads it');
-  t.is(raw.Item?.createdAt, '2026-01-01T00:00:00.000Z', 'other timestamps stay ISO-8601 text');
-  t.deepEqual((await db.session.get({ userId: 'u1', sessionId: 's1' }))?.expiresAt, new Date('2030-05-06T07:08:09.000Z'), 'read back as a Date (whole seconds)');
-  await db.invite.put({ code: 'c1', email: 'a@example.com', expiresAt: new Date('2030-05-06T07:08:59.999Z') });
-  const invite = await dynamo!.documents.send(new GetCommand({ TableName: tableName, Key: { pk: 'Invite#c1', sk: 'INVITE' } }));
-  t.is(invite.Item?.expiresAt, seconds(new Date('2030-05-06T07:08:00.000Z')), "a minute unit stores the minute's start");
-});
 
 test('get and batchGet: an expired item reads as absent; includeExpired returns it', async (t) => {
   const { db, tableName } = t.context;

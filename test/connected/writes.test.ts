@@ -1,5 +1,5 @@
-// Connected: conditions, optimistic locking, transactions, reserved words and the item-size limit
-// through the repositories generated from fixtures/social.ts, on DynamoDB Local; and a model-based
+// Conditions, optimistic locking, transactions, reserved words and the item-size limit
+// through the repositories generated from fixtures/social.ts, on the generated in-memory table; and a model-based
 // test of versioned writes against an in-memory model.
 import fc from 'fast-check';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,9 +16,9 @@ import {
   type User,
 } from '../../out/social/index.js';
 import { itemSize } from '../../out/social/runtime/item-size.js';
-import { socialTests } from '../support/social-tests.js';
+import { memorySocialTests } from '../support/social-tests.js';
 
-const { test, local } = socialTests();
+const { test, tables } = memorySocialTests();
 
 const day = (d: number) => new Date(Date.UTC(2024, 0, d));
 const user = (id: string, extra: Partial<User> = {}): User => ({ id, email: `${id}@example.com`, status: 'ACTIVE', joinedAt: day(1), ...extra });
@@ -144,7 +144,7 @@ test('the 400 KB limit, measured like DynamoDB in UTF-8: at the limit it is writ
   t.is((await db.user.get({ id: 'big' }))?.bio?.length, bio.length);
   const error = await t.throwsAsync(db.user.put({ ...base, bio: bio + 'x' }), { instanceOf: ItemTooLargeError });
   t.is(error.bytes, 400 * 1024 + 1);
-  const direct = local().documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'User.big2', sk: 'PROFILE', ...base, joinedAt: base.joinedAt.toISOString(), id: 'big', bio: bio + 'x' } }));
+  const direct = tables().documents.send(new PutCommand({ TableName: tableName, Item: { pk: 'User.big2', sk: 'PROFILE', ...base, joinedAt: base.joinedAt.toISOString(), id: 'big', bio: bio + 'x' } }));
   await t.throwsAsync(direct, { name: 'ValidationException' }, 'DynamoDB Local agrees the same item is too large');
 });
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ExecutionContext } from 'ava';
+import type { ExecutionContext, TestFn } from 'ava';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
@@ -78,6 +78,15 @@ export function typeCheckProgram(dir: string, ...files: string[]): Promise<strin
     () => '',
     (error: { stdout?: string }) => error.stdout ?? String(error),
   );
+}
+
+/** One DynamoDB Local for a test file whose tests each use tables of their own: started by the first test that asks, stopped after the last. */
+export function sharedDynamoDbLocal(test: TestFn): () => Promise<LocalDynamo> {
+  let started: Promise<LocalDynamo> | undefined;
+  test.after.always(async () => {
+    if (started) await (await started).stop();
+  });
+  return () => (started ??= startDynamoDbLocal());
 }
 
 /** DynamoDB Local (`shared`, or one of its own) and a scratch folder under out/, both gone when the test ends (a shared one stays). */

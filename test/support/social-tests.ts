@@ -1,37 +1,76 @@
-// Connected tests of a generated API (fixtures/social.ts, fixtures/fans.ts): one DynamoDB Local per
-// test file, started before and stopped after, and a fresh table for every test (tests run
-// concurrently).
+// Tests of a generated API (fixtures/social.ts, fixtures/fans.ts, …) over a fresh table for every
+// test (tests run concurrently): on DynamoDB Local (`tableTests`, one JVM per test file, started
+// before and stopped after) or on the generated in-memory table (`memoryTableTests`, one
+// InMemoryDynamoDB per test file, as create<Table>InMemory builds it), for behaviour that does not
+// need DynamoDB Local itself. test/in-memory/differential.test.ts proves the in-memory table answers
+// as DynamoDB Local does.
 import { randomUUID } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, socialTableDefinition } from '../../out/social/index.js';
+import { InMemoryDynamoDB } from '../../out/social/runtime/in-memory-table.js';
 import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
 
-/** Tests whose context is a fresh table (`name-<uuid>`) and the generated table class over it. */
+/** Where a test file's tables are: a DocumentClient over them, and a way to create one more. */
+export interface TestTables {
+  readonly documents: DynamoDBDocumentClient;
+  createTable(input: CreateTableCommandInput): Promise<void>;
+}
+
+function testsOver<Db, Tables extends TestTables>(
+  name: string,
+  definition: (tableName: string) => CreateTableCommandInput,
+  open: (client: DynamoDBDocumentClient, tableName: string) => Db,
+  start: () => Promise<Tables & { stop(): Promise<void> }>,
+  onStart?: (tables: Tables) => void,
+) {
+  const test = anyTest as TestFn<{ db: Db; tableName: string }>;
+  let tables: (Tables & { stop(): Promise<void> }) | undefined;
+  test.before(async () => {
+    tables = await start();
+    onStart?.(tables);
+  });
+  test.after.always(async () => {
+    await tables?.stop();
+  });
+  test.beforeEach(async (t) => {
+    const tableName = `${name}-${randomUUID()}`;
+    await tables!.createTable(definition(tableName));
+    t.context = { db: open(tables!.documents, tableName), tableName };
+  });
+  return { test, tables: (): Tables => tables! };
+}
+
+/** Tests whose context is a fresh table (`name-<uuid>`) on DynamoDB Local and the generated table class over it. */
 export function tableTests<Db>(
   name: string,
   definition: (tableName: string) => CreateTableCommandInput,
   open: (client: DynamoDBDocumentClient, tableName: string) => Db,
   onStart?: (local: LocalDynamo) => void,
 ) {
-  const test = anyTest as TestFn<{ db: Db; tableName: string }>;
-  let local: LocalDynamo | undefined;
-  test.before(async () => {
-    local = await startDynamoDbLocal();
-    onStart?.(local);
-  });
-  test.after.always(async () => {
-    await local?.stop();
-  });
-  test.beforeEach(async (t) => {
-    const tableName = `${name}-${randomUUID()}`;
-    await local!.createTable(definition(tableName));
-    t.context = { db: open(local!.documents, tableName), tableName };
-  });
-  return { test, local: () => local! };
+  const { test, tables } = testsOver(name, definition, open, () => startDynamoDbLocal(), onStart);
+  return { test, local: tables };
+}
+
+/** The same over the generated in-memory table: no JVM, no network. */
+export function memoryTableTests<Db>(
+  name: string,
+  definition: (tableName: string) => CreateTableCommandInput,
+  open: (client: DynamoDBDocumentClient, tableName: string) => Db,
+  onStart?: (tables: TestTables) => void,
+) {
+  const start = async () => {
+    const memory = new InMemoryDynamoDB();
+    return { documents: memory, createTable: async (input: CreateTableCommandInput) => void memory.createTable(input), stop: async () => undefined };
+  };
+  return testsOver(name, definition, open, start, onStart);
 }
 
 export function socialTests(onStart?: (local: LocalDynamo) => void) {
   return tableTests('social', socialTableDefinition, (client, tableName) => new SocialTable(client, { tableName }), onStart);
+}
+
+export function memorySocialTests(onStart?: (tables: TestTables) => void) {
+  return memoryTableTests('social', socialTableDefinition, (client, tableName) => new SocialTable(client, { tableName }), onStart);
 }
