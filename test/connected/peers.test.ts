@@ -41,6 +41,15 @@ async function pullAndGenerate(table: string): Promise<{ generated: Record<strin
   const pulled = await main(['pull', '--table', table, '--endpoint', local.endpoint, '--out', `${table}.ts`, '--format', 'json'], io);
   if (pulled !== 0) throw new Error(`pull failed: ${err}`);
   const report = JSON.parse(out);
+  const keep = process.env['DDBGEN_KEEP_PULLED'];
+  if (keep) {
+    // DDBGEN_KEEP_PULLED=DIR: the pulled schema and the text report, as a user sees them, kept for review
+    let text = '';
+    mkdirSync(keep, { recursive: true });
+    const again = await main(['pull', '--table', table, '--endpoint', local.endpoint, '--out', path.resolve(root, keep, `${table}.ts`), '--force'], { ...io, stdout: (s: string) => (text += s) });
+    if (again !== 0) throw new Error(`pull (text report) failed: ${err}`);
+    writeFileSync(path.resolve(root, keep, `${table}.report.txt`), text);
+  }
   const generated = await main(['generate', `${table}.ts`, '--out', 'gen'], io);
   if (generated !== 0) throw new Error(`generate failed: ${err}`);
   return { generated: await import(path.join(dir, 'gen', table, 'index.js')), schema: readFileSync(path.join(dir, `${table}.ts`), 'utf8'), report };
