@@ -76,6 +76,7 @@ function segmentCall(segment: SegmentDef, constructors: string): Expression {
     case 'float':
       return make(segment.kind, segment.attr, segment.min, segment.max);
     case 'timestamp':
+      if (segment.bucket) return make('bucket', segment.attr, segment.unit);
       return segment.format === undefined ? make('timestamp', segment.attr, segment.unit) : make('timestamp', segment.attr, segment.unit, segment.format);
     case 'shard': {
       const { count, start, by, random } = segment;

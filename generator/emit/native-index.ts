@@ -6,6 +6,7 @@ import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type
 import type { EntityDef, NativeGsiDef, Projection } from '../../dsl/ir.js';
 import { indexProjection } from '../model/access-paths.js';
 import { nativeParts, renamedCopies } from '../model/native-keys.js';
+import { exactKeyParts } from '../model/key-segments.js';
 import { attributeType } from './attribute-type.js';
 import { pascalCase, propertyKey, quote, type EmitContext } from './context.js';
 
@@ -52,13 +53,12 @@ function whereType(entity: EntityDef, sort: readonly string[], ttl: string | und
 /** What a projection holds of the entity: the table key's exact parts, the index key's attributes and the included ones. */
 function projected(entity: EntityDef, index: NativeGsiDef, projection: Projection, keyParts: readonly string[]): string[] | undefined {
   if (projection === 'all') return undefined;
-  const tableParts = [entity.key.pk, entity.key.sk].flatMap((t) => (t ? t.segments.filter((s) => s.kind === 'placeholder' && s.truncate === undefined).map((s) => (s.kind === 'placeholder' ? s.name : '')) : []));
-  const names = new Set([...tableParts, ...keyParts, ...(projection === 'keys-only' ? [] : projection)]);
+  const names = new Set([...exactKeyParts(entity, [entity.key.pk, entity.key.sk]), ...keyParts, ...(projection === 'keys-only' ? [] : projection)]);
   return Object.keys(entity.attributes).filter((n) => names.has(n));
 }
 
 export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIndexOutput {
-  const out = { statements: [] as StatementStructures[], methods: [] as OptionalKind<MethodDeclarationStructure>[], models: [] as Array<{ name: string; partition: string[][]; sort: string[][] }>, copies: [] as string[] };
+  const out = { statements: [] as StatementStructures[], methods: [] as OptionalKind<MethodDeclarationStructure>[], models: [] as Array<{ name: string; withoutDiscriminator?: true; partition: string[][]; sort: string[][] }>, copies: [] as string[] };
   const modelName = `${entity.name.charAt(0).toLowerCase()}${entity.name.slice(1)}Model`;
   for (const mapping of Object.values(entity.nativeIndexes ?? {})) {
     const index = ctx.table.indexes[mapping.index];
@@ -106,7 +106,8 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         statements: `return allItems((page) => this.${method}(partition, page), options) as ItemIterator<${itemType}>;`,
       },
     );
-    out.models.push({ name: index.name, partition: index.pk.map((k, i) => [k, partition[i]!]), sort: index.sk.map((k, i) => [k, sort[i]!]) });
+    const withoutDiscriminator = entity.discriminator !== undefined && projection !== 'all' && !Object.keys(entity.discriminator).every((name) => projection !== 'keys-only' && projection.includes(name));
+    out.models.push({ name: index.name, ...(withoutDiscriminator ? { withoutDiscriminator: true as const } : {}), partition: index.pk.map((k, i) => [k, partition[i]!]), sort: index.sk.map((k, i) => [k, sort[i]!]) });
     out.copies.push(...Object.keys(renamedCopies(mapping)).filter((k) => !out.copies.includes(k)));
   }
   return { ...out, usesRange: out.statements.some((s) => s.kind === StructureKind.TypeAlias && s.name.endsWith('Where')) };

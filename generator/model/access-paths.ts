@@ -2,7 +2,7 @@
 // each declared pattern), resolved once from the IR for the emitters and the validator.
 
 import type { EntityDef, IndexDef, PatternDef, PatternOperator, Projection, TableDef, TemplateDef } from '../../dsl/ir.js';
-import { templateAttributes } from './key-segments.js';
+import { exactKeyParts, templateAttributes } from './key-segments.js';
 
 export interface AccessPath {
   /** Undefined for the table itself. */
@@ -65,15 +65,7 @@ export function indexAccess(table: TableDef, entity: EntityDef, indexName: strin
 export function projectedAttributes(table: TableDef, entity: EntityDef, path: AccessPath): string[] {
   const names = Object.keys(entity.attributes);
   if (path.projection === 'all') return names;
-  const exact = new Set<string>();
-  const templates = [entity.key.pk, entity.key.sk, path.index?.kind === 'gsi' ? path.pk : undefined, path.sk];
-  for (const template of templates) {
-    for (const segment of template?.segments ?? []) {
-      if (segment.kind !== 'placeholder' || segment.name === 'shard') continue;
-      const attribute = entity.attributes[segment.name];
-      if (attribute && !(attribute.kind === 'timestamp' && segment.truncate !== undefined)) exact.add(segment.name);
-    }
-  }
+  const exact = exactKeyParts(entity, [entity.key.pk, entity.key.sk, path.index?.kind === 'gsi' ? path.pk : undefined, path.sk]);
   const included = path.projection === 'keys-only' ? [] : path.projection;
   return names.filter((n) => exact.has(n) || included.includes(n));
 }

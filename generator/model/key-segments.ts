@@ -111,11 +111,33 @@ function valueSegment(entity: EntityDef, segment: Extract<TemplateDef['segments'
         return { kind: 'timestamp', attr, unit, format };
       }
       const unit = segment.truncate ?? attribute.unit ?? 'millisecond';
-      return FINENESS.includes(unit as TimestampUnit) ? { kind: 'timestamp', attr, unit: unit as TimestampUnit } : undefined;
+      if (!FINENESS.includes(unit as TimestampUnit)) return undefined;
+      return segment.truncate === undefined ? { kind: 'timestamp', attr, unit: unit as TimestampUnit } : { kind: 'timestamp', attr, unit: unit as TimestampUnit, bucket: true };
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * The attributes `templates` give back exactly when a stored key is parsed (a keys-only or INCLUDE
+ * projection holds them): not a time bucket (`<at:hour>`), and no string or enum of a folded key
+ * (`keyFormat: { casing }`). The runtime's `KeyTemplate.parseExact` applies the same rule.
+ */
+export function exactKeyParts(entity: EntityDef, templates: ReadonlyArray<TemplateDef | undefined>): Set<string> {
+  const exact = new Set<string>();
+  const folded = entity.keyFormat !== undefined && entity.keyFormat.casing !== 'preserve';
+  for (const template of templates) {
+    for (const segment of template?.segments ?? []) {
+      if (segment.kind !== 'placeholder' || segment.name === 'shard') continue;
+      const resolved = keySegment(entity, segment);
+      if (resolved === undefined || resolved.kind === 'shard' || resolved.kind === 'literal') continue;
+      if (resolved.kind === 'timestamp' && resolved.bucket) continue;
+      if (folded && (resolved.kind === 'string' || resolved.kind === 'enum')) continue;
+      exact.add(segment.name);
+    }
+  }
+  return exact;
 }
 
 /** All segments of a template, or undefined if any cannot be encoded. */

@@ -281,7 +281,10 @@ test('timestamps: UTC, fixed width, chronological order; truncation is monotone'
   const day = template([{ kind: 'timestamp', attr: 'at', unit: 'day' }], '#');
   t.is(day.build({ at: new Date('2024-03-01T23:59:59+05:00') }), '2024-03-01', 'offsets are normalised to UTC');
   t.deepEqual(day.parse('2024-03-01'), { at: new Date('2024-03-01T00:00:00.000Z') });
-  t.deepEqual(day.parseExact('2024-03-01'), {}, 'a day bucket is not the instant');
+  t.deepEqual(day.parseExact('2024-03-01'), { at: new Date('2024-03-01T00:00:00.000Z') }, 'a timestamp declared by the day is the value as stored');
+  const bucket = template([{ kind: 'timestamp', attr: 'at', unit: 'day', bucket: true }], '#');
+  t.is(bucket.build({ at: new Date('2024-03-01T23:59:59+05:00') }), '2024-03-01', 'a bucket is written as the unit it truncates to');
+  t.deepEqual(bucket.parseExact('2024-03-01'), {}, 'a day bucket is not the instant');
   t.is(t.throws(() => ms.build({ at: new Date('+010000-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
   t.is(t.throws(() => ms.build({ at: new Date('-000001-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
   t.is(t.throws(() => ms.build({ at: new Date(Number.NaN) }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');

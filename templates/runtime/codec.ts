@@ -56,7 +56,8 @@ export type ScalarSegmentDef = Affixes &
     /** `plain`: the decimal digits as they are, without padding (sorts as text). */
     | { readonly kind: 'integer'; readonly attr: string; readonly min: number; readonly max: number; readonly plain?: true }
     | { readonly kind: 'float'; readonly attr: string; readonly min: number; readonly max: number }
-    | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit; readonly format?: TimestampKeyFormat }
+    /** `bucket`: truncated to `unit` by the template (`<at:hour>`), coarser than the value as stored, so the key does not give the value back. */
+    | { readonly kind: 'timestamp'; readonly attr: string; readonly unit: TimestampUnit; readonly format?: TimestampKeyFormat; readonly bucket?: true }
     | { readonly kind: 'boolean'; readonly attr: string }
   );
 
@@ -95,6 +96,8 @@ export const segment = {
   plainInteger: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'integer', attr, min, max, plain: true }),
   float: (attr: string, min: number, max: number): ScalarSegmentDef => ({ kind: 'float', attr, min, max }),
   timestamp: (attr: string, unit: TimestampUnit, format?: TimestampKeyFormat): ScalarSegmentDef => (format === undefined ? { kind: 'timestamp', attr, unit } : { kind: 'timestamp', attr, unit, format }),
+  /** A timestamp truncated by the template to a time bucket (`<at:hour>`): the key holds the bucket, not the value. */
+  bucket: (attr: string, unit: TimestampUnit): ScalarSegmentDef => ({ kind: 'timestamp', attr, unit, bucket: true }),
   boolean: (attr: string): ScalarSegmentDef => ({ kind: 'boolean', attr }),
   /** A value segment with text glued before (`prefix`) and after (`suffix`) it: `user_<id>`. */
   affixed: (value: ScalarSegmentDef, prefix: string, suffix = ''): ScalarSegmentDef => ({ ...value, ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}) }),
@@ -711,13 +714,16 @@ export class KeyTemplate {
   }
 
   /**
-   * Like `parse`, without values the key holds only approximately: a truncated timestamp (or one
-   * in a format coarser than milliseconds), and every string or enum value of a folded key.
+   * Like `parse`, without values the key holds only approximately: a timestamp truncated to a
+   * bucket (`<at:hour>`), and every string or enum value of a folded key (`casing`). An untruncated
+   * timestamp is the value as stored, at its declared unit and in its stored format.
+   * (`exactKeyParts` in generator/model/key-segments.ts is the same rule, for the types.)
    */
   parseExact(key: string): Record<string, unknown> {
     const values = this.parse(key);
     for (const segment of this.valueSegments) {
-      if (segment.kind === 'timestamp' && (segment.unit !== 'millisecond' || (segment.format !== undefined && segment.format !== 'epoch-milliseconds'))) delete values[segment.attr];
+      // a time bucket is not the value; an untruncated timestamp is the value as stored (at its unit, in its format)
+      if (segment.kind === 'timestamp' && segment.bucket) delete values[segment.attr];
       else if (this.def.casing !== undefined && (segment.kind === 'string' || segment.kind === 'enum')) delete values[segment.attr];
     }
     return values;

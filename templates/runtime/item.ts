@@ -204,6 +204,20 @@ export function checkValue(entity: string, path: string, type: AttributeType, va
   }
 }
 
+/** A stored record with the attributes the table holds under other names (`storedNames`) under their property names. */
+export function propertyNamed(model: { readonly storedNames?: Readonly<Record<string, string>> | undefined }, stored: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const names = model.storedNames;
+  if (names === undefined) return stored;
+  const out: Record<string, unknown> = { ...stored };
+  for (const property of Object.keys(names)) {
+    const name = names[property]!;
+    delete out[property];
+    if (hasOwn(stored, name)) out[property] = stored[name];
+    delete out[name];
+  }
+  return out;
+}
+
 /** Adds an empty set for each required set attribute a whole stored item lacks: DynamoDB stores no empty set, so one written empty is stored as nothing. */
 export function withRequiredSets<T extends Record<string, unknown>>(item: T, types: AttributeTypes | undefined, required: readonly string[] | undefined): T {
   if (types === undefined || required === undefined) return item;

@@ -8,7 +8,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck } from './cursor.js';
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkValue, fromStored, kindOf, toStored, unexpired } from './item.js';
+import { checkValue, fromStored, kindOf, propertyNamed, toStored, unexpired } from './item.js';
 import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
 
 /**
@@ -115,8 +115,10 @@ function nativePositionCheck(model: EntityModel, index: NativeIndexModel, partit
   };
 }
 
-/** Whether a stored record is the entity's: its table key parses by the entity's templates (other entities may share the index). */
-function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): boolean {
+/** Whether a stored record is the entity's: its discriminator, where the index projects it, and its table key parse as the entity's (other entities may share the index). */
+function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>, projected: boolean): boolean {
+  // the discriminator, where the index holds it (an absent one only where its projection leaves it out)
+  for (const [name, value] of Object.entries(model.discriminator ?? {})) if (stored[name] !== value && (projected || stored[name] !== undefined)) return false;
   try {
     for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
       const key = stored[attribute];
@@ -136,7 +138,8 @@ function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>): bo
 export function nativeRecord<T>(model: EntityModel, indexName: string, stored: Readonly<Record<string, unknown>>): T {
   const index = indexOf(model, indexName);
   const renamed = [...index.partition, ...index.sort].filter(([attribute, source]) => attribute !== source && !(source in stored) && attribute in stored);
-  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, { ...stored, ...Object.fromEntries(renamed.map(([attribute, source]) => [source, stored[attribute]])) }, model.keyAttributes, model.passthrough ? undefined : model.attributes);
+  // attributes the table holds under other names read back under their own (storedAs)
+  const out = fromStored<Record<string, unknown>>(model.name, model.codecs, propertyNamed(model, { ...stored, ...Object.fromEntries(renamed.map(([attribute, source]) => [source, stored[attribute]])) }), model.keyAttributes, model.passthrough ? undefined : model.attributes);
   for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
     const key = stored[attribute];
     if (typeof key !== 'string') continue;
@@ -153,6 +156,7 @@ export async function queryNativePage<T>(ctx: TableContext, model: EntityModel, 
   const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, query, indexName, partition, options, start)));
   // items another entity owns are skipped, and so are items whose TTL has passed (unless includeExpired), as every read does
   const keep = unexpired(ctx.ttl, options);
-  const items = (result.Items ?? []).filter((stored) => owns(model, stored) && keep(stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
+  const projected = indexOf(model, indexName).withoutDiscriminator !== true;
+  const items = (result.Items ?? []).filter((stored) => owns(model, stored, projected) && keep(stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };
 }

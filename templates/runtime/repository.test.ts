@@ -9,7 +9,8 @@ import { allItems, indexKeyChanges, indexKeys, itemOf, patternCondition, project
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
 const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
 const str = (attr: string): SegmentDef => ({ kind: 'string', attr });
-const at = (attr: string, unit: 'millisecond' | 'day' = 'millisecond'): SegmentDef => ({ kind: 'timestamp', attr, unit });
+/** A timestamp part: the value as stored, or (with a unit) truncated to a bucket as `<openedAt:day>` writes it. */
+const at = (attr: string, unit: 'millisecond' | 'day' = 'millisecond'): SegmentDef => (unit === 'millisecond' ? { kind: 'timestamp', attr, unit } : { kind: 'timestamp', attr, unit, bucket: true });
 
 const byStatus: IndexModel = {
   name: 'byStatus',

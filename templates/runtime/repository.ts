@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -106,6 +106,8 @@ export type NativeKeyAttribute = readonly [attribute: string, source: string];
 /** How an entity's items appear in one native GSI. */
 export interface NativeIndexModel {
   readonly name: string;
+  /** Its projection leaves out the entity's discriminator: its records are told apart by their keys alone. */
+  readonly withoutDiscriminator?: true;
   /** The partition-key attributes, in key order. */
   readonly partition: readonly NativeKeyAttribute[];
   /** The sort-key attributes, in key order. */
@@ -161,19 +163,8 @@ export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, un
   return item as T;
 }
 
-/** A stored record with the attributes the table holds under other names (`storedNames`) under their property names. */
-export function propertyNamed(model: Pick<EntityModel, 'storedNames'>, stored: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  const names = model.storedNames;
-  if (names === undefined) return stored;
-  const out: Record<string, unknown> = { ...stored };
-  for (const property of Object.keys(names)) {
-    const name = names[property]!;
-    delete out[property];
-    if (hasOwn(stored, name)) out[property] = stored[name];
-    delete out[name];
-  }
-  return out;
-}
+
+export { propertyNamed };
 
 /** A record keyed by property names with the renamed attributes under their stored names (`storedNames`), plus the discriminator. */
 export function storedNamed(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
@@ -190,11 +181,18 @@ export function storedNamed(model: EntityModel, record: Record<string, unknown>)
 }
 
 /** Whether a stored record is of the entity as its discriminator tells (true for an entity without one). */
-export function hasDiscriminator(model: Pick<EntityModel, 'discriminator'>, stored: Readonly<Record<string, unknown>>): boolean {
+export function hasDiscriminator(model: Pick<EntityModel, 'discriminator'>, stored: Readonly<Record<string, unknown>>, projected = true): boolean {
   const discriminator = model.discriminator;
   if (discriminator === undefined) return true;
-  for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name]) return false;
+  // an index that does not project the discriminator holds records without it: only a value it does hold can differ
+  for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name] && (projected || stored[name] !== undefined)) return false;
   return true;
+}
+
+/** Whether records of an index with this projection hold the entity's discriminator (`all`, or an INCLUDE naming it). */
+export function projectsDiscriminator(model: Pick<EntityModel, 'discriminator'>, projection: IndexModel['projection']): boolean {
+  if (model.discriminator === undefined || projection === 'all') return true;
+  return projection !== 'keys-only' && Object.keys(model.discriminator).every((name) => projection.includes(name));
 }
 
 /** The table key of an item, from the attributes its key templates name. */
@@ -429,13 +427,15 @@ export interface QueryRequest {
    * share an index partition (an overloaded GSI) or a table partition (an LSI).
    */
   readonly owner?: EntityModel;
+  /** The index's records leave out the owner's discriminator (a keys-only or INCLUDE projection without it). */
+  readonly withoutDiscriminator?: true;
 }
 
 /** Whether a stored record belongs to the request's entity: its sort key (and on an index, its partition key) parses by the entity's templates. */
 export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string, unknown>>): boolean {
   const owner = request.owner;
   if (owner === undefined) return true;
-  if (!hasDiscriminator(owner, stored)) return false;
+  if (!hasDiscriminator(owner, stored, request.withoutDiscriminator !== true)) return false;
   if (request.indexName !== undefined) {
     // an index partition may hold other entities' items: the table key (in every projection) says whose
     const pk = stored[owner.pk.attribute];
@@ -568,6 +568,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
   if (indexName !== undefined) request.indexName = index?.indexName ?? indexName;
   if (sk) request.sk = { attribute: sk.attribute, condition: planSortCondition(sk.template, options.where) };
   request.owner = model;
+  if (index && !projectsDiscriminator(model, index.projection)) request.withoutDiscriminator = true;
   return request;
 }
 

@@ -23,6 +23,8 @@ export interface AttributeSpec {
   readonly optional: boolean;
   /** The list's element kind, the map's fields, the enum's values, the timestamp's unit. */
   readonly detail: number;
+  /** How another writer stored it: a timestamp's format (0–4: ddbgen's own; 5–8: iso-seconds, date, epoch seconds, epoch milliseconds), and 9 a top-level attribute under another name (storedAs). */
+  readonly stored: number;
 }
 
 export interface EntitySpec {
@@ -42,6 +44,8 @@ export interface EntitySpec {
   readonly hotKeyShare: boolean;
   /** A calculated shard hashes one named sort-key attribute (shard.by) rather than the whole identity. */
   readonly shardBy: boolean;
+  /** Items carry a discriminator attribute (`_et`, as DynamoDB-Toolbox writes it). */
+  readonly discriminator: boolean;
 }
 
 export interface SchemaSpec {
@@ -57,6 +61,8 @@ export interface SchemaSpec {
   readonly settings: boolean;
   readonly patternOp: 'gte' | 'between' | 'lt' | 'eq';
   readonly patternDesc: boolean;
+  /** Keys as another writer wrote them (keyFormat): 0–3 ddbgen's codec, 4 unescaped, 5 plain integers, 6 lower-cased, 7 all three. */
+  readonly keyFormat: number;
 }
 
 /** A hard name one time in five, a plain one otherwise: most schemas are valid, the hard cases come up often. */
@@ -68,6 +74,7 @@ const attribute = (names: fc.Arbitrary<string>): fc.Arbitrary<AttributeSpec> =>
     kind: fc.constantFrom<AttrKind>('string', 'string', 'number', 'boolean', 'enum', 'timestamp', 'timestamp', 'list', 'map', 'stringSet', 'numberSet', 'binary'),
     optional: fc.boolean(),
     detail: fc.nat(7),
+    stored: fc.nat(9),
   });
 
 const entitySpec: fc.Arbitrary<EntitySpec> = fc.record({
@@ -85,6 +92,7 @@ const entitySpec: fc.Arbitrary<EntitySpec> = fc.record({
   passthrough: fc.boolean(),
   hotKeyShare: fc.boolean(),
   shardBy: fc.boolean(),
+  discriminator: fc.nat(3).map((n) => n === 0),
 });
 
 export const schemaSpec: fc.Arbitrary<SchemaSpec> = fc.record({
@@ -103,10 +111,14 @@ export const schemaSpec: fc.Arbitrary<SchemaSpec> = fc.record({
   settings: fc.boolean(),
   patternOp: fc.constantFrom<'gte' | 'between' | 'lt' | 'eq'>('gte', 'between', 'lt', 'eq'),
   patternDesc: fc.boolean(),
+  keyFormat: fc.nat(7),
 });
 
 const ENUM_VALUES = [['A', 'B'], ['OPEN', 'CLOSED', 'HELD'], ['x']] as const;
 const UNITS = [undefined, 'second', 'minute', 'hour', 'day', 'month'] as const;
+const FORMATS = ['iso-seconds', 'date', 'epoch-seconds', 'epoch-milliseconds'] as const;
+/** The keyFormat a spec's number declares (undefined: ddbgen's own codec). */
+const KEY_FORMATS = [undefined, undefined, undefined, undefined, { escape: false }, { integers: 'plain' }, { casing: 'lower' }, { escape: false, integers: 'plain', casing: 'lower' }] as const;
 
 function attributeOf(spec: AttributeSpec, depth = 0): Attribute {
   const { kind, detail } = spec;
@@ -121,19 +133,20 @@ function attributeOf(spec: AttributeSpec, depth = 0): Attribute {
       return t.enum(ENUM_VALUES[detail % ENUM_VALUES.length] as unknown as [string, ...string[]]);
     case 'timestamp': {
       const unit = UNITS[detail % UNITS.length];
-      return unit === undefined ? t.timestamp() : t.timestamp({ unit });
+      const format = depth === 0 && spec.stored >= 5 && spec.stored <= 8 ? FORMATS[spec.stored - 5] : undefined;
+      return t.timestamp({ ...(unit === undefined ? {} : { unit }), ...(format === undefined ? {} : { format }) });
     }
     case 'list': {
       const inner: AttrKind[] = ['string', 'timestamp', 'number', 'stringSet', 'map', 'boolean', 'enum', 'binary'];
       const of = depth > 1 ? 'string' : inner[detail % inner.length]!;
-      return t.list(attributeOf({ name: 'of', kind: of, optional: false, detail: (detail + 3) % 8 }, depth + 1), detail % 2 ? { maxItems: 10 } : {});
+      return t.list(attributeOf({ name: 'of', kind: of, optional: false, detail: (detail + 3) % 8, stored: 0 }, depth + 1), detail % 2 ? { maxItems: 10 } : {});
     }
     case 'map': {
       const fields: Record<string, Attribute> = { label: t.string() };
       if (depth < 2) {
         if (detail % 2) fields['when'] = detail % 4 === 1 ? t.timestamp().optional() : t.timestamp();
         if (detail % 3 === 0) fields['tags'] = t.stringSet();
-        if (detail % 4 === 0) fields['inner'] = attributeOf({ name: 'inner', kind: 'map', optional: false, detail: detail + 1 }, depth + 1);
+        if (detail % 4 === 0) fields['inner'] = attributeOf({ name: 'inner', kind: 'map', optional: false, detail: detail + 1, stored: 0 }, depth + 1);
       }
       return t.map(fields);
     }
@@ -180,7 +193,11 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
   const nodes: string[] = [];
   spec.entities.forEach((e, n) => {
     const attributes: Record<string, Attribute> = {};
-    for (const a of e.attributes) attributes[a.name] = a.optional ? attributeOf(a).optional() : attributeOf(a);
+    for (const a of e.attributes) {
+      const declared = a.optional ? attributeOf(a).optional() : attributeOf(a);
+      // stored under another name, as another writer named it (never one of the table's own key attributes)
+      attributes[a.name] = a.stored === 9 ? declared.storedAs(`x_${a.name}`) : declared;
+    }
     const keyable = e.attributes.filter((a) => KEYABLE.has(a.kind) && !a.optional);
     // every entity gets an id, so a key always has a part that tells items apart
     attributes['id'] = t.string();
@@ -234,6 +251,7 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
       indexes: mappings,
       ...versionAttr,
       ...(e.passthrough ? { passthrough: true } : {}),
+      ...(e.discriminator ? { discriminator: { _et: e.name } } : {}),
       ...(e.hotKeyShare ? { traffic: { writesPerSecond: 50, readsPerSecond: 200, hotKeyShare: { table: 0.1, ...(natives[0] ? { [natives[0].name]: 0.2 } : {}) } } } : {}),
     } as never);
     entityNames.push(e.name);
@@ -254,6 +272,7 @@ export function schemaDeclaration(spec: SchemaSpec, name = 'Fuzz'): Parameters<t
     ...(spec.stream === 'none' ? {} : { stream: spec.stream }),
     ...(spec.rotation === 'none' ? {} : { rotation: spec.rotation }),
     ...(spec.settings ? { pointInTimeRecovery: { days: 7 }, deletionProtection: true, tags: { team: 'fuzz' } } : {}),
+    ...(KEY_FORMATS[spec.keyFormat] === undefined ? {} : { keyFormat: KEY_FORMATS[spec.keyFormat] }),
   } as Parameters<typeof defineTable>[0];
 }
 
