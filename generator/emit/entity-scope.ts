@@ -128,5 +128,7 @@ export const runtimeValue = (scope: EntityScope, module: keyof typeof RUNTIME, n
 
 /** `a User`, `an Article`. */
 export function an(name: string): string {
-  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
+  // by sound: a User, a Unit, a Euro, a One-off; an Update, an Umbrella, an Order
+  const vowelSound = /^[aeiou]/i.test(name) && !/^(u[b-df-hj-np-tv-z][aeiouy]|uni|eu|one)/i.test(name);
+  return `${vowelSound ? 'an' : 'a'} ${name}`;
 }
