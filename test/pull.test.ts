@@ -3,7 +3,7 @@
 // with glued text, folded case, padded and plain integers, stored timestamp formats, sparse and
 // native indexes, names that are not identifiers), the failures that stop it with what was inferred,
 // the rendered module (it loads and validates; its hash tells an edited file), and NoSQL Workbench models.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { loadSchemas } from '../generator/load/load-schema.js';
@@ -271,4 +271,69 @@ test('entities that share a partition prefix are named by their sort key: a Cart
 test('report types are printed on one line, as the DSL writes them', (t) => {
   t.is(typeText({ kind: 'list', of: { kind: 'map', fields: { sku: { type: { kind: 'string' }, optional: false }, qty: { type: { kind: 'number', integer: true }, optional: true } } } }), 't.list(t.map({ sku: t.string(), qty: t.number({ integer: true }).optional() }))');
   t.is(typeText({ kind: 'map', fields: {} }), 't.map({})');
+});
+
+/** `ddbgen pull` as the CLI runs it, in `dir` (under out/, so the module it writes imports ddbgen). */
+async function pullCli(dir: string, args: string[]) {
+  const { main } = await import('../generator/cli/cli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['pull', ...args], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+/** A NoSQL Workbench model of one table (PK / SK), its items as TableData without facets. */
+const model = (items: Array<Record<string, unknown>>) => JSON.stringify({
+  ModelName: 'm',
+  DataModel: [{
+    TableName: 'shop-prod',
+    KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
+    TableData: items.map((item) => Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))),
+    BillingMode: 'PAY_PER_REQUEST',
+  }],
+});
+
+test('pull never fails over its own entities: of two that can build the same key, the one with fewer items is left out, its items listed', async (t) => {
+  // 6 orders keyed by their time, 3 by their id: two shapes, both entities, and ORDER#<orderId> can build ORDER#<placedAt>
+  const items = [...orders(6), ...orders(3, 6).map((o) => ({ ...o, SK: `ORDER#${o.orderId}` }))].map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o);
+  const dir = mkdtempSync(path.join(root, 'out', '.pull-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'model.json'), model(items));
+  const { code, stdout, stderr } = await pullCli(dir, ['--workbench', 'model.json', '--out', 'shop.ts', '--format', 'json']);
+  t.is(code, 0, stderr);
+  const report = JSON.parse(stdout);
+  t.deepEqual(report.entities.map((e: { name: string; items: number }) => [e.name, e.items]), [['Order', 6]]);
+  t.is(report.warnings.length, 1);
+  t.regex(report.warnings[0], /^entity Order2 \(keys "USER#<userId> \/ ORDER#<orderId>", 3 items\) is left out: Order and Order2 can build the same key .*\(DDB040\), and it has the fewer items; its items are listed as fitting no entity$/);
+  t.deepEqual(report.unmatched.map((u: { key: { SK: string } }) => u.key.SK), ['ORDER#ord_6', 'ORDER#ord_7', 'ORDER#ord_8']);
+  t.regex(report.unmatched[0].reason, /^its keys are shaped "USER#<userId> \/ ORDER#<orderId>", an entity pull left out: Order and Order2 can build the same key/);
+  t.regex(stderr, /wrote shop\.ts \(1 warning in the report: read it first\)/);
+  const { diagnostics } = await loadSchemas([path.join(dir, 'shop.ts')], root);
+  t.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+  t.regex(readFileSync(path.join(dir, 'shop.ts'), 'utf8'), /\/\/ warning: entity Order2 /);
+});
+
+test('pull --format json prints a JSON error object on stdout when it fails; the exit code is unchanged', async (t) => {
+  const dir = mkdtempSync(path.join(root, 'out', '.pull-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args: string[]) => pullCli(dir, args);
+  writeFileSync(path.join(dir, 'bad.json'), 'not json');
+  const bad = await run(['--workbench', 'bad.json', '--format', 'json']);
+  t.is(bad.code, 1);
+  t.like(JSON.parse(bad.stdout), { code: 'DDB300', inferred: 'nothing', read: null });
+  t.regex(JSON.parse(bad.stdout).message, /^bad\.json is not JSON/);
+  // items that fit nothing: what was read comes with it
+  writeFileSync(path.join(dir, 'opaque.json'), model(Array.from({ length: 4 }, (_, i) => ({ PK: `DOC#7b0c1f9e-5d2a-4c1e-9f3b-2a6d8e4f1c0${i}`, SK: 'V1' }))));
+  const opaque = await run(['--workbench', 'opaque.json', '--format', 'json', '--out', 'none.ts']);
+  t.is(opaque.code, 1);
+  const error = JSON.parse(opaque.stdout);
+  t.like(error, { code: 'DDB302', read: { source: 'NoSQL Workbench model opaque.json, table shop-prod', table: 'shop-prod', sampled: 4 } });
+  t.regex(error.message, /^no entity fits the 4 sampled item\(s\)/);
+  t.is(error.error, error.message);
+  t.regex(error.fix, /--discriminator/);
+  // a usage error: exit 2, and the JSON object still
+  const usage = await run(['--workbench', 'opaque.json', '--format', 'json', '--sample', '5']);
+  t.is(usage.code, 2);
+  t.like(JSON.parse(usage.stdout), { code: 'usage', message: '--workbench reads a model file: --endpoint, --region, --sample and --max-rcu are for a live table' });
+  // text: nothing on stdout
+  t.is((await run(['--workbench', 'bad.json'])).stdout, '');
 });
