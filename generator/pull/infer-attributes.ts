@@ -145,18 +145,19 @@ export function inferTypeByMajority(name: string, values: readonly unknown[], tt
   const [topKind, topAt] = [...byKind].sort((a, b) => b[1].length - a[1].length)[0] ?? ['', []];
   if ('reason' in strict) {
     if (!dominant(topAt.length, n)) return strict;
-    const majority = values.map((v, i) => (topAt.includes(i) ? v : undefined));
+    const top = new Set(topAt);
+    const majority = values.map((v, i) => (top.has(i) ? v : undefined));
     const type = inferTypeByMajority(name, majority, ttl, owner);
     if ('reason' in type) return strict;
-    const outliers = presentAt.filter((i) => !topAt.includes(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(topAt.length)} of ${count(n)} ${owner} hold ${topKind === 'null' ? 'null' : `a ${topKind}`}` }));
+    const outliers = presentAt.filter((i) => !top.has(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(topAt.length)} of ${count(n)} ${owner} hold ${topKind === 'null' ? 'null' : `a ${topKind}`}` }));
     return { type: type.type, outliers: [...type.outliers, ...outliers] };
   }
   // strings mostly in one timestamp form: a timestamp, the others outliers
   if (strict.kind === 'string') {
     for (const form of STRING_FORMS) {
-      const fits = presentAt.filter((i) => form.test(values[i] as string));
-      if (dominant(fits.length, n)) {
-        return { type: form.type, outliers: presentAt.filter((i) => !fits.includes(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(fits.length)} of ${count(n)} ${owner} hold ${form.what}` })) };
+      const fits = new Set(presentAt.filter((i) => form.test(values[i] as string)));
+      if (dominant(fits.size, n)) {
+        return { type: form.type, outliers: presentAt.filter((i) => !fits.has(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(fits.size)} of ${count(n)} ${owner} hold ${form.what}` })) };
       }
     }
   }
