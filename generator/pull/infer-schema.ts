@@ -594,7 +594,7 @@ function buildEntity(
     const seen = values.filter((v) => v !== undefined).length;
     const byMajority = inferTypeByMajority(attr, values, attr === table.ttl, `${name} items`);
     let type: InferredType | Undescribed = 'reason' in byMajority ? byMajority : byMajority.type;
-    if (!('reason' in byMajority)) for (const o of byMajority.outliers) outlier(o.index, `${o.reason}; the generated code reads it as ${typeText(byMajority.type)}`);
+    if (!('reason' in byMajority)) for (const o of byMajority.outliers) outlier(o.index, `${o.reason}; the schema declares it ${typeText(byMajority.type)}, which this value is not`);
     const binding = bound.get(attr);
     if (binding && !('reason' in type)) type = fitToBinding(type, binding, values, integers);
     if ('reason' in type) {
