@@ -217,6 +217,14 @@ test('an index left out is a warning of the summary, not a note', (t) => {
   ]);
   const text = renderSchema(schema, 'a test');
   t.regex(text, /\/\/ warning: index GSI1 is left out of Order: only 5 of 10 items/);
+  // an LSI keyed by the items' own attribute: left out of the table, a warning too
+  const withLsi = table({ indexes: [{ kind: 'lsi', name: 'byTotal', pk: [], sk: [{ name: 'total', type: 'N' }], projection: 'all' }] });
+  const lsi = inferSchema(withLsi, sample(...orders(4).map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o)));
+  t.deepEqual(lsi.warnings, ["LSI byTotal is left out of the schema: it is keyed by the items' own attribute total, and ddbgen's LSIs hold a built sort key; queries on it are yours to write"]);
+  t.deepEqual(lsi.notes, []);
+  const lsiText = renderSchema(lsi, 'a test');
+  t.regex(lsiText, /^\/\/ warning: LSI byTotal is left out of the schema/m);
+  t.false(lsiText.includes('lsi('));
 });
 
 test('a value of another type on a few items: the type is the majority\'s, the items are outliers; without a clear majority it stays passthrough', (t) => {
@@ -266,6 +274,9 @@ test('entities that share a partition prefix are named by their sort key: a Cart
   const users = Array.from({ length: 4 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'PROFILE', userId: `u${i}`, name: `n${i}` }));
   const carts = Array.from({ length: 3 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'CART#current', userId: `u${i}`, skus: ['a'] }));
   t.deepEqual(brief(table(), sample(...users, ...carts)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['User USER#<userId> / PROFILE', 'Cart USER#<userId> / CART#current']);
+  // more carts than profiles: the profiles still keep the partition key's name
+  const more = Array.from({ length: 6 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'CART#current', userId: `u${i}`, skus: ['a'] }));
+  t.deepEqual(brief(table(), sample(...users, ...more)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['Cart USER#<userId> / CART#current', 'User USER#<userId> / PROFILE']);
 });
 
 test('report types are printed on one line, as the DSL writes them', (t) => {

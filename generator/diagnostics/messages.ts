@@ -507,6 +507,8 @@ export const messages = {
 export const pullWarnings = {
   indexLeftOut: (index: string, entity: string, why: string) =>
     `index ${index} is left out of ${entity}: ${why}; items ddbgen writes for ${entity} are then not in ${index}, and the table's other writers and readers of ${index} do not see them (map it by hand if they should)`,
+  lsiLeftOut: (index: string, attribute: string) =>
+    `LSI ${index} is left out of the schema: it is keyed by the items' own attribute ${attribute}, and ddbgen's LSIs hold a built sort key; queries on it are yours to write`,
   entityDropped: (entity: string, shape: string, items: number, why: string) =>
     `entity ${entity} (keys "${shape}", ${items.toLocaleString('en-US')} item${items === 1 ? '' : 's'}) is left out: ${why}; its items are listed as fitting no entity`,
 };

@@ -76,6 +76,8 @@ export interface InferredSchema {
   readonly notes: readonly string[];
   /** What the schema leaves out that the table has, or entities dropped: the summary shows them first. */
   readonly warnings: readonly string[];
+  /** Indexes of the table the schema does not declare (an LSI keyed by the items' own attribute). */
+  readonly leftOut: readonly string[];
 }
 
 /** A problem that stops inference: what was found so far, and what to do. */
@@ -122,10 +124,11 @@ const count = (n: number) => n.toLocaleString('en-US');
 const percent = (n: number, of: number) => (of === 0 ? '0%' : `${((100 * n) / of).toFixed(n === of ? 0 : 1)}%`);
 
 /** The key attributes that hold built (synthetic) keys, and the GSIs keyed natively by the items' attributes. */
-function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; notes: string[] } {
+function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; leftOut: string[]; warnings: string[] } {
   const synthetic = new Set([table.pk.name, ...(table.sk ? [table.sk.name] : [])]);
   const native: PulledIndex[] = [];
-  const notes: string[] = [];
+  const leftOut: string[] = [];
+  const warnings: string[] = [];
   for (const index of table.indexes) {
     const attrs = [...(index.kind === 'gsi' ? index.pk : []), ...index.sk];
     const builtKey = (a: { name: string; type: string }) => {
@@ -136,9 +139,12 @@ function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<
     };
     if (index.pk.length <= 1 && index.sk.length <= 1 && attrs.every(builtKey)) attrs.forEach((a) => synthetic.add(a.name));
     else if (index.kind === 'gsi') native.push(index);
-    else notes.push(`LSI ${index.name} is keyed by the items' own attribute ${index.sk[0]?.name}: ddbgen's LSIs hold a built sort key, so it is left out`);
+    else {
+      leftOut.push(index.name);
+      warnings.push(pullWarnings.lsiLeftOut(index.name, index.sk[0]?.name ?? ''));
+    }
   }
-  return { synthetic, native, notes };
+  return { synthetic, native, leftOut, warnings };
 }
 
 /** The discriminator attributes: the one named, else one a peer writes on most items. */
@@ -311,6 +317,9 @@ function keyOf(table: PulledTable, item: Item): Record<string, unknown> {
   return { [table.pk.name]: item[table.pk.name], ...(table.sk ? { [table.sk.name]: item[table.sk.name] } : {}) };
 }
 
+/** Sort-key words that name no kind of item of their own: the item the partition key names. */
+const SELF_WORDS = /^(Profile|Metadata|Meta|Details?|Info|Root|Main|Data|Item|Record|Entity|Self|Summary|A|V\d*)$/;
+
 /** An entity's name from the first word of its sort key, if it has one. */
 function sortKeyWord(sk: readonly Slot[]): string | undefined {
   const text = sk.map((s) => s.literal ?? s.binding?.prefix ?? '').find((t) => /[A-Za-z]/.test(t));
@@ -339,8 +348,7 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
   if (sample.length === 0) throw new PullError(`table ${table.name} has no items, so there is nothing to infer entities from`, described, 'pull again once the table holds items, or write the entities by hand (ddbgen init writes a starter schema)', 'DDB301');
   const items = sample.map((s) => s.item);
   const notes: string[] = [];
-  const { synthetic, native, notes: keyNotes } = keyKinds(table, items);
-  notes.push(...keyNotes);
+  const { synthetic, native, leftOut, warnings: keyWarnings } = keyKinds(table, items);
   const discriminator = sample.some((s) => s.facet !== undefined) ? [] : discriminatorOf(items, options.discriminator);
   if (options.discriminator !== undefined && !items.some((i) => typeof i[options.discriminator!] === 'string')) {
     throw new PullError(`no sampled item has a string attribute "${options.discriminator}" to tell entities apart by`, described, 'name an attribute the items carry with --discriminator, or leave it out to infer entities from the shape of their keys', 'DDB301');
@@ -437,14 +445,25 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     const id = JSON.stringify([r.cluster.group, templateSource(r.pk, delimiter), r.sk ? templateSource(r.sk, delimiter) : null]);
     merged.set(id, [...(merged.get(id) ?? []), r]);
   }
-  for (const group of [...merged.values()].sort((a, b) => sum(b) - sum(a))) {
+  const ordered = [...merged.values()].sort((a, b) => sum(b) - sum(a));
+  // shapes named alike by their partition key (`USER#<userId> / PROFILE`, `USER#<userId> / CART#current`):
+  // the one whose sort key names no kind of item of its own (PROFILE, METADATA) keeps the name, else the largest
+  const keyed = ordered.filter((g) => g[0]!.cluster.group === '');
+  const keeper = new Map<string, ResolvedCluster[]>();
+  for (const g of keyed) {
+    const base = nameFromKeys(g[0]!.pk, g[0]!.sk);
+    const held = keeper.get(base);
+    const own = (x: ResolvedCluster[]) => x[0]!.sk === undefined || sortKeyWord(x[0]!.sk) === undefined || SELF_WORDS.test(sortKeyWord(x[0]!.sk)!) || sortKeyWord(x[0]!.sk) === base;
+    if (!held || (own(g) && !own(held))) keeper.set(base, g);
+  }
+  for (const group of ordered) {
     const first = group[0]!;
     const entityItems = group.flatMap((r) => r.cluster.items);
     const facet = sample.find((s) => s.item === entityItems[0])?.facet;
     const discriminated = discriminator.length ? Object.fromEntries(discriminator.map((a) => [a, entityItems[0]![a] as string]).filter(([, v]) => typeof v === 'string')) : undefined;
     let name = facet !== undefined ? pascalCase(facet) : discriminated ? pascalCase(String(entityItems[0]![discriminator[0]!])) : nameFromKeys(first.pk, first.sk);
     // a partition shared with another entity: named by its own sort key (`USER#<userId> / CART#current` is a Cart)
-    if (names.has(name) && facet === undefined && !discriminated && first.sk) {
+    if ((names.has(name) || (keeper.has(name) && keeper.get(name) !== group)) && facet === undefined && !discriminated && first.sk) {
       const own = sortKeyWord(first.sk);
       if (own !== undefined && !names.has(own)) name = own;
     }
@@ -474,7 +493,8 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     sampled: sample.length,
     discriminator,
     notes,
-    warnings: entities.flatMap((e) => e.warnings),
+    leftOut,
+    warnings: [...keyWarnings, ...entities.flatMap((e) => e.warnings)],
   };
 }
 

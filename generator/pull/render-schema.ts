@@ -79,7 +79,7 @@ function entitySource(schema: InferredSchema, entity: InferredEntity): string[] 
 export function renderSchema(schema: InferredSchema, source: string): string {
   const { table } = schema;
   const body: string[] = [];
-  const uses = new Set(['defineTable', 'entity', 't', ...(table.indexes.some((i) => i.kind === 'gsi') ? ['gsi'] : []), ...(table.indexes.some((i) => i.kind === 'lsi' && !schema.notes.some((n) => n.startsWith(`LSI ${i.name} `))) ? ['lsi'] : [])]);
+  const uses = new Set(['defineTable', 'entity', 't', ...(table.indexes.some((i) => i.kind === 'gsi') ? ['gsi'] : []), ...(table.indexes.some((i) => i.kind === 'lsi' && !schema.leftOut.includes(i.name)) ? ['lsi'] : [])]);
   body.push(`import { ${[...uses].sort().join(', ')} } from 'ddbgen';`, '', 'export default defineTable({');
   body.push(`  name: ${quote(schema.name)},${schema.name === table.name ? '' : ` // the physical table is ${quote(table.name)}: new ${schema.name}Table(client, { tableName: ${quote(table.name)} })`}`);
   body.push(`  key: { pk: ${quote(table.pk.name)}${table.sk ? `, sk: ${quote(table.sk.name)}` : ''} },`);
@@ -90,7 +90,7 @@ export function renderSchema(schema: InferredSchema, source: string): string {
     body.push(`  keyFormat: { escape: ${f.escape}, integers: ${quote(f.integers)}, casing: ${quote(f.casing)} },`);
   }
   body.push(`  capacity: ${table.capacity.mode === 'on-demand' ? "{ mode: 'on-demand' }" : `{ mode: 'provisioned', read: ${table.capacity.read}, write: ${table.capacity.write} }`},`);
-  const indexes = table.indexes.filter((i) => !schema.notes.some((n) => n.startsWith(`LSI ${i.name} `)));
+  const indexes = table.indexes.filter((i) => !schema.leftOut.includes(i.name));
   if (indexes.length) {
     body.push('  indexes: {');
     for (const index of indexes) {
