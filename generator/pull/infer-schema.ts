@@ -6,7 +6,7 @@
 // inference carries the number of sampled items it covers, and items that fit nothing are listed
 // with the reason.
 
-import { messages, pullWarnings } from '../diagnostics/messages.js';
+import { messages, pullWarnings, type PullWarning } from '../diagnostics/messages.js';
 import { dominant, inferTypeByMajority, typeText, type InferredType, type Undescribed } from './infer-attributes.js';
 import { bindingId, inferDelimiter, tokenize, type Binding, type Casing, type Token } from './infer-keys.js';
 import type { PulledIndex, PulledTable } from './table-description.js';
@@ -48,7 +48,7 @@ export interface InferredEntity {
   readonly undescribed: ReadonlyArray<{ readonly name: string; readonly reason: string; readonly seen: number }>;
   readonly notes: readonly string[];
   /** What the schema leaves out that the table has (an index): shown as warnings in the summary. */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly PullWarning[];
   /** The entity's items that differ from the others (a value of another type, missing from an index), by key and reason. */
   readonly outliers: readonly UnmatchedItem[];
   /** The keys of the entity's items, to list them should the entity be dropped. */
@@ -75,7 +75,7 @@ export interface InferredSchema {
   readonly discriminator: readonly string[];
   readonly notes: readonly string[];
   /** What the schema leaves out that the table has, or entities dropped: the summary shows them first. */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly PullWarning[];
   /** Indexes of the table the schema does not declare (an LSI keyed by the items' own attribute). */
   readonly leftOut: readonly string[];
 }
@@ -124,11 +124,11 @@ const count = (n: number) => n.toLocaleString('en-US');
 const percent = (n: number, of: number) => (of === 0 ? '0%' : `${((100 * n) / of).toFixed(n === of ? 0 : 1)}%`);
 
 /** The key attributes that hold built (synthetic) keys, and the GSIs keyed natively by the items' attributes. */
-function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; leftOut: string[]; warnings: string[] } {
+function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; leftOut: string[]; warnings: PullWarning[] } {
   const synthetic = new Set([table.pk.name, ...(table.sk ? [table.sk.name] : [])]);
   const native: PulledIndex[] = [];
   const leftOut: string[] = [];
-  const warnings: string[] = [];
+  const warnings: PullWarning[] = [];
   for (const index of table.indexes) {
     const attrs = [...(index.kind === 'gsi' ? index.pk : []), ...index.sk];
     const builtKey = (a: { name: string; type: string }) => {
@@ -521,7 +521,7 @@ function buildEntity(
   facet: string | undefined,
 ): InferredEntity | { problem: string } {
   const notes: string[] = [];
-  const warnings: string[] = [];
+  const warnings: PullWarning[] = [];
   const outliers = new Map<number, string[]>();
   const outlier = (i: number, reason: string) => outliers.set(i, [...(outliers.get(i) ?? []), reason]);
   const n = items.length;
@@ -595,7 +595,7 @@ function buildEntity(
         items.forEach((item, at) => {
           if (inIndex.has(at) || outliers.has(at)) return;
           const lacking = keyAttrs.filter((a) => typeof item[a] !== 'string');
-          outlier(at, `it is not in index ${index.name} (no ${lacking.join(' / ')}), where ${count(holding.length)} of ${count(n)} ${name} items are; ddbgen's code adds it there on its next write`);
+          outlier(at, `it is not in index ${index.name} (no ${lacking.join(' / ')}), where ${count(holding.length)} of ${count(n)} ${name} items are; ddbgen's code writes it there when it puts the item`);
         });
       }
     }

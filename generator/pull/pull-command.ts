@@ -159,7 +159,7 @@ function textReport(schema: InferredSchema, pulled: Pulled): string {
   lines.push(`ddbgen pull: ${pulled.source}: ${count(schema.sampled)} item${schema.sampled === 1 ? '' : 's'} sampled${read ? ` (${read.units.toFixed(1)} RCU in ${read.pages} page${read.pages === 1 ? '' : 's'}${read.complete ? ', the whole table' : ''})` : ''}`);
   const f = schema.keyFormat;
   lines.push(`  keys: delimiter "${schema.delimiter}"${f ? `, escape ${f.escape}, integers ${f.integers}, casing ${f.casing}` : ", ddbgen's codec"}${schema.discriminator.length ? `; entities told apart by ${schema.discriminator.join(' / ')}` : ''}`);
-  for (const warning of schema.warnings) lines.push(`  warning: ${warning}`);
+  for (const warning of schema.warnings) lines.push(`  warning ${warning.code}: ${warning.message}`);
   const outliers = schema.entities.reduce((n, e) => n + e.outliers.length, 0);
   for (const e of schema.entities) {
     lines.push(`  ${e.name}: ${count(e.items)} item${e.items === 1 ? '' : 's'} (${((100 * e.items) / schema.sampled).toFixed(1)}%)${e.discriminator ? ` with ${Object.entries(e.discriminator).map(([a, v]) => `${a} = "${v}"`).join(', ')}` : ''}`);

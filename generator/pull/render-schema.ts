@@ -43,7 +43,7 @@ function entitySource(schema: InferredSchema, entity: InferredEntity): string[] 
       ? `, from NoSQL Workbench facet "${comment(entity.facet)}"`
       : ', told apart by the shape of their keys';
   lines.push(`    // ${entity.name}: ${share(entity.items, schema.sampled)} sampled items${told}`);
-  for (const warning of entity.warnings) lines.push(`    // warning: ${comment(warning)}`);
+  for (const warning of entity.warnings) lines.push(`    // warning ${warning.code}: ${comment(warning.message)}`);
   for (const note of entity.notes) lines.push(`    // note: ${comment(note)}`);
   if (entity.outliers.length) lines.push(`    // ${plural(entity.outliers.length, 'item differs', 'items differ')} from the others (a value of another type, not in an index): listed in the pull report`);
   lines.push(`    ${entity.name}: entity({`, '      attributes: {');
@@ -120,7 +120,7 @@ export function renderSchema(schema: InferredSchema, source: string): string {
     `// Pulled by ddbgen pull from ${comment(source)}: ${plural(schema.sampled, 'item', 'items')} sampled${table.itemCount !== undefined ? ` of about ${count(table.itemCount)}` : ''}.`,
     `// ${plural(schema.entities.length, 'entity', 'entities')} ${schema.entities.length === 1 ? 'covers' : 'cover'} ${share(covered, schema.sampled)} of them${schema.unmatched.length ? `; ${plural(schema.unmatched.length, 'item fits', 'items fit')} none (listed in the pull report)` : ''}.`,
     '// Every inference says how much of the sample it covers: review it, then run ddbgen generate.',
-    ...schema.warnings.filter((w) => !schema.entities.some((e) => e.warnings.includes(w))).map((w) => `// warning: ${comment(w)}`),
+    ...schema.warnings.filter((w) => !schema.entities.some((e) => e.warnings.includes(w))).map((w) => `// warning ${w.code}: ${comment(w.message)}`),
     ...schema.notes.map((n) => `// note: ${comment(n)}`),
     `${HASH_MARK}${hashOf(text)} (a later pull replaces this file only while the text below is unchanged)`,
   ];

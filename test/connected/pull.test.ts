@@ -225,7 +225,7 @@ test.serial('a messy table: odd items are listed by key and reason, and no longe
   t.deepEqual(report.outliers, [{
     entity: 'Order',
     key: { PK: 'USER#123', SK: 'ORDER#2024-06-01T00:00:00Z' },
-    reason: 'it is not in index GSI1 (no GSI1PK / GSI1SK), where 66 of 67 Order items are; ddbgen\'s code adds it there on its next write; total is a string ("12.00"), where 66 of 67 Order items hold a number; the schema declares it t.number(), which this value is not',
+    reason: 'it is not in index GSI1 (no GSI1PK / GSI1SK), where 66 of 67 Order items are; ddbgen\'s code writes it there when it puts the item; total is a string ("12.00"), where 66 of 67 Order items hold a number; the schema declares it t.number(), which this value is not',
   }]);
   t.deepEqual(report.unmatched.map((u: { key: { PK: string; SK: string }; reason: string }) => `${u.key.PK} / ${u.key.SK}: ${u.reason}`).sort(), [
     'USER#1002 / ORDER#legacy-42: only 1 sampled item has keys shaped "USER#<userId> / ORDER#legacy-42" (an entity of its own needs 3 items, or 10% of the sample); 67 items are keyed "USER#<userId> / ORDER#<placedAt>"',
