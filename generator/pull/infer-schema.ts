@@ -174,17 +174,38 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>, items: readon
   const n = perItem.length;
   const slots: Slot[] = [];
   const outliers = new Map<number, string>();
+  // the items still fitting the template: an outlier at one segment is not read at the next
+  let active = perItem.map((_, i) => i);
   for (let p = 0; p < width; p++) {
-    const tokens = perItem.map((t) => t[p]!);
+    let deferred: { items: number[]; of: number } | undefined;
+    // literal text in most items, or values in most: the few others are outliers
+    const kinds = new Map<string, number[]>();
+    for (const i of active) {
+      const token = perItem[i]![p]!;
+      const kind = token.kind === 'literal' ? `literal ${token.text}` : 'slot';
+      kinds.set(kind, [...(kinds.get(kind) ?? []), i]);
+    }
+    const seen = new Set(active.map((i) => perItem[i]![p]!.text));
+    if (kinds.size > 1 && seen.size > 1) {
+      const texts = seen;
+      const [top, at] = [...kinds].sort((a, b) => b[1].length - a[1].length)[0]!;
+      if (!dominant(at.length, active.length)) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
+      const held = new Set(at);
+      // text where most hold a value: said once the value's attribute is known
+      if (top === 'slot') deferred = { items: active.filter((i) => !held.has(i)), of: active.length };
+      else for (const i of active) if (!held.has(i)) outliers.set(i, `its ${which} segment ${p + 1} is "${perItem[i]![p]!.text}", where ${count(at.length)} of ${count(active.length)} items keyed alike hold "${top.slice('literal '.length)}"`);
+      active = at;
+    }
+    const tokens = active.map((i) => perItem[i]![p]!);
     const texts = new Set(tokens.map((t) => t.text));
-    if (texts.size > 1 && tokens.some((t) => t.kind === 'literal')) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
     if (tokens[0]!.kind === 'literal') {
       slots.push({ literal: tokens[0]!.text });
       continue;
     }
     // each binding with the items that support it (their casings in common)
     const support = new Map<string, { binding: Binding; casings: Set<Casing>; items: number[] }>();
-    tokens.forEach((token, i) => {
+    tokens.forEach((token, k) => {
+      const i = active[k]!;
       if (token.kind !== 'slot') return;
       for (const b of token.bindings) {
         const id = bindingId(b);
@@ -225,14 +246,18 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>, items: readon
       (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 8) + (casings.has('preserve') ? 0 : 4) + (b.prefix || b.suffix ? 2 : 0) + (b.form.kind === 'integer' && b.form.padded !== undefined ? 1 : 0);
     options.sort((a, b) => b.items.length - a.items.length || score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
     const best = options[0]!;
-    if (best.items.length < n) {
+    const notHolding = (i: number, of: number, holding: number) => {
+      const value = items[i]![best.binding.attr];
+      outliers.set(i, `its ${which} segment ${p + 1} ("${perItem[i]![p]!.text}") is not its ${best.binding.attr} (${value === undefined ? 'absent' : JSON.stringify(value)}), as in ${count(holding)} of ${count(of)} items keyed alike`);
+    };
+    if (deferred && dominant(best.items.length, deferred.of)) for (const i of deferred.items) notHolding(i, deferred.of, best.items.length);
+    else if (deferred) return { split: best.items };
+    if (best.items.length < active.length) {
       const held = new Set(best.items);
-      const others = tokens.flatMap((_, i) => (held.has(i) ? [] : [i]));
-      if (!dominant(best.items.length, n)) return { split: best.items };
-      for (const i of others) {
-        const value = items[i]![best.binding.attr];
-        if (!outliers.has(i)) outliers.set(i, `its ${which} segment ${p + 1} ("${tokens[i]!.text}") is not its ${best.binding.attr} (${value === undefined ? 'absent' : JSON.stringify(value)}), as in ${count(best.items.length)} of ${count(n)} items keyed alike`);
-      }
+      const others = active.filter((i) => !held.has(i));
+      if (!dominant(best.items.length, active.length)) return { split: best.items };
+      for (const i of others) notHolding(i, deferred?.of ?? active.length, best.items.length);
+      active = best.items;
     }
     slots.push({ binding: best.binding, casings: best.casings });
   }
@@ -571,7 +596,13 @@ function buildEntity(
       warnings.push(pullWarnings.indexLeftOut(index.name, name, problem));
       continue;
     }
-    for (const r of [pk, sk]) if (r && 'outliers' in r) for (const [k, reason] of r.outliers) outlier(holdingAt[k]!, `in index ${index.name}, ${reason}`);
+    // items whose index key disagrees with their attributes: outliers, and not counted as fitting the mapping
+    const misfit = new Set<number>();
+    for (const r of [pk, sk]) if (r && 'outliers' in r) for (const [k, reason] of r.outliers) {
+      outlier(holdingAt[k]!, `in index ${index.name}, ${reason}`);
+      misfit.add(holdingAt[k]!);
+    }
+    holdingAt = holdingAt.filter((at) => !misfit.has(at));
     const holding = holdingAt.map((at) => items[at]!);
     const slots = [...(pk && 'slots' in pk ? pk.slots : []), ...(sk && 'slots' in sk ? sk.slots : [])];
     if (slots.some((s) => s.binding && !s.casings!.has(casing))) {
