@@ -357,4 +357,10 @@ test('pull --format json prints a JSON error object on stdout when it fails; the
   t.like(JSON.parse(usage.stdout), { code: 'usage', message: '--workbench reads a model file: --endpoint, --region, --sample and --max-rcu are for a live table' });
   // text: nothing on stdout
   t.is((await run(['--workbench', 'bad.json'])).stdout, '');
+  // a fault outside pull's own checks (here: an --out folder that does not exist) prints the object too
+  writeFileSync(path.join(dir, 'shop.json'), model(orders(4).map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o)));
+  const fault = await run(['--workbench', 'shop.json', '--format', 'json', '--out', 'no/such/folder/shop.ts']);
+  t.is(fault.code, 1);
+  t.like(JSON.parse(fault.stdout), { code: 'internal', read: { table: 'shop-prod', sampled: 4 } });
+  t.regex(JSON.parse(fault.stdout).message, /ENOENT/);
 });

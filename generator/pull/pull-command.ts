@@ -271,7 +271,11 @@ export async function pullCommand(io: CliIo, positionals: readonly string[], val
       fail('usage', error.message, 'nothing: the command line was not accepted', 'run ddbgen help pull for the usage');
       throw error;
     }
-    if (!(error instanceof PullError)) throw error;
+    if (!(error instanceof PullError)) {
+      // a fault of pull itself: still an object a script can read, then the usual crash report
+      fail('internal', error instanceof Error ? error.message : String(error), pulled ? 'the table was read; inference or writing failed' : 'nothing', 'report it with the command line and this message');
+      throw error;
+    }
     fail(error.code, error.message, error.inferred, error.fix);
     io.stderr(`ddbgen pull: ${error.message}\n  inferred so far: ${error.inferred}\n  fix: ${error.fix}\n  nothing was written\n`);
     return 1;
