@@ -116,9 +116,10 @@ export function renderSchema(schema: InferredSchema, source: string): string {
   body.push('  },', '});', '');
   const text = body.join('\n');
   const covered = schema.entities.reduce((n, e) => n + e.items, 0);
+  const outliers = schema.entities.reduce((n, e) => n + e.outliers.length, 0);
   const header = [
     `// Pulled by ddbgen pull from ${comment(source)}: ${plural(schema.sampled, 'item', 'items')} sampled${table.itemCount !== undefined ? ` of about ${count(table.itemCount)}` : ''}.`,
-    `// ${plural(schema.entities.length, 'entity', 'entities')} ${schema.entities.length === 1 ? 'covers' : 'cover'} ${share(covered, schema.sampled)} of them${schema.unmatched.length ? `; ${plural(schema.unmatched.length, 'item fits', 'items fit')} none (listed in the pull report)` : ''}.`,
+    `// ${plural(schema.entities.length, 'entity', 'entities')} ${schema.entities.length === 1 ? 'covers' : 'cover'} ${share(covered, schema.sampled)} of them${schema.unmatched.length ? `; ${plural(schema.unmatched.length, 'item fits', 'items fit')} none` : ''}${outliers ? `; ${plural(outliers, 'item differs', 'items differ')} from the rest of its entity` : ''}${schema.unmatched.length || outliers ? ' (listed in the pull report)' : ''}.`,
     '// Every inference says how much of the sample it covers: review it, then run ddbgen generate.',
     ...schema.warnings.filter((w) => !schema.entities.some((e) => e.warnings.includes(w))).map((w) => `// warning ${w.code}: ${comment(w.message)}`),
     ...schema.notes.map((n) => `// note: ${comment(n)}`),
