@@ -147,6 +147,14 @@ for (const [rule, file, table, message, fix] of pinned) {
   });
 }
 
+test('HK024 fires once per key template, naming only that template\'s own attributes', async (t) => {
+  const tables = [...(await lintFile(path.join(lintDir, 'hk024-unescaped-key-values.ts'))).values()];
+  t.deepEqual(tables[0]!.filter((d) => d.code === 'HK024').map((d) => [d.target, d.message.replace(/: its values .* a value of (.*) holding .*$/, ': $1')]), [
+    ['Hk024Fires.entities.User.key.pk', 'User key.pk "USER#<name>": name'],
+    ['Hk024Fires.entities.User.indexes.byEmail.pk', 'User indexes.byEmail.pk "EMAIL#<email>": email'],
+  ]);
+});
+
 /** A table with a finding's schema change applied: the key (or index mapping) gets the new pk and shard. */
 function applyChange(table: TableDef, change: ShardChange): TableDef {
   const [, entityName, where, indexName] = change.target;

@@ -3,7 +3,7 @@
 // with glued text, folded case, padded and plain integers, stored timestamp formats, sparse and
 // native indexes, names that are not identifiers), the failures that stop it with what was inferred,
 // the rendered module (it loads and validates; its hash tells an edited file), and NoSQL Workbench models.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { loadSchemas } from '../generator/load/load-schema.js';
@@ -12,6 +12,7 @@ import { inferSchema, PullError, type SampledItem } from '../generator/pull/infe
 import { isUnedited, renderSchema } from '../generator/pull/render-schema.js';
 import type { PulledTable } from '../generator/pull/table-description.js';
 import { readWorkbench } from '../generator/pull/workbench.js';
+import { typeText } from '../generator/pull/infer-attributes.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const table = (extra: Partial<PulledTable> = {}): PulledTable => ({ name: 'shop', pk: { name: 'PK', type: 'S' }, sk: { name: 'SK', type: 'S' }, indexes: [], capacity: { mode: 'on-demand' }, ...extra });
@@ -170,4 +171,197 @@ test('NoSQL Workbench: facets name the entities of their items; GSIs and capacit
   ]);
   t.throws(() => readWorkbench('{"ModelName":"x"}', 'model.json'), { instanceOf: PullError, message: /not a NoSQL Workbench data model/ });
   t.throws(() => readWorkbench('not json', 'model.json'), { instanceOf: PullError, message: /is not JSON/ });
+});
+
+// Messy real tables: a few odd items must not reshape the schema. Each case is given items and wants
+// the entities, the outliers (items of an entity that differ from the others) and the items that fit
+// no entity, each with its key and reason.
+const outliersOf = (t1: PulledTable, items: SampledItem[]) => inferSchema(t1, items).entities.flatMap((e) => e.outliers.map((o) => `${e.name} ${JSON.stringify(o.key)}: ${o.reason}`));
+const gsi1 = table({ indexes: [{ kind: 'gsi', name: 'GSI1', pk: [{ name: 'GSI1PK', type: 'S' }], sk: [{ name: 'GSI1SK', type: 'S' }], projection: 'all' }] });
+/** `n` orders as another program writes them: GSI1 by status, numeric totals. */
+const orders = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    const at = new Date(Date.UTC(2024, 6, 1, 0, i)).toISOString().replace('.000Z', 'Z');
+    const status = ['pending', 'shipped'][i % 2]!;
+    return { PK: `USER#${1000 + (i % 7)}`, SK: `ORDER#${at}`, GSI1PK: `STATUS#${status}`, GSI1SK: at, userId: String(1000 + (i % 7)), orderId: `ord_${i}`, placedAt: at, status, total: i + 0.5 };
+  });
+
+test('an index most items are in stays mapped; the items outside it are outliers, by key and reason', (t) => {
+  const [odd, ...rest] = orders(20);
+  const { GSI1PK: _p, GSI1SK: _s, ...outside } = odd!;
+  const got = brief(gsi1, sample(outside, ...rest));
+  t.deepEqual(got.entities, ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>) [userId:string placedAt:timestamp/iso-seconds status:string orderId:string total:number]']);
+  t.deepEqual(outliersOf(gsi1, sample(outside, ...rest)), [
+    `Order {"PK":"USER#1000","SK":"ORDER#2024-07-01T00:00:00Z"}: it is not in index GSI1 (no GSI1PK / GSI1SK), where 19 of 20 Order items are; ddbgen's code writes it there when it puts the item`,
+  ]);
+  t.deepEqual(inferSchema(gsi1, sample(outside, ...rest)).warnings, []);
+  // an index key of another shape on one item: the mapping holds, the item is an outlier
+  const twisted = sample({ ...odd!, GSI1PK: 'STATUS#shipped#legacy' }, ...rest);
+  t.deepEqual(brief(gsi1, twisted).entities, got.entities);
+  t.regex(outliersOf(gsi1, twisted)[0]!, /^Order \{"PK":"USER#1000","SK":"ORDER#2024-07-01T00:00:00Z"\}: its GSI1PK \("STATUS#shipped#legacy"\) has 3 segments, where 19 of 20 items in index GSI1 have 2/);
+  // an index key holding another item's value: an outlier too, and not counted as fitting the mapping
+  const crossed = sample({ ...odd!, GSI1PK: 'STATUS#cancelled' }, ...rest);
+  t.deepEqual(outliersOf(gsi1, crossed), ['Order {"PK":"USER#1000","SK":"ORDER#2024-07-01T00:00:00Z"}: in index GSI1, its GSI1PK segment 2 ("cancelled") is not its status ("pending"), as in 19 of 20 items keyed alike']);
+  t.like(inferSchema(gsi1, crossed).entities[0]!.indexes[0]!.pk, { source: 'STATUS#<status>', fits: 19, of: 20 });
+});
+
+test('an index left out is a warning of the summary, not a note', (t) => {
+  // half of the items in it, and its keys read no attribute the others lack: ddbgen would write it for all
+  const items = orders(10).map((o, i) => {
+    if (i % 2 === 0) return o;
+    const { GSI1PK: _p, GSI1SK: _s, ...rest } = o;
+    return rest;
+  });
+  const schema = inferSchema(gsi1, sample(...items));
+  t.deepEqual(schema.entities[0]!.indexes, []);
+  t.deepEqual(schema.entities[0]!.notes, []);
+  t.deepEqual(schema.warnings.map((w) => `${w.code} ${w.message}`), [
+    "DDB304 index GSI1 is left out of Order: only 5 of 10 items are in it, and its keys read no attribute the others lack (ddbgen writes an index for every item holding its attributes); items ddbgen writes for Order are then not in GSI1, and the table's other writers and readers of GSI1 do not see them (map it by hand if they should)",
+  ]);
+  const text = renderSchema(schema, 'a test');
+  t.regex(text, /\/\/ warning DDB304: index GSI1 is left out of Order: only 5 of 10 items/);
+  // an LSI keyed by the items' own attribute: left out of the table, a warning too
+  const withLsi = table({ indexes: [{ kind: 'lsi', name: 'byTotal', pk: [], sk: [{ name: 'total', type: 'N' }], projection: 'all' }] });
+  const lsi = inferSchema(withLsi, sample(...orders(4).map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o)));
+  t.deepEqual(lsi.warnings.map((w) => `${w.code} ${w.message}`), ["DDB305 LSI byTotal is left out of the schema: it is keyed by the items' own attribute total, and ddbgen's LSIs hold a built sort key; queries on it are yours to write"]);
+  t.deepEqual(lsi.notes, []);
+  const lsiText = renderSchema(lsi, 'a test');
+  t.regex(lsiText, /^\/\/ warning DDB305: LSI byTotal is left out of the schema/m);
+  t.false(lsiText.includes('lsi('));
+});
+
+test('a value of another type on a few items: the type is the majority\'s, the items are outliers; without a clear majority it stays passthrough', (t) => {
+  const items: Array<Record<string, unknown>> = orders(20).map((o) => ({ ...o, paidOn: '2024-07-02' }));
+  items[3] = { ...items[3]!, total: '12.00' };
+  items[7] = { ...items[7]!, paidOn: 'unknown' };
+  const got = brief(gsi1, sample(...items));
+  t.deepEqual(got.entities, ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>) [userId:string placedAt:timestamp/iso-seconds status:string orderId:string paidOn:timestamp/date total:number]']);
+  t.deepEqual(outliersOf(gsi1, sample(...items)), [
+    'Order {"PK":"USER#1003","SK":"ORDER#2024-07-01T00:03:00Z"}: total is a string ("12.00"), where 19 of 20 Order items hold a number; the schema declares it t.number(), which this value is not',
+    'Order {"PK":"USER#1000","SK":"ORDER#2024-07-01T00:07:00Z"}: paidOn is a string ("unknown"), where 19 of 20 Order items hold a date; the schema declares it t.timestamp({ format: \'date\' }), which this value is not',
+  ]);
+  const attribute = inferSchema(gsi1, sample(...items)).entities[0]!.attributes.find((a) => a.property === 'total')!;
+  t.is(attribute.odd, 1);
+  t.regex(renderSchema(inferSchema(gsi1, sample(...items)), 'a test'), /total: t\.number\(\), \/\/ in 20 of 20 items; 1 holds another type \(outliers, in the pull report\)/);
+  t.regex(renderSchema(inferSchema(gsi1, sample(...items)), 'a test'), /^\/\/ 1 entity covers 20 of 20 of them; 2 items differ from the rest of its entity \(listed in the pull report\)\.$/m);
+  // 3 numbers and 2 strings: no clear majority, kept as stored
+  const mixed = orders(5).map((o, i) => (i < 2 ? { ...o, total: String(o.total) } : o));
+  t.deepEqual(brief(gsi1, sample(...mixed)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>) passthrough(total)']);
+  t.deepEqual(outliersOf(gsi1, sample(...mixed)), []);
+});
+
+test('a key shape on too few items is not an entity: its items fit none, with the reason and the shape they are closest to', (t) => {
+  const got = brief(gsi1, sample(
+    ...orders(30),
+    { PK: 'USER#1002', SK: 'ORDER#legacy-42', userId: '1002', orderId: 'ord_x', placedAt: 'unknown', status: 'pending', total: 3 },
+    { PK: 'USER#123', SK: 'CART#current', skus: ['sku-1'] },
+  ));
+  t.deepEqual(got.entities.map((e) => e.replace(/ \[.*\]/, '')), ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>)']);
+  t.deepEqual(got.unmatched, [
+    '{"PK":"USER#1002","SK":"ORDER#legacy-42"}: only 1 sampled item has keys shaped "USER#<userId> / ORDER#legacy-42" (an entity of its own needs 3 items, or 10% of the sample); 30 items are keyed "USER#<userId> / ORDER#<placedAt>"',
+    '{"PK":"USER#123","SK":"CART#current"}: only 1 sampled item has keys shaped "USER#123 / CART#current" (an entity of its own needs 3 items, or 10% of the sample)',
+  ]);
+});
+
+test('an item whose key disagrees with its attributes fits no entity, and does not unmake the others', (t) => {
+  const items = orders(20);
+  items[5] = { ...items[5]!, userId: '1099' };
+  const got = brief(gsi1, sample(...items));
+  t.deepEqual(got.entities.map((e) => e.replace(/ \[.*\]/, '')), ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>)']);
+  t.deepEqual(got.unmatched, ['{"PK":"USER#1005","SK":"ORDER#2024-07-01T00:05:00Z"}: its partition key segment 2 ("1005") is not its userId ("1099"), as in 19 of 20 items keyed alike']);
+  // without a clear majority the key shapes are told apart, and each is judged on its own
+  const split = [...orders(6), ...orders(3, 6).map((o) => ({ ...o, SK: `ORDER#${o.orderId}` }))];
+  t.deepEqual(brief(gsi1, sample(...split)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['Order USER#<userId> / ORDER#<placedAt> GSI1(STATUS#<status>|<placedAt>)', 'Order2 USER#<userId> / ORDER#<orderId> GSI1(STATUS#<status>|<placedAt>)']);
+});
+
+test('entities that share a partition prefix are named by their sort key: a Cart, not User2', (t) => {
+  const users = Array.from({ length: 4 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'PROFILE', userId: `u${i}`, name: `n${i}` }));
+  const carts = Array.from({ length: 3 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'CART#current', userId: `u${i}`, skus: ['a'] }));
+  t.deepEqual(brief(table(), sample(...users, ...carts)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['User USER#<userId> / PROFILE', 'Cart USER#<userId> / CART#current']);
+  // more carts than profiles: the profiles still keep the partition key's name
+  const more = Array.from({ length: 6 }, (_, i) => ({ PK: `USER#u${i}`, SK: 'CART#current', userId: `u${i}`, skus: ['a'] }));
+  t.deepEqual(brief(table(), sample(...users, ...more)).entities.map((e) => e.replace(/ \[.*\]/, '')), ['Cart USER#<userId> / CART#current', 'User USER#<userId> / PROFILE']);
+});
+
+test('report types are printed on one line, as the DSL writes them', (t) => {
+  t.is(typeText({ kind: 'list', of: { kind: 'map', fields: { sku: { type: { kind: 'string' }, optional: false }, qty: { type: { kind: 'number', integer: true }, optional: true } } } }), 't.list(t.map({ sku: t.string(), qty: t.number({ integer: true }).optional() }))');
+  t.is(typeText({ kind: 'map', fields: {} }), 't.map({})');
+});
+
+/** `ddbgen pull` as the CLI runs it, in `dir` (under out/, so the module it writes imports ddbgen). */
+async function pullCli(dir: string, args: string[]) {
+  const { main } = await import('../generator/cli/cli.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['pull', ...args], { cwd: dir, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+/** A NoSQL Workbench model of one table (PK / SK), its items as TableData without facets. */
+const model = (items: Array<Record<string, unknown>>) => JSON.stringify({
+  ModelName: 'm',
+  DataModel: [{
+    TableName: 'shop-prod',
+    KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
+    TableData: items.map((item) => Object.fromEntries(Object.entries(item).map(([k, v]) => [k, typeof v === 'number' ? { N: String(v) } : { S: String(v) }]))),
+    BillingMode: 'PAY_PER_REQUEST',
+  }],
+});
+
+test('pull never fails over its own entities: of two that can build the same key, the one with fewer items is left out, its items listed', async (t) => {
+  // 6 orders keyed by their time, 3 by their id: two shapes, both entities, and ORDER#<orderId> can build ORDER#<placedAt>
+  const items = [...orders(6), ...orders(3, 6).map((o) => ({ ...o, SK: `ORDER#${o.orderId}` }))].map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o);
+  const dir = mkdtempSync(path.join(root, 'out', '.pull-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'model.json'), model(items));
+  const { code, stdout, stderr } = await pullCli(dir, ['--workbench', 'model.json', '--out', 'shop.ts', '--format', 'json']);
+  t.is(code, 0, stderr);
+  const report = JSON.parse(stdout);
+  t.deepEqual(report.entities.map((e: { name: string; items: number }) => [e.name, e.items]), [['Order', 6]]);
+  t.is(report.warnings.length, 1);
+  t.is(report.warnings[0].code, 'DDB306');
+  t.regex(report.warnings[0].message, /^entity Order2 \(keys "USER#<userId> \/ ORDER#<orderId>", 3 items\) is left out: Order and Order2 can build the same key .*\(DDB040\), and it has the fewer items; its items are listed as fitting no entity$/);
+  t.deepEqual(report.unmatched.map((u: { key: { SK: string } }) => u.key.SK), ['ORDER#ord_6', 'ORDER#ord_7', 'ORDER#ord_8']);
+  t.regex(report.unmatched[0].reason, /^its keys are shaped "USER#<userId> \/ ORDER#<orderId>", an entity pull left out: Order and Order2 can build the same key/);
+  t.regex(stderr, /wrote shop\.ts \(1 warning in the report: read it first\)/);
+  const { diagnostics } = await loadSchemas([path.join(dir, 'shop.ts')], root);
+  t.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+  t.regex(readFileSync(path.join(dir, 'shop.ts'), 'utf8'), /\/\/ warning DDB306: entity Order2 /);
+  // the text summary shows the warning first, before the entities
+  const text = await pullCli(dir, ['--workbench', 'model.json', '--out', 'shop.ts']);
+  t.is(text.code, 0);
+  t.regex(text.stdout, /^ddbgen pull: NoSQL Workbench model model\.json, table shop-prod: 9 items sampled\n  keys: [^\n]*\n  warning DDB306: entity Order2 \(keys "USER#<userId> \/ ORDER#<orderId>", 3 items\) is left out: [^\n]*\n  Order: 6 items/);
+  t.regex(text.stdout, /\n  3 sampled items fit no entity:\n/);
+});
+
+test('pull --format json prints a JSON error object on stdout when it fails; the exit code is unchanged', async (t) => {
+  const dir = mkdtempSync(path.join(root, 'out', '.pull-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args: string[]) => pullCli(dir, args);
+  writeFileSync(path.join(dir, 'bad.json'), 'not json');
+  const bad = await run(['--workbench', 'bad.json', '--format', 'json']);
+  t.is(bad.code, 1);
+  t.like(JSON.parse(bad.stdout), { code: 'DDB300', inferred: 'nothing', read: null });
+  t.regex(JSON.parse(bad.stdout).message, /^bad\.json is not JSON/);
+  // items that fit nothing: what was read comes with it
+  writeFileSync(path.join(dir, 'opaque.json'), model(Array.from({ length: 4 }, (_, i) => ({ PK: `DOC#7b0c1f9e-5d2a-4c1e-9f3b-2a6d8e4f1c0${i}`, SK: 'V1' }))));
+  const opaque = await run(['--workbench', 'opaque.json', '--format', 'json', '--out', 'none.ts']);
+  t.is(opaque.code, 1);
+  const error = JSON.parse(opaque.stdout);
+  t.like(error, { code: 'DDB302', read: { source: 'NoSQL Workbench model opaque.json, table shop-prod', table: 'shop-prod', sampled: 4 } });
+  t.regex(error.message, /^no entity fits the 4 sampled item\(s\)/);
+  t.is(error.error, error.message);
+  t.regex(error.fix, /--discriminator/);
+  // a usage error: exit 2, and the JSON object still
+  const usage = await run(['--workbench', 'opaque.json', '--format', 'json', '--sample', '5']);
+  t.is(usage.code, 2);
+  t.like(JSON.parse(usage.stdout), { code: 'usage', message: '--workbench reads a model file: --endpoint, --region, --sample and --max-rcu are for a live table' });
+  // text: nothing on stdout
+  t.is((await run(['--workbench', 'bad.json'])).stdout, '');
+  // a fault outside pull's own checks (here: an --out folder that does not exist) prints the object too
+  writeFileSync(path.join(dir, 'shop.json'), model(orders(4).map(({ GSI1PK: _p, GSI1SK: _s, ...o }) => o)));
+  const fault = await run(['--workbench', 'shop.json', '--format', 'json', '--out', 'no/such/folder/shop.ts']);
+  t.is(fault.code, 1);
+  t.like(JSON.parse(fault.stdout), { code: 'internal', read: { table: 'shop-prod', sampled: 4 } });
+  t.regex(JSON.parse(fault.stdout).message, /ENOENT/);
 });

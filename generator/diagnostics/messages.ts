@@ -490,7 +490,43 @@ export const messages = {
           ? 'move or retire the consumers first, then acknowledge: migrations: [{ change: \'stream\' }]'
           : "point consumers at the new LatestStreamArn after the deploy (changes made in between are only in the new stream), regenerate the handlers for the new view type, then acknowledge: migrations: [{ change: 'stream' }]",
   }),
+  // ddbgen pull: what stops it (each says what was read so far, printed beside it)
+  DDB300: (problem: string, fix: string) => ({ message: problem, fix }),
+  DDB301: (problem: string, fix: string) => ({ message: problem, fix }),
+  DDB302: (sampled: number, reasons: string) => ({
+    message: `no entity fits the ${sampled} sampled item(s): ${reasons}`,
+    fix: 'read the reasons above: name the attribute that tells entities apart with --discriminator, or sample more items (--sample N) so a key shape is seen on several items',
+  }),
+  // ddbgen pull: warnings (what the schema leaves out; the text comes from pullWarnings)
+  DDB304: (warning: string) => ({ message: warning, fix: 'map the index by hand in the entities whose items belong in it (a sparse mapping reads an optional attribute), or fix the items' }),
+  DDB305: (warning: string) => ({ message: warning, fix: 'query the LSI with the AWS SDK, or move to a GSI ddbgen maps' }),
+  DDB306: (warning: string) => ({ message: warning, fix: 'fix the listed items, or write the entity by hand with a literal of its own in its keys' }),
+  DDB303: (problems: readonly string[]) => ({
+    message: `the inferred schema does not validate, so nothing was written: ${problems.join('; ')}`,
+    fix: 'pull with --discriminator, or a larger --sample; or write the reported entities by hand',
+  }),
 } satisfies Record<string, (...args: never[]) => { message: string; fix: string }>;
+
+/** A warning of `ddbgen pull`: what the pulled schema leaves out that the table holds, shown first in its summary. */
+export interface PullWarning {
+  readonly code: 'DDB304' | 'DDB305' | 'DDB306';
+  readonly message: string;
+}
+
+export const pullWarnings = {
+  indexLeftOut: (index: string, entity: string, why: string): PullWarning => ({
+    code: 'DDB304',
+    message: `index ${index} is left out of ${entity}: ${why}; items ddbgen writes for ${entity} are then not in ${index}, and the table's other writers and readers of ${index} do not see them (map it by hand if they should)`,
+  }),
+  lsiLeftOut: (index: string, attribute: string): PullWarning => ({
+    code: 'DDB305',
+    message: `LSI ${index} is left out of the schema: it is keyed by the items' own attribute ${attribute}, and ddbgen's LSIs hold a built sort key; queries on it are yours to write`,
+  }),
+  entityDropped: (entity: string, shape: string, items: number, why: string): PullWarning => ({
+    code: 'DDB306',
+    message: `entity ${entity} (keys "${shape}", ${items.toLocaleString('en-US')} item${items === 1 ? '' : 's'}) is left out: ${why}; its items are listed as fitting no entity`,
+  }),
+};
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
 export const lintMessages = {
@@ -701,6 +737,13 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB258: { title: 'table setting of the wrong type', why: 'Table settings are printed into the CreateTable input, CloudFormation and CDK; a value of another type would deploy something else or fail there.', example: "deletionProtection: 'yes'", fix: 'Give the type the message names, or leave the setting out.' },
   DDB260: { title: 'unknown stream view type', why: "A table's stream records carry what its view type says: both images, the item after or before the change, or only its key. The generated decoder and handler types follow it, and CreateTable accepts only DynamoDB's four view types.", example: "stream: 'new-images'", fix: "Use stream: 'new-and-old-images', 'new-image', 'old-image' or 'keys-only', or leave it out for no stream." },
   DDB261: { title: 'stream added, removed or changed', why: "A new stream is safe; removing one cuts off its consumers; DynamoDB changes a stream's view type only by disabling the stream and enabling a new one, with a new ARN, so consumers must move to it.", example: "stream: 'keys-only' // was 'new-and-old-images'", fix: "Point consumers at the table's new LatestStreamArn after the deploy and regenerate the handlers, then acknowledge: migrations: [{ change: 'stream' }]." },
+  DDB300: { title: 'pull cannot read the table or model', why: 'ddbgen pull reads the table\'s description and a sample of its items (or a NoSQL Workbench model file). An unreachable endpoint, missing credentials or region, a refused permission, a table that does not exist or a model file that is not one stop it before anything is inferred; nothing is written.', example: 'npx ddbgen pull --table shop-prod --endpoint http://127.0.0.1:9', fix: 'Do what the message says (check --endpoint, --region, the credentials, the permission it names, or the model file), then pull again.' },
+  DDB301: { title: 'pull has nothing to infer from', why: 'An empty table, a table keyed by numbers or binary values, or a --discriminator no item carries gives pull nothing to describe entities with; nothing is written.', example: 'npx ddbgen pull --table shop-prod --discriminator kind   # no item has a string kind', fix: 'Pull again once the table holds items, name an attribute the items carry, or describe the table by hand (ddbgen init writes a starter schema).' },
+  DDB302: { title: 'no entity fits the sampled items', why: 'pull infers an entity from a discriminator attribute or from a key shape that several items share; when no item fits one (keys holding values no attribute holds, every shape seen once) there is no entity to write, and nothing is written. The message counts the reasons; --format json lists every item with its key and reason.', example: "items keyed 'DOC#7b0c1f9e-…' / 'V1' with no attribute holding the uuid", fix: 'Name the attribute that tells entities apart with --discriminator, sample more items (--sample N), or write the entities by hand.' },
+  DDB303: { title: 'the inferred schema does not validate', why: 'pull loads the schema it writes before putting it in place. An inferred entity that collides with another is left out, with its items listed, and the rest is written; what cannot be fixed so (a problem of the table itself) stops it, and nothing is written.', example: 'npx ddbgen pull --table shop-prod --format json   # { "code": "DDB303", … }', fix: 'Pull with --discriminator or a larger --sample, or write the reported entities by hand.' },
+  DDB304: { title: 'pull left an index out of an entity', why: "An entity maps a table's index when its items are in it. When only some of them are, and the index's keys read no attribute the others lack, ddbgen could not tell which items belong in it (it writes an index for every item holding its inputs), so pull leaves the mapping out: items ddbgen writes are then not in the index another program reads. When most items are in it, the mapping stays and the few outside are listed as outliers instead.", example: '// 30 of 60 Order items carry GSI1PK / GSI1SK, the others none', fix: 'Map the index by hand where the items belong in it (a sparse mapping reads an optional attribute), or fix the items.' },
+  DDB305: { title: 'pull left an LSI out of the schema', why: "ddbgen's LSIs hold a built sort key; an LSI keyed by an attribute the items hold as data is not one it can describe, so the schema leaves it out.", example: "// LSI byTotal keyed by the number attribute total", fix: 'Query it with the AWS SDK, or move to a GSI that ddbgen maps.' },
+  DDB306: { title: 'pull left an inferred entity out', why: 'Two entities pull infers from key shapes can build the same key (DDB040), or one of them does not validate; rather than write nothing, pull leaves out the one with fewer items and lists its items as fitting no entity.', example: "// 6 orders keyed ORDER#<placedAt>, 3 keyed ORDER#<orderId>", fix: 'Fix the listed items, or write that entity by hand with a literal of its own in its keys.' },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

@@ -21,7 +21,7 @@ export function renderPage(given: string): string | undefined {
   const code = given.toUpperCase();
   const page = explanation(code);
   if (!page) return undefined;
-  const kind = code.startsWith('HK') ? 'hot-key lint rule' : 'schema validation error';
+  const kind = code.startsWith('HK') ? 'hot-key lint rule' : /^DDB30[0-3]$/.test(code) ? '`ddbgen pull` error' : /^DDB30[4-6]$/.test(code) ? '`ddbgen pull` warning' : 'schema validation error';
   return [
     `# ${code}: ${page.title}`,
     '',

@@ -96,6 +96,83 @@ export function inferType(name: string, values: readonly unknown[], ttl = false)
   }
 }
 
+/** How clear a majority must be before the others are outliers: at least this share of the values. */
+export const DOMINANT_SHARE = 0.8;
+/** Whether `count` of `of` values is a clear majority (never a tie, never below two thirds of a tiny sample). */
+export const dominant = (count: number, of: number) => of > 0 && count < of && count >= 2 && count >= DOMINANT_SHARE * of;
+
+/** What one value is, for the majority vote: its JavaScript kind, and for strings the stored timestamp form. */
+function valueClass(v: unknown): string {
+  if (v === null) return 'null';
+  if (v instanceof Set) return 'set';
+  if (v instanceof Uint8Array) return 'binary';
+  if (Array.isArray(v)) return 'list';
+  return typeof v === 'object' ? 'map' : typeof v;
+}
+
+const describeValue = (v: unknown): string => {
+  const kind = valueClass(v);
+  if (kind === 'string' || kind === 'number' || kind === 'boolean') {
+    const text = JSON.stringify(v);
+    return `a ${kind} (${text.length > 40 ? `${text.slice(0, 37)}…` : text})`;
+  }
+  return kind === 'null' ? 'null' : `a ${kind}`;
+};
+
+const STRING_FORMS: ReadonlyArray<{ readonly test: (t: string) => boolean; readonly type: InferredType; readonly what: string }> = [
+  { test: (t) => ISO_MS.test(t) && validDate(t), type: { kind: 'timestamp' }, what: 'an ISO timestamp with milliseconds' },
+  { test: (t) => ISO_S.test(t) && validDate(t), type: { kind: 'timestamp', format: 'iso-seconds' }, what: 'an ISO timestamp' },
+  { test: (t) => DATE.test(t) && validDate(t), type: { kind: 'timestamp', format: 'date' }, what: 'a date' },
+];
+
+/** An outlier of a type inferred by majority: the value's position and why it does not fit. */
+export interface TypeOutlier {
+  readonly index: number;
+  readonly reason: string;
+}
+
+/**
+ * The type of one attribute over a sample, tolerant of a few odd values: when one kind of value (or
+ * one stored timestamp form) holds a clear majority, the type is that kind's, and the other values are
+ * outliers, each with the reason. Without a clear majority it is what inferType says.
+ */
+export function inferTypeByMajority(name: string, values: readonly unknown[], ttl = false, owner = 'items'): { type: InferredType; outliers: TypeOutlier[] } | Undescribed {
+  const strict = inferType(name, values, ttl);
+  const presentAt = values.flatMap((v, i) => (v === undefined ? [] : [i]));
+  const n = presentAt.length;
+  const byKind = new Map<string, number[]>();
+  for (const i of presentAt) byKind.set(valueClass(values[i]), [...(byKind.get(valueClass(values[i])) ?? []), i]);
+  const [topKind, topAt] = [...byKind].sort((a, b) => b[1].length - a[1].length)[0] ?? ['', []];
+  if ('reason' in strict) {
+    if (!dominant(topAt.length, n)) return strict;
+    const top = new Set(topAt);
+    const majority = values.map((v, i) => (top.has(i) ? v : undefined));
+    const type = inferTypeByMajority(name, majority, ttl, owner);
+    if ('reason' in type) return strict;
+    const outliers = presentAt.filter((i) => !top.has(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(topAt.length)} of ${count(n)} ${owner} hold ${topKind === 'null' ? 'null' : `a ${topKind}`}` }));
+    return { type: type.type, outliers: [...type.outliers, ...outliers] };
+  }
+  // strings mostly in one timestamp form: a timestamp, the others outliers
+  if (strict.kind === 'string') {
+    for (const form of STRING_FORMS) {
+      const fits = new Set(presentAt.filter((i) => form.test(values[i] as string)));
+      if (dominant(fits.size, n)) {
+        return { type: form.type, outliers: presentAt.filter((i) => !fits.has(i)).map((i) => ({ index: i, reason: `${name} is ${describeValue(values[i])}, where ${count(fits.size)} of ${count(n)} ${owner} hold ${form.what}` })) };
+      }
+    }
+  }
+  return { type: strict, outliers: [] };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A type on one line, for reports: `t.list(t.map({ sku: t.string(), qty: t.number({ integer: true }) }))`. */
+export function typeText(type: InferredType): string {
+  if (type.kind === 'list') return `t.list(${typeText(type.of)})`;
+  if (type.kind === 'map') return Object.keys(type.fields).length === 0 ? 't.map({})' : `t.map({ ${Object.entries(type.fields).map(([name, f]) => `${name}: ${typeText(f.type)}${f.optional ? '.optional()' : ''}`).join(', ')} })`;
+  return typeSource(type);
+}
+
 /** The DSL source of a type: `t.string()`, `t.timestamp({ format: 'date' })`, `t.map({ … })`. */
 export function typeSource(type: InferredType, indent = ''): string {
   switch (type.kind) {

@@ -6,7 +6,8 @@
 // inference carries the number of sampled items it covers, and items that fit nothing are listed
 // with the reason.
 
-import { inferType, type InferredType, type Undescribed } from './infer-attributes.js';
+import { messages, pullWarnings, type PullWarning } from '../diagnostics/messages.js';
+import { dominant, inferTypeByMajority, typeText, type InferredType, type Undescribed } from './infer-attributes.js';
 import { bindingId, inferDelimiter, tokenize, type Binding, type Casing, type Token } from './infer-keys.js';
 import type { PulledIndex, PulledTable } from './table-description.js';
 
@@ -31,6 +32,8 @@ export interface InferredAttribute {
   readonly type: InferredType;
   readonly optional: boolean;
   readonly seen: number;
+  /** Items whose value is of another type than the majority's (listed as the entity's outliers). */
+  readonly odd?: number;
 }
 
 export interface InferredEntity {
@@ -44,6 +47,12 @@ export interface InferredEntity {
   /** Attributes no DSL type describes: kept as they are by `passthrough: true`. */
   readonly undescribed: ReadonlyArray<{ readonly name: string; readonly reason: string; readonly seen: number }>;
   readonly notes: readonly string[];
+  /** What the schema leaves out that the table has (an index): shown as warnings in the summary. */
+  readonly warnings: readonly PullWarning[];
+  /** The entity's items that differ from the others (a value of another type, missing from an index), by key and reason. */
+  readonly outliers: readonly UnmatchedItem[];
+  /** The keys of the entity's items, to list them should the entity be dropped. */
+  readonly itemKeys: ReadonlyArray<Readonly<Record<string, unknown>>>;
 }
 
 export interface UnmatchedItem {
@@ -65,18 +74,27 @@ export interface InferredSchema {
   /** Discriminator attributes entities were told apart by. */
   readonly discriminator: readonly string[];
   readonly notes: readonly string[];
+  /** What the schema leaves out that the table has, or entities dropped: the summary shows them first. */
+  readonly warnings: readonly PullWarning[];
+  /** Indexes of the table the schema does not declare (an LSI keyed by the items' own attribute). */
+  readonly leftOut: readonly string[];
 }
 
 /** A problem that stops inference: what was found so far, and what to do. */
 export class PullError extends Error {
   readonly inferred: string;
   readonly fix: string;
-  constructor(message: string, inferred: string, fix: string) {
+  /** Its code in the catalogue (generator/diagnostics/messages.ts): DDB300 the table or model cannot be read, DDB301 nothing to infer from, DDB302 no entity fits, DDB303 the schema does not validate. */
+  readonly code: PullCode;
+  constructor(message: string, inferred: string, fix: string, code: PullCode = 'DDB300') {
     super(message);
     this.inferred = inferred;
     this.fix = fix;
+    this.code = code;
   }
 }
+
+export type PullCode = 'DDB300' | 'DDB301' | 'DDB302' | 'DDB303';
 
 /** Discriminators peers write, most specific first. */
 const KNOWN_DISCRIMINATORS: ReadonlyArray<readonly string[]> = [['__edb_e__', '__edb_v__'], ['_et'], ['_type'], ['__typename'], ['entityType'], ['type']];
@@ -98,13 +116,19 @@ function propertyName(stored: string): string {
   return pascal.charAt(0).toLowerCase() + pascal.slice(1) + (RESERVED.has(stored) ? 'Value' : '');
 }
 
+/** A key shape becomes an entity of its own when this many sampled items have it, or this share of the sample. */
+export const MIN_ENTITY_ITEMS = 3;
+export const MIN_ENTITY_SHARE = 0.1;
+const count = (n: number) => n.toLocaleString('en-US');
+
 const percent = (n: number, of: number) => (of === 0 ? '0%' : `${((100 * n) / of).toFixed(n === of ? 0 : 1)}%`);
 
 /** The key attributes that hold built (synthetic) keys, and the GSIs keyed natively by the items' attributes. */
-function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; notes: string[] } {
+function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<string>; native: PulledIndex[]; leftOut: string[]; warnings: PullWarning[] } {
   const synthetic = new Set([table.pk.name, ...(table.sk ? [table.sk.name] : [])]);
   const native: PulledIndex[] = [];
-  const notes: string[] = [];
+  const leftOut: string[] = [];
+  const warnings: PullWarning[] = [];
   for (const index of table.indexes) {
     const attrs = [...(index.kind === 'gsi' ? index.pk : []), ...index.sk];
     const builtKey = (a: { name: string; type: string }) => {
@@ -115,9 +139,12 @@ function keyKinds(table: PulledTable, items: readonly Item[]): { synthetic: Set<
     };
     if (index.pk.length <= 1 && index.sk.length <= 1 && attrs.every(builtKey)) attrs.forEach((a) => synthetic.add(a.name));
     else if (index.kind === 'gsi') native.push(index);
-    else notes.push(`LSI ${index.name} is keyed by the items' own attribute ${index.sk[0]?.name}: ddbgen's LSIs hold a built sort key, so it is left out`);
+    else {
+      leftOut.push(index.name);
+      warnings.push(pullWarnings.lsiLeftOut(index.name, index.sk[0]?.name ?? ''));
+    }
   }
-  return { synthetic, native, notes };
+  return { synthetic, native, leftOut, warnings };
 }
 
 /** The discriminator attributes: the one named, else one a peer writes on most items. */
@@ -136,32 +163,61 @@ interface Slot {
   readonly casings?: ReadonlySet<Casing>;
 }
 
-/** One key's template over a cluster of items: each position a literal or the binding every item shares. */
-function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slot[] } | { problem: string } {
+/**
+ * One key's template over a cluster of items: each position a literal or the binding most items
+ * share. Items whose segment holds no such value are outliers when the others are a clear majority
+ * (`USER#1003` on an item whose userId is 1099); without one, the cluster splits at that position
+ * (`split`: the items that share the leading binding, to resolve apart from the rest).
+ */
+function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>, items: readonly Item[], which: string): { slots: Slot[]; outliers: Map<number, string> } | { problem: string } | { split: number[] } {
   const width = perItem[0]!.length;
+  const n = perItem.length;
   const slots: Slot[] = [];
+  const outliers = new Map<number, string>();
+  // the items still fitting the template: an outlier at one segment is not read at the next
+  let active = perItem.map((_, i) => i);
   for (let p = 0; p < width; p++) {
-    const tokens = perItem.map((t) => t[p]!);
+    let deferred: { items: number[]; of: number } | undefined;
+    // literal text in most items, or values in most: the few others are outliers
+    const kinds = new Map<string, number[]>();
+    for (const i of active) {
+      const token = perItem[i]![p]!;
+      const kind = token.kind === 'literal' ? `literal ${token.text}` : 'slot';
+      kinds.set(kind, [...(kinds.get(kind) ?? []), i]);
+    }
+    const seen = new Set(active.map((i) => perItem[i]![p]!.text));
+    if (kinds.size > 1 && seen.size > 1) {
+      const texts = seen;
+      const [top, at] = [...kinds].sort((a, b) => b[1].length - a[1].length)[0]!;
+      if (!dominant(at.length, active.length)) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
+      const held = new Set(at);
+      // text where most hold a value: said once the value's attribute is known
+      if (top === 'slot') deferred = { items: active.filter((i) => !held.has(i)), of: active.length };
+      else for (const i of active) if (!held.has(i)) outliers.set(i, `its ${which} segment ${p + 1} is "${perItem[i]![p]!.text}", where ${count(at.length)} of ${count(active.length)} items keyed alike hold "${top.slice('literal '.length)}"`);
+      active = at;
+    }
+    const tokens = active.map((i) => perItem[i]![p]!);
     const texts = new Set(tokens.map((t) => t.text));
-    if (texts.size > 1 && tokens.some((t) => t.kind === 'literal')) return { problem: `segment ${p + 1} holds different text in different items (${[...texts].slice(0, 3).map((t) => `"${t}"`).join(', ')})` };
     if (tokens[0]!.kind === 'literal') {
       slots.push({ literal: tokens[0]!.text });
       continue;
     }
-    let common: Map<string, { binding: Binding; casings: Set<Casing> }> | undefined;
-    for (const token of tokens) {
-      if (token.kind !== 'slot') continue;
-      const here = new Map(token.bindings.map((b) => [bindingId(b), b]));
-      if (common === undefined) common = new Map([...here].map(([id, b]) => [id, { binding: b, casings: new Set(b.casings) }]));
-      else {
-        for (const [id, entry] of common) {
-          const b = here.get(id);
-          if (!b) common.delete(id);
-          else for (const c of [...entry.casings]) if (!b.casings.has(c)) entry.casings.delete(c);
+    // each binding with the items that support it (their casings in common)
+    const support = new Map<string, { binding: Binding; casings: Set<Casing>; items: number[] }>();
+    tokens.forEach((token, k) => {
+      const i = active[k]!;
+      if (token.kind !== 'slot') return;
+      for (const b of token.bindings) {
+        const id = bindingId(b);
+        const entry = support.get(id);
+        if (!entry) support.set(id, { binding: b, casings: new Set(b.casings), items: [i] });
+        else {
+          entry.items.push(i);
+          for (const c of [...entry.casings]) if (!b.casings.has(c)) entry.casings.delete(c);
         }
       }
-    }
-    let options = [...(common?.values() ?? [])].filter((e) => e.casings.size > 0);
+    });
+    let options = [...support.values()].filter((e) => e.casings.size > 0);
     // One text in every item may be a value all of them share, or literal text an attribute happens
     // to equal: a slot only when the key names its attribute (`project_<project>`, `TRAINER#<trainerId>`).
     // A word leading a key seen once is literal too (`user#…`: a type name, even when an attribute says "user").
@@ -184,14 +240,28 @@ function resolveTemplate(perItem: ReadonlyArray<readonly Token[]>): { slots: Slo
             : `segment ${p + 1} holds the values of different attributes in different items`,
       };
     }
-    // prefer the attribute the glued text names (ElectroDB's `employee_<employee>`), then no glued text, then the name
-    // and an integer's own digits over a padding every value happens to fill
+    // the binding most items share; then the attribute the glued text names (ElectroDB's `employee_<employee>`),
+    // no glued text, the name, and an integer's own digits over a padding every value happens to fill
     const score = ({ binding: b, casings }: { binding: Binding; casings: ReadonlySet<Casing> }) =>
       (`${b.prefix}${b.suffix}`.toLowerCase().includes(b.attr.toLowerCase()) ? 0 : 8) + (casings.has('preserve') ? 0 : 4) + (b.prefix || b.suffix ? 2 : 0) + (b.form.kind === 'integer' && b.form.padded !== undefined ? 1 : 0);
-    options.sort((a, b) => score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
-    slots.push({ binding: options[0]!.binding, casings: options[0]!.casings });
+    options.sort((a, b) => b.items.length - a.items.length || score(a) - score(b) || a.binding.attr.localeCompare(b.binding.attr));
+    const best = options[0]!;
+    const notHolding = (i: number, of: number, holding: number) => {
+      const value = items[i]![best.binding.attr];
+      outliers.set(i, `its ${which} segment ${p + 1} ("${perItem[i]![p]!.text}") is not its ${best.binding.attr} (${value === undefined ? 'absent' : JSON.stringify(value)}), as in ${count(holding)} of ${count(of)} items keyed alike`);
+    };
+    if (deferred && dominant(best.items.length, deferred.of)) for (const i of deferred.items) notHolding(i, deferred.of, best.items.length);
+    else if (deferred) return { split: best.items };
+    if (best.items.length < active.length) {
+      const held = new Set(best.items);
+      const others = active.filter((i) => !held.has(i));
+      if (!dominant(best.items.length, active.length)) return { split: best.items };
+      for (const i of others) notHolding(i, deferred?.of ?? active.length, best.items.length);
+      active = best.items;
+    }
+    slots.push({ binding: best.binding, casings: best.casings });
   }
-  return { slots };
+  return { slots, outliers };
 }
 
 /** A template's DSL source from its slots. */
@@ -224,14 +294,16 @@ function splitByLiterals(cluster: Cluster): Cluster[] {
     for (let p = 0; p < width; p++) {
       const tokens = cluster[which].map((t) => t[p]!);
       if (new Set(tokens.map((t) => t.text)).size === 1 || !tokens.some((t) => t.kind === 'literal')) continue;
+      // literal text splits by the text; the items holding a value there stay together
       const parts = new Map<string, Cluster>();
       cluster.items.forEach((item, i) => {
-        const text = tokens[i]!.text;
-        let part = parts.get(text);
-        if (!part) parts.set(text, (part = { group: cluster.group, items: [], pk: [], sk: [] }));
-        part.items.push(item);
-        part.pk.push(cluster.pk[i]!);
-        part.sk.push(cluster.sk[i]!);
+        const token = tokens[i]!;
+        const part = token.kind === 'literal' ? `literal ${token.text}` : 'slot';
+        let into = parts.get(part);
+        if (!into) parts.set(part, (into = { group: cluster.group, items: [], pk: [], sk: [] }));
+        into.items.push(item);
+        into.pk.push(cluster.pk[i]!);
+        into.sk.push(cluster.sk[i]!);
       });
       return [...parts.values()].flatMap(splitByLiterals);
     }
@@ -239,8 +311,44 @@ function splitByLiterals(cluster: Cluster): Cluster[] {
   return [cluster];
 }
 
+/** The part of a cluster made of the items at `indexes`. */
+const pick = (cluster: Cluster, indexes: readonly number[]): Cluster => ({ group: cluster.group, items: indexes.map((i) => cluster.items[i]!), pk: indexes.map((i) => cluster.pk[i]!), sk: indexes.map((i) => cluster.sk[i]!) });
+
+/** A cluster's templates: split where its items hold different attributes, with the items whose key disagrees with the rest left out (and why). */
+function resolveCluster(table: PulledTable, cluster: Cluster, unmatched: UnmatchedItem[]): ResolvedCluster[] {
+  const all = cluster.items.map((_, i) => i);
+  const pk = resolveTemplate(cluster.pk, cluster.items, 'partition key');
+  const sk = table.sk ? resolveTemplate(cluster.sk, cluster.items, 'sort key') : undefined;
+  for (const r of [pk, sk]) {
+    if (r && 'split' in r) {
+      const held = new Set(r.split);
+      return [...resolveCluster(table, pick(cluster, r.split), unmatched), ...resolveCluster(table, pick(cluster, all.filter((i) => !held.has(i))), unmatched)];
+    }
+  }
+  const problem = 'problem' in pk ? `partition key: ${pk.problem}` : sk && 'problem' in sk ? `sort key: ${sk.problem}` : undefined;
+  if (problem) {
+    for (const item of cluster.items) unmatched.push({ key: keyOf(table, item), reason: problem });
+    return [];
+  }
+  const pkSlots = pk as { slots: Slot[]; outliers: Map<number, string> };
+  const skSlots = sk as { slots: Slot[]; outliers: Map<number, string> } | undefined;
+  const outliers = new Map([...(skSlots?.outliers ?? []), ...pkSlots.outliers]);
+  for (const [i, reason] of outliers) unmatched.push({ key: keyOf(table, cluster.items[i]!), reason });
+  const kept = outliers.size ? pick(cluster, all.filter((i) => !outliers.has(i))) : cluster;
+  return [{ cluster: kept, pk: pkSlots.slots, ...(skSlots ? { sk: skSlots.slots } : {}) }];
+}
+
 function keyOf(table: PulledTable, item: Item): Record<string, unknown> {
   return { [table.pk.name]: item[table.pk.name], ...(table.sk ? { [table.sk.name]: item[table.sk.name] } : {}) };
+}
+
+/** Sort-key words that name no kind of item of their own: the item the partition key names. */
+const SELF_WORDS = /^(Profile|Metadata|Meta|Details?|Info|Root|Main|Data|Item|Record|Entity|Self|Summary|A|V\d*)$/;
+
+/** An entity's name from the first word of its sort key, if it has one. */
+function sortKeyWord(sk: readonly Slot[]): string | undefined {
+  const text = sk.map((s) => s.literal ?? s.binding?.prefix ?? '').find((t) => /[A-Za-z]/.test(t));
+  return text === undefined ? undefined : pascalCase(text.replace(/^\$/, ''));
 }
 
 /** The name an entity takes from its keys: the sort key's first word when the sort key varies, else the partition key's. */
@@ -260,16 +368,15 @@ export interface InferOptions {
 export function inferSchema(table: PulledTable, sample: readonly SampledItem[], options: InferOptions = {}): InferredSchema {
   const described = `table ${table.name}: key ${table.pk.name} (${table.pk.type})${table.sk ? ` / ${table.sk.name} (${table.sk.type})` : ''}, ${table.indexes.length} index(es), ${sample.length} item(s) sampled`;
   for (const key of [table.pk, ...(table.sk ? [table.sk] : [])]) {
-    if (key.type !== 'S') throw new PullError(`the table's key attribute ${key.name} is a ${key.type === 'N' ? 'number' : 'binary'} (${key.type}); ddbgen builds keys as strings`, described, 'describe this table by hand with attributes of its own, or copy its items to a table keyed by strings');
+    if (key.type !== 'S') throw new PullError(`the table's key attribute ${key.name} is a ${key.type === 'N' ? 'number' : 'binary'} (${key.type}); ddbgen builds keys as strings`, described, 'describe this table by hand with attributes of its own, or copy its items to a table keyed by strings', 'DDB301');
   }
-  if (sample.length === 0) throw new PullError(`table ${table.name} has no items, so there is nothing to infer entities from`, described, 'pull again once the table holds items, or write the entities by hand (ddbgen init writes a starter schema)');
+  if (sample.length === 0) throw new PullError(`table ${table.name} has no items, so there is nothing to infer entities from`, described, 'pull again once the table holds items, or write the entities by hand (ddbgen init writes a starter schema)', 'DDB301');
   const items = sample.map((s) => s.item);
   const notes: string[] = [];
-  const { synthetic, native, notes: keyNotes } = keyKinds(table, items);
-  notes.push(...keyNotes);
+  const { synthetic, native, leftOut, warnings: keyWarnings } = keyKinds(table, items);
   const discriminator = sample.some((s) => s.facet !== undefined) ? [] : discriminatorOf(items, options.discriminator);
   if (options.discriminator !== undefined && !items.some((i) => typeof i[options.discriminator!] === 'string')) {
-    throw new PullError(`no sampled item has a string attribute "${options.discriminator}" to tell entities apart by`, described, 'name an attribute the items carry with --discriminator, or leave it out to infer entities from the shape of their keys');
+    throw new PullError(`no sampled item has a string attribute "${options.discriminator}" to tell entities apart by`, described, 'name an attribute the items carry with --discriminator, or leave it out to infer entities from the shape of their keys', 'DDB301');
   }
   const exclude = new Set([...synthetic, ...discriminator]);
   const keyValues = items.flatMap((i) => [...synthetic].map((a) => i[a]).filter((v): v is string => typeof v === 'string'));
@@ -306,17 +413,7 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
   }
 
   // each cluster's templates; per group, the largest cluster is the entity and the others do not fit it
-  const resolved: ResolvedCluster[] = [];
-  for (const cluster of [...clusters.values()].flatMap(splitByLiterals)) {
-    const pk = resolveTemplate(cluster.pk);
-    const sk = table.sk ? resolveTemplate(cluster.sk) : undefined;
-    const problem = 'problem' in pk ? `partition key: ${pk.problem}` : sk && 'problem' in sk ? `sort key: ${sk.problem}` : undefined;
-    if (problem) {
-      for (const item of cluster.items) unmatched.push({ key: keyOf(table, item), reason: problem });
-      continue;
-    }
-    resolved.push({ cluster, pk: (pk as { slots: Slot[] }).slots, ...(sk ? { sk: (sk as { slots: Slot[] }).slots } : {}) });
-  }
+  const resolved: ResolvedCluster[] = [...clusters.values()].flatMap(splitByLiterals).flatMap((c) => resolveCluster(table, c, unmatched));
   const byGroup = new Map<string, ResolvedCluster[]>();
   for (const r of resolved) byGroup.set(r.cluster.group, [...(byGroup.get(r.cluster.group) ?? []), r]);
   let kept: ResolvedCluster[] = [];
@@ -333,6 +430,22 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
       for (const item of other.cluster.items) unmatched.push({ key: keyOf(table, item), reason: `its ${discriminator.length ? discriminator.join(' / ') : 'facet'} is that of ${mainName} items, but its key is shaped "${templateSource(other.pk, delimiter)}${other.sk ? ` / ${templateSource(other.sk, delimiter)}` : ''}"` });
     }
   }
+
+  // a key shape is an entity of its own only when enough items have it; fewer are listed, not guessed at
+  const shapeOf = (r: ResolvedCluster) => `${templateSource(r.pk, delimiter)}${r.sk ? ` / ${templateSource(r.sk, delimiter)}` : ''}`;
+  const shapeCount = new Map<string, number>();
+  for (const r of kept) if (r.cluster.group === '') shapeCount.set(shapeOf(r), (shapeCount.get(shapeOf(r)) ?? 0) + r.cluster.items.length);
+  const enough = (n: number) => n >= MIN_ENTITY_ITEMS || n >= MIN_ENTITY_SHARE * sample.length;
+  kept = kept.filter((r) => {
+    if (r.cluster.group !== '') return true;
+    const n = shapeCount.get(shapeOf(r))!;
+    if (enough(n)) return true;
+    // the shape it is closest to: an entity's with the same partition key and the same first sort-key segment
+    const near = [...shapeCount].filter(([shape, m]) => enough(m) && shape.split(' / ')[0] === shapeOf(r).split(' / ')[0] && (r.sk === undefined || shape.split(' / ')[1]?.split(delimiter)[0] === shapeOf(r).split(' / ')[1]?.split(delimiter)[0])).sort((a, b) => b[1] - a[1])[0];
+    const reason = `only ${count(n)} sampled item${n === 1 ? ' has' : 's have'} keys shaped "${shapeOf(r)}" (an entity of its own needs ${MIN_ENTITY_ITEMS} items, or ${100 * MIN_ENTITY_SHARE}% of the sample)${near ? `; ${count(near[1])} items are keyed "${near[0]}"` : ''}`;
+    for (const item of r.cluster.items) unmatched.push({ key: keyOf(table, item), reason });
+    return false;
+  });
 
   // the table's key format: one casing and one integer form for every entity
   const slotsOf = (r: ResolvedCluster) => [...r.pk, ...(r.sk ?? [])].filter((s) => s.binding);
@@ -357,12 +470,28 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     const id = JSON.stringify([r.cluster.group, templateSource(r.pk, delimiter), r.sk ? templateSource(r.sk, delimiter) : null]);
     merged.set(id, [...(merged.get(id) ?? []), r]);
   }
-  for (const group of [...merged.values()].sort((a, b) => sum(b) - sum(a))) {
+  const ordered = [...merged.values()].sort((a, b) => sum(b) - sum(a));
+  // shapes named alike by their partition key (`USER#<userId> / PROFILE`, `USER#<userId> / CART#current`):
+  // the one whose sort key names no kind of item of its own (PROFILE, METADATA) keeps the name, else the largest
+  const keyed = ordered.filter((g) => g[0]!.cluster.group === '');
+  const keeper = new Map<string, ResolvedCluster[]>();
+  for (const g of keyed) {
+    const base = nameFromKeys(g[0]!.pk, g[0]!.sk);
+    const held = keeper.get(base);
+    const own = (x: ResolvedCluster[]) => x[0]!.sk === undefined || sortKeyWord(x[0]!.sk) === undefined || SELF_WORDS.test(sortKeyWord(x[0]!.sk)!) || sortKeyWord(x[0]!.sk) === base;
+    if (!held || (own(g) && !own(held))) keeper.set(base, g);
+  }
+  for (const group of ordered) {
     const first = group[0]!;
     const entityItems = group.flatMap((r) => r.cluster.items);
     const facet = sample.find((s) => s.item === entityItems[0])?.facet;
     const discriminated = discriminator.length ? Object.fromEntries(discriminator.map((a) => [a, entityItems[0]![a] as string]).filter(([, v]) => typeof v === 'string')) : undefined;
     let name = facet !== undefined ? pascalCase(facet) : discriminated ? pascalCase(String(entityItems[0]![discriminator[0]!])) : nameFromKeys(first.pk, first.sk);
+    // a partition shared with another entity: named by its own sort key (`USER#<userId> / CART#current` is a Cart)
+    if ((names.has(name) || (keeper.has(name) && keeper.get(name) !== group)) && facet === undefined && !discriminated && first.sk) {
+      const own = sortKeyWord(first.sk);
+      if (own !== undefined && !names.has(own)) name = own;
+    }
     for (let n = 2; names.has(name); n++) name = `${name.replace(/\d+$/, '')}${n}`;
     names.add(name);
     const entity = buildEntity(table, name, entityItems, first, delimiter, escaped, exclude, native, integers, casing, discriminated, facet);
@@ -372,7 +501,8 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     } else entities.push(entity);
   }
   if (entities.length === 0) {
-    throw new PullError(`no entity fits the ${sample.length} sampled item(s): ${summariseReasons(unmatched)}`, described, 'read the reasons above: name the attribute that tells entities apart with --discriminator, or sample more items (--sample N) so a key shape is seen on several items');
+    const { message, fix } = messages.DDB302(sample.length, summariseReasons(unmatched));
+    throw new PullError(message, described, fix, 'DDB302');
   }
   // glued text and empty segments, as ddbgen's own codec never writes them
   const glued = kept.some((r) => [...r.pk, ...(r.sk ?? [])].some((s) => s.literal === '' || (s.binding && (s.binding.prefix || s.binding.suffix))));
@@ -388,6 +518,8 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
     sampled: sample.length,
     discriminator,
     notes,
+    leftOut,
+    warnings: [...keyWarnings, ...entities.flatMap((e) => e.warnings)],
   };
 }
 
@@ -414,6 +546,9 @@ function buildEntity(
   facet: string | undefined,
 ): InferredEntity | { problem: string } {
   const notes: string[] = [];
+  const warnings: PullWarning[] = [];
+  const outliers = new Map<number, string[]>();
+  const outlier = (i: number, reason: string) => outliers.set(i, [...(outliers.get(i) ?? []), reason]);
   const n = items.length;
   const keyTemplate = (slots: readonly Slot[]): InferredTemplate => ({ source: templateSource(slots, delimiter), fits: n, of: n });
   // bound attributes in template order (the table key's, then the indexes')
@@ -430,25 +565,48 @@ function buildEntity(
     }
     const pkAttr = index.kind === 'gsi' ? index.pk[0]?.name : undefined;
     const skAttr = index.sk[0]?.name;
-    const holding = items.filter((i) => (pkAttr === undefined || typeof i[pkAttr] === 'string') && (skAttr === undefined || typeof i[skAttr] === 'string'));
-    if (holding.length === 0) continue;
-    const resolve = (attr: string | undefined) => {
-      if (attr === undefined) return undefined;
-      const perItem = holding.map((i) => tokenize(i[attr] as string, delimiter, escaped, i, exclude)!);
-      const widths = new Set(perItem.map((t) => t.length));
-      if (widths.size > 1) return { problem: `its ${attr} values have different numbers of segments` };
-      return resolveTemplate(perItem);
-    };
-    const pk = resolve(pkAttr);
-    const sk = resolve(skAttr);
-    const problem = (pk && 'problem' in pk ? pk.problem : undefined) ?? (sk && 'problem' in sk ? sk.problem : undefined);
+    const keyAttrs = [pkAttr, skAttr].filter((a): a is string => a !== undefined);
+    let holdingAt = items.flatMap((i, at) => (keyAttrs.every((a) => typeof i[a] === 'string') ? [at] : []));
+    if (holdingAt.length === 0) continue;
+    // each key's template over the items in the index; items whose index key has another shape are outliers
+    let pk: ReturnType<typeof resolveTemplate> | undefined;
+    let sk: ReturnType<typeof resolveTemplate> | undefined;
+    let problem: string | undefined;
+    for (const attr of keyAttrs) {
+      const tokens = holdingAt.map((at) => tokenize(items[at]![attr] as string, delimiter, escaped, items[at]!, exclude));
+      const widths = new Map<number, number[]>();
+      tokens.forEach((t, k) => widths.set(t?.length ?? -1, [...(widths.get(t?.length ?? -1) ?? []), k]));
+      const [width, at] = [...widths].sort((a, b) => b[1].length - a[1].length)[0]!;
+      if (widths.size > 1) {
+        if (width === -1 || !dominant(at.length, holdingAt.length)) {
+          problem = `its ${attr} values have different numbers of segments`;
+          break;
+        }
+        for (const [w, ks] of widths) if (w !== width) for (const k of ks) outlier(holdingAt[k]!, `its ${attr} ("${String(items[holdingAt[k]!]![attr])}") has ${w === -1 ? 'a malformed escape' : `${w} segments`}, where ${count(at.length)} of ${count(holdingAt.length)} items in index ${index.name} have ${width}: it is not read as in the index`);
+        holdingAt = at.map((k) => holdingAt[k]!);
+      }
+    }
+    if (!problem) {
+      const resolve = (attr: string | undefined) => (attr === undefined ? undefined : resolveTemplate(holdingAt.map((at) => tokenize(items[at]![attr] as string, delimiter, escaped, items[at]!, exclude)!), holdingAt.map((at) => items[at]!), `${attr}`));
+      pk = resolve(pkAttr);
+      sk = resolve(skAttr);
+      problem = (pk && 'problem' in pk ? pk.problem : pk && 'split' in pk ? `its ${pkAttr} values hold different attributes in different items` : undefined) ?? (sk && 'problem' in sk ? sk.problem : sk && 'split' in sk ? `its ${skAttr} values hold different attributes in different items` : undefined);
+    }
     if (problem) {
-      notes.push(`index ${index.name} is left out: ${problem}`);
+      warnings.push(pullWarnings.indexLeftOut(index.name, name, problem));
       continue;
     }
+    // items whose index key disagrees with their attributes: outliers, and not counted as fitting the mapping
+    const misfit = new Set<number>();
+    for (const r of [pk, sk]) if (r && 'outliers' in r) for (const [k, reason] of r.outliers) {
+      outlier(holdingAt[k]!, `in index ${index.name}, ${reason}`);
+      misfit.add(holdingAt[k]!);
+    }
+    holdingAt = holdingAt.filter((at) => !misfit.has(at));
+    const holding = holdingAt.map((at) => items[at]!);
     const slots = [...(pk && 'slots' in pk ? pk.slots : []), ...(sk && 'slots' in sk ? sk.slots : [])];
     if (slots.some((s) => s.binding && !s.casings!.has(casing))) {
-      notes.push(`index ${index.name} is left out: its keys are folded to another case than the table keys`);
+      warnings.push(pullWarnings.indexLeftOut(index.name, name, 'its keys are folded to another case than the table keys'));
       continue;
     }
     for (const s of slots) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
@@ -459,8 +617,17 @@ function buildEntity(
       const inputs = slots.filter((s) => s.binding).map((s) => s.binding!.attr);
       const optional = inputs.filter((a) => items.some((i) => i[a] === undefined));
       if (optional.length === 0) {
-        notes.push(`index ${index.name} is left out: ${holding.length} of ${n} items are in it, and its keys read no attribute the others lack (ddbgen writes an index for every item holding its attributes)`);
-        continue;
+        // most items in it: the index is the entity's, and the few outside it are outliers
+        if (!dominant(holding.length, n)) {
+          warnings.push(pullWarnings.indexLeftOut(index.name, name, `only ${count(holding.length)} of ${count(n)} items are in it, and its keys read no attribute the others lack (ddbgen writes an index for every item holding its attributes)`));
+          continue;
+        }
+        const inIndex = new Set(holdingAt);
+        items.forEach((item, at) => {
+          if (inIndex.has(at) || outliers.has(at)) return;
+          const lacking = keyAttrs.filter((a) => typeof item[a] !== 'string');
+          outlier(at, `it is not in index ${index.name} (no ${lacking.join(' / ')}), where ${count(holding.length)} of ${count(n)} ${name} items are; ddbgen's code writes it there when it puts the item`);
+        });
       }
     }
     indexes.push(mapping);
@@ -476,7 +643,9 @@ function buildEntity(
   for (const attr of stored) {
     const values = items.map((i) => i[attr]);
     const seen = values.filter((v) => v !== undefined).length;
-    let type: InferredType | Undescribed = inferType(attr, values, attr === table.ttl);
+    const byMajority = inferTypeByMajority(attr, values, attr === table.ttl, `${name} items`);
+    let type: InferredType | Undescribed = 'reason' in byMajority ? byMajority : byMajority.type;
+    if (!('reason' in byMajority)) for (const o of byMajority.outliers) outlier(o.index, `${o.reason}; the schema declares it ${typeText(byMajority.type)}, which this value is not`);
     const binding = bound.get(attr);
     if (binding && !('reason' in type)) type = fitToBinding(type, binding, values, integers);
     if ('reason' in type) {
@@ -487,7 +656,8 @@ function buildEntity(
     let property = propertyName(attr);
     for (let k = 2; properties.has(property); k++) property = `${propertyName(attr)}${k}`;
     properties.add(property);
-    attributes.push({ property, ...(property === attr ? {} : { storedAs: attr }), type, optional: seen < n, seen });
+    const odd = 'reason' in byMajority ? 0 : byMajority.outliers.length;
+    attributes.push({ property, ...(property === attr ? {} : { storedAs: attr }), type, optional: seen < n, seen, ...(odd ? { odd } : {}) });
   }
   const missing = [...bound.keys()].find((a) => !attributes.some((x) => (x.storedAs ?? x.property) === a));
   if (missing) return { problem: `its key holds ${missing}, and ${undescribed.find((u) => u.name === missing)?.reason ?? 'no type describes it'}` };
@@ -503,6 +673,9 @@ function buildEntity(
     attributes,
     undescribed,
     notes,
+    warnings,
+    outliers: [...outliers].sort((a, b) => a[0] - b[0]).map(([at, reasons]) => ({ key: keyOf(table, items[at]!), reason: reasons.join('; ') })),
+    itemKeys: items.map((i) => keyOf(table, i)),
   };
 }
 

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { CliIo } from '../cli/cli.js';
 import { UsageError } from '../cli/cli.js';
-import { typeSource } from './infer-attributes.js';
-import { inferSchema, PullError, type InferredSchema, type SampledItem } from './infer-schema.js';
+import { messages, pullWarnings } from '../diagnostics/messages.js';
+import { typeText } from './infer-attributes.js';
+import { inferSchema, PullError, type InferredEntity, type InferredSchema, type SampledItem } from './infer-schema.js';
 import { describeLiveTable, sampleItems, type Place, type Sample } from './read-table.js';
 import { isUnedited, renderSchema } from './render-schema.js';
 import type { PulledTable } from './table-description.js';
@@ -98,7 +99,7 @@ function pullWorkbench(values: PullValues, cwd: string): Pulled {
 }
 
 /** Writes the module where it belongs: over the file only if pull wrote it and nobody edited it since (or --force), else beside it. */
-async function place(io: CliIo, text: string, out: string, force: boolean): Promise<{ file: string; beside: boolean; unchanged: boolean; problems: string[] }> {
+async function place(io: CliIo, text: string, out: string, force: boolean): Promise<{ file: string; beside: boolean; unchanged: boolean; problems: Problem[] }> {
   const edited = existsSync(out) && !force && !isUnedited(readFileSync(out, 'utf8'));
   const target = edited ? out.replace(/(\.[cm]?[jt]s)?$/, (ext) => `.pulled${ext || '.ts'}`) : out;
   if (existsSync(target) && readFileSync(target, 'utf8') === text) return { file: target, beside: edited, unchanged: true, problems: [] };
@@ -108,7 +109,7 @@ async function place(io: CliIo, text: string, out: string, force: boolean): Prom
   try {
     const { loadSchemas } = await import('../load/load-schema.js');
     const { diagnostics } = await loadSchemas([temporary], io.cwd);
-    const problems = diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.target}: ${d.message}`);
+    const problems = diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code, target: d.target, message: d.message }));
     if (problems.length) return { file: target, beside: edited, unchanged: false, problems };
     renameSync(temporary, target);
     return { file: target, beside: edited, unchanged: false, problems: [] };
@@ -119,21 +120,62 @@ async function place(io: CliIo, text: string, out: string, force: boolean): Prom
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** A validation error of the written schema. */
+export interface Problem {
+  readonly code: string;
+  readonly target: string;
+  readonly message: string;
+}
+
+const problemText = (p: Problem) => `${p.code} ${p.target}: ${p.message}`;
+
+/**
+ * The entity a validation error of a pulled schema is about, to leave out: of two entities that can
+ * build the same key (DDB040) the one with fewer items, else the one the error points at.
+ */
+export function entityToDrop(schema: InferredSchema, problem: Problem): InferredEntity | undefined {
+  const byName = (name: string | undefined) => schema.entities.find((e) => e.name === name);
+  const at = byName(/\.entities\.([^.]+)/.exec(problem.target)?.[1]);
+  const pair = /^(\S+) and (\S+) can build the same key/.exec(problem.message);
+  const both = pair ? [byName(pair[1]), byName(pair[2])].filter((e): e is InferredEntity => e !== undefined) : [];
+  if (both.length === 2) return both.sort((a, b) => a.items - b.items)[0];
+  return at;
+}
+
+/** The schema without one entity: its items listed as fitting none, with the reason, and a warning. */
+export function dropEntity(schema: InferredSchema, entity: InferredEntity, why: string): InferredSchema {
+  const shape = `${entity.key.pk.source}${entity.key.sk ? ` / ${entity.key.sk.source}` : ''}`;
+  return {
+    ...schema,
+    entities: schema.entities.filter((e) => e !== entity),
+    unmatched: [...schema.unmatched, ...entity.itemKeys.map((key) => ({ key, reason: `its keys are shaped "${shape}", an entity pull left out: ${why}` }))],
+    warnings: [...schema.warnings, pullWarnings.entityDropped(entity.name, shape, entity.items, why)],
+  };
+}
+
 function textReport(schema: InferredSchema, pulled: Pulled): string {
   const lines: string[] = [];
   const read = pulled.read;
   lines.push(`ddbgen pull: ${pulled.source}: ${count(schema.sampled)} item${schema.sampled === 1 ? '' : 's'} sampled${read ? ` (${read.units.toFixed(1)} RCU in ${read.pages} page${read.pages === 1 ? '' : 's'}${read.complete ? ', the whole table' : ''})` : ''}`);
   const f = schema.keyFormat;
   lines.push(`  keys: delimiter "${schema.delimiter}"${f ? `, escape ${f.escape}, integers ${f.integers}, casing ${f.casing}` : ", ddbgen's codec"}${schema.discriminator.length ? `; entities told apart by ${schema.discriminator.join(' / ')}` : ''}`);
+  for (const warning of schema.warnings) lines.push(`  warning ${warning.code}: ${warning.message}`);
+  const outliers = schema.entities.reduce((n, e) => n + e.outliers.length, 0);
   for (const e of schema.entities) {
     lines.push(`  ${e.name}: ${count(e.items)} item${e.items === 1 ? '' : 's'} (${((100 * e.items) / schema.sampled).toFixed(1)}%)${e.discriminator ? ` with ${Object.entries(e.discriminator).map(([a, v]) => `${a} = "${v}"`).join(', ')}` : ''}`);
     lines.push(`    key ${e.key.pk.source}${e.key.sk ? ` / ${e.key.sk.source}` : ''} (fits ${count(e.key.pk.fits)} of ${count(e.key.pk.of)})`);
     for (const m of e.indexes) lines.push(`    index ${m.index}: ${m.native ? "the items' own attributes" : `${m.pk?.source ?? ''}${m.pk && m.sk ? ' / ' : ''}${m.sk?.source ?? ''} (fits ${count((m.pk ?? m.sk)!.fits)} of ${count((m.pk ?? m.sk)!.of)})`}`);
-    lines.push(`    attributes: ${e.attributes.map((a) => `${a.property}${a.storedAs ? ` (stored as ${a.storedAs})` : ''}${a.optional ? '?' : ''} ${typeSource(a.type).replace(/\s+/g, ' ')} [${count(a.seen)}/${count(e.items)}]`).join(', ')}`);
+    lines.push(`    attributes: ${e.attributes.map((a) => `${a.property}${a.storedAs ? ` (stored as ${a.storedAs})` : ''}${a.optional ? '?' : ''} ${typeText(a.type)} [${count(a.seen)}/${count(e.items)}]`).join(', ')}`);
     for (const u of e.undescribed) lines.push(`    kept as stored (passthrough): ${u.name}: ${u.reason}`);
     for (const note of e.notes) lines.push(`    note: ${note}`);
   }
   for (const note of [...pulled.notes, ...schema.notes]) lines.push(`  note: ${note}`);
+  if (outliers) {
+    lines.push(`  ${count(outliers)} item${outliers === 1 ? '' : 's'} of an entity differ${outliers === 1 ? 's' : ''} from the others (outliers: fix them, or widen the schema by hand):`);
+    const all = schema.entities.flatMap((e) => e.outliers.map((o) => ({ ...o, entity: e.name })));
+    for (const o of all.slice(0, 20)) lines.push(`    ${o.entity} ${JSON.stringify(o.key)}: ${o.reason}`);
+    if (all.length > 20) lines.push(`    … and ${count(all.length - 20)} more (--format json lists them all)`);
+  }
   if (schema.unmatched.length) {
     lines.push(`  ${count(schema.unmatched.length)} sampled item${schema.unmatched.length === 1 ? '' : 's'} fit no entity:`);
     for (const u of schema.unmatched.slice(0, 20)) lines.push(`    ${JSON.stringify(u.key)}: ${u.reason}`);
@@ -159,10 +201,14 @@ function jsonReport(schema: InferredSchema, pulled: Pulled, written: { file: str
         ...(e.facet !== undefined ? { facet: e.facet } : {}),
         key: e.key,
         indexes: e.indexes,
-        attributes: e.attributes.map((a) => ({ name: a.property, ...(a.storedAs ? { storedAs: a.storedAs } : {}), type: typeSource(a.type).replace(/\s+/g, ' '), optional: a.optional, seen: a.seen })),
+        attributes: e.attributes.map((a) => ({ name: a.property, ...(a.storedAs ? { storedAs: a.storedAs } : {}), type: typeText(a.type), optional: a.optional, seen: a.seen, ...(a.odd ? { odd: a.odd } : {}) })),
         undescribed: e.undescribed,
         notes: e.notes,
+        warnings: e.warnings,
+        outliers: e.outliers,
       })),
+      warnings: schema.warnings,
+      outliers: schema.entities.flatMap((e) => e.outliers.map((o) => ({ entity: e.name, ...o }))),
       unmatched: schema.unmatched,
       notes: [...pulled.notes, ...schema.notes],
       ...(written ? { written: { file: written.file, beside: written.beside, unchanged: written.unchanged } } : {}),
@@ -172,35 +218,65 @@ function jsonReport(schema: InferredSchema, pulled: Pulled, written: { file: str
   )}\n`;
 }
 
+/** What was read before a failure, for the JSON error object. */
+function readSoFar(pulled: Pulled | undefined): Record<string, unknown> | null {
+  if (!pulled) return null;
+  return { source: pulled.source, table: pulled.table.name, sampled: pulled.sample.length, ...(pulled.read ? { units: pulled.read.units, pages: pulled.read.pages, complete: pulled.read.complete } : {}) };
+}
+
 export async function pullCommand(io: CliIo, positionals: readonly string[], values: PullValues): Promise<number> {
-  if (positionals.length) throw new UsageError(`pull takes no positional arguments (got ${positionals.join(' ')}): name the table with --table`, 'pull');
-  if (values.workbench === undefined && values.table === undefined) throw new UsageError('pull needs --table NAME (or --workbench model.json)', 'pull');
-  if (values.workbench !== undefined && (values.endpoint !== undefined || values.region !== undefined || values.sample !== undefined || values['max-rcu'] !== undefined)) {
-    throw new UsageError('--workbench reads a model file: --endpoint, --region, --sample and --max-rcu are for a live table', 'pull');
-  }
-  if (values.format !== undefined && values.format !== 'text' && values.format !== 'json') throw new UsageError(`pull --format is text or json, not "${values.format}"`, 'pull');
   const json = values.format === 'json';
   let pulled: Pulled | undefined;
+  const fail = (code: string, message: string, inferred: string, fix: string, extra: Record<string, unknown> = {}) => {
+    // --format json: a JSON error object on stdout too, so a script reading it always gets one
+    if (json) io.stdout(`${JSON.stringify({ error: message, code, message, inferred, fix, read: readSoFar(pulled), ...extra }, null, 2)}\n`);
+  };
   try {
-    pulled = values.workbench !== undefined ? pullWorkbench(values, io.cwd) : await pullLive(io, values, json);
-    const schema = inferSchema(pulled.table, pulled.sample, values.discriminator === undefined ? {} : { discriminator: values.discriminator });
-    const text = renderSchema(schema, pulled.source);
-    const out = path.resolve(io.cwd, values.out ?? `${kebab(pulled.table.name)}.ts`);
-    const written = await place(io, text, out, values.force === true);
-    const relative = path.relative(io.cwd, written.file) || written.file;
-    if (written.problems.length) {
-      io.stderr(`ddbgen pull: the inferred schema does not validate, so nothing was written:\n${written.problems.map((p) => `  ${p}\n`).join('')}  what was inferred:\n${textReport(schema, pulled).replace(/^/gm, '  ')}`);
-      io.stderr('  fix: pull with --discriminator, or a larger --sample; or write the reported entities by hand\n');
-      return 1;
+    if (positionals.length) throw new UsageError(`pull takes no positional arguments (got ${positionals.join(' ')}): name the table with --table`, 'pull');
+    if (values.workbench === undefined && values.table === undefined) throw new UsageError('pull needs --table NAME (or --workbench model.json)', 'pull');
+    if (values.workbench !== undefined && (values.endpoint !== undefined || values.region !== undefined || values.sample !== undefined || values['max-rcu'] !== undefined)) {
+      throw new UsageError('--workbench reads a model file: --endpoint, --region, --sample and --max-rcu are for a live table', 'pull');
     }
-    io.stdout(json ? jsonReport(schema, pulled, written) : textReport(schema, pulled));
-    const what = written.unchanged ? `${relative} is up to date` : written.beside ? `wrote ${relative} beside ${path.relative(io.cwd, out)}, which was edited since it was pulled (--force replaces it)` : `wrote ${relative}`;
-    io.stderr(`ddbgen pull: ${what}; next: review it, then ddbgen generate ${relative}\n`);
-    return 0;
+    if (values.format !== undefined && values.format !== 'text' && values.format !== 'json') throw new UsageError(`pull --format is text or json, not "${values.format}"`, 'pull');
+    pulled = values.workbench !== undefined ? pullWorkbench(values, io.cwd) : await pullLive(io, values, json);
+    let schema = inferSchema(pulled.table, pulled.sample, values.discriminator === undefined ? {} : { discriminator: values.discriminator });
+    const out = path.resolve(io.cwd, values.out ?? `${kebab(pulled.table.name)}.ts`);
+    // pull never fails over its own guesses: an inferred entity the schema cannot hold (two that can
+    // build the same key) is left out, its items listed, and the rest written
+    for (;;) {
+      const text = renderSchema(schema, pulled.source);
+      const written = await place(io, text, out, values.force === true);
+      const relative = path.relative(io.cwd, written.file) || written.file;
+      if (written.problems.length) {
+        const problem = written.problems.find((p) => entityToDrop(schema, p) !== undefined);
+        const drop = problem && schema.entities.length > 1 ? entityToDrop(schema, problem) : undefined;
+        if (drop) {
+          schema = dropEntity(schema, drop, `${problem!.message} (${problem!.code}), and it has the fewer items`);
+          continue;
+        }
+        const { message, fix } = messages.DDB303(written.problems.map(problemText));
+        fail('DDB303', message, textReport(schema, pulled), fix, { problems: written.problems });
+        io.stderr(`ddbgen pull: the inferred schema does not validate, so nothing was written:\n${written.problems.map((p) => `  ${problemText(p)}\n`).join('')}  what was inferred:\n${textReport(schema, pulled).replace(/^/gm, '  ')}`);
+        io.stderr(`  fix: ${fix}\n`);
+        return 1;
+      }
+      io.stdout(json ? jsonReport(schema, pulled, written) : textReport(schema, pulled));
+      const what = written.unchanged ? `${relative} is up to date` : written.beside ? `wrote ${relative} beside ${path.relative(io.cwd, out)}, which was edited since it was pulled (--force replaces it)` : `wrote ${relative}`;
+      const warned = schema.warnings.length ? ` (${schema.warnings.length} warning${schema.warnings.length === 1 ? '' : 's'} in the report: read ${schema.warnings.length === 1 ? 'it' : 'them'} first)` : '';
+      io.stderr(`ddbgen pull: ${what}${warned}; next: review it, then ddbgen generate ${relative}\n`);
+      return 0;
+    }
   } catch (error) {
-    if (!(error instanceof PullError)) throw error;
-    const report = json ? `${JSON.stringify({ error: error.message, inferred: error.inferred, fix: error.fix })}\n` : '';
-    if (report) io.stdout(report);
+    if (error instanceof UsageError) {
+      fail('usage', error.message, 'nothing: the command line was not accepted', 'run ddbgen help pull for the usage');
+      throw error;
+    }
+    if (!(error instanceof PullError)) {
+      // a fault of pull itself: still an object a script can read, then the usual crash report
+      fail('internal', error instanceof Error ? error.message : String(error), pulled ? 'the table was read; inference or writing failed' : 'nothing', 'report it with the command line and this message');
+      throw error;
+    }
+    fail(error.code, error.message, error.inferred, error.fix);
     io.stderr(`ddbgen pull: ${error.message}\n  inferred so far: ${error.inferred}\n  fix: ${error.fix}\n  nothing was written\n`);
     return 1;
   }

@@ -43,11 +43,13 @@ function entitySource(schema: InferredSchema, entity: InferredEntity): string[] 
       ? `, from NoSQL Workbench facet "${comment(entity.facet)}"`
       : ', told apart by the shape of their keys';
   lines.push(`    // ${entity.name}: ${share(entity.items, schema.sampled)} sampled items${told}`);
+  for (const warning of entity.warnings) lines.push(`    // warning ${warning.code}: ${comment(warning.message)}`);
   for (const note of entity.notes) lines.push(`    // note: ${comment(note)}`);
+  if (entity.outliers.length) lines.push(`    // ${plural(entity.outliers.length, 'item differs', 'items differ')} from the others (a value of another type, not in an index): listed in the pull report`);
   lines.push(`    ${entity.name}: entity({`, '      attributes: {');
   for (const a of entity.attributes) {
     const source = `${typeSource(a.type, '        ')}${a.storedAs !== undefined ? `.storedAs(${quote(a.storedAs)})` : ''}${a.optional ? '.optional()' : ''}`;
-    lines.push(`        ${key(a.property)}: ${source}, // in ${share(a.seen, entity.items)} items`);
+    lines.push(`        ${key(a.property)}: ${source}, // in ${share(a.seen, entity.items)} items${a.odd ? `; ${plural(a.odd, 'holds', 'hold')} another type (outliers, in the pull report)` : ''}`);
   }
   lines.push('      },');
   const { pk, sk } = entity.key;
@@ -77,7 +79,7 @@ function entitySource(schema: InferredSchema, entity: InferredEntity): string[] 
 export function renderSchema(schema: InferredSchema, source: string): string {
   const { table } = schema;
   const body: string[] = [];
-  const uses = new Set(['defineTable', 'entity', 't', ...(table.indexes.some((i) => i.kind === 'gsi') ? ['gsi'] : []), ...(table.indexes.some((i) => i.kind === 'lsi' && !schema.notes.some((n) => n.startsWith(`LSI ${i.name} `))) ? ['lsi'] : [])]);
+  const uses = new Set(['defineTable', 'entity', 't', ...(table.indexes.some((i) => i.kind === 'gsi') ? ['gsi'] : []), ...(table.indexes.some((i) => i.kind === 'lsi' && !schema.leftOut.includes(i.name)) ? ['lsi'] : [])]);
   body.push(`import { ${[...uses].sort().join(', ')} } from 'ddbgen';`, '', 'export default defineTable({');
   body.push(`  name: ${quote(schema.name)},${schema.name === table.name ? '' : ` // the physical table is ${quote(table.name)}: new ${schema.name}Table(client, { tableName: ${quote(table.name)} })`}`);
   body.push(`  key: { pk: ${quote(table.pk.name)}${table.sk ? `, sk: ${quote(table.sk.name)}` : ''} },`);
@@ -88,7 +90,7 @@ export function renderSchema(schema: InferredSchema, source: string): string {
     body.push(`  keyFormat: { escape: ${f.escape}, integers: ${quote(f.integers)}, casing: ${quote(f.casing)} },`);
   }
   body.push(`  capacity: ${table.capacity.mode === 'on-demand' ? "{ mode: 'on-demand' }" : `{ mode: 'provisioned', read: ${table.capacity.read}, write: ${table.capacity.write} }`},`);
-  const indexes = table.indexes.filter((i) => !schema.notes.some((n) => n.startsWith(`LSI ${i.name} `)));
+  const indexes = table.indexes.filter((i) => !schema.leftOut.includes(i.name));
   if (indexes.length) {
     body.push('  indexes: {');
     for (const index of indexes) {
@@ -114,10 +116,12 @@ export function renderSchema(schema: InferredSchema, source: string): string {
   body.push('  },', '});', '');
   const text = body.join('\n');
   const covered = schema.entities.reduce((n, e) => n + e.items, 0);
+  const outliers = schema.entities.reduce((n, e) => n + e.outliers.length, 0);
   const header = [
     `// Pulled by ddbgen pull from ${comment(source)}: ${plural(schema.sampled, 'item', 'items')} sampled${table.itemCount !== undefined ? ` of about ${count(table.itemCount)}` : ''}.`,
-    `// ${plural(schema.entities.length, 'entity', 'entities')} ${schema.entities.length === 1 ? 'covers' : 'cover'} ${share(covered, schema.sampled)} of them${schema.unmatched.length ? `; ${plural(schema.unmatched.length, 'item fits', 'items fit')} none (listed in the pull report)` : ''}.`,
+    `// ${plural(schema.entities.length, 'entity', 'entities')} ${schema.entities.length === 1 ? 'covers' : 'cover'} ${share(covered, schema.sampled)} of them${schema.unmatched.length ? `; ${plural(schema.unmatched.length, 'item fits', 'items fit')} none` : ''}${outliers ? `; ${plural(outliers, 'item differs', 'items differ')} from the rest of its entity` : ''}${schema.unmatched.length || outliers ? ' (listed in the pull report)' : ''}.`,
     '// Every inference says how much of the sample it covers: review it, then run ddbgen generate.',
+    ...schema.warnings.filter((w) => !schema.entities.some((e) => e.warnings.includes(w))).map((w) => `// warning ${w.code}: ${comment(w.message)}`),
     ...schema.notes.map((n) => `// note: ${comment(n)}`),
     `${HASH_MARK}${hashOf(text)} (a later pull replaces this file only while the text below is unchanged)`,
   ];

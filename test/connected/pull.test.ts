@@ -5,7 +5,7 @@
 // permissions (injected by middleware), an edited schema file; and --max-rcu measured from the
 // consumed capacity DynamoDB reports.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -137,6 +137,10 @@ test.serial('bad input: an unreachable endpoint, an empty table, items that fit 
   t.is(nothing.code, 1);
   t.regex(nothing.stderr, /no entity fits the 5 sampled item\(s\): 5 item\(s\): partition key: segment 2 \("[0-9a-f-]+", uuid\) is a value no attribute of the item holds/);
   t.regex(JSON.parse(nothing.stdout).fix, /--discriminator/);
+  t.like(JSON.parse(nothing.stdout), { code: 'DDB302', read: { table: opaque, sampled: 5, complete: true } });
+  const unreachableJson = await run(['pull', '--table', 'x', '--endpoint', 'http://127.0.0.1:9', '--out', 'none.ts', '--format', 'json']);
+  t.is(unreachableJson.code, 1);
+  t.like(JSON.parse(unreachableJson.stdout), { code: 'DDB300', message: 'cannot reach DynamoDB at http://127.0.0.1:9 (ECONNREFUSED)', read: null });
   t.false(existsSync(path.join(dir, 'none.ts')), 'nothing was written');
   const usage = await run(['pull', '--endpoint', local.endpoint]);
   t.is(usage.code, 2);
@@ -180,4 +184,69 @@ test.serial('--max-rcu: the sample waits until the read units DynamoDB reports f
   t.true(read.units <= 5 * (1 + clock / 1000) + 2 * 4, `${read.units} units in ${clock} ms`);
   t.true(clock / 1000 >= read.units / 5 - 1 - 2 * 4 / 5, `waited ${clock} ms for ${read.units} units`);
   t.true(waits.length > 0);
+});
+
+/** A messy table as a new user had it: 68 orders another program wrote (GSI1 by status), a few odd items among them. */
+function messyItems(): Array<Record<string, unknown>> {
+  const items: Array<Record<string, unknown>> = [
+    { PK: 'USER#123', SK: 'PROFILE', userId: '123', name: 'Ada Lovelace', email: 'ada@example.com', createdAt: '2023-11-02T08:15:00Z', tier: 'gold' },
+    { PK: 'USER#456', SK: 'PROFILE', userId: '456', name: 'Bob', email: 'bob@example.com', createdAt: '2023-12-24T17:00:00Z', tier: 'basic' },
+    { PK: 'USER#789', SK: 'PROFILE', userId: '789', name: 'Cy', email: 'cy@example.com', createdAt: '2024-01-01T00:00:00Z' },
+    ...['sku-1', 'sku-2', 'sku-3'].map((sku, i) => ({ PK: `PRODUCT#${sku}`, SK: 'METADATA', sku, title: `P${i}`, price: 9.99 + i, stock: 10 * i, tags: new Set(['blue']) })),
+  ];
+  for (let i = 0; i < 66; i++) {
+    const at = new Date(Date.UTC(2024, 6, 1, 0, i)).toISOString().replace('.000Z', 'Z');
+    const status = ['pending', 'shipped'][i % 2]!;
+    items.push({ PK: `USER#${1000 + (i % 7)}`, SK: `ORDER#${at}`, GSI1PK: `STATUS#${status}`, GSI1SK: at, userId: String(1000 + (i % 7)), orderId: `ord_${100 + i}`, placedAt: at, status, total: i + 0.5, lines: [{ sku: 'sku-1', qty: 1 }] });
+  }
+  // the odd ones: an order outside GSI1 with a string total, an order keyed by a label, one whose key disagrees with its userId, a cart
+  items.push({ PK: 'USER#123', SK: 'ORDER#2024-06-01T00:00:00Z', userId: '123', orderId: 'ord_bad', placedAt: '2024-06-01T00:00:00Z', status: 'pending', total: '12.00', lines: [] });
+  items.push({ PK: 'USER#1002', SK: 'ORDER#legacy-42', userId: '1002', orderId: 'ord_x', placedAt: 'unknown', status: 'pending', total: 3, lines: [] });
+  items.push({ PK: 'USER#1003', SK: 'ORDER#2024-07-09T10:00:00Z', GSI1PK: 'STATUS#pending', GSI1SK: '2024-07-09T10:00:00Z', userId: '1099', orderId: 'ord_y', placedAt: '2024-07-09T10:00:00Z', status: 'pending', total: 3, lines: [] });
+  items.push({ PK: 'USER#123', SK: 'CART#current', skus: ['sku-1'] });
+  return items;
+}
+
+test.serial('a messy table: odd items are listed by key and reason, and no longer cost the others their index, their types or the pull', async (t) => {
+  const name = `messy-${randomUUID().slice(0, 8)}`;
+  await shopTable(name, messyItems());
+  const pulled = await run(['pull', '--table', name, '--endpoint', local.endpoint, '--out', 'messy.ts', '--format', 'json']);
+  t.is(pulled.code, 0, pulled.stderr);
+  const report = JSON.parse(pulled.stdout);
+  t.deepEqual(report.warnings, []);
+  t.deepEqual(report.entities.map((e: { name: string; items: number; key: { pk: { source: string }; sk: { source: string } }; indexes: Array<{ index: string }> }) => [e.name, e.items, `${e.key.pk.source} / ${e.key.sk.source}`, e.indexes.map((m) => m.index)]).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1)), [
+    ['Order', 67, 'USER#<userId> / ORDER#<placedAt>', ['GSI1']],
+    ['Product', 3, 'PRODUCT#<sku> / METADATA', []],
+    ['User', 3, 'USER#<userId> / PROFILE', []],
+  ]);
+  const order = report.entities.find((e: { name: string }) => e.name === 'Order');
+  t.like(order.attributes.find((a: { name: string }) => a.name === 'total'), { type: 't.number()', optional: false, odd: 1 });
+  t.is(order.attributes.find((a: { name: string }) => a.name === 'lines').type, 't.list(t.map({ sku: t.string(), qty: t.number({ integer: true }) }))');
+  t.deepEqual(report.outliers, [{
+    entity: 'Order',
+    key: { PK: 'USER#123', SK: 'ORDER#2024-06-01T00:00:00Z' },
+    reason: 'it is not in index GSI1 (no GSI1PK / GSI1SK), where 66 of 67 Order items are; ddbgen\'s code writes it there when it puts the item; total is a string ("12.00"), where 66 of 67 Order items hold a number; the schema declares it t.number(), which this value is not',
+  }]);
+  t.deepEqual(report.unmatched.map((u: { key: { PK: string; SK: string }; reason: string }) => `${u.key.PK} / ${u.key.SK}: ${u.reason}`).sort(), [
+    'USER#1002 / ORDER#legacy-42: only 1 sampled item has keys shaped "USER#<userId> / ORDER#legacy-42" (an entity of its own needs 3 items, or 10% of the sample); 67 items are keyed "USER#<userId> / ORDER#<placedAt>"',
+    'USER#1003 / ORDER#2024-07-09T10:00:00Z: its partition key segment 2 ("1003") is not its userId ("1099"), as in 67 of 68 items keyed alike',
+    'USER#123 / CART#current: only 1 sampled item has keys shaped "USER#123 / CART#current" (an entity of its own needs 3 items, or 10% of the sample)',
+  ]);
+  const text = await run(['pull', '--table', name, '--endpoint', local.endpoint, '--out', 'messy.ts']);
+  t.notRegex(text.stdout, /, \}\)/, 'types print cleanly');
+  t.regex(text.stdout, /\n  1 item of an entity differs from the others \(outliers: fix them, or widen the schema by hand\):\n    Order \{"PK":"USER#123","SK":"ORDER#2024-06-01T00:00:00Z"\}: it is not in index GSI1/);
+  t.regex(text.stdout, /\n  3 sampled items fit no entity:\n/);
+  t.notRegex(text.stdout, /every sampled item fits an entity/);
+
+  // the generated code writes orders where the other program's GSI1 reads them
+  const generated = await run(['generate', 'messy.ts', '--out', 'gen-messy']);
+  t.is(generated.code, 0, generated.stderr);
+  const [folder] = readdirSync(path.join(dir, 'gen-messy'));
+  const messy = await import(path.join(dir, 'gen-messy', folder!, 'index.js'));
+  const className = Object.keys(messy).find((k) => /^Messy\w*Table$/.test(k))!;
+  const db = new messy[className](local.documents, { tableName: name });
+  await db.order.put({ userId: '1000', orderId: 'ord_new', placedAt: new Date('2024-08-01T00:00:00Z'), status: 'shipped', total: 5, lines: [] });
+  const written = (await scanTable(local.documents, name)).find((i) => i['SK'] === 'ORDER#2024-08-01T00:00:00Z');
+  t.like(written, { PK: 'USER#1000', GSI1PK: 'STATUS#shipped', GSI1SK: '2024-08-01T00:00:00Z' });
+  t.true((await db.order.queryGSI1({ status: 'shipped' })).items.some((o: { orderId: string }) => o.orderId === 'ord_new'));
 });
