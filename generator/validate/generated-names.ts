@@ -148,6 +148,13 @@ export function nameProblems(table: TableDef): NameProblem[] {
     }
   }
   judge(tableOwner, undefined, tableNames); // the table's own name is never declared bare
-  for (const { owner, name, declares } of owners) judge(owner, name, [...new Set([name, ...safely(declares)])]);
+  for (const { owner, name, declares } of owners) {
+    const names = safely(declares);
+    // one module declaring a name twice: a pattern named `model` makes `orderModel`, the function
+    // form of its method, beside the entity's model constant
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) problems.push({ owner, kind: 'clash', name: twice, other: { path: owner.path, what: 'another of its generated declarations' } });
+    else judge(owner, name, [...new Set([name, ...names])]);
+  }
   return problems;
 }

@@ -156,7 +156,8 @@ interface WebCrypto {
   };
   getRandomValues(array: Uint8Array): Uint8Array;
 }
-const webCrypto = (globalThis as { crypto?: Partial<WebCrypto> }).crypto;
+/** Web Crypto, read when a cursor is encrypted (not at load: a bundle of an app that pages no query drops this module whole). */
+const webCrypto = (): Partial<WebCrypto> | undefined => (globalThis as { crypto?: Partial<WebCrypto> }).crypto;
 
 const resolved = new WeakMap<CursorOptions, ResolvedOptions>();
 
@@ -187,7 +188,7 @@ function resolve(options: CursorOptions = {}): ResolvedOptions {
     }
   }
   if (options.encrypt && keys.length === 0) throw new ConfigurationError('cursor.encrypt', 'encrypting cursors needs a secret to derive the key from; set cursor.secret');
-  if (options.encrypt && (webCrypto?.subtle === undefined || webCrypto.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
+  if (options.encrypt && (webCrypto()?.subtle === undefined || webCrypto()?.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
   const ttl = options.ttlSeconds ?? CURSOR_DEFAULTS.ttlSeconds;
   if (!(typeof ttl === 'number' && ttl > 0)) throw new ConfigurationError('cursor.ttlSeconds', `must be a positive number of seconds (or Infinity), got ${String(ttl)}`);
   const maxLength = options.maxLength ?? CURSOR_DEFAULTS.maxLength;
@@ -203,7 +204,7 @@ const aesKeys = new Map<string, Promise<AesKey>>();
 function aesKey(secret: string): Promise<AesKey> {
   let key = aesKeys.get(secret);
   if (!key) {
-    key = webCrypto!.subtle!.importKey('raw', hmacSha256(secret, 'ddbgen cursor encryption v2'), 'AES-GCM', false, ['encrypt', 'decrypt']);
+    key = webCrypto()!.subtle!.importKey('raw', hmacSha256(secret, 'ddbgen cursor encryption v2'), 'AES-GCM', false, ['encrypt', 'decrypt']);
     aesKeys.set(secret, key);
   }
   return key;
@@ -228,8 +229,8 @@ export async function encodeCursor(scope: CursorScope, position: unknown, option
     cursor = `${header}.${text}.${bytesToBase64Url(hmacSha256(key.secret, `${header}.${text}`))}`;
   } else {
     const header = `${VERSION}e${key.id}`;
-    const iv = webCrypto!.getRandomValues!(new Uint8Array(12));
-    const sealed = new Uint8Array(await webCrypto!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(header) }, await aesKey(key.secret), body));
+    const iv = webCrypto()!.getRandomValues!(new Uint8Array(12));
+    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(header) }, await aesKey(key.secret), body));
     const ciphertext = new Uint8Array(iv.length + sealed.length - 16);
     ciphertext.set(iv);
     ciphertext.set(sealed.subarray(0, sealed.length - 16), iv.length);
@@ -283,7 +284,7 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
       data.set(sealed.subarray(12));
       data.set(gcmTag, sealed.length - 12);
       try {
-        body = new Uint8Array(await webCrypto!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
+        body = new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
       } catch {
         throw new CursorError(UNDECRYPTABLE);
       }

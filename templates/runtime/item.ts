@@ -432,7 +432,6 @@ export function keyedFingerprint(secret: string): PiiFingerprint {
   };
 }
 
-const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
 let processKey: PiiFingerprint | undefined;
 
 /**
@@ -442,6 +441,8 @@ let processKey: PiiFingerprint | undefined;
  */
 export const processFingerprint: PiiFingerprint = (value) => {
   if (processKey === undefined) {
+    // read here, not at load, so that loading the module reads no global
+    const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
     if (webCrypto?.getRandomValues === undefined) return '<pii>';
     const key = webCrypto.getRandomValues(new Uint8Array(32));
     processKey = keyedFingerprint(Array.from(key, (b) => b.toString(16).padStart(2, '0')).join(''));
