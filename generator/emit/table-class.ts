@@ -322,6 +322,8 @@ const ifOption = (name: string, value: Expression = path(`options.${name}`)) => 
  */
 function emitContextFunction(s: TableScope): StatementStructures {
   const { table } = s;
+  // a table with nothing pii checks the secret and keys nothing with it: the hash stays out of its bundles
+  const pii = hasPii(s);
   const context = obj([
     ['client', id('client')],
     ['tableName', id('tableName')],
@@ -330,7 +332,7 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ifOption('transactionRetry'),
     ifOption('gatherConcurrency'),
     // an empty secret is refused, not ignored
-    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([])))),
+    ...(pii ? [spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([]))))] : []),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
     ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
   ]);
@@ -346,9 +348,16 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ),
     parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef(s.optionsType), NO_OPTIONS)],
     returnType: print(s.runtimeType('repository', 'TableContext')),
-    statements: [constant('tableName', binary(path('options.tableName'), '??', str(table.name))), returns(context)],
+    statements: [
+      constant('tableName', binary(path('options.tableName'), '??', str(table.name))),
+      ...(pii ? [] : [`// no attribute is pii: the secret is checked (as on every table), with nothing to fingerprint\nif (options.piiSecret !== undefined) ${statement(call(s.runtimeValue('item', 'checkPiiSecret'), [path('options.piiSecret')]))}`]),
+      returns(context),
+    ],
   };
 }
+
+/** Whether an entity marks a string attribute pii (what errors print as fingerprints). */
+const hasPii = (s: TableScope) => s.entities.some((e) => Object.values(e.attributes).some((a) => a.kind === 'string' && a.pii === true));
 
 /** `<Table>Table`: the context, a repository per entity and per edge, transactions, collections, scans, rotation. */
 function emitTable(s: TableScope, groups: readonly Collection[]): StatementStructures {
