@@ -691,7 +691,7 @@ if (want(6)) {
     `Target ≤ 10 kB gzipped — ${verdict(social.gzipped <= 10 * 1024)}. ` +
     `A one-entity table with a query (\`bench/one-entity.ts\`): ${fmt(single.minified / 1024, 1)} kB minified (runtime ${fmt(runtimeBytes(single) / 1024, 1)} kB), ${fmt(single.gzipped / 1024, 1)} kB gzipped.` +
     '\n\nApps per feature set (`bench/footprint.ts`, `APPS`): a handler that gets and puts, one that also queries, the same through the table class; bundled the same way, with the runtime modules that keep code in the bundle; ' +
-    `node start to first request is a new Node process importing the bundle (and the SDK) until the handler hands its first command to a stub client, median of ${size(3, 9)}. ` +
+    `node start to first request is a new Node process importing the bundle (and the SDK) until the handler hands its first command to a stub client, every bundle once per round in rotating order, median of ${size(3, 9)} rounds (ratio: within a round, to a get and put written by hand against lib-dynamodb). ` +
     'Goal: ≤ 8 KiB gzipped for a one-entity get/put/query app, ≤ 15 KiB for the social fixture\'s.\n\n' +
     (await appTable(size(3, 9)));
   section(
