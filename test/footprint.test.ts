@@ -25,6 +25,8 @@ for (const subject of ['one entity', 'social fixture']) {
     t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
     t.deepEqual(names(result, 'runtime/cursor.js').filter((n) => /encodeCursor|decodeCursor|aesKey|checksum/.test(n)), []);
     t.false(result.text.includes('AES-GCM'));
+    // SHA-256 only where something is hashed: the social fixture's pii (error fingerprints); nothing of the shop's
+    t.is(names(result, 'runtime/hmac.js').includes('sha256'), subject === 'social fixture');
     // what it does keep: the key codec and the two requests
     t.true(result.runtime.includes('runtime/codec.js'));
     t.true(/\bGetCommand\b/.test(result.text) && /\bPutCommand\b/.test(result.text));
