@@ -70,7 +70,8 @@ const unwrapped = (doc: Method['docs']): string => {
 function operationFunction(scope: EntityScope, method: Method, context: string): FunctionDeclarationStructure {
   const name = operationName(scope.name, method.name);
   const repository = `${scope.name}Repository`;
-  const docs = (doc: Method['docs']) => jsDoc(`${unwrapped(doc)} The function form of \`${repository}.${method.name}\`, whose documentation has an example.`);
+  const hasExample = (doc: Method['docs']) => (doc ?? []).some((d) => typeof d !== 'string' && (d.tags ?? []).some((tag) => tag.tagName === 'example'));
+  const docs = (doc: Method['docs']) => jsDoc(`${unwrapped(doc)} The function form of \`${repository}.${method.name}\`${hasExample(doc) ? ', whose documentation has an example' : ''}.`);
   const contextParam = { name: 'context', type: context };
   return {
     kind: StructureKind.Function,

@@ -18,8 +18,9 @@ export function param(name: string, type: TypeNode, options: { optional?: boolea
 
 /**
  * `return helper(context, model, ...args) as Result;`: the runtime returns `unknown` where the
- * result is an entity's item, and the method asserts its declared type once (no type argument
- * for the user's type checker to instantiate per entity).
+ * result is an entity's item, and the operation asserts its declared type once (no type argument
+ * for the user's type checker to instantiate per entity). The body of the operation's function form
+ * (`orderGet(context, …)`), which the repository's method calls with its context.
  */
 export function delegate(scope: EntityScope, module: 'repository' | 'write' | 'gather' | 'rotation', helper: string, args: readonly Expression[], result?: TypeNode): string {
   const sent = call(runtimeValue(scope, module, helper), [id('context'), id(scope.model), ...args]);
