@@ -38,12 +38,18 @@ for (const subject of ['one entity', 'social fixture']) {
     t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
     t.true(result.runtime.includes('runtime/key-condition.js'));
     t.true(names(result, 'runtime/cursor.js').includes('encodeCursor'));
+    // its cursors are unsigned: no signing or encryption (protectCursors brings them, and this app does not call it)
+    t.deepEqual(names(result, 'runtime/cursor.js').filter((n) => /SIGNED|ENCRYPTED|aesKey|protectCursors/.test(n)), []);
+    t.false(result.text.includes('AES-GCM'));
+    // HMAC only where a piiSecret keys the fingerprints of pii values (the social fixture's users), not for cursors
+    t.is(names(result, 'runtime/hmac.js').includes('hmacSha256'), subject === 'social fixture');
   });
 
   test(`${subject}: the table class carries every operation (the control: the checks above see batches and transactions when they are there)`, async (t) => {
     t.timeout(120_000);
     const result = await appFootprint(app(subject, 'get/put/query through the table class'), base);
     for (const module of ['runtime/batch.js', 'runtime/transaction.js', 'runtime/scan.js']) t.true(result.runtime.includes(module), module);
+    t.true(names(result, 'runtime/cursor.js').includes('ENCRYPTED') && result.text.includes('AES-GCM'), 'the class signs and encrypts cursors when its options say so');
     if (subject === 'social fixture') t.true(result.runtime.includes('runtime/edge.js'));
   });
 }

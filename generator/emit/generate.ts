@@ -116,7 +116,7 @@ function indexModule(table: TableDef): EmittedModule {
       : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: [{ name: 'RetryPolicy', isTypeOnly: true }] },
-    { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/cursor.js', namedExports: ['protectCursors', { name: 'CursorOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/scan.js', namedExports: [{ name: 'ScanOptions', isTypeOnly: true }] },

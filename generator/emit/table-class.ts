@@ -327,7 +327,8 @@ function emitContextFunction(s: TableScope): StatementStructures {
   const context = obj([
     ['client', id('client')],
     ['tableName', id('tableName')],
-    ifOption('cursor', call(s.runtimeValue('cursor', 'checkCursorOptions'), [path('options.cursor')])),
+    // options with a secret must have been through protectCursors (the class does it): the signing and encryption code comes in with it
+    ifOption('cursor', call(s.runtimeValue('cursor', 'checkContextCursor'), [path('options.cursor')])),
     ifOption('retry'),
     ifOption('transactionRetry'),
     ifOption('gatherConcurrency'),
@@ -344,7 +345,7 @@ function emitContextFunction(s: TableScope): StatementStructures {
     docs: jsDoc(
       `The context the ${table.name} operations run with: what their function forms take in place of the table class` +
         (first ? ` (\`${operationName(first.name, 'put')}(context, item)\` does what \`db.${entityNames(first).member}.put(item)\` does)` : '') +
-        ', so that a bundle keeps only the operations it imports. Build it once, as the table class.',
+        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code.',
     ),
     parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef(s.optionsType), NO_OPTIONS)],
     returnType: print(s.runtimeType('repository', 'TableContext')),
@@ -389,6 +390,8 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
       {
         parameters: [param('client', client), param('options', typeRef(s.optionsType), NO_OPTIONS)],
         statements: [
+          // the class signs or encrypts cursors as its options say: it carries every operation, and the code for that too
+          `if (options.cursor !== undefined) ${statement(call(s.runtimeValue('cursor', 'protectCursors'), [path('options.cursor')]))}`,
           assigns(path('this.context'), call(contextFunctionName(table), [id('client'), id('options')])),
           assigns(path('this.tableName'), path('this.context.tableName')),
           ...entities.map((e) => assigns(path(`this.${entityNames(e).member}`), construct(entityNames(e).repository, [path('this.context')]))),

@@ -64,7 +64,9 @@ test('table class: the transaction extends the runtime\'s TableTransaction, decl
 
 test('table class: the context takes each option only when it is set, and the ttl attribute', (t) => {
   // built by create<Table>Context, which the function forms of the operations take in place of the class
-  const [context, tableName, ...repositories] = classOf(shop, 'ShopTable').ctors![0]!.statements as string[];
+  const [protect, context, tableName, ...repositories] = classOf(shop, 'ShopTable').ctors![0]!.statements as string[];
+  // the class signs or encrypts cursors as its options say (protectCursors brings that code); the context checks them
+  t.is(protect, 'if (options.cursor !== undefined) protectCursors(options.cursor);');
   t.is(context, 'this.context = createShopContext(client, options);');
   t.is(tableName, 'this.tableName = this.context.tableName;');
   const create = declaration<FunctionDeclarationStructure>(module(shop).statements, 'createShopContext');
@@ -81,7 +83,7 @@ test('table class: the context takes each option only when it is set, and the tt
       'return {',
       '    client,',
       '    tableName,',
-      '    ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}),',
+      '    ...(options.cursor ? { cursor: checkContextCursor(options.cursor) } : {}),',
       '    ...(options.retry ? { retry: options.retry } : {}),',
       '    ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}),',
       '    ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}),',

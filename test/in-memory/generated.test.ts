@@ -49,7 +49,7 @@ test('a table name given to both: the generated table and its class agree; anoth
 });
 
 test('the function forms of the operations do what the methods do, on the context create<Table>Context builds from the same options', async (t) => {
-  const { createSocialContext, userGet, userPut, userUpdate, userDelete, articlePut, articleQuery } = await import('../../out/social/index.js');
+  const { createSocialContext, protectCursors, userGet, userPut, userUpdate, userDelete, articlePut, articleQuery } = await import('../../out/social/index.js');
   const memory = createSocialInMemory();
   const db = new SocialTable(memory, { tableName: 'Social' });
   const context = createSocialContext(memory, { tableName: 'Social' });
@@ -73,4 +73,11 @@ test('the function forms of the operations do what the methods do, on the contex
   // the options are checked as the table class checks them
   t.throws(() => createSocialContext(memory, { cursor: { secret: 'short' } }), { message: /cursor\.secret/ });
   t.throws(() => createSocialContext(memory, { piiSecret: 'short' }), { message: /piiSecret/ });
+  // signed cursors: the options go through protectCursors, as the table class does with them; without it, a ConfigurationError when the context is made
+  const cursor = protectCursors({ secret: 's'.repeat(32) });
+  const signed = createSocialContext(memory, { cursor });
+  const signedPage = await articleQuery(signed, { userId: 'u1' }, { limit: 2 });
+  t.true(signedPage.cursor!.startsWith('2s0.'));
+  t.deepEqual((await new SocialTable(memory, { cursor }).article.query({ userId: 'u1' }, { limit: 2, cursor: signedPage.cursor! })).items, rest.items);
+  t.throws(() => createSocialContext(memory, { cursor: { secret: 's'.repeat(32) } }), { message: /protectCursors/ });
 });
