@@ -207,7 +207,7 @@ export function checkContextCursor(options: CursorOptions): CursorOptions {
 /** The seal of options with a secret; ConfigurationError when they were not given to `protectCursors`. */
 function sealOf(o: ResolvedOptions): CursorSeal {
   if (o.seal === undefined) {
-    throw new ConfigurationError('cursor.secret', `${o.encrypt ? 'encrypted' : 'signed'} cursors need the code that makes them: pass the cursor options through protectCursors(…), which the generated output exports (the table class does it itself), so that only apps that sign or encrypt cursors carry that code`);
+    throw new ConfigurationError('cursor.secret', `${o.encrypt ? 'encrypted' : 'signed'} cursors need the code that makes them: pass the cursor options through protectCursors(…), from the generated output`);
   }
   return o.seal;
 }
