@@ -3,8 +3,12 @@
 // input module keeps after tree-shaking, the modules that import it, and the bytes of each
 // top-level declaration that survives. `npx tsx bench/footprint.ts [--declarations N]` prints the
 // social fixture and a one-entity table; bench/run.ts (section 6) reports the same figures.
+// Apps per feature set (APPS: a Lambda handler that gets and puts, one that also queries, the same
+// through the table class) are bundled the same way, with the runtime modules whose code each keeps,
+// and timed from a new Node process to its first request (`appTiming`).
 
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, transformSync, type Metafile } from 'esbuild';
@@ -55,19 +59,35 @@ const shortName = (file: string) => {
   return parts.at(-2) === 'runtime' ? `runtime/${parts.at(-1)}` : parts.at(-1)!;
 };
 
+const generated = new Set<string>();
+
+/** Generates the subject's output into `<base>/out` (once per process). */
+function generate(subject: Subject, base = here): void {
+  const out = path.join(base, 'out');
+  if (generated.has(`${subject.schema}\0${out}`)) return;
+  execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', subject.schema, '--out', out, '--quiet'], { stdio: 'inherit' });
+  generated.add(`${subject.schema}\0${out}`);
+}
+
+/** `contents` (a module of `base`, bench/ by default) bundled as an app's bundler would: ESM, the SDK external. */
+const bundleOptions = (contents: string, base = here) => ({
+  stdin: { contents, resolveDir: base, loader: 'ts' as const },
+  bundle: true,
+  write: false as const,
+  metafile: true as const,
+  format: 'esm' as const,
+  platform: 'node' as const,
+  external: ['@aws-sdk/*', '@smithy/*'],
+});
+
 /** Generates the subject's output into bench/out and measures its bundle. */
 export async function footprint(subject: Subject): Promise<Footprint> {
-  const out = path.join(here, 'out');
-  execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', subject.schema, '--out', out, '--quiet'], { stdio: 'inherit' });
-  const options = {
-    stdin: { contents: `export { ${subject.className} } from './out/${subject.folder}/index.js';`, resolveDir: here, loader: 'ts' as const },
-    bundle: true,
-    write: false as const,
-    metafile: true as const,
-    format: 'esm' as const,
-    platform: 'node' as const,
-    external: ['@aws-sdk/*', '@smithy/*'],
-  };
+  generate(subject);
+  return measure(subject, `export { ${subject.className} } from './out/${subject.folder}/index.js';`);
+}
+
+async function measure(subject: Subject, contents: string, base = here): Promise<Footprint> {
+  const options = bundleOptions(contents, base);
   const minified = await build({ ...options, minify: true });
   const bytes = minified.outputFiles[0]!.contents;
   const metafile = minified.metafile;
@@ -81,6 +101,127 @@ export async function footprint(subject: Subject): Promise<Footprint> {
   const plain = await build({ ...options, minify: false });
   return { subject, minified: bytes.length, gzipped: gzipSync(bytes).length, modules, declarations: declarations(plain.outputFiles[0]!.text) };
 }
+
+/** A Lambda-sized app: a handler using some operations of a generated output, as a user writes it. */
+export interface App {
+  /** `get/put`, `get/put/query`, `the table class`. */
+  readonly features: string;
+  readonly subject: Subject;
+  /** The handler module: `handler(client, event)` sends its requests through `client`. */
+  readonly source: string;
+}
+
+/** An event the handlers of a subject take (JavaScript source): an item to put and the key to get, valid, so the first request is sent. */
+const EVENTS: Readonly<Record<string, string>> = {
+  shop: `{ item: { userId: 'u1', orderId: 'o1', placedAt: new Date(0), total: 1 }, key: { userId: 'u1', placedAt: new Date(0), orderId: 'o1' } }`,
+  social: `{ item: { id: 'u1', email: 'u1@example.com', status: 'ACTIVE', joinedAt: new Date(0) }, key: { id: 'u1' } }`,
+};
+
+const [social, oneEntity] = SUBJECTS as [Subject, Subject];
+const from = (subject: Subject) => `./out/${subject.folder}/index.js`;
+
+/** The feature sets measured: the function forms of the operations, and the table class (`db.order.get`) for the same work. */
+export const APPS: readonly App[] = [
+  {
+    features: 'get/put',
+    subject: oneEntity,
+    source: `import { createShopContext, orderGet, orderPut } from '${from(oneEntity)}';
+export async function handler(client, event) { const db = createShopContext(client); await orderPut(db, event.item); return orderGet(db, event.key); }`,
+  },
+  {
+    features: 'get/put/query',
+    subject: oneEntity,
+    source: `import { createShopContext, orderGet, orderPut, orderQuery } from '${from(oneEntity)}';
+export async function handler(client, event) { const db = createShopContext(client); await orderPut(db, event.item); return [await orderGet(db, event.key), await orderQuery(db, event.key)]; }`,
+  },
+  {
+    features: 'get/put/query through the table class',
+    subject: oneEntity,
+    source: `import { ShopTable } from '${from(oneEntity)}';
+export async function handler(client, event) { const db = new ShopTable(client); await db.order.put(event.item); return [await db.order.get(event.key), await db.order.query(event.key)]; }`,
+  },
+  {
+    features: 'get/put',
+    subject: social,
+    source: `import { createSocialContext, userGet, userPut } from '${from(social)}';
+export async function handler(client, event) { const db = createSocialContext(client); await userPut(db, event.item); return userGet(db, event.key); }`,
+  },
+  {
+    features: 'get/put/query',
+    subject: social,
+    source: `import { createSocialContext, userGet, userPut, articleQuery } from '${from(social)}';
+export async function handler(client, event) { const db = createSocialContext(client); await userPut(db, event.item); return [await userGet(db, event.key), await articleQuery(db, event.key)]; }`,
+  },
+  {
+    features: 'get/put/query through the table class',
+    subject: social,
+    source: `import { SocialTable } from '${from(social)}';
+export async function handler(client, event) { const db = new SocialTable(client); await db.user.put(event.item); return [await db.user.get(event.key), await db.article.query(event.key)]; }`,
+  },
+];
+
+export interface AppFootprint extends Footprint {
+  readonly app: App;
+  /** The runtime modules that keep at least one declaration in the bundle (an import statement alone is not code). */
+  readonly runtime: readonly string[];
+  /** The bundle, unminified, to look into. */
+  readonly text: string;
+}
+
+/** Generates the app's output into `<base>/out` (bench/out by default) and measures its bundle. */
+export async function appFootprint(app: App, base = here): Promise<AppFootprint> {
+  generate(app.subject, base);
+  const result = await measure(app.subject, app.source, base);
+  const text = (await build({ ...bundleOptions(app.source, base), minify: false })).outputFiles[0]!.text;
+  const runtime = [...new Set(result.declarations.map((d) => d.file).filter((f) => f.startsWith('runtime/')))].sort();
+  return { ...result, app, runtime, text };
+}
+
+/**
+ * Milliseconds from starting a new Node process to the app's first request: the bundle imported
+ * (and the SDK it imports), the handler run until it hands its first command to the client (a
+ * stub that answers at once). The median of `rounds`.
+ */
+export async function appTiming(app: App, rounds: number): Promise<number> {
+  const bundle = await appBundle(app);
+  return median(Array.from({ length: rounds }, () => firstRequest(bundle)));
+}
+
+/** The same get and put written by hand against lib-dynamodb: what the times above compare with. */
+const BASELINE = `import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+export async function handler(client, event) {
+  await client.send(new PutCommand({ TableName: 'Shop', Item: { ...event.item, placedAt: event.item.placedAt.toISOString(), pk: 'User#' + event.item.userId, sk: 'Order#' + event.item.placedAt.toISOString() + '#' + event.item.orderId } }));
+  return (await client.send(new GetCommand({ TableName: 'Shop', Key: { pk: 'User#' + event.key.userId, sk: 'Order#' + event.key.placedAt.toISOString() + '#' + event.key.orderId } }))).Item;
+}`;
+
+/** A minified bundle written to bench/out/bundles, with the event its handler is called with. */
+interface Bundle {
+  readonly file: string;
+  readonly event: string;
+}
+
+async function writeBundle(name: string, source: string, event: string): Promise<Bundle> {
+  const file = path.join(here, 'out', 'bundles', `${name}.mjs`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, (await build({ ...bundleOptions(source), minify: true })).outputFiles[0]!.contents);
+  return { file, event };
+}
+
+async function appBundle(app: App): Promise<Bundle> {
+  generate(app.subject);
+  return writeBundle(`${app.subject.folder}-${app.features.replace(/\W+/g, '-')}`, app.source, EVENTS[app.subject.folder]!);
+}
+
+/** Milliseconds from a new Node process's start to the bundle's first request (performance.now() counts from the start). */
+function firstRequest(bundle: Bundle): number {
+  const script = `const { handler } = await import(${JSON.stringify(bundle.file)});
+const client = { send: async () => { process.stdout.write(String(performance.now())); process.exit(0); } };
+await handler(client, ${bundle.event});
+throw new Error('the handler sent no request');`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The inputs of the bundle that import `file`, by short name. */
 function importers(metafile: Metafile, file: string): string[] {
@@ -110,6 +251,31 @@ function declarationName(statement: ts.Statement, source: ts.SourceFile): string
   return statement.getText(source).slice(0, 40).replace(/\s+/g, ' ');
 }
 
+/** The apps per feature set as a Markdown table: bytes, the runtime modules kept, and (`rounds` > 0) the time to the first request. */
+export async function appTable(rounds: number): Promise<string> {
+  const rows: Array<{ label: string; min: number; gz: number; runtime: string; bundle: Bundle; times: number[] }> = [];
+  if (rounds > 0) {
+    const bytes = (await build({ ...bundleOptions(BASELINE), minify: true })).outputFiles[0]!.contents;
+    rows.push({ label: '| one entity | get/put, hand-written lib-dynamodb (baseline)', min: bytes.length, gz: gzipSync(bytes).length, runtime: '–', bundle: await writeBundle('baseline-get-put', BASELINE, EVENTS['shop']!), times: [] });
+  }
+  for (const app of APPS) {
+    const result = await appFootprint(app);
+    const runtime = result.runtime.map((m) => m.replace(/^runtime\/|\.js$/g, '')).join(', ');
+    rows.push({ label: `| ${app.subject.label} | ${app.features}`, min: result.minified, gz: result.gzipped, runtime, bundle: await appBundle(app), times: [] });
+  }
+  // every bundle once per round, in rotating order, so a busy moment slows them alike
+  for (let round = 0; round < rounds; round++) for (let i = 0; i < rows.length; i++) {
+    const row = rows[(i + round) % rows.length]!;
+    row.times.push(firstRequest(row.bundle));
+  }
+  const base = rows[0]!.times;
+  const lines = rows.map((row) => {
+    const time = rounds > 0 ? `${median(row.times).toFixed(0)} ms (${median(row.times.map((t, i) => t / base[i]!)).toFixed(2)}×)` : '–';
+    return `${row.label} | ${kB(row.min)} | ${kB(row.gz)} | ${time} | ${row.runtime} |`;
+  });
+  return ['| schema | app uses | minified | gzipped | node start to first request (ratio to baseline) | runtime modules kept |', '|---|---|---|---|---|---|', ...lines].join('\n');
+}
+
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 /** A footprint as text: totals, every module with its importers, and the `top` heaviest declarations. */
@@ -131,4 +297,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
   const at = process.argv.indexOf('--declarations');
   const top = at === -1 ? 25 : Number(process.argv[at + 1]);
   for (const subject of SUBJECTS) process.stdout.write(`${describe(await footprint(subject), top)}\n\n`);
+  process.stdout.write(`${await appTable(process.argv.includes('--timing') ? 9 : 0)}\n`);
 }

@@ -24,7 +24,7 @@ import { createModel as expertModel } from './models/baseline.js';
 import { schema as oneTableSchema } from './models/onetable.js';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
-import { SUBJECTS, footprint, type Footprint } from './footprint.js';
+import { SUBJECTS, appTable, footprint, type Footprint } from './footprint.js';
 
 /** --smoke: every section once at a tiny size, to prove the benchmark still runs and its correctness gates pass (the test suite's smoke test; no number means anything). */
 const smoke = process.argv.includes('--smoke');
@@ -767,7 +767,11 @@ if (want(6)) {
     `The social fixture (\`fixtures/social.ts\`: nine entities, two edges, sharded keys, counters, sparse indexes), its whole generated output reached from \`SocialTable\` with the runtime modules it imports, bundled the same way (ESM, minified, SDK external; \`npx tsx bench/footprint.ts\` lists every module, who imports it and its heaviest declarations): ` +
     `${fmt(social.minified / 1024, 1)} kB minified (runtime ${fmt(runtimeBytes(social) / 1024, 1)} kB, generated modules ${fmt((social.minified - runtimeBytes(social)) / 1024, 1)} kB; largest: ${largest.join(', ')}), ${fmt(social.gzipped / 1024, 1)} kB gzipped. ` +
     `Target ≤ 10 kB gzipped — ${verdict(social.gzipped <= 10 * 1024)}. ` +
-    `A one-entity table with a query (\`bench/one-entity.ts\`): ${fmt(single.minified / 1024, 1)} kB minified (runtime ${fmt(runtimeBytes(single) / 1024, 1)} kB), ${fmt(single.gzipped / 1024, 1)} kB gzipped.`;
+    `A one-entity table with a query (\`bench/one-entity.ts\`): ${fmt(single.minified / 1024, 1)} kB minified (runtime ${fmt(runtimeBytes(single) / 1024, 1)} kB), ${fmt(single.gzipped / 1024, 1)} kB gzipped.` +
+    '\n\nApps per feature set (`bench/footprint.ts`, `APPS`): a handler that gets and puts, one that also queries, the same through the table class; bundled the same way, with the runtime modules that keep code in the bundle; ' +
+    `node start to first request is a new Node process importing the bundle (and the SDK) until the handler hands its first command to a stub client, every bundle once per round in rotating order, median of ${size(3, 9)} rounds (ratio: within a round, to a get and put written by hand against lib-dynamodb). ` +
+    'Goal: ≤ 8 KiB gzipped for a one-entity get/put/query app, ≤ 15 KiB for the social fixture\'s.\n\n' +
+    (await appTable(size(3, 9)));
   section(
     '6. Footprint and import time',
     'The same model (users, articles with a GSI on the name, a follow edge) in each contender, bundled and minified with esbuild (CommonJS, as the peers ship) with the SDK external (`bench/models/`); ' +

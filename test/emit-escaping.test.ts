@@ -35,9 +35,10 @@ test('a key literal or attribute name holding */ stays inside the generated doc 
   const { files } = generateTable(table, path.join(root, 'out'));
   const module = files.get('evil/user.ts')!;
   t.true(module.includes('*\\/'), 'the comment delimiter is escaped');
-  // every top-level statement of the module is one ddbgen emits: imports, types, the keys, the record conversions, the model and the repository
+  // every top-level statement of the module is one ddbgen emits: imports, types, the keys, the record conversions, the model, the operations as functions and the repository
   const source = ts.createSourceFile('user.ts', module, ts.ScriptTarget.ES2022, true);
-  const conversion = (s: ts.Node) => ts.isFunctionDeclaration(s) && ['userToRecord', 'userFromRecord'].includes(s.name?.text ?? '');
+  const functions = ['userToRecord', 'userFromRecord', ...['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete'].map((m) => `user${m[0]!.toUpperCase()}${m.slice(1)}`)];
+  const conversion = (s: ts.Node) => ts.isFunctionDeclaration(s) && functions.includes(s.name?.text ?? '');
   const emitted = [ts.isImportDeclaration, ts.isInterfaceDeclaration, ts.isTypeAliasDeclaration, ts.isVariableStatement, ts.isClassDeclaration, conversion];
   t.deepEqual(source.statements.filter((s) => !emitted.some((is) => is(s))).map((s) => s.getText()), []);
 

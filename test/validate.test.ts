@@ -214,6 +214,14 @@ const limits: Array<[string, TableDef, string[]]> = [
     'DDB102 Shop.edges.fan: edge "fan" and entity "Fan" both produce "fan" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
     'DDB102 Shop.entities.OrderKey: entity "OrderKey" and entity "Order" both produce "OrderKey" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
   ]],
+  ['a pattern whose function form is a name the entity module declares already (orderModel)', named('Clash', {
+    entities: { Order: entity({ attributes: { userId: t.string(), orderId: t.string() }, key: { pk: 'U#<userId>', sk: 'O#<orderId>' } }) },
+    patterns: { model: { entity: 'Order', sk: 'orderId', op: 'gte' } },
+  }), [
+    'DDB102 Clash.entities.Order: entity "Order" and another of its generated declarations both produce "orderModel" in the generated code, so one would replace the other | rename one of them: names that differ only in case (or in _ and -) share files and members, and a name that is another plus a suffix (Order, OrderKey) shares generated type names',
+  ]],
+  // planPut, planUpdate, planDelete are runtime helpers (write.ts) the entity's module does not import: its function forms may take those names
+  ['an entity whose function forms share names with runtime helpers its module does not import (Plan: planPut)', named('Plans', { entities: { Plan: keyed('P#<id>') } }), []],
   ['more than 5 LSIs', named('Many', { indexes: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`lsi${i}`, lsi({ sk: `l${i}sk` })])) }), [
     'DDB104 Many.indexes.lsi5: the table declares 6 local secondary indexes; DynamoDB allows at most 5 per table (a fixed limit, "Local secondary indexes" in the DynamoDB quotas) | keep at most 5 LSIs: turn the others into GSIs, or serve those queries from a sort-key prefix of the table',
   ]],

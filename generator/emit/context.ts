@@ -63,6 +63,13 @@ export function pascalCase(name: string): string {
 }
 
 export const tableFolder = (table: TableDef) => kebabCase(table.name);
+/**
+ * The function form of a repository method (`orderGet` for `OrderRepository.get`): the entity's
+ * member name, then the method's. A function an app does not import is one its bundler drops.
+ */
+export const operationName = (entity: string, method: string) => `${camelCase(entity)}${pascalCase(method)}`;
+/** `createSocialContext`: what the function forms of the operations take in place of `db`. */
+export const contextFunctionName = (table: TableDef) => `create${pascalCase(table.name)}Context`;
 export const tableClassName = (table: TableDef) => `${pascalCase(table.name)}Table`;
 export const transactionClassName = (table: TableDef) => `${pascalCase(table.name)}Transaction`;
 /** What the table class's constructor takes besides the client (`SocialTableOptions`). */

@@ -10,7 +10,7 @@ import { arr, id, jsDoc, literal, print, type Expression } from './ast.js';
 import { attributeCodec, runtimeAttributeType } from './attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
-import { pathNames, runtimeType, type EntityScope } from './entity-scope.js';
+import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 
 /** What an index of the entity reads: its key inputs and the optional ones among them (a sparse index). */
 export function indexInputs(scope: EntityScope, indexName: string): { inputs: string[]; optional: string[] } {
@@ -120,7 +120,8 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
     constant(
       scope.model,
       print(runtimeType(scope, 'repository', 'EntityModel')),
-      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes) }),
+      // the process's fingerprint for errors only where there is pii to print: other entities bring no hash into a bundle
+      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes), ...(model.pii ? { fingerprint: id(runtimeValue(scope, 'item', 'processFingerprint')) } : {}) }),
       `How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`,
       true,
     ),

@@ -1,12 +1,14 @@
 // Emits one entity's module by running one emitter per part, each pure over the entity's scope:
 // the types (item-types.ts), `<Entity>Keys` (key-builders.ts), the runtime model
-// (entity-model.ts) and `<Entity>Repository`, whose methods come by family (repository-*.ts).
+// (entity-model.ts), and the operations, whose methods come by family (repository-*.ts): each an
+// exported function of the table context (`orderGet(context, key)`, what a bundler can drop when
+// it is not imported) and a method of `<Entity>Repository` calling it (`db.order.get(key)`).
 // A new method family is one emitter `(scope) → Method[]` added to REPOSITORY_METHODS.
 
-import { StructureKind, type ImportDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
-import { pascalCase, type EmitContext } from './context.js';
+import { operationName, pascalCase, type EmitContext } from './context.js';
 import { examplesOf } from './doc-examples.js';
 import { emitEntityModel } from './entity-model.js';
 import { entityScope, RUNTIME, runtimeType, type EntityScope } from './entity-scope.js';
@@ -53,21 +55,75 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
 /** The repository's method families, in the order they appear in the class. */
 export const REPOSITORY_METHODS: ReadonlyArray<(scope: EntityScope) => Method[]> = [emitCrud, emitIndexQueries, emitPatterns, emitCounters, emitSparseIndexes, emitNativeIndexQueries];
 
-function emitRepository(scope: EntityScope): StatementStructures {
-  const context = print(runtimeType(scope, 'repository', 'TableContext'));
+/** A description as one line, for a new jsDoc to wrap again. */
+const unwrapped = (doc: Method['docs']): string => {
+  const first = doc?.[0];
+  const text = typeof first === 'string' ? first : typeof first?.description === 'string' ? first.description : '';
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+};
+
+/**
+ * The function form of a repository method: `orderGet(context, key)` does what `db.order.get(key)`
+ * does. The family emitters write the body against `context`; the function holds it, so a bundle
+ * that imports `orderGet` keeps it and what it calls, and nothing of the other operations.
+ */
+function operationFunction(scope: EntityScope, method: Method, context: string): FunctionDeclarationStructure {
+  const name = operationName(scope.name, method.name);
+  const repository = `${scope.name}Repository`;
+  const hasExample = (doc: Method['docs']) => (doc ?? []).some((d) => typeof d !== 'string' && (d.tags ?? []).some((tag) => tag.tagName === 'example'));
+  const docs = (doc: Method['docs']) => jsDoc(`${unwrapped(doc)} The function form of \`${repository}.${method.name}\`${hasExample(doc) ? ', whose documentation has an example' : ''}.`);
+  const contextParam = { name: 'context', type: context };
   return {
-    kind: StructureKind.Class,
-    name: `${scope.name}Repository`,
+    kind: StructureKind.Function,
+    name,
     isExported: true,
-    docs: jsDoc(`Reads and writes ${scope.name} items. Every key is built and checked before a request is sent.`),
-    properties: [{ name: 'context', type: context, isReadonly: true, scope: 'private' as never }],
-    ctors: [{ parameters: [{ name: 'context', type: context }], statements: 'this.context = context;' }],
-    methods: REPOSITORY_METHODS.flatMap((family) => family(scope)),
+    ...(method.isAsync ? { isAsync: true } : {}),
+    ...(method.typeParameters ? { typeParameters: method.typeParameters } : {}),
+    ...(method.overloads
+      ? { overloads: method.overloads.map(({ kind: _kind, scope: _scope, isStatic: _static, isAbstract: _abstract, hasQuestionToken: _optional, hasOverrideKeyword: _override, ...o }) => ({ ...o, docs: docs(o.docs), parameters: [contextParam, ...(o.parameters ?? [])] })) }
+      : { docs: docs(method.docs) }),
+    parameters: [contextParam, ...(method.parameters ?? [])],
+    returnType: method.returnType,
+    statements: method.statements,
   };
+}
+
+/**
+ * The method itself: its signature and documentation, calling the function form with the
+ * repository's context. An overloaded method passes its options on as the implementation got
+ * them (`as never`): the overloads, on the method as on the function, give callers the types.
+ */
+function delegatingMethod(scope: EntityScope, method: Method): Method {
+  const parameters = method.parameters ?? [];
+  const typeArguments = method.typeParameters?.length ? `<${method.typeParameters.map((t) => (typeof t === 'string' ? t : t.name)).join(', ')}>` : '';
+  const args = ['this.context', ...parameters.map((p, i) => (method.overloads?.length && i === parameters.length - 1 ? `${p.name} as never` : p.name))];
+  const { isAsync: _async, ...signature } = method;
+  return { ...signature, statements: `return ${operationName(scope.name, method.name)}${typeArguments}(${args.join(', ')});` };
+}
+
+/** Every operation as a function (tree-shakable), then `<Entity>Repository`, whose methods call them. */
+function emitOperations(scope: EntityScope): StatementStructures[] {
+  const context = print(runtimeType(scope, 'repository', 'TableContext'));
+  const methods = REPOSITORY_METHODS.flatMap((family) => family(scope));
+  return [
+    ...methods.map((m) => operationFunction(scope, m, context)),
+    {
+      kind: StructureKind.Class,
+      name: `${scope.name}Repository`,
+      isExported: true,
+      docs: jsDoc(
+        `Reads and writes ${scope.name} items. Every key is built and checked before a request is sent. ` +
+          `Each method is also a function of the table context (\`${operationName(scope.name, methods[0]!.name)}(context, …)\` for \`${methods[0]!.name}\`), for bundles that keep only the operations they import.`,
+      ),
+      properties: [{ name: 'context', type: context, isReadonly: true, scope: 'private' as never }],
+      ctors: [{ parameters: [{ name: 'context', type: context }], statements: 'this.context = context;' }],
+      methods: methods.map((m) => delegatingMethod(scope, m)),
+    },
+  ];
 }
 
 export function emitEntity(entity: EntityDef, ctx: EmitContext): EmittedModule {
   const scope = entityScope(entity, ctx);
-  const statements = [...emitItemTypes(scope), ...scope.native.statements, ...emitKeyBuilders(scope), ...emitRecordConversion(scope), ...emitEntityModel(scope), emitRepository(scope)];
+  const statements = [...emitItemTypes(scope), ...scope.native.statements, ...emitKeyBuilders(scope), ...emitRecordConversion(scope), ...emitEntityModel(scope), ...emitOperations(scope)];
   return { imports: scope.imports.declarations(), statements };
 }

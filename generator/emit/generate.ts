@@ -10,7 +10,7 @@ import path from 'node:path';
 import { printStructure, StructureKind, ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
-import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
+import { BANNER, commentText, contextFunctionName, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityTable, takeEntityModule } from './entity-module.js';
@@ -99,6 +99,7 @@ function indexModule(table: TableDef): EmittedModule {
       namedExports: [
         tableClassName(table),
         transactionClassName(table),
+        contextFunctionName(table),
         { name: tableItemTypeName(table), isTypeOnly: true },
         { name: tableOptionsTypeName(table), isTypeOnly: true },
       ],
@@ -115,7 +116,7 @@ function indexModule(table: TableDef): EmittedModule {
       : []),
     { moduleSpecifier: './runtime/errors.js', namedExports: ['*'] },
     { moduleSpecifier: './runtime/batch.js', namedExports: [{ name: 'RetryPolicy', isTypeOnly: true }] },
-    { moduleSpecifier: './runtime/cursor.js', namedExports: [{ name: 'CursorOptions', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/cursor.js', namedExports: ['protectCursors', { name: 'CursorOptions', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/condition.js', namedExports: [{ name: 'Comparison', isTypeOnly: true }, { name: 'Condition', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/transaction.js', namedExports: [{ name: 'CommitOptions', isTypeOnly: true }, { name: 'TransactionRetryPolicy', isTypeOnly: true }] },
     { moduleSpecifier: './runtime/scan.js', namedExports: [{ name: 'ScanOptions', isTypeOnly: true }] },
@@ -124,7 +125,7 @@ function indexModule(table: TableDef): EmittedModule {
     ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? [{ moduleSpecifier: './runtime/native-index.js', namedExports: [{ name: 'NativeRange', isTypeOnly: true }] }] : []),
     {
       moduleSpecifier: './runtime/repository.js',
-      namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })),
+      namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions', 'TableContext'].map((name) => ({ name, isTypeOnly: true })),
     },
   ];
   for (const e of exports) {

@@ -8,7 +8,7 @@ import { indexProjection } from '../model/access-paths.js';
 import { nativeParts, renamedCopies } from '../model/native-keys.js';
 import { exactKeyParts } from '../model/key-segments.js';
 import { attributeType } from './attribute-type.js';
-import { pascalCase, propertyKey, quote, type EmitContext } from './context.js';
+import { operationName, pascalCase, propertyKey, quote, type EmitContext } from './context.js';
 
 export interface NativeIndexOutput {
   /** Type aliases, after the entity's other path types. */
@@ -96,14 +96,14 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         ),
         parameters: [{ name: 'partition', type: `${base}Partition` }, { name: 'options', type: optionsType, initializer: '{}' }],
         returnType: `Promise<Page<${itemType}>>`,
-        statements: `return queryNativePage<${itemType}>(this.context, ${modelName}, ${quote(method)}, ${quote(index.indexName ?? index.name)}, partition, options);`,
+        statements: `return queryNativePage<${itemType}>(context, ${modelName}, ${quote(method)}, ${quote(index.indexName ?? index.name)}, partition, options);`,
       },
       {
         name: `${method}All`,
         docs: doc(`Every item \`${method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`),
         parameters: [{ name: 'partition', type: `${base}Partition` }, { name: 'options', type: optionsType, initializer: '{}' }],
         returnType: `ItemIterator<${itemType}>`,
-        statements: `return allItems((page) => this.${method}(partition, page), options) as ItemIterator<${itemType}>;`,
+        statements: `return allItems((page) => ${operationName(entity.name, method)}(context, partition, page), options) as ItemIterator<${itemType}>;`,
       },
     );
     const withoutDiscriminator = entity.discriminator !== undefined && projection !== 'all' && !Object.keys(entity.discriminator).every((name) => projection !== 'keys-only' && projection.includes(name));

@@ -3,7 +3,7 @@
 // constant-sort-key partition (getAll).
 
 import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
-import { arr, as, call, constant, id, indexedAccess, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, path, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
+import { arr, as, call, constant, id, indexedAccess, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
 import { pascalCase } from './context.js';
 import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
@@ -17,12 +17,13 @@ export function param(name: string, type: TypeNode, options: { optional?: boolea
 }
 
 /**
- * `return helper(this.context, model, ...args) as Result;`: the runtime returns `unknown` where the
- * result is an entity's item, and the method asserts its declared type once (no type argument
- * for the user's type checker to instantiate per entity).
+ * `return helper(context, model, ...args) as Result;`: the runtime returns `unknown` where the
+ * result is an entity's item, and the operation asserts its declared type once (no type argument
+ * for the user's type checker to instantiate per entity). The body of the operation's function form
+ * (`orderGet(context, …)`), which the repository's method calls with its context.
  */
 export function delegate(scope: EntityScope, module: 'repository' | 'write' | 'gather' | 'rotation', helper: string, args: readonly Expression[], result?: TypeNode): string {
-  const sent = call(runtimeValue(scope, module, helper), [path('this.context'), id(scope.model), ...args]);
+  const sent = call(runtimeValue(scope, module, helper), [id('context'), id(scope.model), ...args]);
   return returns(result ? as(sent, result) : sent);
 }
 

@@ -3,7 +3,8 @@
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
 import { shardedPartition, type AccessPath } from '../model/access-paths.js';
-import { arrow, as, awaitExpr, call, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, path, print, prop, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { arrow, as, awaitExpr, call, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, path, print, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { operationName } from './context.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
 import { hasRecordConversion, itemFunction } from './record-conversion.js';
@@ -36,16 +37,16 @@ export const itemsOf = (scope: EntityScope, item: string): TypeNode => runtimeTy
 const pageQuery = (scope: EntityScope, access: AccessPath): string =>
   shardedPartition(access) ? runtimeValue(scope, 'gather', 'queryShards') : runtimeValue(scope, 'repository', 'queryPage');
 
-/** `queryPage(this.context, request, options, map) as Promise<Page<Item>>`. */
+/** `queryPage(context, request, options, map) as Promise<Page<Item>>`. */
 export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string, request: Expression, map: Expression): Expression =>
-  as(call(pageQuery(scope, access), [path('this.context'), request, id('options'), map]), pageOf(scope, item));
+  as(call(pageQuery(scope, access), [id('context'), request, id('options'), map]), pageOf(scope, item));
 
 /**
- * `return allItems((page) => this.method(first, page), options) as ItemIterator<Item>;`: the runtime
- * passes the options on with each page's cursor, so the method builds no object type per call.
+ * `return allItems((page) => entityMethod(context, first, page), options) as ItemIterator<Item>;`: the
+ * runtime passes the options on with each page's cursor, so the function builds no object type per call.
  */
 export function iterate(scope: EntityScope, method: string, first: string, item: string): string {
-  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['page'], call(prop(path('this'), method), [id(first), id('page')])), id('options')]), itemsOf(scope, item)));
+  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['page'], call(operationName(scope.name, method), [id('context'), id(first), id('page')])), id('options')]), itemsOf(scope, item)));
 }
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
@@ -100,7 +101,7 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
         statements: [
           constant('request', request),
           returnsIf(not(path('options.fetch')), queryPageAs(scope, access, names.itemType, id('request'), recordMapper(scope, access))),
-          returns(as(call(fetchItems, [path('this.context'), id(scope.model), awaitExpr(call(pageQuery(scope, access), [path('this.context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
+          returns(as(call(fetchItems, [id('context'), id(scope.model), awaitExpr(call(pageQuery(scope, access), [id('context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
         ],
         isAsync: true,
       });

@@ -41,7 +41,7 @@ import {
   type Expression,
   type TypeNode,
 } from './ast.js';
-import { camelCase, entityModuleSpecifier, entityNames, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
+import { camelCase, contextFunctionName, entityModuleSpecifier, entityNames, operationName, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
 import type { EmittedModule } from './entity.js';
 import { entityScope, type EntityScope } from './entity-scope.js';
@@ -315,23 +315,56 @@ function rotationMethods(s: TableScope): Method[] {
 /** `...(options.name ? { name: value } : {})`: a context member only when its option is set. */
 const ifOption = (name: string, value: Expression = path(`options.${name}`)) => spread(parenthesized(conditional(path(`options.${name}`), obj([[name, value]]), obj([]))));
 
+/**
+ * `create<Table>Context(client, options)`: the context every operation runs with (client, table name,
+ * cursor, retry and PII settings), what the function forms of the operations take where the table
+ * class would be `db`. The table class builds its own with it.
+ */
+function emitContextFunction(s: TableScope): StatementStructures {
+  const { table } = s;
+  // a table with nothing pii checks the secret and keys nothing with it: the hash stays out of its bundles
+  const pii = hasPii(s);
+  const context = obj([
+    ['client', id('client')],
+    ['tableName', id('tableName')],
+    // options with a secret must have been through protectCursors (the class does it): the signing and encryption code comes in with it
+    ifOption('cursor', call(s.runtimeValue('cursor', 'checkContextCursor'), [path('options.cursor')])),
+    ifOption('retry'),
+    ifOption('transactionRetry'),
+    ifOption('gatherConcurrency'),
+    // an empty secret is refused, not ignored
+    ...(pii ? [spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([]))))] : []),
+    ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
+    ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
+  ]);
+  const first = s.entities[0];
+  return {
+    kind: StructureKind.Function,
+    name: contextFunctionName(table),
+    isExported: true,
+    docs: jsDoc(
+      `The context the ${table.name} operations run with: what their function forms take in place of the table class` +
+        (first ? ` (\`${operationName(first.name, 'put')}(context, item)\` does what \`db.${entityNames(first).member}.put(item)\` does)` : '') +
+        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code.',
+    ),
+    parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef(s.optionsType), NO_OPTIONS)],
+    returnType: print(s.runtimeType('repository', 'TableContext')),
+    statements: [
+      constant('tableName', binary(path('options.tableName'), '??', str(table.name))),
+      ...(pii ? [] : [`// no attribute is pii: the secret is checked (as on every table), with nothing to fingerprint\nif (options.piiSecret !== undefined) ${statement(call(s.runtimeValue('item', 'checkPiiSecret'), [path('options.piiSecret')]))}`]),
+      returns(context),
+    ],
+  };
+}
+
+/** Whether an entity marks a string attribute pii (what errors print as fingerprints). */
+const hasPii = (s: TableScope) => s.entities.some((e) => Object.values(e.attributes).some((a) => a.kind === 'string' && a.pii === true));
+
 /** `<Table>Table`: the context, a repository per entity and per edge, transactions, collections, scans, rotation. */
 function emitTable(s: TableScope, groups: readonly Collection[]): StatementStructures {
   const { table, className, entities } = s;
   const edges = Object.values(table.edges);
   const itemType = typeRef(tableItemTypeName(table));
-  const context = obj([
-    ['client', id('client')],
-    ['tableName', path('this.tableName')],
-    ifOption('cursor', call(s.runtimeValue('cursor', 'checkCursorOptions'), [path('options.cursor')])),
-    ifOption('retry'),
-    ifOption('transactionRetry'),
-    ifOption('gatherConcurrency'),
-    // an empty secret is refused, not ignored
-    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([])))),
-    ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', path('this.tableName'))], ['every', str(table.rotation)]]) : undefined],
-    ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
-  ]);
   const edgeRepository = (e: (typeof edges)[number]) => {
     const names = edgeTypeNames(e);
     return s.runtimeType('edge', 'EdgeRepository', typeRef(s.imports.type('./edges.js', names.node)), typeRef(s.imports.type('./edges.js', names.attributes)));
@@ -357,8 +390,10 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
       {
         parameters: [param('client', client), param('options', typeRef(s.optionsType), NO_OPTIONS)],
         statements: [
-          assigns(path('this.tableName'), binary(path('options.tableName'), '??', str(table.name))),
-          assigns(path('this.context'), context),
+          // the class signs or encrypts cursors as its options say: it carries every operation, and the code for that too
+          `if (options.cursor !== undefined) ${statement(call(s.runtimeValue('cursor', 'protectCursors'), [path('options.cursor')]))}`,
+          assigns(path('this.context'), call(contextFunctionName(table), [id('client'), id('options')])),
+          assigns(path('this.tableName'), path('this.context.tableName')),
           ...entities.map((e) => assigns(path(`this.${entityNames(e).member}`), construct(entityNames(e).repository, [path('this.context')]))),
           ...edges.map((e) =>
             assigns(path(`this.${camelCase(e.name)}`), construct(s.runtimeValue('edge', 'EdgeRepository'), [path('this.context'), id(s.imports.value('./edges.js', edgeTypeNames(e).model))])),
@@ -390,6 +425,6 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
 export function emitTableClass(table: TableDef, ctx: EmitContext): EmittedModule {
   const s = tableScope(table, ctx);
   const groups = collections(table);
-  const statements = [emitOptions(s), ...emitItemUnions(s, groups), emitTransaction(s), emitTable(s, groups)];
+  const statements = [emitOptions(s), ...emitItemUnions(s, groups), emitContextFunction(s), emitTransaction(s), emitTable(s, groups)];
   return { imports: s.imports.declarations(), statements };
 }

@@ -5,7 +5,8 @@
 // entities `User` and `user`, or `User` and `UserKey`.
 
 import { getLibFiles } from '@ts-morph/common';
-import { ts, type StatementStructures } from 'ts-morph';
+import { StructureKind, ts, type StatementStructures } from 'ts-morph';
+import type { EmittedModule } from '../emit/entity.js';
 import type { TableDef } from '../../dsl/ir.js';
 import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
@@ -67,6 +68,18 @@ export interface NameProblem {
   readonly other?: NameOwner;
 }
 
+/** The exported functions of an entity's module (the function forms of its operations) and the names the module imports. */
+interface OperationNames {
+  readonly names: ReadonlySet<string>;
+  readonly imported: ReadonlySet<string>;
+}
+
+function operationNames(module: EmittedModule): OperationNames {
+  const names = module.statements.filter((s) => s.kind === StructureKind.Function && s.isExported).map((s) => (s as { name: string }).name);
+  const imported = module.imports.flatMap((i) => (Array.isArray(i.namedImports) ? i.namedImports.map((n) => (typeof n === 'string' ? n : (n as { name: string }).name)) : []));
+  return { names: new Set(names), imported: new Set(imported) };
+}
+
 function declaredNames(statements: readonly StatementStructures[] | string | undefined): string[] {
   if (!Array.isArray(statements)) return [];
   return statements.flatMap((s) => {
@@ -83,11 +96,15 @@ function declaredNames(statements: readonly StatementStructures[] | string | und
 export function nameProblems(table: TableDef): NameProblem[] {
   const problems: NameProblem[] = [];
   const tableOwner: NameOwner = { path: ['name'], what: `table "${table.name}"` };
-  const owners: Array<{ owner: NameOwner; name: string; declares: () => string[] }> = [
+  const owners: Array<{ owner: NameOwner; name: string; declares: () => string[]; operations?: () => OperationNames }> = [
     ...Object.values(table.entities).map((entity) => ({
       owner: { path: ['entities', entity.name], what: `entity "${entity.name}"` },
       name: entity.name,
       declares: () => declaredNames(entityModule(table, entity).statements),
+      // the function forms of the operations (`planPut`, of entity Plan) take a runtime helper's
+      // name only where the module imports that helper: nothing else of the output imports them
+      // beside the runtime, and the index re-exports no runtime function of such a name
+      operations: () => operationNames(entityModule(table, entity)),
     })),
     ...Object.values(table.edges).map((edge) => ({
       owner: { path: ['edges', edge.name], what: `edge "${edge.name}"` },
@@ -109,14 +126,21 @@ export function nameProblems(table: TableDef): NameProblem[] {
     if (other === undefined) declared.set(name, owner);
     else if (other !== owner) clash(owner, name, other);
   };
-  const judge = (owner: NameOwner, name: string | undefined, names: readonly string[]) => {
+  const judge = (owner: NameOwner, name: string | undefined, names: readonly string[], operations?: OperationNames) => {
     if (name !== undefined && RESERVED_WORDS.has(name)) return problems.push({ owner, kind: 'reserved', name });
     const shadowed = names.find((n) => globals.has(n));
     if (shadowed !== undefined) return problems.push({ owner, kind: 'global', name: shadowed });
-    const taken = names.find((n) => runtime.has(n));
+    const taken = names.find((n) => runtime.has(n) && (!operations?.names.has(n) || operations.imported.has(n)));
     if (taken !== undefined) return problems.push({ owner, kind: 'runtime', name: taken });
     for (const n of names) declare(owner, n);
     return 0;
+  };
+  const operationsOf = (operations: (() => OperationNames) | undefined) => {
+    try {
+      return operations?.();
+    } catch {
+      return undefined;
+    }
   };
   const safely = (declares: () => string[]) => {
     try {
@@ -148,6 +172,13 @@ export function nameProblems(table: TableDef): NameProblem[] {
     }
   }
   judge(tableOwner, undefined, tableNames); // the table's own name is never declared bare
-  for (const { owner, name, declares } of owners) judge(owner, name, [...new Set([name, ...safely(declares)])]);
+  for (const { owner, name, declares, operations } of owners) {
+    const names = safely(declares);
+    // one module declaring a name twice: a pattern named `model` makes `orderModel`, the function
+    // form of its method, beside the entity's model constant
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) problems.push({ owner, kind: 'clash', name: twice, other: { path: owner.path, what: 'another of its generated declarations' } });
+    else judge(owner, name, [...new Set([name, ...names])], operationsOf(operations));
+  }
   return problems;
 }

@@ -82,9 +82,10 @@ export async function mapConcurrent<T>(items: readonly T[], limit: number, run: 
 }
 
 /** setTimeout exists in every JavaScript runtime, but not in the ES library types the output compiles with. */
-const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
 /** Waits `ms` milliseconds. */
-export const defaultSleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
+// globalThis is read when a batch sleeps, not when the module loads: a module whose top level reads
+// nothing is one a bundler drops whole when the app uses none of it
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => (globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown }).setTimeout(resolve, ms));
 
 /** Why a batch stopped early. */
 type Stop = { readonly error: unknown; readonly gaveUp: false } | { readonly error: unknown; readonly gaveUp: true; readonly attempts: number; readonly reason: string };

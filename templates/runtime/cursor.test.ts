@@ -6,12 +6,47 @@ import { createHash, createHmac } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { KeyTemplate } from './codec.js';
-import { checkCursorOptions, decodeCursor, encodeCursor, fromBase64Url, parameterHash, toBase64Url, type CursorOptions, type CursorScope } from './cursor.js';
+import {
+  checkContextCursor,
+  checkCursorOptions,
+  decodeCursor as decode,
+  encodeCursor as encode,
+  fromBase64Url,
+  parameterHash,
+  protectCursors,
+  toBase64Url,
+  type CursorOptions,
+  type CursorScope,
+  type PositionCheck,
+} from './cursor.js';
 import { ConfigurationError, CursorError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
 import { positionCheck, type QueryRequest } from './repository.js';
 
 const SECRET = 'k'.repeat(32);
+
+// Options as a table gives them: through protectCursors, which brings the signing and encryption
+// code (a no-op for unsigned options); what happens to options that skip it is tested below.
+const encodeCursor = (bound: CursorScope, position: unknown, options?: CursorOptions) => encode(bound, position, options && protectCursors(options));
+const decodeCursor = <P = Record<string, unknown>>(cursor: string, bound: CursorScope, options?: CursorOptions, check?: PositionCheck) => decode<P>(cursor, bound, options && protectCursors(options), check);
+
+test('options with a secret that skipped protectCursors are a ConfigurationError naming it: the code that signs and encrypts comes with that function only', async (t) => {
+  for (const options of [{ secret: SECRET }, { secret: SECRET, encrypt: true }]) {
+    const message = /^cursor\.secret: (signed|encrypted) cursors need the code that makes them: pass the cursor options through protectCursors\(…\)/;
+    t.throws(() => checkContextCursor({ ...options }), { instanceOf: ConfigurationError, message });
+    await t.throwsAsync(encode(scope, key, { ...options }), { instanceOf: ConfigurationError, message });
+    const made = await encodeCursor(scope, key, options);
+    await t.throwsAsync(decode(made, scope, { ...options }), { instanceOf: ConfigurationError, message });
+    // through it, the same options object: checked and sealed
+    const given = { ...options };
+    t.is(protectCursors(given), given);
+    t.is(checkContextCursor(given), given);
+    t.deepEqual(await decode(await encode(scope, key, given), scope, given), key);
+  }
+  // unsigned options need nothing
+  t.deepEqual(await decode(await encode(scope, key, { ttlSeconds: 60 }), scope, { ttlSeconds: 60 }), key);
+  t.notThrows(() => checkContextCursor({}));
+});
 const scope: CursorScope = { table: 'Social', query: 'Article.query', params: { partition: { userId: 'u1' }, order: 'asc' } };
 const key = { pk: 'User.u1', sk: 'Article.2024-01-01T00:00:00.000Z.a' };
 

@@ -9,6 +9,10 @@
 // the query it is given to (the caller's `check`: exactly that key space's attributes, the queried
 // partition, inside the key condition) before any request. Length is capped before any decoding.
 // Written without Node or DOM types so the output compiles on any target.
+//
+// Signing and encryption come into a bundle through `protectCursors` only: options with a secret
+// go through it (the table class does it; an app on the function forms of the operations passes
+// its cursor options through it), which gives them the code that seals and opens their cursors.
 
 import { ConfigurationError, CursorError } from './errors.js';
 import { constantTimeEqual, hmacSha256, sha256, utf8Bytes } from './hmac.js';
@@ -143,6 +147,15 @@ interface ResolvedOptions {
   readonly ttlMs: number;
   readonly maxLength: number;
   readonly now: () => number;
+  /** How cursors under a key are sealed and opened (signed or encrypted), once `protectCursors` has given it. */
+  readonly seal?: CursorSeal;
+}
+
+/** Signing or encryption of a cursor's body under a key: `<text>.<tag>` after the header, and back. */
+interface CursorSeal {
+  seal(header: string, body: Uint8Array, key: CursorKey): Promise<string>;
+  /** The body, or a CursorError when the text and tag are not what `seal` made under this key. */
+  open(head: string, text: string, tag: string, key: CursorKey): Promise<Uint8Array>;
 }
 
 interface AesKey {
@@ -156,18 +169,47 @@ interface WebCrypto {
   };
   getRandomValues(array: Uint8Array): Uint8Array;
 }
-const webCrypto = (globalThis as { crypto?: Partial<WebCrypto> }).crypto;
+/** Web Crypto, read when a cursor is encrypted (not at load: a bundle of an app that pages no query drops this module whole). */
+const webCrypto = (): Partial<WebCrypto> | undefined => (globalThis as { crypto?: Partial<WebCrypto> }).crypto;
 
 const resolved = new WeakMap<CursorOptions, ResolvedOptions>();
 
 /**
- * Checks cursor options once (the generated table class calls it in its constructor) and returns
+ * Checks cursor options once (the generated table context does it when it is made) and returns
  * them unchanged; throws ConfigurationError for a secret under 32 bytes, a bad or repeated key id,
  * `encrypt` without a secret or without Web Crypto, or a non-positive ttl or length.
  */
 export function checkCursorOptions(options: CursorOptions): CursorOptions {
   resolve(options);
   return options;
+}
+
+/**
+ * `checkCursorOptions`, and for options with a secret the code that signs (HMAC-SHA-256) or
+ * encrypts (AES-256-GCM) their cursors; returns the options unchanged. What an app passes its
+ * cursor options through to sign or encrypt them: the table class does it in its constructor;
+ * with the function forms of the operations, `createShopContext(client, { cursor: protectCursors({ secret }) })`.
+ * An app that signs nothing does not call it, and its bundle carries neither.
+ */
+export function protectCursors(options: CursorOptions): CursorOptions {
+  const o = resolve(options);
+  if (o.keys.length > 0 && o.seal === undefined) resolved.set(options, { ...o, seal: o.encrypt ? ENCRYPTED : SIGNED });
+  return options;
+}
+
+/** `checkCursorOptions` for a table's context: options with a secret must have been through `protectCursors`. */
+export function checkContextCursor(options: CursorOptions): CursorOptions {
+  const o = resolve(options);
+  if (o.keys.length > 0) sealOf(o);
+  return options;
+}
+
+/** The seal of options with a secret; ConfigurationError when they were not given to `protectCursors`. */
+function sealOf(o: ResolvedOptions): CursorSeal {
+  if (o.seal === undefined) {
+    throw new ConfigurationError('cursor.secret', `${o.encrypt ? 'encrypted' : 'signed'} cursors need the code that makes them: pass the cursor options through protectCursors(…), from the generated output`);
+  }
+  return o.seal;
 }
 
 function resolve(options: CursorOptions = {}): ResolvedOptions {
@@ -187,7 +229,7 @@ function resolve(options: CursorOptions = {}): ResolvedOptions {
     }
   }
   if (options.encrypt && keys.length === 0) throw new ConfigurationError('cursor.encrypt', 'encrypting cursors needs a secret to derive the key from; set cursor.secret');
-  if (options.encrypt && (webCrypto?.subtle === undefined || webCrypto.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
+  if (options.encrypt && (webCrypto()?.subtle === undefined || webCrypto()?.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
   const ttl = options.ttlSeconds ?? CURSOR_DEFAULTS.ttlSeconds;
   if (!(typeof ttl === 'number' && ttl > 0)) throw new ConfigurationError('cursor.ttlSeconds', `must be a positive number of seconds (or Infinity), got ${String(ttl)}`);
   const maxLength = options.maxLength ?? CURSOR_DEFAULTS.maxLength;
@@ -203,11 +245,50 @@ const aesKeys = new Map<string, Promise<AesKey>>();
 function aesKey(secret: string): Promise<AesKey> {
   let key = aesKeys.get(secret);
   if (!key) {
-    key = webCrypto!.subtle!.importKey('raw', hmacSha256(secret, 'ddbgen cursor encryption v2'), 'AES-GCM', false, ['encrypt', 'decrypt']);
+    key = webCrypto()!.subtle!.importKey('raw', hmacSha256(secret, 'ddbgen cursor encryption v2'), 'AES-GCM', false, ['encrypt', 'decrypt']);
     aesKeys.set(secret, key);
   }
   return key;
 }
+
+const UNDECRYPTABLE = 'it does not decrypt: it was changed or encrypted with another secret';
+
+/** Signed cursors: `<body>.<HMAC-SHA-256 of header.body>`, the body readable base64url JSON. */
+const SIGNED: CursorSeal = {
+  async seal(header, body, key) {
+    const text = bytesToBase64Url(body);
+    return `${text}.${bytesToBase64Url(hmacSha256(key.secret, `${header}.${text}`))}`;
+  },
+  async open(head, text, tag, key) {
+    if (!constantTimeEqual(utf8Bytes(tag), utf8Bytes(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
+    return base64UrlToBytes(text);
+  },
+};
+
+/** Encrypted cursors: `<IV and ciphertext>.<GCM tag>`, AES-256-GCM with the header as additional data. */
+const ENCRYPTED: CursorSeal = {
+  async seal(header, body, key) {
+    const iv = webCrypto()!.getRandomValues!(new Uint8Array(12));
+    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(header) }, await aesKey(key.secret), body));
+    const ciphertext = new Uint8Array(iv.length + sealed.length - 16);
+    ciphertext.set(iv);
+    ciphertext.set(sealed.subarray(0, sealed.length - 16), iv.length);
+    return `${bytesToBase64Url(ciphertext)}.${bytesToBase64Url(sealed.subarray(sealed.length - 16))}`;
+  },
+  async open(head, text, tag, key) {
+    const sealed = base64UrlToBytes(text);
+    const gcmTag = base64UrlToBytes(tag);
+    if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError(UNDECRYPTABLE);
+    const data = new Uint8Array(sealed.length - 12 + 16);
+    data.set(sealed.subarray(12));
+    data.set(gcmTag, sealed.length - 12);
+    try {
+      return new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
+    } catch {
+      throw new CursorError(UNDECRYPTABLE);
+    }
+  },
+};
 
 // ---- encode / decode ----
 
@@ -222,24 +303,14 @@ export async function encodeCursor(scope: CursorScope, position: unknown, option
     const header = `${VERSION}u`;
     const text = bytesToBase64Url(body);
     cursor = `${header}.${text}.${checksum(`${header}.${text}`)}`;
-  } else if (!o.encrypt) {
-    const header = `${VERSION}s${key.id}`;
-    const text = bytesToBase64Url(body);
-    cursor = `${header}.${text}.${bytesToBase64Url(hmacSha256(key.secret, `${header}.${text}`))}`;
   } else {
-    const header = `${VERSION}e${key.id}`;
-    const iv = webCrypto!.getRandomValues!(new Uint8Array(12));
-    const sealed = new Uint8Array(await webCrypto!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(header) }, await aesKey(key.secret), body));
-    const ciphertext = new Uint8Array(iv.length + sealed.length - 16);
-    ciphertext.set(iv);
-    ciphertext.set(sealed.subarray(0, sealed.length - 16), iv.length);
-    cursor = `${header}.${bytesToBase64Url(ciphertext)}.${bytesToBase64Url(sealed.subarray(sealed.length - 16))}`;
+    const header = `${VERSION}${o.encrypt ? 'e' : 's'}${key.id}`;
+    cursor = `${header}.${await sealOf(o).seal(header, body, key)}`;
   }
   if (cursor.length > o.maxLength) throw new CursorError(`this query's position needs a ${cursor.length}-character cursor, above cursor.maxLength (${o.maxLength}); raise it`);
   return cursor;
 }
 
-const UNDECRYPTABLE = 'it does not decrypt: it was changed or encrypted with another secret';
 
 function checksum(text: string): string {
   return bytesToBase64Url(sha256(utf8Bytes(text)).subarray(0, 16));
@@ -272,22 +343,7 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
   } else {
     const key = o.keys.find((k) => k.id === id);
     if (!key) throw new CursorError(`it was made with key "${id}", which this table does not accept (accepted: ${o.keys.map((k) => k.id).join(', ')})`);
-    if (mode === 's') {
-      if (!constantTimeEqual(utf8Bytes(tag), utf8Bytes(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
-      body = base64UrlToBytes(text);
-    } else {
-      const sealed = base64UrlToBytes(text);
-      const gcmTag = base64UrlToBytes(tag);
-      if (sealed.length < 12 || gcmTag.length !== 16) throw new CursorError(UNDECRYPTABLE);
-      const data = new Uint8Array(sealed.length - 12 + 16);
-      data.set(sealed.subarray(12));
-      data.set(gcmTag, sealed.length - 12);
-      try {
-        body = new Uint8Array(await webCrypto!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
-      } catch {
-        throw new CursorError(UNDECRYPTABLE);
-      }
-    }
+    body = await sealOf(o).open(head, text, tag, key);
   }
   let parsed: unknown;
   try {

@@ -92,7 +92,8 @@ test('conditions: an Object member as a comparison is an unknown comparison, not
 });
 
 test('errors name items by key parts; a pii part prints as a keyed fingerprint, never its value or an unkeyed hash of it', (t) => {
-  const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'] };
+  // as a generated model of an entity with pii attributes: with the process's fingerprint
+  const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'], fingerprint: processFingerprint };
   const at = new Date(Date.UTC(2024, 0, 1));
   const secret = 'a'.repeat(16) + 'b'.repeat(16);
   const keyed = keyedFingerprint(secret);
@@ -107,6 +108,8 @@ test('errors name items by key parts; a pii part prints as a keyed fingerprint, 
   t.not(processFingerprint('ann@x.example'), unkeyed);
   t.not(processFingerprint('ann@x.example'), processFingerprint('bob@x.example'));
   t.is(describeItem({ name: 'User', primaryParts: ['id'] }, { id: 'u"1' }), 'User { id: "u\\"1" }');
+  // a model that marks pii without a fingerprint (none of ddbgen's): nothing of the value is printed
+  t.is(describeItem({ name: 'Login', primaryParts: ['email'], pii: ['email'] }, { email: 'ann@x.example' }), 'Login { email: <pii> }');
   const short = t.throws(() => keyedFingerprint('short'), { instanceOf: ConfigurationError });
   t.is(short.message, "piiSecret: the secret is 5 bytes; use at least 32 random bytes (e.g. crypto.randomBytes(32).toString('base64'))");
   t.throws(() => keyedFingerprint(''), { instanceOf: ConfigurationError });

@@ -436,17 +436,24 @@ export const PII_SECRET_MIN_BYTES = 32;
  * against guessed values by whoever lacks the secret. Throws ConfigurationError for a short secret.
  */
 export function keyedFingerprint(secret: string): PiiFingerprint {
-  const bytes = typeof secret === 'string' ? utf8Bytes(secret).length : 0;
-  if (bytes < PII_SECRET_MIN_BYTES) {
-    throw new ConfigurationError('piiSecret', `the secret is ${bytes} bytes; use at least ${PII_SECRET_MIN_BYTES} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
-  }
+  checkPiiSecret(secret);
   return (value) => {
     const digest = hmacSha256(secret, value instanceof Date ? value.toISOString() : String(value));
     return `<pii ${Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('')}>`;
   };
 }
 
-const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
+/**
+ * Throws ConfigurationError for a `piiSecret` shorter than PII_SECRET_MIN_BYTES. What a table whose
+ * entities mark nothing pii does with the secret: checked, as everywhere, with nothing to key.
+ */
+export function checkPiiSecret(secret: string): void {
+  const bytes = typeof secret === 'string' ? utf8Bytes(secret).length : 0;
+  if (bytes < PII_SECRET_MIN_BYTES) {
+    throw new ConfigurationError('piiSecret', `the secret is ${bytes} bytes; use at least ${PII_SECRET_MIN_BYTES} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
+  }
+}
+
 let processKey: PiiFingerprint | undefined;
 
 /**
@@ -456,6 +463,8 @@ let processKey: PiiFingerprint | undefined;
  */
 export const processFingerprint: PiiFingerprint = (value) => {
   if (processKey === undefined) {
+    // read here, not at load, so that loading the module reads no global
+    const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
     if (webCrypto?.getRandomValues === undefined) return '<pii>';
     const key = webCrypto.getRandomValues(new Uint8Array(32));
     processKey = keyedFingerprint(Array.from(key, (b) => b.toString(16).padStart(2, '0')).join(''));
@@ -463,19 +472,24 @@ export const processFingerprint: PiiFingerprint = (value) => {
   return processKey(value);
 };
 
+/** A pii value where no fingerprint is at hand: nothing of the value at all. */
+const hidden: PiiFingerprint = () => '<pii>';
+
 /**
  * How an error message names an item: its entity and key parts, `User { id: "u1" }`; a part marked
- * pii prints as its fingerprint (`fingerprint`: the table's `piiSecret`, else the process's key),
- * never its value.
+ * pii prints as its fingerprint (`fingerprint`: the table's `piiSecret`, else the model's, which a
+ * generated model of an entity with pii attributes sets to `processFingerprint`), never its value.
+ * The hash comes into a bundle through those models only: an app whose entities mark nothing pii
+ * carries none.
  */
 export function describeItem(
-  model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[] },
+  model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[]; readonly fingerprint?: PiiFingerprint },
   values: Readonly<Record<string, unknown>>,
-  fingerprint: PiiFingerprint = processFingerprint,
+  fingerprint?: PiiFingerprint,
 ): string {
   const parts = model.primaryParts.map((name) => {
     const value = hasOwn(values, name) ? values[name] : undefined;
-    const shown = model.pii?.includes(name) ? fingerprint(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);
+    const shown = model.pii?.includes(name) ? (fingerprint ?? model.fingerprint ?? hidden)(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);
     return `${name}: ${shown}`;
   });
   return parts.length ? `${model.name} { ${parts.join(', ')} }` : model.name;

@@ -73,6 +73,8 @@ export interface EntityModel {
   readonly required: readonly string[];
   /** Attributes marked pii: error messages print a fingerprint of them, never the value. */
   readonly pii?: readonly string[];
+  /** How errors fingerprint them without a `piiSecret` (`processFingerprint`): set when `pii` is. */
+  readonly fingerprint?: PiiFingerprint;
   /** Undeclared attributes are written and read as given (entity({ passthrough: true })). */
   readonly passthrough?: boolean;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */

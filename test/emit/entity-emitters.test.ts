@@ -1,9 +1,10 @@
 // One entity's emitters, each given a small entity and checked on its own output: declared names,
 // members and method statements (small exact strings, never a whole module).
 import test from 'ava';
-import type { MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import { StructureKind, type ClassDeclarationStructure, type FunctionDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
 import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
+import { emitEntity } from '../../generator/emit/entity.js';
 import { entityScope } from '../../generator/emit/entity-scope.js';
 import { emitItemTypes } from '../../generator/emit/item-types.js';
 import { emitKeyBuilders } from '../../generator/emit/key-builders.js';
@@ -126,13 +127,36 @@ test('entity model: declared and required attributes, PII and passthrough for th
 test('crud: methods and their one-line bodies', (t) => {
   const methods = emitCrud(scope('Order'));
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
-  t.is(methods[0]!.statements, 'return getItem(this.context, orderModel, key, options) as Promise<Order | undefined>;');
-  t.is(methods[1]!.statements, "return putItem(this.context, orderModel, item, 'put', options) as Promise<Order>;");
+  // the body of the function form (`orderGet(context, key, options)`), which the method calls
+  t.is(methods[0]!.statements, 'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;');
+  t.is(methods[1]!.statements, "return putItem(context, orderModel, item, 'put', options) as Promise<Order>;");
   // update's result read off an interface member per `returnValues`, not a conditional type
   const update = methods.find((m) => m.name === 'update')!;
   t.deepEqual(update.typeParameters, [{ name: 'R', constraint: 'UpdateReturnValues', default: "'ALL_NEW'" }]);
   t.is(update.returnType, 'Promise<UpdateResults<Order>[R]>');
-  t.is(update.statements, 'return updateItem(this.context, orderModel, key, changes, options) as Promise<UpdateResults<Order>[R]>;');
+  t.is(update.statements, 'return updateItem(context, orderModel, key, changes, options) as Promise<UpdateResults<Order>[R]>;');
+});
+
+test('operations: each method is also an exported function of the context, holding its body; the method calls it with the repository\'s context', (t) => {
+  const { statements } = emitEntity(table.entities['Order']!, ctx);
+  const functions = statements.filter((s) => s.kind === StructureKind.Function) as FunctionDeclarationStructure[];
+  const repository = statements.find((s) => (s as { name?: string }).name === 'OrderRepository') as ClassDeclarationStructure;
+  const operations = functions.filter((f) => !['orderToRecord', 'orderFromRecord'].includes(f.name!));
+  t.deepEqual(operations.map((f) => f.name), repository.methods!.map((m) => `order${m.name[0]!.toUpperCase()}${m.name.slice(1)}`));
+  t.true(operations.every((f) => f.isExported));
+  const get = operations[0]!;
+  t.deepEqual(get.parameters!.map((p) => `${p.name}: ${p.type}`), ['context: TableContext', 'key: OrderKey', 'options: ReadOptions']);
+  t.is(get.statements, 'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;');
+  t.regex((get.docs![0] as { description: string }).description, /^Reads one Order by its key; undefined when there is none\. The function form of\s+`OrderRepository\.get`/);
+  const method = (name: string) => repository.methods!.find((m) => m.name === name)!;
+  t.is(method('get').statements, 'return orderGet(this.context, key, options);');
+  // a generic method passes its type parameter on; an overloaded one its options as the implementation got them
+  t.is(method('update').statements, 'return orderUpdate<R>(this.context, key, changes, options);');
+  t.is(method('queryByStatus').statements, 'return orderQueryByStatus(this.context, partition, options as never);');
+  t.is(method('queryByStatus').overloads!.length, 2);
+  t.is((operations.find((f) => f.name === 'orderQueryByStatus')!).overloads!.length, 2);
+  // the iterator pages through the function form, not through the class
+  t.is(method('queryByStatusAll').statements, 'return orderQueryByStatusAll(this.context, partition, options);');
 });
 
 test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
@@ -150,7 +174,7 @@ test('index queries: the table path is left out when its sort key is constant; p
   // the iterator's type has a covariant item (declared `out`): the assertion compares item types only
   t.is(methods[1]!.returnType, 'ItemIterator<OrderByStatusItem>');
   // the runtime passes the options on with each page's cursor
-  t.is(methods[1]!.statements, 'return allItems(page => this.queryByStatus(partition, page), options) as ItemIterator<OrderByStatusItem>;');
+  t.is(methods[1]!.statements, 'return allItems(page => orderQueryByStatus(context, partition, page), options) as ItemIterator<OrderByStatusItem>;');
   t.is(methods[0]!.overloads!.length, 2);
   t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
   t.is(methods[0]!.docs, undefined);
@@ -174,7 +198,7 @@ test('sparse indexes: mark and clear for an index read by optional attributes; m
   t.deepEqual(methodNames(methods), ['markByStatus', 'clearByStatus']);
   // byStatus reads status (required, not in the primary key) and flaggedAt (optional): an update cannot read status, so mark takes it
   t.deepEqual(methods[0]!.parameters!.map((p) => `${p.name}: ${p.type}`), ['key: OrderKey', "values: { flaggedAt: Date; status: 'OPEN' | 'SHIPPED'; }"]);
-  t.is(methods[1]!.statements, "return updateItem(this.context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
+  t.is(methods[1]!.statements, "return updateItem(context, orderModel, key, { remove: ['flaggedAt'] }) as Promise<Order>;");
   t.deepEqual(emitSparseIndexes(scope('Tag')), []);
 });
 
@@ -231,7 +255,7 @@ test('queries on a sharded partition key gather through gather.ts (queryShards, 
     emit(entityScopeOf);
     return Object.fromEntries(entityScopeOf.imports.declarations().map((d) => [d.moduleSpecifier, (d.namedImports as Array<string | { name: string }>).map((n) => (typeof n === 'string' ? n : n.name))]));
   };
-  const vote = modulesOf('Vote', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryShards\(this\.context, entityQuery\(voteModel, 'query'/));
+  const vote = modulesOf('Vote', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryShards\(context, entityQuery\(voteModel, 'query'/));
   t.deepEqual(vote['./runtime/gather.js'], ['queryShards']);
   t.false(vote['./runtime/repository.js']!.includes('queryPage'));
   const total = modulesOf('Total', (s) => [emitCrud(s), emitCounters(s)]);

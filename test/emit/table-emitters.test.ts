@@ -35,7 +35,7 @@ const signature = (m: Method) => `${m.name}(${(m.parameters ?? []).map((p) => `$
 const importsOf = (table: typeof shop) => Object.fromEntries(module(table).imports.map((i) => [i.moduleSpecifier, (i.namedImports as Array<string | { name: string }>).map((n) => (typeof n === 'string' ? n : n.name))]));
 
 test('table class: options, the tagged item unions, the transaction and the table, in order', (t) => {
-  t.deepEqual(module(shop).statements.map((s) => (s as { name: string }).name), ['ShopTableOptions', 'ShopItem', 'ShopOrderCollectionItem', 'ShopTransaction', 'ShopTable']);
+  t.deepEqual(module(shop).statements.map((s) => (s as { name: string }).name), ['ShopTableOptions', 'ShopItem', 'ShopOrderCollectionItem', 'createShopContext', 'ShopTransaction', 'ShopTable']);
   const options = declaration<InterfaceDeclarationStructure>(module(shop).statements, 'ShopTableOptions');
   t.deepEqual(options.properties!.map((p) => `${p.name}?: ${p.type}`), ['tableName?: string', 'cursor?: CursorOptions', 'retry?: RetryPolicy', 'transactionRetry?: TransactionRetryPolicy', 'gatherConcurrency?: number', 'piiSecret?: string']);
 });
@@ -63,23 +63,39 @@ test('table class: the transaction extends the runtime\'s TableTransaction, decl
 });
 
 test('table class: the context takes each option only when it is set, and the ttl attribute', (t) => {
-  const [tableName, context, ...repositories] = classOf(shop, 'ShopTable').ctors![0]!.statements as string[];
-  t.is(tableName, "this.tableName = options.tableName ?? 'Shop';");
+  // built by create<Table>Context, which the function forms of the operations take in place of the class
+  const [protect, context, tableName, ...repositories] = classOf(shop, 'ShopTable').ctors![0]!.statements as string[];
+  // the class signs or encrypts cursors as its options say (protectCursors brings that code); the context checks them
+  t.is(protect, 'if (options.cursor !== undefined) protectCursors(options.cursor);');
+  t.is(context, 'this.context = createShopContext(client, options);');
+  t.is(tableName, 'this.tableName = this.context.tableName;');
+  const create = declaration<FunctionDeclarationStructure>(module(shop).statements, 'createShopContext');
+  t.true(create.isExported);
+  t.deepEqual(create.parameters!.map((p) => `${p.name}: ${p.type}${p.initializer ? ` = ${p.initializer}` : ''}`), ['client: DynamoDBDocumentClient', 'options: ShopTableOptions = {}']);
+  t.is(create.returnType, 'TableContext');
+  const [name, piiSecret, built] = create.statements as string[];
+  t.is(name, "const tableName = options.tableName ?? 'Shop';");
+  // no entity of the shop marks pii: the secret is checked and keys nothing (so the hash stays out of its bundles)
+  t.is(piiSecret, '// no attribute is pii: the secret is checked (as on every table), with nothing to fingerprint\nif (options.piiSecret !== undefined) checkPiiSecret(options.piiSecret);');
   t.is(
-    context,
+    built,
     [
-      'this.context = {',
+      'return {',
       '    client,',
-      '    tableName: this.tableName,',
-      '    ...(options.cursor ? { cursor: checkCursorOptions(options.cursor) } : {}),',
+      '    tableName,',
+      '    ...(options.cursor ? { cursor: checkContextCursor(options.cursor) } : {}),',
       '    ...(options.retry ? { retry: options.retry } : {}),',
       '    ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}),',
       '    ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}),',
-      '    ...(options.piiSecret !== undefined ? { pii: keyedFingerprint(options.piiSecret) } : {}),',
       "    ttl: 'expiresAt'",
       '};',
     ].join('\n'),
   );
+  // a table whose entities mark pii keys its errors' fingerprints with the secret
+  const pii = defineTable({ name: 'Crm', entities: { Contact: entity({ attributes: { email: types.string({ pii: true }) }, key: { pk: 'C#<email>', sk: 'C' } }) } });
+  const withPii = declaration<FunctionDeclarationStructure>(module(pii).statements, 'createCrmContext').statements as string[];
+  t.is(withPii.length, 2);
+  t.true(withPii[1]!.includes('    ...(options.piiSecret !== undefined ? { pii: keyedFingerprint(options.piiSecret) } : {})'));
   t.deepEqual(repositories, ['this.order = new OrderRepository(this.context);', 'this.line = new LineRepository(this.context);', 'this.hit = new HitRepository(this.context);']);
 });
 
@@ -105,7 +121,7 @@ test('table class: a rotated table names its period tables and opens one', (t) =
     "const base = options.rotationBase ?? options.tableName ?? 'Metrics';",
     "return new MetricsTable(client, {\n    ...options,\n    rotationBase: base,\n    tableName: rotatedTableName(base, at, 'month')\n});",
   ]);
-  t.true(String((classOf(rotated, 'MetricsTable').ctors![0]!.statements as string[])[1]).includes("rotation: { base: options.rotationBase ?? this.tableName, every: 'month' }"));
+  t.true(String((declaration<FunctionDeclarationStructure>(module(rotated).statements, 'createMetricsContext').statements as string[]).at(-1)).includes("rotation: { base: options.rotationBase ?? tableName, every: 'month' }"));
 });
 
 test('table class: imports are what it uses (no collections, edges or rotation runtime when the table has none)', (t) => {

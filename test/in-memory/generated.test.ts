@@ -47,3 +47,37 @@ test('a table name given to both: the generated table and its class agree; anoth
   t.deepEqual(memory.items(), [{ pk: 'Actor.a', sk: 'PROFILE', id: 'a', name: 'A' }]);
   await t.throwsAsync(new SocialTable(memory).actor.get({ id: 'a' }), { name: 'ResourceNotFoundException', message: 'Cannot do operations on a non-existent table' });
 });
+
+test('the function forms of the operations do what the methods do, on the context create<Table>Context builds from the same options', async (t) => {
+  const { createSocialContext, protectCursors, userGet, userPut, userUpdate, userDelete, articlePut, articleQuery } = await import('../../out/social/index.js');
+  const memory = createSocialInMemory();
+  const db = new SocialTable(memory, { tableName: 'Social' });
+  const context = createSocialContext(memory, { tableName: 'Social' });
+  t.is(context.tableName, db.tableName);
+  const user = { id: 'u1', email: 'ann@x.example', status: 'ACTIVE' as const, joinedAt: new Date('2024-01-01T00:00:00Z') };
+  t.deepEqual(await userPut(context, user), user);
+  t.deepEqual(await db.user.get({ id: 'u1' }), user, 'written by the function, read by the method');
+  t.deepEqual(await userUpdate(context, { id: 'u1' }, { set: { status: 'BANNED' } }), { ...user, status: 'BANNED' });
+  t.deepEqual(await userGet(context, { id: 'u1' }), await db.user.get({ id: 'u1' }));
+  for (const [i, at] of ['2024-01-01', '2024-01-02', '2024-01-03'].entries()) {
+    await articlePut(context, { userId: 'u1', articleId: `a${i}`, name: `n${i}`, updatedAt: new Date(`${at}T00:00:00Z`), views: i });
+  }
+  // pages and cursors are the same: a cursor the method returned continues under the function, and the other way round
+  const first = await db.article.query({ userId: 'u1' }, { limit: 2 });
+  const rest = await articleQuery(context, { userId: 'u1' }, { limit: 2, cursor: first.cursor! });
+  t.deepEqual([...first.items, ...rest.items].map((a) => a.articleId), ['a0', 'a1', 'a2']);
+  const viaFunction = await articleQuery(context, { userId: 'u1' }, { limit: 2 });
+  t.deepEqual((await db.article.query({ userId: 'u1' }, { limit: 2, cursor: viaFunction.cursor! })).items, rest.items);
+  t.deepEqual(await userDelete(context, { id: 'u1' }), { ...user, status: 'BANNED' });
+  t.is(await db.user.get({ id: 'u1' }), undefined);
+  // the options are checked as the table class checks them
+  t.throws(() => createSocialContext(memory, { cursor: { secret: 'short' } }), { message: /cursor\.secret/ });
+  t.throws(() => createSocialContext(memory, { piiSecret: 'short' }), { message: /piiSecret/ });
+  // signed cursors: the options go through protectCursors, as the table class does with them; without it, a ConfigurationError when the context is made
+  const cursor = protectCursors({ secret: 's'.repeat(32) });
+  const signed = createSocialContext(memory, { cursor });
+  const signedPage = await articleQuery(signed, { userId: 'u1' }, { limit: 2 });
+  t.true(signedPage.cursor!.startsWith('2s0.'));
+  t.deepEqual((await new SocialTable(memory, { cursor }).article.query({ userId: 'u1' }, { limit: 2, cursor: signedPage.cursor! })).items, rest.items);
+  t.throws(() => createSocialContext(memory, { cursor: { secret: 's'.repeat(32) } }), { message: /protectCursors/ });
+});

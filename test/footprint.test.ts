@@ -1,0 +1,55 @@
+// Lambda-sized output: an app bundles only the operations it imports. The function forms of the
+// operations (`orderGet(context, key)`) reach no batch, scan, transaction, gather, edge or stream
+// code, and a get/put app no cursor code past the check of its options; the table class, which
+// carries every operation, is the control that shows the check sees them. Bundled with esbuild as
+// bench/footprint.ts does, modules read from the unminified bundle's declarations (no byte counts).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { APPS, appFootprint, type App } from '../bench/footprint.js';
+
+const base = mkdtempSync(path.join(tmpdir(), 'ddbgen-footprint-'));
+// an ES module package, as bench/ is: the runtime modules are written as ES modules, which a bundler
+// shakes statement by statement (CommonJS ones it keeps whole)
+writeFileSync(path.join(base, 'package.json'), JSON.stringify({ type: 'module' }));
+const app = (subject: string, features: string): App => APPS.find((a) => a.subject.label === subject && a.features === features)!;
+/** What a get/put app must not carry (`runtime/x.js` as the bundle names them). */
+const OPTIONAL = ['batch', 'edge', 'gather', 'scan', 'stream', 'transaction', 'rotation', 'native-index'].map((m) => `runtime/${m}.js`);
+const names = (result: Awaited<ReturnType<typeof appFootprint>>, file: string) => result.declarations.filter((d) => d.file === file).map((d) => d.name);
+
+for (const subject of ['one entity', 'social fixture']) {
+  test(`${subject}: a get/put app keeps no batch, scan, transaction, gather, edge or stream code, nor cursor encoding or encryption`, async (t) => {
+    t.timeout(120_000);
+    const result = await appFootprint(app(subject, 'get/put'), base);
+    t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
+    t.deepEqual(names(result, 'runtime/cursor.js').filter((n) => /encodeCursor|decodeCursor|aesKey|checksum/.test(n)), []);
+    t.false(result.text.includes('AES-GCM'));
+    // SHA-256 only where something is hashed: the social fixture's pii (error fingerprints); nothing of the shop's
+    t.is(names(result, 'runtime/hmac.js').includes('sha256'), subject === 'social fixture');
+    // what it does keep: the key codec and the two requests
+    t.true(result.runtime.includes('runtime/codec.js'));
+    t.true(/\bGetCommand\b/.test(result.text) && /\bPutCommand\b/.test(result.text));
+  });
+
+  test(`${subject}: a get/put/query app adds the query and its cursor, still no batch, scan, transaction, gather, edge or stream code`, async (t) => {
+    t.timeout(120_000);
+    const result = await appFootprint(app(subject, 'get/put/query'), base);
+    t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
+    t.true(result.runtime.includes('runtime/key-condition.js'));
+    t.true(names(result, 'runtime/cursor.js').includes('encodeCursor'));
+    // its cursors are unsigned: no signing or encryption (protectCursors brings them, and this app does not call it)
+    t.deepEqual(names(result, 'runtime/cursor.js').filter((n) => /SIGNED|ENCRYPTED|aesKey|protectCursors/.test(n)), []);
+    t.false(result.text.includes('AES-GCM'));
+    // HMAC only where a piiSecret keys the fingerprints of pii values (the social fixture's users), not for cursors
+    t.is(names(result, 'runtime/hmac.js').includes('hmacSha256'), subject === 'social fixture');
+  });
+
+  test(`${subject}: the table class carries every operation (the control: the checks above see batches and transactions when they are there)`, async (t) => {
+    t.timeout(120_000);
+    const result = await appFootprint(app(subject, 'get/put/query through the table class'), base);
+    for (const module of ['runtime/batch.js', 'runtime/transaction.js', 'runtime/scan.js']) t.true(result.runtime.includes(module), module);
+    t.true(names(result, 'runtime/cursor.js').includes('ENCRYPTED') && result.text.includes('AES-GCM'), 'the class signs and encrypts cursors when its options say so');
+    if (subject === 'social fixture') t.true(result.runtime.includes('runtime/edge.js'));
+  });
+}
