@@ -21,6 +21,7 @@ import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettin
 import { formatModule } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
+import { checkNatively, nativeCompiler, tsconfigOptions } from './native-check.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
@@ -183,6 +184,12 @@ export interface GenerateOptions {
   readonly progress?: (text: string) => void;
   /** Runtime modules written whether or not the generated code imports them (`migration` for ddbgen diff --emit-migration). */
   readonly runtime?: readonly string[];
+  /**
+   * What type-checks `emit: 'ts'` output: `native`, TypeScript 7's tsgo when
+   * @typescript/native-preview is installed (the default then; native-check.ts), or `typescript`,
+   * the compiler API, re-checking only what a change can affect (always for `emit: 'js'`, which it compiles).
+   */
+  readonly typeChecker?: 'native' | 'typescript';
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -240,16 +247,22 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const sources = new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
+  const format = moduleFormat(path.join(root, folder));
+  const native = emit === 'ts' && options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
+  const nativeOptions = native && tsconfigOptions(compilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
   const compile = (buildInfo: string | undefined): CompileResult => {
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
-    const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
-    const incremental = options.keepCache ?? true;
-    const result = compileGenerated({ files: sources, options: compilerOptions, incremental, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
+    const errors = native && nativeOptions ? checkNatively(native, sources, nativeOptions, root, format) : undefined;
+    // tsgo keeps no build state: a run whose sources are unchanged is still known by their hash
+    const result =
+      errors === undefined
+        ? compileGenerated({ files: sources, options: compilerOptions, incremental: options.keepCache ?? true, ...(buildInfo ? { buildInfo } : {}), ...(progress ? { checking: (n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`) } : {}) }, root)
+        : { errors, emitted: new Map<string, string>(), buildInfo: (options.keepCache ?? true) ? NATIVE_BUILD_STATE : undefined, checked: sources.size };
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
-  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: ts.version });
+  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: native && nativeOptions ? `native ${native.version}` : ts.version });
   // the very sources, SDK and compiler the build state was made from: nothing to check or compile again
   const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
   let result = unchanged ? { errors: [], emitted: new Map<string, string>(), buildInfo: previous.buildInfo, checked: 0 } : compile(previous.buildInfo);
@@ -269,7 +282,6 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.clear();
     for (const file of [...expected].sort()) files.set(file, next.compiled.get(file)!);
   }
-  const format = moduleFormat(path.join(root, folder));
   for (const name of used) files.set(`${folder}/runtime/${name}.js`, `${BANNER}\n\n${runtime.get(name)!.js[format]}`);
   for (const [file, text] of declarations) files.set(file, text);
   stats.checked = result.checked;
@@ -278,6 +290,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   for (const [file, text] of files) files.set(file, header + text.slice(BANNER.length));
   return { files, cache: next, stats };
 }
+
+/** The cache's build state after a check by tsgo, which keeps none: it marks the sources (by their hash) as checked. */
+const NATIVE_BUILD_STATE = '';
 
 /** CommonJS output puts "use strict" first: the banner goes back on top. */
 const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);

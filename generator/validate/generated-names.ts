@@ -4,6 +4,8 @@
 // runtime helper it imports, and two declarations (or two files) that come out the same, such as
 // entities `User` and `user`, or `User` and `UserKey`.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { getLibFiles } from '@ts-morph/common';
 import { ts, type StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
@@ -12,7 +14,7 @@ import { emitEdges } from '../emit/edges.js';
 import { entityModule } from '../emit/entity-module.js';
 import { emitInMemory } from '../emit/in-memory.js';
 import { emitStream } from '../emit/stream.js';
-import { runtimeModules } from '../emit/runtime-modules.js';
+import { compiledRuntimeDir, runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
 
@@ -27,20 +29,43 @@ export const RESERVED_WORDS = new Set(
 
 let globalNames: Set<string> | undefined;
 
+/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …), read from the libraries. */
+function libraryGlobals(): Set<string> {
+  const names = new Set<string>();
+  for (const lib of getLibFiles()) {
+    if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
+    for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+      } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
+        names.add(statement.name.text);
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * The globals as the build wrote them (writeJavascriptGlobals), for the TypeScript whose libraries
+ * they were read from: parsing the libraries would cost every run a tenth of a second or more.
+ */
+const GLOBALS_FILE = path.join(compiledRuntimeDir, 'javascript-globals.json');
+
+/** Writes the globals of this TypeScript's libraries for later runs (a build step, compile-runtime.ts). */
+export function writeJavascriptGlobals(): void {
+  writeFileSync(GLOBALS_FILE, `${JSON.stringify({ typescript: ts.version, names: [...libraryGlobals()].sort() })}\n`);
+}
+
 /** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …). */
 export function javascriptGlobals(): ReadonlySet<string> {
   if (!globalNames) {
-    globalNames = new Set();
-    for (const lib of getLibFiles()) {
-      if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
-      for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
-        if (ts.isVariableStatement(statement)) {
-          for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) globalNames.add(declaration.name.text);
-        } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
-          globalNames.add(statement.name.text);
-        }
-      }
+    let built: { typescript?: unknown; names?: unknown } | undefined;
+    try {
+      built = JSON.parse(readFileSync(GLOBALS_FILE, 'utf8')) as typeof built;
+    } catch {
+      built = undefined;
     }
+    globalNames = built?.typescript === ts.version && Array.isArray(built.names) ? new Set(built.names as string[]) : libraryGlobals();
   }
   return globalNames;
 }
