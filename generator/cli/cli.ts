@@ -270,9 +270,9 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+async function loadValid(io: CliIo, files: readonly string[], cache = true, locate: 'eager' | 'lazy' = 'eager'): Promise<SchemaTable[] | undefined> {
   const { loadSchemas } = await import('../load/load-schema.js');
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache, locate });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -329,11 +329,10 @@ function tableOrigin(inputs: Inputs, schema: string): Origin {
 
 async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
-  const tables = await loadValid(io, inputs.files, inputs.cache);
+  const tables = await loadValid(io, inputs.files, inputs.cache, 'lazy');
   progress(io, '');
   if (!tables) return EXIT.failed;
-  const { lintTable } = await import('../lint/run-lint.js');
-  const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
+  const lint = await lintTables(tables, inputs.lint);
   if (lint.some((d) => d.severity === 'error')) {
     report(io, lint);
     return EXIT.failed;
@@ -389,12 +388,20 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
   return EXIT.ok;
 }
 
+/** Every table's lint findings, placed in its schema (the compiler that places them is loaded only when there are some). */
+async function lintTables(tables: readonly SchemaTable[], defaults: Inputs['lint']): Promise<Diagnostic[]> {
+  const [{ lintTable }, { locatorLoaded }] = await Promise.all([import('../lint/run-lint.js'), import('../load/load-schema.js')]);
+  const found = tables.map((t) => ({ t, pending: lintTable(t.table, defaults) }));
+  if (found.some(({ pending }) => pending.length)) await locatorLoaded();
+  return found.flatMap(({ t, pending }) => pending.map(t.place));
+}
+
 async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw formatError('lint', format, ['text', 'json', 'sarif']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const [{ loadSchemas }, { lintTable }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/run-lint.js'), import('../lint/output.js')]);
-  const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
-  const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place))];
+  const [{ loadSchemas }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/output.js')]);
+  const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd, { locate: 'lazy' });
+  const diagnostics = [...invalid, ...(await lintTables(tables, inputs.lint))];
   const counts = summarize(diagnostics);
   if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);

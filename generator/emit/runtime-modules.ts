@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { packageRoot } from '../package-root.js';
+import { compiledRuntimeDir, packageRoot } from '../package-root.js';
 
+export { compiledRuntimeDir };
 export const runtimeSourceDir = path.join(packageRoot, 'templates', 'runtime');
-export const compiledRuntimeDir = path.join(packageRoot, 'dist', 'runtime');
 
 /** The module format of a `.js` file, as Node (and TypeScript's NodeNext) reads it from the package scope. */
 export type ModuleFormat = 'esm' | 'cjs';
