@@ -1,11 +1,14 @@
 // What a command loads: `ddbgen lint` of a clean schema (the built CLI, in a new process) loads
 // neither the compiler (ts-morph, typescript), the formatter nor the emitters; with findings it
 // loads what places them and places them as before; the screen that stands in for the parse when
-// looking for an entity declared twice never misses one.
+// looking for an entity declared twice never misses one. V8's code cache of the large CommonJS
+// modules (code-cache.ts) is written private to the user, used by the next run, which makes the
+// same output, and is not written when turned off.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import Module from 'node:module';
 import path from 'node:path';
 import test from 'ava';
 import { mayRepeatKeys } from '../generator/load/load-schema.js';
@@ -74,4 +77,31 @@ test('an entity declared twice is never screened out; one named once is', (t) =>
   t.false(mayRepeatKeys(SCHEMA, ['User', 'Order']));
   t.false(mayRepeatKeys("entities: { User: e }, edges: { Fan: edge({ types: ['User', 'Actor'] }) }, patterns: { p: { entity: 'User' } }", ['User']), 'names in lists and values are no keys');
   t.true(mayRepeatKeys("entities: { User: e }, x: cond ? 'User' : 'Other'", ['User']), 'a string before a colon might be a key: the parse decides');
+});
+
+test('the code cache: written private to the user at the first run, read by the next, the output the same; DDBGEN_CODE_CACHE=0 turns it off', (t) => {
+  const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-code-cache-'));
+  writeFileSync(path.join(project, 'package.json'), '{ "private": true }\n');
+  writeFileSync(path.join(project, 'schema.ts'), SCHEMA);
+  const generate = (out: string, env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, [path.join(root, 'bin', 'ddbgen.js'), 'generate', 'schema.ts', '--out', out, '--no-cache', '--quiet'], { cwd: project, encoding: 'utf8', env: { ...process.env, ...env } });
+  const cache = path.join(project, 'node_modules', '.cache', 'ddbgen', 'v8');
+  t.is(generate('off', { DDBGEN_CODE_CACHE: '0' }).status, 0);
+  t.false(existsSync(cache), 'turned off: no cache folder');
+  t.is(generate('first').status, 0);
+  t.is(statSync(cache).mode & 0o077, 0, 'the folder is private to the user');
+  // Node 22.1+ keeps its own compile cache there (module.enableCompileCache); older Node, ddbgen's files
+  const native = 'enableCompileCache' in Module;
+  const files = readdirSync(cache);
+  if (!native) {
+    t.true(files.length >= 2 && files.every((f) => f.endsWith('.v8')), files.join(', '));
+    t.true(files.every((f) => (statSync(path.join(cache, f)).mode & 0o077) === 0), 'every file private to the user');
+  }
+  const written = Object.fromEntries(files.map((f) => [f, statSync(path.join(cache, f)).mtimeMs]));
+  t.is(generate('second').status, 0);
+  if (!native) t.deepEqual(Object.fromEntries(readdirSync(cache).map((f) => [f, statSync(path.join(cache, f)).mtimeMs])), written, 'the second run read the cache and rewrote none of it');
+  const tree = (dir: string): Record<string, string> =>
+    Object.fromEntries(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name), 'utf8').replace(/--out (off|first|second)/g, '--out X')]));
+  t.deepEqual(tree(path.join(project, 'second')), tree(path.join(project, 'first')));
+  t.deepEqual(tree(path.join(project, 'first')), tree(path.join(project, 'off')));
 });

@@ -70,7 +70,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
   check: { type: 'boolean', commands: ['generate', 'diff'], help: '--check       generate: write nothing, exit 1 if the output on disk is stale; diff: exit 1 on a change not safe and not acknowledged' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
-  'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
+  'no-cache': { type: 'boolean', commands: ['generate'], help: "--no-cache    render and check everything, the schema transpiled afresh (no generation cache in node_modules/.cache/ddbgen; V8's code cache of ddbgen's own dependencies is kept)" },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
   format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff', 'pull'], help: '--format F    the output format (see above)' },
   account: { type: 'string', commands: ['iam'], help: '--account ID  resource-policy: the 12-digit account whose roles (named like the policies) the policies allow' },

@@ -3,7 +3,8 @@
 // (entity-model.ts) and `<Entity>Repository`, whose methods come by family (repository-*.ts).
 // A new method family is one emitter `(scope) → Method[]` added to REPOSITORY_METHODS.
 
-import { StructureKind, type ImportDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { ImportDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
 import { pascalCase, type EmitContext } from './context.js';

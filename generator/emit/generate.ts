@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { printStructure, StructureKind, ts, type StatementStructures } from 'ts-morph';
+import { printStructure, StructureKind, ts } from '../ts-morph.js';
+import type { ts as TS, StructureKind as Kind, StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
@@ -87,7 +88,7 @@ function withEscapedDocs<T>(value: T): T {
 
 /** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
 export function renderModule(filePath: string, module: EmittedModule): string {
-  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as const, ...declaration }));
+  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as Kind.ImportDeclaration, ...declaration }));
   return `${BANNER}\n\n${formatModule(filePath, printStatements([...imports, ...withEscapedDocs(module.statements)]))}`;
 }
 
@@ -298,4 +299,4 @@ const NATIVE_BUILD_STATE = '';
 const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);
 
 /** Compiler options for `emit: 'js'`: declarations; the module format of each file follows its package.json scope, as in the app's own tsc (NodeNext). */
-const compileOptions: ts.CompilerOptions = { noEmit: false, declaration: true };
+const compileOptions: TS.CompilerOptions = { noEmit: false, declaration: true };

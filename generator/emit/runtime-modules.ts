@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts-morph.js';
 import { compiledRuntimeDir, packageRoot } from '../package-root.js';
 
 export { compiledRuntimeDir };
@@ -91,6 +92,6 @@ export function usedRuntime(texts: Iterable<string>, extra: readonly string[] = 
 
 /** How Node reads a `.js` file in `folder`: by the `type` of the nearest package.json, as TypeScript's NodeNext does. */
 export function moduleFormat(folder: string): ModuleFormat {
-  const format = ts.getImpliedNodeFormatForFile(path.join(folder, 'index.ts') as ts.Path, undefined, ts.sys, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const format = ts.getImpliedNodeFormatForFile(path.join(folder, 'index.ts') as TS.Path, undefined, ts.sys, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
   return format === ts.ModuleKind.ESNext ? 'esm' : 'cjs';
 }

@@ -5,8 +5,9 @@
 // entities `User` and `user`, or `User` and `UserKey`.
 
 import { writeFileSync } from 'node:fs';
-import { getLibFiles } from '@ts-morph/common';
-import { ts, type StatementStructures } from 'ts-morph';
+import { getLibFiles } from '../ts-morph.js';
+import { ts } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { createContext } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';

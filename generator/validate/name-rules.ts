@@ -1,10 +1,12 @@
 // The rules for the names a schema gives its output (generated-names.ts explains them), without the
 // emitters or the compiler: `judgeNames` applies them to the names each owner declares, and
 // `screenNames` decides them from the owners' own names alone when it can. Every name an entity or
-// edge module declares starts with the owner's name (`User`, `UserKey`, `userModel`) and every
-// table-level one with the table's (`SocialTable`, `createSocialInMemory`); so when no JavaScript
-// global, runtime export or other owner's prefix starts with an owner's prefix, no declared name
-// can be a global, a runtime export or another owner's, and the emitters need not run. ddbgen lint
+// edge module declares is one of the owner's prefixes, or a prefix followed by a capital letter
+// (`User`, `UserKey`, `userModel`), and every table-level one likewise with the table's
+// (`SocialTable`, `createSocialInMemory`); so when no JavaScript global, runtime export or other
+// owner's prefix is an owner's prefix or extends it with a capital letter, no declared name can be
+// a global, a runtime export or another owner's (`Thing1` and `Thing10` never meet: `Thing1Key`,
+// `Thing1Model`… all continue with a capital), and the emitters need not run. ddbgen lint
 // and every command that only validates stay clear of the compiler that way; generated-names.ts
 // makes the full check when the screen cannot decide.
 
@@ -158,7 +160,7 @@ export function judgeNames(table: TableDef, declared: DeclaredNames, globals: Re
   return problems;
 }
 
-/** What every name an owner's output declares starts with. */
+/** What every name an owner's output declares is, or starts with followed by a capital letter. */
 export function namePrefixes(table: TableDef): Array<{ owner: string; prefixes: string[] }> {
   const stem = pascalCase(table.name);
   return [
@@ -173,6 +175,11 @@ export function namePrefixes(table: TableDef): Array<{ owner: string; prefixes: 
     ...Object.values(table.entities).map((entity) => ({ owner: `entities.${entity.name}`, prefixes: [entity.name, camelCase(entity.name)] })),
     ...Object.values(table.edges).map((edge) => ({ owner: `edges.${edge.name}`, prefixes: [edge.name, camelCase(edge.name)] })),
   ];
+}
+
+/** True when a name made of `prefix` (and a suffix starting with a capital letter, or none) could be `text`. */
+export function couldExtend(prefix: string, text: string): boolean {
+  return text.startsWith(prefix) && (text.length === prefix.length || /[A-Z]/.test(text[prefix.length]!));
 }
 
 /** The first index of `sorted` whose string is not below `text`. */
@@ -200,12 +207,13 @@ export function screenNames(table: TableDef): NameProblem[] | undefined {
   const taken = [...new Set([...globals, ...runtime])].sort();
   const prefixes = namePrefixes(table).flatMap(({ owner, prefixes: list }) => [...new Set(list)].map((prefix) => ({ owner, prefix })));
   for (const { prefix } of prefixes) {
-    if (prefix === '' || taken[lowerBound(taken, prefix)]?.startsWith(prefix)) return undefined;
+    if (prefix === '') return undefined;
+    for (let i = lowerBound(taken, prefix); i < taken.length && taken[i]!.startsWith(prefix); i++) if (couldExtend(prefix, taken[i]!)) return undefined;
   }
   const sorted = [...prefixes].sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
   const texts = sorted.map((p) => p.prefix);
   for (const { owner, prefix } of prefixes) {
-    for (let i = lowerBound(texts, prefix); i < sorted.length && texts[i]!.startsWith(prefix); i++) if (sorted[i]!.owner !== owner) return undefined;
+    for (let i = lowerBound(texts, prefix); i < sorted.length && texts[i]!.startsWith(prefix); i++) if (sorted[i]!.owner !== owner && couldExtend(prefix, texts[i]!)) return undefined;
   }
   // no declared name beyond an owner's own can be a global, a runtime export or another owner's
   const none = () => [];
