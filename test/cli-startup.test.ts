@@ -46,7 +46,7 @@ function traced(args: string[], cwd: string): { stdout: string; stderr: string; 
 /** Modules a lint must not load: the compiler, the formatter and the emitters (the shared names of context.ts and the cache's paths aside). */
 const heavy = (url: string) => /\/node_modules\/(ts-morph|@ts-morph|typescript|@dprint)\//.test(url) || (/\/generator\/emit\//.test(url) && !/\/emit\/(context|generation-cache)\.js$/.test(url));
 
-test('ddbgen lint of a clean schema loads neither the compiler, the formatter nor the emitters', (t) => {
+test('ddbgen lint (and plan) of a clean schema loads neither the compiler, the formatter nor the emitters', (t) => {
   const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-startup-project-'));
   writeFileSync(path.join(project, 'package.json'), '{ "private": true }\n');
   writeFileSync(path.join(project, 'schema.ts'), SCHEMA);
@@ -54,6 +54,9 @@ test('ddbgen lint of a clean schema loads neither the compiler, the formatter no
   t.is(stdout, 'ddbgen lint: 0 errors, 0 warnings, 0 info\n');
   t.true(modules.some((url) => url.endsWith('/lint/run-lint.js')), 'the lint ran from the built CLI');
   t.deepEqual(modules.filter(heavy), []);
+  const plan = traced(['plan', 'schema.ts'], project);
+  t.regex(plan.stdout, /^App \(on-demand\)\n/);
+  t.deepEqual(plan.modules.filter(heavy), [], 'nor does plan');
 });
 
 test('ddbgen lint with findings loads what places them, and places them in the schema', (t) => {

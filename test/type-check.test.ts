@@ -6,7 +6,7 @@
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, nativeCompiler, tsconfigOptions } from '../generator/emit/native-check.js';
+import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from '../generator/emit/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -50,4 +50,19 @@ test('tsgo gives the errors the compiler API gives, in its words and places; cle
       t.deepEqual(checkNatively(compiler, given, options, root, format), compileGenerated({ files: given, options: baseCompilerOptions, incremental: false }, root).errors, `${format}: ${b}`);
     }
   }
+});
+
+test('tsgo in a worker thread (startNativeCheck) answers as checkNatively does, while this thread goes on; a cancelled check is let go', (t) => {
+  const compiler = nativeCompiler();
+  if (!compiler) return t.fail('@typescript/native-preview (an optional dependency) is not installed');
+  const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
+  const broken = files('const unused = 1;\nexport const text: string = answer;\n');
+  const check = startNativeCheck(compiler, broken, options, root, 'esm');
+  const meanwhile = checkNatively(compiler, files('export const twice = answer * 2;\n'), options, root, 'esm');
+  t.deepEqual(meanwhile, []);
+  const errors = check.wait();
+  t.deepEqual(errors, checkNatively(compiler, broken, options, root, 'esm'));
+  t.is(errors!.length, 2, errors!.join('\n'));
+  t.is(check.wait(), errors, 'asked again: the same answer');
+  startNativeCheck(compiler, broken, options, root, 'esm').cancel();
 });

@@ -415,7 +415,7 @@ async function lint(io: CliIo, positionals: string[], format: string | undefined
 async function plan(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && format !== 'text' && format !== 'json') throw formatError('plan', format, ['text', 'json']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, true, 'lazy');
   if (!tables) return EXIT.failed;
   const { planTable, planText } = await import('../plan/capacity-plan.js');
   const plans = tables.map((t) => planTable(t.table));
@@ -425,10 +425,10 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
 
 async function writeReport(io: CliIo, positionals: string[], out: string | undefined, config: string | undefined): Promise<number> {
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, true, 'lazy');
   if (!tables) return EXIT.failed;
-  const [{ lintTable }, { renderReport }, { reportView }] = await Promise.all([import('../lint/run-lint.js'), import('../report/render-report.js'), import('../report/view-model.js')]);
-  const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
+  const [{ renderReport }, { reportView }] = await Promise.all([import('../report/render-report.js'), import('../report/view-model.js')]);
+  const diagnostics = await lintTables(tables, inputs.lint);
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
   const named = path.resolve(io.cwd, out ?? 'report.html');
   // --out naming a folder puts report.html in it

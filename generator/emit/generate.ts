@@ -22,7 +22,7 @@ import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettin
 import { formatModule } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
-import { checkNatively, nativeCompiler, tsconfigOptions } from './native-check.js';
+import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
@@ -86,10 +86,15 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
+/** One emitted module printed flat (imports, then statements with doc text escaped), before layout. */
+function printModule(module: EmittedModule): string {
+  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as Kind.ImportDeclaration, ...declaration }));
+  return printStatements([...imports, ...withEscapedDocs(module.statements)]);
+}
+
 /** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
 export function renderModule(filePath: string, module: EmittedModule): string {
-  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as Kind.ImportDeclaration, ...declaration }));
-  return `${BANNER}\n\n${formatModule(filePath, printStatements([...imports, ...withEscapedDocs(module.statements)]))}`;
+  return `${BANNER}\n\n${formatModule(filePath, printModule(module))}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -216,13 +221,19 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
   const stats = { rendered: 0, reused: 0, checked: 0 };
+  // modules printed but not yet laid out: tsgo may check them meanwhile (below)
+  const unformatted = new Map<string, { key: string; flat: string }>();
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
-    let text = previous.renders.get(key);
+    const text = previous.renders.get(key);
     if (text === undefined) {
-      text = renderModule(name, module());
+      const flat = printModule(module());
+      unformatted.set(name, { key, flat });
+      files.set(`${folder}/${name}`, `${BANNER}\n\n${flat}`);
       stats.rendered++;
-    } else stats.reused++;
+      return;
+    }
+    stats.reused++;
     next.renders.set(key, text);
     files.set(`${folder}/${name}`, text);
   };
@@ -245,16 +256,32 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const runtime = runtimeModules();
   const used = usedRuntime(files.values(), options.runtime);
   const declarations = new Map(used.map((name) => [`${folder}/runtime/${name}.d.ts`, `${BANNER}\n\n${runtime.get(name)!.declarations}`]));
-  const sources = new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
+  const sourcesOf = () => new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
   const format = moduleFormat(path.join(root, folder));
   const native = emit === 'ts' && options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
   const nativeOptions = native && tsconfigOptions(compilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
+  // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
+  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format) : undefined;
+  try {
+    for (const [name, { key, flat }] of unformatted) {
+      options.progress?.(`laying out ${name}`);
+      const text = `${BANNER}\n\n${formatModule(name, flat)}`;
+      next.renders.set(key, text);
+      files.set(`${folder}/${name}`, text);
+    }
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
+  const sources = sourcesOf();
   const compile = (buildInfo: string | undefined): CompileResult => {
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
-    const errors = native && nativeOptions ? checkNatively(native, sources, nativeOptions, root, format) : undefined;
+    let errors = early?.wait();
+    // errors found in the unformatted text are named again at their lines in the files as written
+    if (native && nativeOptions && (errors === undefined || errors.length > 0)) errors = checkNatively(native, sources, nativeOptions, root, format);
     // tsgo keeps no build state: a run whose sources are unchanged is still known by their hash
     const result =
       errors === undefined
@@ -266,6 +293,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: native && nativeOptions ? `native ${native.version}` : ts.version });
   // the very sources, SDK and compiler the build state was made from: nothing to check or compile again
   const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
+  if (unchanged) early?.cancel();
   let result = unchanged ? { errors: [], emitted: new Map<string, string>(), buildInfo: previous.buildInfo, checked: 0 } : compile(previous.buildInfo);
   if (emit === 'js') {
     const expected = [...files.keys()].flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]);
