@@ -19,7 +19,7 @@ import { emitInMemory, inMemoryInput } from './in-memory.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
-import { formatModule } from './format.js';
+import { formatModule, startLayout, type Layout } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
 import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
@@ -221,14 +221,16 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
   const stats = { rendered: 0, reused: 0, checked: 0 };
-  // modules printed but not yet laid out: tsgo may check them meanwhile (below)
+  // modules printed but not yet laid out: a worker lays them out while the next are made, and tsgo may check them meanwhile (below)
   const unformatted = new Map<string, { key: string; flat: string }>();
+  let layout: Layout | undefined;
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
     const text = previous.renders.get(key);
     if (text === undefined) {
       const flat = printModule(module());
       unformatted.set(name, { key, flat });
+      (layout ??= startLayout()).add(name, flat);
       files.set(`${folder}/${name}`, `${BANNER}\n\n${flat}`);
       stats.rendered++;
       return;
@@ -265,9 +267,10 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
   const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format) : undefined;
   try {
-    for (const [name, { key, flat }] of unformatted) {
-      options.progress?.(`laying out ${name}`);
-      const text = `${BANNER}\n\n${formatModule(name, flat)}`;
+    options.progress?.(`laying out ${unformatted.size} modules`);
+    const laidOut = layout?.finish() ?? [];
+    for (const [i, [name, { key }]] of [...unformatted].entries()) {
+      const text = `${BANNER}\n\n${laidOut[i]!}`;
       next.renders.set(key, text);
       files.set(`${folder}/${name}`, text);
     }
