@@ -5,7 +5,7 @@
 // because these machines are noisy.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -46,6 +46,9 @@ const stats = (values: number[]): Stats => {
   return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
 };
 const fmt = (n: number, digits = 2) => (n >= 100 ? n.toFixed(0) : n.toFixed(digits));
+
+/** GNU time, where there is one: the CPU and the peak resident memory of a process and the children it waited for. */
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** A Node option that makes the process write its peak resident set (kB) to $DDBGEN_BENCH_RSS when it exits. */
 const PEAK_RSS = `--import=data:text/javascript,${encodeURIComponent("import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.DDBGEN_BENCH_RSS, String(process.resourceUsage().maxRSS)));")}`;
@@ -562,6 +565,29 @@ if (want(8)) {
     }
     typeTables.push(`${compiler.name} (${compiler.version}):\n\n| entities | contender | instantiations | wall (median) | memory | ratio: instantiations | ratio: wall |\n|---|---|---|---|---|---|---|\n${typeRows.join('\n')}`);
   }
+  // `ddbgen lint` and `ddbgen generate --no-cache` of the starter schema `ddbgen init` writes (two entities): whole new processes
+  const starterRows: string[] = [];
+  const starterVerdicts: string[] = [];
+  if (want(4)) {
+    const dir = path.join(here, 'out', 'starter');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
+    execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'init', '--quiet'], { cwd: dir, stdio: 'ignore' });
+    const runs = smoke ? 1 : 7;
+    for (const { label, args, goal } of [
+      { label: '`ddbgen lint`', args: ['lint', '--quiet'], goal: 0.3 },
+      { label: '`ddbgen generate --no-cache`', args: ['generate', '--no-cache', '--quiet'], goal: 1.0 },
+    ]) {
+      timedRun([path.join(root, 'bin/ddbgen.js'), ...args], dir); // the first run writes the code cache
+      const measured = Array.from({ length: runs }, () => timedRun([path.join(root, 'bin/ddbgen.js'), ...args], dir));
+      const wall = stats(measured.map((m) => m.wall));
+      const cpu = measured.every((m) => m.cpu !== undefined) ? `${fmt(stats(measured.map((m) => m.cpu!)).median)} s` : '—';
+      const rss = measured.every((m) => m.rssKb !== undefined) ? `${fmt(Math.max(...measured.map((m) => m.rssKb!)) / 1024, 0)} MB` : '—';
+      starterRows.push(`| ${label} | ${fmt(wall.median)} s | ${fmt(wall.min)} – ${fmt(wall.max)} | ${cpu} | ${rss} |`);
+      starterVerdicts.push(`${label} ≤ ${fmt(goal, 1)} s — ${verdict(wall.median <= goal)} (${fmt(wall.median)} s)`);
+    }
+  }
   const genRows: string[] = [];
   const oneEntityRatios: number[] = [];
   const peaks: Array<{ entities: number; seconds: number; megabytes: number }> = [];
@@ -580,7 +606,11 @@ if (want(8)) {
       return Number(process.hrtime.bigint() - start) / 1e9;
     };
     const rssFile = path.join(dir, 'peak-rss');
-    const fullRuns = (smoke ? [0] : [0, 1]).map(() => ({ seconds: generate('--no-cache'), megabytes: Number(readFileSync(rssFile, 'utf8')) / 1024 }));
+    // the peak of the largest process (ddbgen's, or tsgo's beside it) where GNU time can tell, else ddbgen's own
+    const fullRuns = (smoke ? [0] : [0, 1]).map(() => {
+      const run = timedRun([...args, '--no-cache'], dir);
+      return { seconds: run.wall, megabytes: (run.rssKb ?? (generate('--no-cache'), Number(readFileSync(rssFile, 'utf8')))) / 1024 };
+    });
     const full = stats(fullRuns.map((r) => r.seconds)).median;
     const peak = Math.max(...fullRuns.map((r) => r.megabytes));
     peaks.push({ entities, seconds: full, megabytes: peak });
@@ -608,13 +638,27 @@ if (want(8)) {
   const largest = peaks[peaks.length - 1];
   if (largest) section(
     '4. Generation',
-    '`ddbgen generate` on synthetic schemas, each a new process (loading the schema, validation, the lint, emitting, the type check of the output, writing): a full run (`--no-cache`, median of 2, and the peak resident memory of its process), ' +
+    `The CLI's start-up: \`ddbgen lint\` and \`ddbgen generate --no-cache\` of the starter schema \`ddbgen init\` writes (two entities), each a new process, median of ${smoke ? 1 : 7} after one run that writes V8's code cache (CPU: user + system of the process and the children it waited for; peak: the largest process, ddbgen's or tsgo's):\n\n` +
+      `| command | wall (median) | min – max | CPU (median) | peak RSS |\n|---|---|---|---|---|\n${starterRows.join('\n')}\n\nTargets: ${starterVerdicts.join('; ')}.\n\n` +
+      '`ddbgen generate` on synthetic schemas, each a new process (loading the schema, validation, the lint, emitting, the type check of the output, writing): a full run (`--no-cache`, median of 2, and the peak resident memory of its largest process: ddbgen\'s, or tsgo\'s beside it), ' +
       'a run with nothing changed, a run after one entity changed (an attribute added, median of 3; the cache re-renders that module and the table-level ones and re-checks only what the change can affect), ' +
       'the same change under `--watch` (from the save to the output written, the process kept warm), and `tsc --noEmit` of the generated code with its usage:\n\n' +
       `| entities | full run | peak RSS | nothing changed | one entity changed | one entity, --watch | tsc --noEmit | full run / tsc |\n|---|---|---|---|---|---|---|---|\n${genRows.join('\n')}\n\n` +
       `Target: a full run of ${largest.entities} entities in ≤ 15 s and ≤ 500 MB — ${verdict(largest.seconds <= 15 && largest.megabytes <= 500)} (${fmt(largest.seconds)} s, ${fmt(largest.megabytes, 0)} MB). ` +
       `Target: a one-entity change in ≤ 30 % of a full run — ${verdict(Math.max(...oneEntityRatios) <= 0.3)} for a new process (at worst ${fmt(Math.max(...oneEntityRatios) * 100, 0)} %; a new process pays Node, ts-morph and parsing every file again), and see the --watch column. Growth of the full run is linear in the entities: compare the rows.`,
   );
+}
+
+/** One new Node process running `args`: its wall time, and with GNU time its CPU (user + system, children included) and the largest process's peak RSS. */
+function timedRun(args: string[], cwd: string): { wall: number; cpu?: number; rssKb?: number } {
+  const report = path.join(cwd, '.time');
+  const start = process.hrtime.bigint();
+  if (GNU_TIME) execFileSync(GNU_TIME, ['-f', '%U %S %M', '-o', report, process.execPath, ...args], { cwd, stdio: 'ignore' });
+  else execFileSync(process.execPath, args, { cwd, stdio: 'ignore' });
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  if (!GNU_TIME) return { wall };
+  const [user, system, rss] = readFileSync(report, 'utf8').trim().split(/\s+/).slice(-3).map(Number) as [number, number, number];
+  return { wall, cpu: user + system, rssKb: rss };
 }
 
 /** Seconds from a one-entity schema change to the regenerated output, in a running `generate --watch` (median of 3 changes). */
