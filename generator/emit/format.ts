@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { createFromBuffer, type Formatter } from '@dprint/formatter';
 import { getPath } from '@dprint/typescript';
 
@@ -77,39 +77,50 @@ port.on('message', ({ id, filePath, text }) => {
 });
 `;
 
+/** The layout worker of this process, started at the first generation and kept (idle, not keeping the process alive) for the next. */
+let shared: { worker: Worker; port: MessagePort; flag: Int32Array; answered: number } | undefined;
+
 /**
  * A worker thread laying modules out (as formatModule does) while this thread makes the next ones:
- * generation of a large table prints and lays out at once, on two cores. `finish` waits without an
- * event-loop turn, so generation stays synchronous.
+ * generation prints and lays out at once, on two cores. `finish` waits without an event-loop turn,
+ * so generation stays synchronous. The worker (and the formatter it compiled) serves every
+ * generation of the process in turn.
  */
 export function startLayout(): Layout {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const formatterModule = createRequire(import.meta.url).resolve('@dprint/formatter');
-  const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, port: port2, flag }, transferList: [port2] });
-  worker.unref();
+  if (!shared) {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const { port1, port2 } = new MessageChannel();
+    const formatterModule = createRequire(import.meta.url).resolve('@dprint/formatter');
+    const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, port: port2, flag }, transferList: [port2] });
+    worker.unref();
+    port1.unref();
+    shared = { worker, port: port1, flag, answered: 0 };
+  }
+  const { port, flag } = shared;
+  const session = shared;
   let added = 0;
   return {
-    add: (filePath, text) => port1.postMessage({ id: added++, filePath, text }),
+    add: (filePath, text) => port.postMessage({ id: added++, filePath, text }),
     finish: () => {
       const texts: string[] = new Array<string>(added);
       let received = 0;
       let failure: string | undefined;
-      try {
-        while (received < added) {
-          const message = receiveMessageOnPort(port1)?.message as { id: number; text?: string; error?: string } | undefined;
-          if (message) {
-            received++;
-            if (message.error !== undefined) failure ??= message.error;
-            else texts[message.id] = message.text!;
-            continue;
-          }
-          const seen = Atomics.load(flag, 0);
-          if (seen <= received && Atomics.wait(flag, 0, seen, LAYOUT_PATIENCE_MS) === 'timed-out') throw new Error('internal: the layout worker did not answer');
+      while (received < added) {
+        const message = receiveMessageOnPort(port)?.message as { id: number; text?: string; error?: string } | undefined;
+        if (message) {
+          received++;
+          session.answered++;
+          if (message.error !== undefined) failure ??= message.error;
+          else texts[message.id] = message.text!;
+          continue;
         }
-      } finally {
-        port1.close();
-        void worker.terminate();
+        const seen = Atomics.load(flag, 0);
+        if (seen <= session.answered && Atomics.wait(flag, 0, seen, LAYOUT_PATIENCE_MS) === 'timed-out') {
+          // a worker that stopped answering is let go: the next generation starts another
+          void session.worker.terminate();
+          if (shared === session) shared = undefined;
+          throw new Error('internal: the layout worker did not answer');
+        }
       }
       if (failure !== undefined) throw new Error(failure);
       return texts;
