@@ -253,6 +253,11 @@ function declarationName(statement: ts.Statement, source: ts.SourceFile): string
 
 /** The apps per feature set as a Markdown table: bytes, the runtime modules kept, and (`rounds` > 0) the time to the first request. */
 export async function appTable(rounds: number): Promise<string> {
+  return (await appSizes(rounds)).text;
+}
+
+/** The apps per feature set: the Markdown table, and each app's gzipped bytes (for the goals). */
+export async function appSizes(rounds: number): Promise<{ text: string; apps: Array<{ subject: string; features: string; gzipped: number }> }> {
   const rows: Array<{ label: string; min: number; gz: number; runtime: string; bundle: Bundle; times: number[] }> = [];
   if (rounds > 0) {
     const bytes = (await build({ ...bundleOptions(BASELINE), minify: true })).outputFiles[0]!.contents;
@@ -273,7 +278,10 @@ export async function appTable(rounds: number): Promise<string> {
     const time = rounds > 0 ? `${median(row.times).toFixed(0)} ms (${median(row.times.map((t, i) => t / base[i]!)).toFixed(2)}×)` : '–';
     return `${row.label} | ${kB(row.min)} | ${kB(row.gz)} | ${time} | ${row.runtime} |`;
   });
-  return ['| schema | app uses | minified | gzipped | node start to first request (ratio to baseline) | runtime modules kept |', '|---|---|---|---|---|---|', ...lines].join('\n');
+  return {
+    text: ['| schema | app uses | minified | gzipped | node start to first request (ratio to baseline) | runtime modules kept |', '|---|---|---|---|---|---|', ...lines].join('\n'),
+    apps: APPS.map((app) => ({ subject: app.subject.label, features: app.features, gzipped: rows.find((row) => row.label === `| ${app.subject.label} | ${app.features}`)!.gz })),
+  };
 }
 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;

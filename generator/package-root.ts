@@ -14,6 +14,9 @@ function findRoot(start: string): string {
 
 export const packageRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 
+/** The runtime helpers compiled when ddbgen is built (compile-runtime.ts): dist/runtime. */
+export const compiledRuntimeDir = path.join(packageRoot, 'dist', 'runtime');
+
 /** True when this code runs from TypeScript sources rather than the built dist/. */
 export const runningFromSource = fileURLToPath(import.meta.url).endsWith('.ts');
 

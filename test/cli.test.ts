@@ -393,7 +393,7 @@ test('progress: on a terminal one status line rewritten in place (each step as i
   t.deepEqual(lines.slice(0, 4), ['', 'ddbgen: loading 1 schema…', '', `ddbgen: Social (table 1 of 1): rendering 1 of ${entities} entities…`]);
   t.true(lines.includes('ddbgen: Social (table 1 of 1): type-checking 32 files…'), stderr);
   // repeats of a step are thrown away within 100 ms, so which counts show depends on the machine's speed
-  const step = new RegExp(`^ddbgen: Social \\(table 1 of 1\\): (rendering \\d+ of ${entities} entities|type-checking 32 files|type-checking: \\d+ of 32 files checked)…$`);
+  const step = new RegExp(`^ddbgen: Social \\(table 1 of 1\\): (rendering \\d+ of ${entities} entities|laying out \\d+ modules|type-checking 32 files|type-checking: \\d+ of 32 files checked)…$`);
   for (const line of lines.slice(4, -1)) t.regex(line, step);
   t.is(lines.at(-1), '', 'cleared at the end');
   t.is(stdout, 'ddbgen: out/social: 51 files, 51 written, 0 removed\n');

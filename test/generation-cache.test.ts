@@ -37,25 +37,35 @@ const out = path.join(root, 'out', 'test-generation-cache');
 
 for (const emit of ['ts', 'js'] as EmitKind[]) {
   test(`emit ${emit}: a one-entity change re-renders one entity module, re-checks what it affects, and matches a cold run`, (t) => {
-    const cold = generateTable(shop(), out, { emit });
+    // the compiler API's incremental check (tsgo, when installed, checks emit ts output whole)
+    const typeChecker = 'typescript';
+    const cold = generateTable(shop(), out, { emit, typeChecker });
     const modules = 3 + 5; // entities, then edges, table definition, table class, in-memory table, index
     t.deepEqual({ rendered: cold.stats.rendered, reused: cold.stats.reused }, { rendered: modules, reused: 0 });
     t.true(cold.stats.checked >= 20, `a cold run checks every file (${cold.stats.checked})`);
 
-    const again = generateTable(shop(), out, { emit, cache: cold.cache });
+    const again = generateTable(shop(), out, { emit, typeChecker, cache: cold.cache });
     t.deepEqual(again.files, cold.files);
     t.deepEqual(again.stats, { rendered: 0, reused: modules, checked: 0 }, 'nothing changed: nothing rendered or checked');
 
     let cache = cold.cache;
     for (const variant of [{ note: true }, { note: true, index: true }, { index: true, rename: true }, {}]) {
-      const warm = generateTable(shop(variant), out, { emit, cache });
-      t.deepEqual(warm.files, generateTable(shop(variant), out, { emit }).files, `${JSON.stringify(variant)}: the cached run makes exactly the cold run's output`);
+      const warm = generateTable(shop(variant), out, { emit, typeChecker, cache });
+      t.deepEqual(warm.files, generateTable(shop(variant), out, { emit, typeChecker }).files, `${JSON.stringify(variant)}: the cached run makes exactly the cold run's output`);
       t.true(warm.stats.rendered <= 6 && warm.stats.reused >= 1, `${JSON.stringify(variant)}: ${JSON.stringify(warm.stats)}`);
       t.true(warm.stats.checked < cold.stats.checked, `${JSON.stringify(variant)}: fewer files re-checked (${warm.stats.checked} of ${cold.stats.checked})`);
       cache = warm.cache;
     }
   });
 }
+
+test('tsgo (installed here) checks emit ts output whole: the output is the compiler API run\'s; with nothing changed nothing is checked', (t) => {
+  const cold = generateTable(shop(), out);
+  t.is(cold.stats.checked, [...cold.files.keys()].filter((file) => !file.endsWith('.js')).length, 'every generated file and runtime declaration');
+  t.deepEqual(cold.files, generateTable(shop(), out, { typeChecker: 'typescript' }).files);
+  t.is(generateTable(shop(), out, { cache: cold.cache }).stats.checked, 0);
+  t.is(generateTable(shop({ note: true }), out, { cache: cold.cache }).stats.checked, cold.stats.checked);
+});
 
 test('a run that keeps no cache (--no-cache) makes the same output, without the compiler build state', (t) => {
   for (const emit of ['ts', 'js'] as EmitKind[]) {

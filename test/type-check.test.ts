@@ -1,9 +1,12 @@
 // The in-memory compiler pass over generated files (type-check.ts): with build state (a cache kept
 // for the next run) or without (a plain program), the same files give the same errors, each named
-// by file and line, and the same compiled files.
+// by file and line, and the same compiled files. TypeScript 7's tsgo (native-check.ts, installed
+// here as the optional dependency) words the same errors the same way.
 
 import path from 'node:path';
 import test from 'ava';
+import { ts } from 'ts-morph';
+import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from '../generator/emit/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -28,3 +31,38 @@ for (const incremental of [true, false]) {
     t.is(compiled.buildInfo === undefined, !incremental, 'build state only when asked for');
   });
 }
+
+test('tsgo gives the errors the compiler API gives, in its words and places; clean files pass', (t) => {
+  const compiler = nativeCompiler();
+  if (!compiler) return t.fail('@typescript/native-preview (an optional dependency) is not installed');
+  const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
+  t.deepEqual(options, { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: [], strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noUnusedLocals: true, noImplicitOverride: true, skipLibCheck: true, noEmit: true });
+  t.is(tsconfigOptions({ ...baseCompilerOptions, outDir: 'x' }, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind }), undefined, 'an option it cannot spell: the compiler API checks');
+  const sources = [
+    'export const text: string = answer;\n',
+    // a chained message (several lines) and an error in the program, not a file
+    'const unused = 1;\nexport const pair: { a: { b: string } } = { a: { b: answer } };\n',
+    'export const twice = answer * 2;\n',
+  ];
+  for (const b of sources) {
+    const given = files(b);
+    for (const format of ['esm', 'cjs'] as const) {
+      t.deepEqual(checkNatively(compiler, given, options, root, format), compileGenerated({ files: given, options: baseCompilerOptions, incremental: false }, root).errors, `${format}: ${b}`);
+    }
+  }
+});
+
+test('tsgo in a worker thread (startNativeCheck) answers as checkNatively does, while this thread goes on; a cancelled check is let go', (t) => {
+  const compiler = nativeCompiler();
+  if (!compiler) return t.fail('@typescript/native-preview (an optional dependency) is not installed');
+  const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
+  const broken = files('const unused = 1;\nexport const text: string = answer;\n');
+  const check = startNativeCheck(compiler, broken, options, root, 'esm');
+  const meanwhile = checkNatively(compiler, files('export const twice = answer * 2;\n'), options, root, 'esm');
+  t.deepEqual(meanwhile, []);
+  const errors = check.wait();
+  t.deepEqual(errors, checkNatively(compiler, broken, options, root, 'esm'));
+  t.is(errors!.length, 2, errors!.join('\n'));
+  t.is(check.wait(), errors, 'asked again: the same answer');
+  startNativeCheck(compiler, broken, options, root, 'esm').cancel();
+});

@@ -7,6 +7,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const manifest = new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url);
   process.stdout.write(`${(JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version}\n`);
 } else {
+  // before anything large is loaded: V8's code cache for the compiler and the transpiler (code-cache.ts)
+  const { enableCodeCache } = await import('./code-cache.js');
+  enableCodeCache(process.cwd());
   const { main } = await import('./cli.js');
   const interactive = process.stderr.isTTY === true;
   process.exitCode = await main(args, {

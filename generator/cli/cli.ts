@@ -70,7 +70,7 @@ const OPTIONS = {
   config: { type: 'string', short: 'c', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff'], help: '-c, --config FILE  the config file to use (default: ddbgen.config.* searched upward)' },
   check: { type: 'boolean', commands: ['generate', 'diff'], help: '--check       generate: write nothing, exit 1 if the output on disk is stale; diff: exit 1 on a change not safe and not acknowledged' },
   emit: { type: 'string', commands: ['generate'], help: '--emit ts|js  ts (default): TypeScript sources; js: compiled .js + .d.ts' },
-  'no-cache': { type: 'boolean', commands: ['generate'], help: '--no-cache    render and check everything (no cache in node_modules/.cache/ddbgen)' },
+  'no-cache': { type: 'boolean', commands: ['generate'], help: "--no-cache    render and check everything, the schema transpiled afresh (no generation cache in node_modules/.cache/ddbgen; V8's code cache of ddbgen's own dependencies is kept)" },
   watch: { type: 'boolean', commands: ['generate'], help: '--watch       regenerate whenever a schema, a module it imports or the config changes' },
   format: { type: 'string', commands: ['lint', 'plan', 'table', 'iam', 'diff', 'pull'], help: '--format F    the output format (see above)' },
   account: { type: 'string', commands: ['iam'], help: '--account ID  resource-policy: the 12-digit account whose roles (named like the policies) the policies allow' },
@@ -270,9 +270,9 @@ function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-async function loadValid(io: CliIo, files: readonly string[], cache = true): Promise<SchemaTable[] | undefined> {
+async function loadValid(io: CliIo, files: readonly string[], cache = true, locate: 'eager' | 'lazy' = 'eager'): Promise<SchemaTable[] | undefined> {
   const { loadSchemas } = await import('../load/load-schema.js');
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache });
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache, locate });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }
@@ -329,11 +329,10 @@ function tableOrigin(inputs: Inputs, schema: string): Origin {
 
 async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
-  const tables = await loadValid(io, inputs.files, inputs.cache);
+  const tables = await loadValid(io, inputs.files, inputs.cache, 'lazy');
   progress(io, '');
   if (!tables) return EXIT.failed;
-  const { lintTable } = await import('../lint/run-lint.js');
-  const lint = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
+  const lint = await lintTables(tables, inputs.lint);
   if (lint.some((d) => d.severity === 'error')) {
     report(io, lint);
     return EXIT.failed;
@@ -389,12 +388,20 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
   return EXIT.ok;
 }
 
+/** Every table's lint findings, placed in its schema (the compiler that places them is loaded only when there are some). */
+async function lintTables(tables: readonly SchemaTable[], defaults: Inputs['lint']): Promise<Diagnostic[]> {
+  const [{ lintTable }, { locatorLoaded }] = await Promise.all([import('../lint/run-lint.js'), import('../load/load-schema.js')]);
+  const found = tables.map((t) => ({ t, pending: lintTable(t.table, defaults) }));
+  if (found.some(({ pending }) => pending.length)) await locatorLoaded();
+  return found.flatMap(({ t, pending }) => pending.map(t.place));
+}
+
 async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw formatError('lint', format, ['text', 'json', 'sarif']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const [{ loadSchemas }, { lintTable }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/run-lint.js'), import('../lint/output.js')]);
-  const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd);
-  const diagnostics = [...invalid, ...tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place))];
+  const [{ loadSchemas }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/output.js')]);
+  const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd, { locate: 'lazy' });
+  const diagnostics = [...invalid, ...(await lintTables(tables, inputs.lint))];
   const counts = summarize(diagnostics);
   if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);
@@ -408,7 +415,7 @@ async function lint(io: CliIo, positionals: string[], format: string | undefined
 async function plan(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
   if (format !== undefined && format !== 'text' && format !== 'json') throw formatError('plan', format, ['text', 'json']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, true, 'lazy');
   if (!tables) return EXIT.failed;
   const { planTable, planText } = await import('../plan/capacity-plan.js');
   const plans = tables.map((t) => planTable(t.table));
@@ -418,10 +425,10 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
 
 async function writeReport(io: CliIo, positionals: string[], out: string | undefined, config: string | undefined): Promise<number> {
   const inputs = await resolveInputs(io, positionals, undefined, config);
-  const tables = await loadValid(io, inputs.files);
+  const tables = await loadValid(io, inputs.files, true, 'lazy');
   if (!tables) return EXIT.failed;
-  const [{ lintTable }, { renderReport }, { reportView }] = await Promise.all([import('../lint/run-lint.js'), import('../report/render-report.js'), import('../report/view-model.js')]);
-  const diagnostics = tables.flatMap((t) => lintTable(t.table, inputs.lint).map(t.place));
+  const [{ renderReport }, { reportView }] = await Promise.all([import('../report/render-report.js'), import('../report/view-model.js')]);
+  const diagnostics = await lintTables(tables, inputs.lint);
   const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
   const named = path.resolve(io.cwd, out ?? 'report.html');
   // --out naming a folder puts report.html in it

@@ -56,7 +56,8 @@ export async function loadConfig(file: string, cwd = process.cwd()): Promise<Ddb
   }
   const unknown = Object.keys(config as object).filter((key) => !CONFIG_KEYS.includes(key));
   if (unknown.length) throw new ConfigError(`${file}: unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}; a config has ${CONFIG_KEYS.join(', ')}`);
-  const [{ globSync, isDynamicPattern }, { RULE_IDS }] = await Promise.all([import('tinyglobby'), import('../lint/rules/index.js')]);
+  // the glob matcher loads only when a schema entry has a character a glob could use
+  const { globSync, isDynamicPattern } = schemas.some((schema: string) => /[*?[\]{}()!+@\\]/.test(schema)) ? await import('tinyglobby') : { globSync: () => [], isDynamicPattern: () => false };
   const missing = schemas.filter((schema: string) => !isDynamicPattern(schema) && !existsSync(path.resolve(path.dirname(file), schema)));
   if (missing.length) {
     const source = readFileSync(file, 'utf8');
@@ -79,6 +80,7 @@ export async function loadConfig(file: string, cwd = process.cwd()): Promise<Ddb
   if (emit !== undefined && emit !== 'ts' && emit !== 'js') throw new ConfigError(`${file}: emit must be 'ts' or 'js', not ${JSON.stringify(emit)}`);
   const lint = (config as { lint?: unknown }).lint;
   if (lint !== undefined) {
+    const { RULE_IDS } = await import('../lint/rules/index.js');
     if (typeof lint !== 'object' || lint === null) throw new ConfigError(`${file}: lint must be an object of rule severities, e.g. { HK012: 'info' }`);
     for (const [rule, severity] of Object.entries(lint)) {
       if (!RULE_IDS.includes(rule)) throw new ConfigError(`${file}: lint names rule "${rule}", which does not exist (rules are ${RULE_IDS[0]}–${RULE_IDS[RULE_IDS.length - 1]})`);

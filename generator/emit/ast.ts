@@ -3,25 +3,26 @@
 // `ts.factory` nodes printed by the compiler's printer. Emitters pass names (identifiers) and data;
 // quoting, escaping and layout happen here and in format.ts, never in an emitter.
 
-import { StructureKind, ts, type ImportDeclarationStructure, type JSDocStructure, type OptionalKind } from 'ts-morph';
+import { StructureKind, ts } from '../ts-morph.js';
+import type { ts as TS, ImportDeclarationStructure, JSDocStructure, OptionalKind } from 'ts-morph';
 import { commentText, quote } from './context.js';
 
 const f = ts.factory;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export type TypeNode = ts.TypeNode;
-export type Expression = ts.Expression;
+export type TypeNode = TS.TypeNode;
+export type Expression = TS.Expression;
 
 const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed, removeComments: false });
 const scratch = ts.createSourceFile('print.ts', '', ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
 
 /** One node as source text (single quotes; layout is left to the formatter). */
-export function print(node: ts.Node): string {
+export function print(node: TS.Node): string {
   return printer.printNode(ts.EmitHint.Unspecified, node, scratch);
 }
 
 /** A property name: bare when it is an identifier, a string literal otherwise. */
-function propertyName(name: string): ts.PropertyName {
+function propertyName(name: string): TS.PropertyName {
   return IDENTIFIER.test(name) ? f.createIdentifier(name) : str(name);
 }
 
@@ -65,7 +66,7 @@ export function objectType(members: readonly Member[]): TypeNode {
 }
 
 /** Printed on one line; format.ts breaks it where it is too long. */
-function singleLine<T extends ts.Node>(node: T): T {
+function singleLine<T extends TS.Node>(node: T): T {
   return ts.setEmitFlags(node, ts.EmitFlags.SingleLine);
 }
 
@@ -92,7 +93,7 @@ export function intersection(types: readonly TypeNode[]): TypeNode {
 /** The type of one literal value: `'A'`, `3`, `true`. */
 export function literalType(value: string | number | boolean): TypeNode {
   if (typeof value === 'boolean') return f.createLiteralTypeNode(value ? f.createTrue() : f.createFalse());
-  return f.createLiteralTypeNode(typeof value === 'string' ? str(value) : (num(value) as ts.LiteralExpression));
+  return f.createLiteralTypeNode(typeof value === 'string' ? str(value) : (num(value) as TS.LiteralExpression));
 }
 
 /** `T[]`. */
@@ -117,7 +118,7 @@ export function readonlyTuple(types: readonly TypeNode[]): TypeNode {
 
 // ---- expressions
 
-export function id(name: string): ts.Identifier {
+export function id(name: string): TS.Identifier {
   if (!IDENTIFIER.test(name)) throw new Error(`internal: ${JSON.stringify(name)} is not an identifier`);
   return f.createIdentifier(name);
 }
@@ -126,8 +127,8 @@ export function id(name: string): ts.Identifier {
  * A single-quoted string literal spelled as `quote` spells it (printable text as it is, the rest
  * escaped); the printer writes the node's text verbatim.
  */
-export function str(text: string): ts.StringLiteral {
-  return f.createIdentifier(quote(text)) as unknown as ts.StringLiteral;
+export function str(text: string): TS.StringLiteral {
+  return f.createIdentifier(quote(text)) as unknown as TS.StringLiteral;
 }
 
 export function num(value: number): Expression {
@@ -165,19 +166,19 @@ export function construct(name: string, args: readonly Expression[], typeArgs?: 
 }
 
 /** `...expr`, a member of an object literal (`obj`). */
-export function spread(expression: Expression): ts.SpreadAssignment {
+export function spread(expression: Expression): TS.SpreadAssignment {
   return f.createSpreadAssignment(expression);
 }
 
-export type ObjectEntry = readonly [string, Expression | undefined] | ts.ObjectLiteralElementLike;
+export type ObjectEntry = readonly [string, Expression | undefined] | TS.ObjectLiteralElementLike;
 
 /**
  * An object literal from entries in order: `[name, value]` (left out when the value is undefined;
  * `name: name` prints as shorthand) or a member built here (`objectMethod`).
  */
 export function obj(entries: readonly ObjectEntry[]): Expression {
-  const props = entries.flatMap((entry): ts.ObjectLiteralElementLike[] => {
-    if (!Array.isArray(entry)) return [entry as ts.ObjectLiteralElementLike];
+  const props = entries.flatMap((entry): TS.ObjectLiteralElementLike[] => {
+    if (!Array.isArray(entry)) return [entry as TS.ObjectLiteralElementLike];
     const [name, value] = entry as readonly [string, Expression | undefined];
     if (value === undefined) return [];
     if (ts.isIdentifier(value) && value.text === name) return [f.createShorthandPropertyAssignment(name)];
@@ -189,7 +190,7 @@ export function obj(entries: readonly ObjectEntry[]): Expression {
 
 /** Flat text this long reads better one member per line (as a formatter would break it). */
 const BREAK_AT = 72;
-const tooLong = (node: ts.Node) => print(node).length > BREAK_AT;
+const tooLong = (node: TS.Node) => print(node).length > BREAK_AT;
 
 export interface Parameter {
   readonly name: string;
@@ -197,7 +198,7 @@ export interface Parameter {
 }
 
 /** A method of an object literal, with a doc comment. */
-export function objectMethod(name: string, parameters: readonly Parameter[], returnType: TypeNode, body: readonly ts.Statement[], doc: string): ts.MethodDeclaration {
+export function objectMethod(name: string, parameters: readonly Parameter[], returnType: TypeNode, body: readonly TS.Statement[], doc: string): TS.MethodDeclaration {
   const method = f.createMethodDeclaration(
     undefined,
     undefined,
@@ -214,7 +215,7 @@ export function objectMethod(name: string, parameters: readonly Parameter[], ret
 }
 
 /** `return expr;` as a statement node. */
-export function ret(expression: Expression): ts.Statement {
+export function ret(expression: Expression): TS.Statement {
   return f.createReturnStatement(expression);
 }
 
@@ -233,7 +234,7 @@ export function arr(items: readonly Expression[]): Expression {
 
 /** Plain data (strings, numbers, booleans, arrays, objects; `undefined` members left out) as a literal; a ts node stays as it is. */
 export function literal(value: unknown): Expression {
-  if (value !== null && typeof value === 'object' && 'kind' in value && typeof (value as ts.Node).kind === 'number' && 'flags' in value) return value as Expression;
+  if (value !== null && typeof value === 'object' && 'kind' in value && typeof (value as TS.Node).kind === 'number' && 'flags' in value) return value as Expression;
   if (typeof value === 'string') return str(value);
   if (typeof value === 'number') return num(Object.is(value, -0) ? 0 : value);
   if (typeof value === 'boolean') return value ? f.createTrue() : f.createFalse();

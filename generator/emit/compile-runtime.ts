@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { writeJavascriptGlobals } from '../validate/generated-names.js';
 import { compiledRuntimeDir, runtimeImports, runtimeSourceDir, sourceFiles, sourceHash, type Manifest, type ModuleFormat } from './runtime-modules.js';
 
 /** Runtime modules that use Node's own modules, written only when asked for (ddbgen diff --emit-migration). */
@@ -57,6 +58,7 @@ export function compileRuntime(): void {
   }
   const manifest: Manifest = { sourceHash: sourceHash(sources), imports };
   writeFileSync(path.join(compiledRuntimeDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeJavascriptGlobals();
 }
 
 compileRuntime();

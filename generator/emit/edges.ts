@@ -2,7 +2,8 @@
 // EdgeRepository works from — each node type's key is its entity's own partition-key template
 // (`UserKeys.pk`, imported from the entity's module). The table class exposes one EdgeRepository per edge.
 
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
 import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeTypeNode, runtimeAttributeType } from './attribute-type.js';

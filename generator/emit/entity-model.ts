@@ -1,7 +1,8 @@
 // Emits the runtime model of an entity: a constant per secondary index (`articleByNameIndex`) and
 // `<entity>Model`, the keys and conversions the shared runtime works from.
 
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { AccessPath } from '../model/access-paths.js';
 import { shardInputs } from '../model/key-segments.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';

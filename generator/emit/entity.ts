@@ -5,7 +5,8 @@
 // it is not imported) and a method of `<Entity>Repository` calling it (`db.order.get(key)`).
 // A new method family is one emitter `(scope) → Method[]` added to REPOSITORY_METHODS.
 
-import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { FunctionDeclarationStructure, ImportDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
 import { operationName, pascalCase, type EmitContext } from './context.js';

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { printStructure, StructureKind, ts, type StatementStructures } from 'ts-morph';
+import { printStructure, StructureKind, ts } from '../ts-morph.js';
+import type { ts as TS, StructureKind as Kind, StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, contextFunctionName, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
@@ -18,9 +19,10 @@ import { emitInMemory, inMemoryInput } from './in-memory.js';
 import { emitStream } from './stream.js';
 import { emitTableClass } from './table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
-import { formatModule } from './format.js';
+import { formatModule, startLayout, type Layout } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
+import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
@@ -84,10 +86,15 @@ function withEscapedDocs<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
 }
 
+/** One emitted module printed flat (imports, then statements with doc text escaped), before layout. */
+function printModule(module: EmittedModule): string {
+  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as Kind.ImportDeclaration, ...declaration }));
+  return printStatements([...imports, ...withEscapedDocs(module.statements)]);
+}
+
 /** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
 export function renderModule(filePath: string, module: EmittedModule): string {
-  const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as const, ...declaration }));
-  return `${BANNER}\n\n${formatModule(filePath, printStatements([...imports, ...withEscapedDocs(module.statements)]))}`;
+  return `${BANNER}\n\n${formatModule(filePath, printModule(module))}`;
 }
 
 function indexModule(table: TableDef): EmittedModule {
@@ -184,6 +191,12 @@ export interface GenerateOptions {
   readonly progress?: (text: string) => void;
   /** Runtime modules written whether or not the generated code imports them (`migration` for ddbgen diff --emit-migration). */
   readonly runtime?: readonly string[];
+  /**
+   * What type-checks `emit: 'ts'` output: `native`, TypeScript 7's tsgo when
+   * @typescript/native-preview is installed (the default then; native-check.ts), or `typescript`,
+   * the compiler API, re-checking only what a change can affect (always for `emit: 'js'`, which it compiles).
+   */
+  readonly typeChecker?: 'native' | 'typescript';
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -209,13 +222,21 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
   const stats = { rendered: 0, reused: 0, checked: 0 };
+  // modules printed but not yet laid out: a worker lays them out while the next are made, and tsgo may check them meanwhile (below)
+  const unformatted = new Map<string, { key: string; flat: string }>();
+  let layout: Layout | undefined;
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
-    let text = previous.renders.get(key);
+    const text = previous.renders.get(key);
     if (text === undefined) {
-      text = renderModule(name, module());
+      const flat = printModule(module());
+      unformatted.set(name, { key, flat });
+      (layout ??= startLayout()).add(name, flat);
+      files.set(`${folder}/${name}`, `${BANNER}\n\n${flat}`);
       stats.rendered++;
-    } else stats.reused++;
+      return;
+    }
+    stats.reused++;
     next.renders.set(key, text);
     files.set(`${folder}/${name}`, text);
   };
@@ -238,21 +259,45 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const runtime = runtimeModules();
   const used = usedRuntime(files.values(), options.runtime);
   const declarations = new Map(used.map((name) => [`${folder}/runtime/${name}.d.ts`, `${BANNER}\n\n${runtime.get(name)!.declarations}`]));
-  const sources = new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
+  const sourcesOf = () => new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
   const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
+  const format = moduleFormat(path.join(root, folder));
+  const native = emit === 'ts' && options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
+  const nativeOptions = native && tsconfigOptions(compilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
+  // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
+  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format) : undefined;
+  try {
+    options.progress?.(`laying out ${unformatted.size} modules`);
+    const laidOut = layout?.finish() ?? [];
+    for (const [i, [name, { key }]] of [...unformatted].entries()) {
+      const text = `${BANNER}\n\n${laidOut[i]!}`;
+      next.renders.set(key, text);
+      files.set(`${folder}/${name}`, text);
+    }
+  } catch (error) {
+    early?.cancel();
+    throw error;
+  }
+  const sources = sourcesOf();
   const compile = (buildInfo: string | undefined): CompileResult => {
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
-    const checking = progress && ((n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`));
-    const incremental = options.keepCache ?? true;
-    const result = compileGenerated({ files: sources, options: compilerOptions, incremental, ...(buildInfo === undefined ? {} : { buildInfo }), ...(checking ? { checking } : {}) }, root);
+    let errors = early?.wait();
+    // errors found in the unformatted text are named again at their lines in the files as written
+    if (native && nativeOptions && (errors === undefined || errors.length > 0)) errors = checkNatively(native, sources, nativeOptions, root, format);
+    // tsgo keeps no build state: a run whose sources are unchanged is still known by their hash
+    const result =
+      errors === undefined
+        ? compileGenerated({ files: sources, options: compilerOptions, incremental: options.keepCache ?? true, ...(buildInfo ? { buildInfo } : {}), ...(progress ? { checking: (n: number) => progress(`type-checking: ${n} of ${sources.size} files checked`) } : {}) }, root)
+        : { errors, emitted: new Map<string, string>(), buildInfo: (options.keepCache ?? true) ? NATIVE_BUILD_STATE : undefined, checked: sources.size };
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
-  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: ts.version });
+  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: native && nativeOptions ? `native ${native.version}` : ts.version });
   // the very sources, SDK and compiler the build state was made from: nothing to check or compile again
   const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
+  if (unchanged) early?.cancel();
   let result = unchanged ? { errors: [], emitted: new Map<string, string>(), buildInfo: previous.buildInfo, checked: 0 } : compile(previous.buildInfo);
   if (emit === 'js') {
     const expected = [...files.keys()].flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]);
@@ -270,7 +315,6 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     files.clear();
     for (const file of [...expected].sort()) files.set(file, next.compiled.get(file)!);
   }
-  const format = moduleFormat(path.join(root, folder));
   for (const name of used) files.set(`${folder}/runtime/${name}.js`, `${BANNER}\n\n${runtime.get(name)!.js[format]}`);
   for (const [file, text] of declarations) files.set(file, text);
   stats.checked = result.checked;
@@ -280,8 +324,11 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   return { files, cache: next, stats };
 }
 
+/** The cache's build state after a check by tsgo, which keeps none: it marks the sources (by their hash) as checked. */
+const NATIVE_BUILD_STATE = '';
+
 /** CommonJS output puts "use strict" first: the banner goes back on top. */
 const withBanner = (text: string) => (text.startsWith(BANNER) ? text : `${BANNER}\n${text.replace(`${BANNER}\n`, '')}`);
 
 /** Compiler options for `emit: 'js'`: declarations; the module format of each file follows its package.json scope, as in the app's own tsc (NodeNext). */
-const compileOptions: ts.CompilerOptions = { noEmit: false, declaration: true };
+const compileOptions: TS.CompilerOptions = { noEmit: false, declaration: true };

@@ -3,7 +3,8 @@
 // configuration. A module of its own, which index.ts does not re-export: production code that
 // imports the output never loads the in-memory table. Pure: (table, ctx) → structures.
 
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { pascalCase, quote, tableClassName, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';

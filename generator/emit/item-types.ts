@@ -1,7 +1,8 @@
 // Emits an entity's types: the item, its key, each access path's partition / sort-key / projection
 // types, the versioned input, the update changes and each pattern's parameters.
 
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import { projectedAttributes, type AccessPath } from '../model/access-paths.js';
 import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyArray, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
 import { attributeTypeNode } from './attribute-type.js';

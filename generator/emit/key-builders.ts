@@ -1,7 +1,8 @@
 // Emits `<Entity>Keys`: one KeyTemplate per key template (table and each index), plus `key` (the
 // table key of an item) and `parse` (its parts back from a table key).
 
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
 import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';

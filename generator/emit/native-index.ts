@@ -2,7 +2,8 @@
 // sort-condition types, the item type of a projection, `query<Index>` / `query<Index>All`, and the
 // runtime model of the mapping. Pure: (entity, ctx) → structures; entity.ts adds them to its module.
 
-import { StructureKind, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StructureKind as Kind, MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
 import type { EntityDef, NativeGsiDef, Projection } from '../../dsl/ir.js';
 import { indexProjection } from '../model/access-paths.js';
 import { nativeParts, renamedCopies } from '../model/native-keys.js';
@@ -23,7 +24,7 @@ export interface NativeIndexOutput {
   readonly usesRange: boolean;
 }
 
-const doc = (description: string) => [{ kind: StructureKind.JSDoc as const, description }];
+const doc = (description: string) => [{ kind: StructureKind.JSDoc as Kind.JSDoc, description }];
 
 /** `{ a: A; b: B }`, every member required. */
 function required(entity: EntityDef, names: readonly string[]): string {

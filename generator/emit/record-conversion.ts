@@ -4,7 +4,8 @@
 // names them (`toRecord`, `toItem`), so every write and read of the entity goes through them. A
 // passthrough entity keeps the runtime's generic conversion: its attributes are not known here.
 
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { AttributeDef } from '../../dsl/ir.js';
 import { as, assignsIf, binary, call, constant, construct, element, id, jsDoc, keyword, nonNull, num, obj, parenthesized, print, prop, returns, statement, str, throwsIf, typeRef, union, type Expression } from './ast.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';

@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ts } from 'ts-morph';
-import { packageRoot } from '../package-root.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts-morph.js';
+import { compiledRuntimeDir, packageRoot } from '../package-root.js';
 
+export { compiledRuntimeDir };
 export const runtimeSourceDir = path.join(packageRoot, 'templates', 'runtime');
-export const compiledRuntimeDir = path.join(packageRoot, 'dist', 'runtime');
 
 /** The module format of a `.js` file, as Node (and TypeScript's NodeNext) reads it from the package scope. */
 export type ModuleFormat = 'esm' | 'cjs';
@@ -91,6 +92,6 @@ export function usedRuntime(texts: Iterable<string>, extra: readonly string[] = 
 
 /** How Node reads a `.js` file in `folder`: by the `type` of the nearest package.json, as TypeScript's NodeNext does. */
 export function moduleFormat(folder: string): ModuleFormat {
-  const format = ts.getImpliedNodeFormatForFile(path.join(folder, 'index.ts') as ts.Path, undefined, ts.sys, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const format = ts.getImpliedNodeFormatForFile(path.join(folder, 'index.ts') as TS.Path, undefined, ts.sys, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
   return format === ts.ModuleKind.ESNext ? 'esm' : 'cjs';
 }

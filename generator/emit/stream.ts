@@ -2,7 +2,8 @@
 // the unknown branch, `decode<Table>StreamRecord` and `handle<Table>Stream`, typed by the table's
 // stream view type. The decoding itself lives in runtime/stream.ts. Pure: (table, ctx) → structures.
 
-import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import type { StructureKind as Kind, StatementStructures } from 'ts-morph';
 import type { StreamViewType, TableDef } from '../../dsl/ir.js';
 import { camelCase, entityModuleSpecifier, pascalCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
@@ -24,7 +25,7 @@ export const streamNames = (table: TableDef) => {
 /** `UserStreamEvent`: the events of one entity or edge. */
 export const streamEventType = (name: string) => `${name}StreamEvent`;
 
-const doc = (description: string) => [{ kind: StructureKind.JSDoc as const, description }];
+const doc = (description: string) => [{ kind: StructureKind.JSDoc as Kind.JSDoc, description }];
 
 export function emitStream(table: TableDef, _ctx: EmitContext): EmittedModule {
   const view = table.stream!;

@@ -3,7 +3,8 @@
 // partition-key shape shared by several entities) returning their items tagged by entity, and
 // `<Table>Transaction`, which writes to several entities at once.
 
-import { StructureKind, type ClassDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type PropertyDeclarationStructure, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StructureKind as Kind, ClassDeclarationStructure, MethodDeclarationStructure, OptionalKind, PropertyDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { shardedPartition, tableAccess } from '../model/access-paths.js';
 import { keySegments } from '../model/key-segments.js';
@@ -193,7 +194,7 @@ function emitItemUnions(s: TableScope, groups: readonly Collection[]): Statement
       type: taggedItems(s, s.entities),
     },
     ...groups.map((group) => ({
-      kind: StructureKind.TypeAlias as const,
+      kind: StructureKind.TypeAlias as Kind.TypeAlias,
       name: collectionItemType(table, group),
       isExported: true,
       docs: jsDoc(`An item of the ${group.name} collection (${group.members.map((e) => e.name).join(', ')}); \`type: undefined\` for an item none of them owns.`),

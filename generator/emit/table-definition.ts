@@ -3,7 +3,8 @@
 // parameter. With ttl or point-in-time recovery, a second function returns the inputs of the calls
 // that apply them.
 
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
 import { indexProjection } from '../model/access-paths.js';
 import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';

@@ -6,10 +6,11 @@
 // program, without the build state's bookkeeping.
 
 import path from 'node:path';
-import { getLibFiles } from '@ts-morph/common';
-import { ts } from 'ts-morph';
+import { getLibFiles } from '../ts-morph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from '../ts-morph.js';
 
-export const baseCompilerOptions: ts.CompilerOptions = {
+export const baseCompilerOptions: TS.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -27,7 +28,7 @@ export const baseCompilerOptions: ts.CompilerOptions = {
 export interface CompileInput {
   /** Absolute path → text of every generated TypeScript file. */
   readonly files: ReadonlyMap<string, string>;
-  readonly options: ts.CompilerOptions;
+  readonly options: TS.CompilerOptions;
   /** The build state the previous run left (tsbuildinfo text), if any. */
   readonly buildInfo?: string;
   /** Make the build state for a next run (default true); false checks the files as a plain program. */
@@ -57,12 +58,12 @@ const BUILD_INFO = '/ddbgen-build/state.tsbuildinfo';
  * Parsed files of earlier runs in this process (watch mode), by path and parse options: an
  * unchanged file is not parsed again, as in tsc --watch.
  */
-const parsed = new Map<string, ts.SourceFile & { version?: string }>();
+const parsed = new Map<string, TS.SourceFile & { version?: string }>();
 
 /** Type-checks (and with `noEmit: false`, compiles) the files; see the header. */
 export function compileGenerated(input: CompileInput, relativeTo: string): CompileResult {
   const incremental = input.incremental ?? true;
-  const options: ts.CompilerOptions = incremental ? { ...input.options, incremental: true, tsBuildInfoFile: BUILD_INFO } : input.options;
+  const options: TS.CompilerOptions = incremental ? { ...input.options, incremental: true, tsBuildInfoFile: BUILD_INFO } : input.options;
   const optionsKey = JSON.stringify(options);
   const host = incremental ? ts.createIncrementalCompilerHost(options) : ts.createCompilerHost(options);
   // as tsc parses: doc comments of TypeScript files only where they change a type error
@@ -94,7 +95,7 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
     const key = `${file}\0${optionsKey}\0${JSON.stringify(language)}`;
     const known = parsed.get(key);
     if (known?.version === version) return known;
-    const source: ts.SourceFile & { version?: string } = ts.createSourceFile(file, text, language);
+    const source: TS.SourceFile & { version?: string } = ts.createSourceFile(file, text, language);
     source.version = version;
     parsed.set(key, source);
     return source;
@@ -110,7 +111,7 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
     input.checking?.(checked);
   };
   const errors = new Set<string>();
-  const collect = (diagnostics: readonly ts.Diagnostic[]) => {
+  const collect = (diagnostics: readonly TS.Diagnostic[]) => {
     for (const d of diagnostics) {
       if (d.category !== ts.DiagnosticCategory.Error) continue;
       const where = d.file ? `${path.relative(relativeTo, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
@@ -118,7 +119,7 @@ export function compileGenerated(input: CompileInput, relativeTo: string): Compi
     }
   };
   /** Compiles what the program holds (nothing with noEmit) once it has no errors. */
-  const emit = (program: ts.Program | ts.BuilderProgram) => {
+  const emit = (program: TS.Program | TS.BuilderProgram) => {
     if (errors.size) return;
     const result = program.emit();
     collect(result.diagnostics);

@@ -1,7 +1,10 @@
 // Loads schema modules (TypeScript, no build step, via jiti), checks that they export tables,
-// validates each table and places every diagnostic at file:line:column.
+// validates each table and places every diagnostic at file:line:column. Placing parses the schema
+// with the compiler (locate.ts, ts-morph): with `locate: 'lazy'` that happens only when something
+// is to be placed (a clean schema never loads the compiler), and a caller with diagnostics of its
+// own to place awaits locatorLoaded() first.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createJiti } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
@@ -9,8 +12,9 @@ import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js
 import { messages } from '../diagnostics/messages.js';
 import { packageRoot, runningFromSource } from '../package-root.js';
 import { keepFilesPrivate, projectCacheDir } from '../project-root.js';
-import { validateTable } from '../validate/validate-table.js';
-import { SchemaLocator } from './locate.js';
+import { checkTable } from '../validate/check-table.js';
+import { screenNames } from '../validate/name-rules.js';
+import type { SchemaLocator } from './locate.js';
 
 export interface SchemaTable {
   readonly table: TableDef;
@@ -54,6 +58,35 @@ export function schemaImporter(file?: string, cache = true) {
 export interface LoadOptions {
   /** Keep the loader's transpile cache (default true; `--no-cache` turns it off). */
   readonly cache?: boolean;
+  /**
+   * `eager` (the default): every table's `place` works at once. `lazy`: the compiler that places
+   * diagnostics is loaded only when the loader has diagnostics of its own; a caller placing others
+   * awaits locatorLoaded() first.
+   */
+  readonly locate?: 'eager' | 'lazy';
+}
+
+let locateModule: typeof import('./locate.js') | undefined;
+
+/** Loads what places diagnostics in schema files (the compiler): `place` of every loaded table works once this resolves. */
+export async function locatorLoaded(): Promise<void> {
+  locateModule ??= await import('./locate.js');
+}
+
+/**
+ * False when no object literal of `source` can hold one of `names` twice as a key: each name
+ * occurs at most once where a key could be (a bare word, or a quoted string not followed by
+ * `,` `]` `}` or `)`, where no key stands), and no escape sequence could spell one. Only then is
+ * the check for duplicate entity keys (which needs the parse) skipped.
+ */
+export function mayRepeatKeys(source: string, names: readonly string[]): boolean {
+  if (/\\[ux]/.test(source)) return true;
+  return names.some((name) => {
+    const word = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const occurrences = source.match(new RegExp(`(?<![\\w$])${word}(?![\\w$])`, 'g'))?.length ?? 0;
+    const notKeys = source.match(new RegExp(`(['"\`])${word}\\1\\s*[,\\]})]`, 'g'))?.length ?? 0;
+    return occurrences - notKeys > 1;
+  });
 }
 
 function isTable(value: unknown): value is TableDef {
@@ -101,26 +134,39 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
       fail(messages.DDB001(display(file), reason), 'DDB001', errorLocation(error, file));
       continue;
     }
-    const locator = new SchemaLocator(file);
+    let parsed: SchemaLocator | undefined;
+    const locator = () => {
+      if (!locateModule) throw new Error('internal: diagnostics placed before the schema locator was loaded (await locatorLoaded())');
+      return (parsed ??= new locateModule.SchemaLocator(file));
+    };
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isTable)) {
-      fail(messages.DDB002(describe(list.length === 0 ? [] : list.find((t) => !isTable(t)))), 'DDB002', locator.exportLocation());
+      await locatorLoaded();
+      fail(messages.DDB002(describe(list.length === 0 ? [] : list.find((t) => !isTable(t)))), 'DDB002', locator().exportLocation());
       continue;
     }
-    list.forEach((table, i) => {
+    for (const [i, table] of list.entries()) {
       const tableIndex = Array.isArray(exported) ? i : -1;
       const place = (p: PendingDiagnostic): Diagnostic => {
         const { path: at, offset, ...rest } = p;
-        return { ...rest, file: display(file), ...locator.locate(tableIndex, at, offset) };
+        return { ...rest, file: display(file), ...locator().locate(tableIndex, at, offset) };
       };
-      for (const duplicate of locator.duplicateKeys(tableIndex, ['entities'])) {
+      const repeats = mayRepeatKeys(readFileSync(file, 'utf8'), Object.keys(table.entities));
+      if (repeats) await locatorLoaded();
+      for (const duplicate of repeats ? locator().duplicateKeys(tableIndex, ['entities']) : []) {
         diagnostics.push({ code: 'DDB021', severity: 'error', ...messages.DDB021(duplicate.name), target: `${table.name}.entities.${duplicate.name}`, file: display(file), ...duplicate.location });
       }
-      diagnostics.push(...validateTable(table).map(place));
+      // the names the output declares: from the owners' names when the screen decides, else the emitters list them
+      const names = screenNames(table) ?? (await import('../validate/generated-names.js')).nameProblems(table);
+      const problems = checkTable(table, () => names);
+      if (problems.length) await locatorLoaded();
+      diagnostics.push(...problems.map(place));
       const other = tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
+      if (other) await locatorLoaded();
       if (other) diagnostics.push(place({ code: 'DDB012', severity: 'error', ...messages.DDB012(table.name, display(other.file)), target: `${table.name}.name`, path: ['name'] }));
       tables.push({ table, file, tableIndex, place });
-    });
+    }
   }
+  if (options.locate !== 'lazy') await locatorLoaded();
   return { tables, diagnostics };
 }

@@ -4,11 +4,12 @@
 // runtime helper it imports, and two declarations (or two files) that come out the same, such as
 // entities `User` and `user`, or `User` and `UserKey`.
 
-import { getLibFiles } from '@ts-morph/common';
-import { StructureKind, ts, type StatementStructures } from 'ts-morph';
+import { writeFileSync } from 'node:fs';
+import { getLibFiles, StructureKind, ts } from '../ts-morph.js';
+import type { StatementStructures } from 'ts-morph';
 import type { EmittedModule } from '../emit/entity.js';
 import type { TableDef } from '../../dsl/ir.js';
-import { camelCase, createContext, kebabCase, tableFolder } from '../emit/context.js';
+import { createContext } from '../emit/context.js';
 import { emitEdges } from '../emit/edges.js';
 import { entityModule } from '../emit/entity-module.js';
 import { emitInMemory } from '../emit/in-memory.js';
@@ -16,33 +17,36 @@ import { emitStream } from '../emit/stream.js';
 import { runtimeModules } from '../emit/runtime-modules.js';
 import { emitTableClass } from '../emit/table-class.js';
 import { emitTableDefinition } from '../emit/table-definition.js';
+import { GLOBALS_FILE, builtJavascriptGlobals, exportedNames, judgeNames, screenNames, tsMorphCommonVersion, type DeclaredNames, type NameProblem, type OperationNames } from './name-rules.js';
 
-/** ECMAScript reserved words, strict-mode ones, and TypeScript's predefined type names. */
-export const RESERVED_WORDS = new Set(
-  (
-    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null ' +
-    'return super switch this throw true try typeof var void while with implements interface let package private protected public static yield await ' +
-    'any boolean never number object string symbol bigint undefined unknown arguments eval as async from get of set type declare keyof readonly infer is module namespace require satisfies'
-  ).split(' '),
-);
+export { RESERVED_WORDS, type NameOwner, type NameProblem } from './name-rules.js';
 
-let globalNames: Set<string> | undefined;
+let globalNames: ReadonlySet<string> | undefined;
 
-/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …). */
-export function javascriptGlobals(): ReadonlySet<string> {
-  if (!globalNames) {
-    globalNames = new Set();
-    for (const lib of getLibFiles()) {
-      if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
-      for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
-        if (ts.isVariableStatement(statement)) {
-          for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) globalNames.add(declaration.name.text);
-        } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
-          globalNames.add(statement.name.text);
-        }
+/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …), read from the libraries. */
+function libraryGlobals(): Set<string> {
+  const names = new Set<string>();
+  for (const lib of getLibFiles()) {
+    if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
+    for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+      } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
+        names.add(statement.name.text);
       }
     }
   }
+  return names;
+}
+
+/** Writes the globals of this TypeScript's libraries for later runs (a build step, compile-runtime.ts): parsing the libraries would cost every run a tenth of a second or more. */
+export function writeJavascriptGlobals(): void {
+  writeFileSync(GLOBALS_FILE, `${JSON.stringify({ tsMorphCommon: tsMorphCommonVersion(), typescript: ts.version, names: [...libraryGlobals()].sort() })}\n`);
+}
+
+/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …). */
+export function javascriptGlobals(): ReadonlySet<string> {
+  globalNames ??= builtJavascriptGlobals() ?? libraryGlobals();
   return globalNames;
 }
 
@@ -50,34 +54,8 @@ let runtimeNames: Set<string> | undefined;
 
 /** Every name the runtime helpers export; generated modules import them by these names. */
 export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => [...declarations.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)));
+  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => exportedNames(declarations)));
   return runtimeNames;
-}
-
-/** What declares a name: `entities.User`, `edges.Fan` or the table. */
-export interface NameOwner {
-  readonly path: readonly string[];
-  readonly what: string;
-}
-
-export interface NameProblem {
-  readonly owner: NameOwner;
-  readonly kind: 'reserved' | 'global' | 'runtime' | 'clash';
-  readonly name: string;
-  /** For a clash: who else declares it. */
-  readonly other?: NameOwner;
-}
-
-/** The exported functions of an entity's module (the function forms of its operations) and the names the module imports. */
-interface OperationNames {
-  readonly names: ReadonlySet<string>;
-  readonly imported: ReadonlySet<string>;
-}
-
-function operationNames(module: EmittedModule): OperationNames {
-  const names = module.statements.filter((s) => s.kind === StructureKind.Function && s.isExported).map((s) => (s as { name: string }).name);
-  const imported = module.imports.flatMap((i) => (Array.isArray(i.namedImports) ? i.namedImports.map((n) => (typeof n === 'string' ? n : (n as { name: string }).name)) : []));
-  return { names: new Set(names), imported: new Set(imported) };
 }
 
 function declaredNames(statements: readonly StatementStructures[] | string | undefined): string[] {
@@ -89,96 +67,53 @@ function declaredNames(statements: readonly StatementStructures[] | string | und
   });
 }
 
+/** A name one module declares twice in one declaration space (two values, or two types: a type and a function may share a name). */
+function declaredTwice(statements: readonly StatementStructures[]): string | undefined {
+  const spaces = { value: new Set<string>(), type: new Set<string>() };
+  for (const s of statements) {
+    const named = s as { name?: unknown; declarations?: ReadonlyArray<{ name: string }> };
+    const names = typeof named.name === 'string' ? [named.name] : (named.declarations?.map((d) => d.name) ?? []);
+    const inValues = s.kind === StructureKind.Function || s.kind === StructureKind.VariableStatement || s.kind === StructureKind.Class || s.kind === StructureKind.Enum;
+    const inTypes = s.kind === StructureKind.TypeAlias || s.kind === StructureKind.Interface || s.kind === StructureKind.Class || s.kind === StructureKind.Enum;
+    for (const name of names) {
+      if ((inValues && spaces.value.has(name)) || (inTypes && spaces.type.has(name))) return name;
+      if (inValues) spaces.value.add(name);
+      if (inTypes) spaces.type.add(name);
+    }
+  }
+  return undefined;
+}
+
+/** The exported functions of an entity's module (the function forms of its operations), the names the module imports, and a name it declares twice. */
+function operationNames(module: EmittedModule): OperationNames {
+  const names = module.statements.filter((s) => s.kind === StructureKind.Function && s.isExported).map((s) => (s as { name: string }).name);
+  const imported = module.imports.flatMap((i) => (Array.isArray(i.namedImports) ? i.namedImports.map((n) => (typeof n === 'string' ? n : (n as { name: string }).name)) : []));
+  const twice = declaredTwice(module.statements);
+  return { names: new Set(names), imported: new Set(imported), ...(twice === undefined ? {} : { twice }) };
+}
+
+/** What each owner's output declares, as the emitters make it. */
+export function emittedNames(table: TableDef): DeclaredNames {
+  return {
+    table: () => {
+      const ctx = createContext(table);
+      return [
+        ...declaredNames(emitTableClass(table, ctx).statements),
+        ...declaredNames(emitTableDefinition(table, ctx).statements),
+        ...(table.stream ? declaredNames(emitStream(table, ctx).statements) : []),
+        ...declaredNames(emitInMemory(table, ctx).statements),
+      ];
+    },
+    entity: (name) => declaredNames(entityModule(table, table.entities[name]!).statements),
+    operations: (name) => operationNames(entityModule(table, table.entities[name]!)),
+    edge: (name) => declaredNames(emitEdges({ ...table, edges: { [name]: table.edges[name]! } }, createContext(table)).statements),
+  };
+}
+
 /**
- * The problems of the names `table` gives its output. An entity or edge whose declarations cannot
- * be emitted (its templates are broken, reported elsewhere) is judged by its own name only.
+ * The problems of the names `table` gives its output: decided from the owners' names when the
+ * screen can (name-rules.ts), else from the declarations the emitters make.
  */
 export function nameProblems(table: TableDef): NameProblem[] {
-  const problems: NameProblem[] = [];
-  const tableOwner: NameOwner = { path: ['name'], what: `table "${table.name}"` };
-  const owners: Array<{ owner: NameOwner; name: string; declares: () => string[]; operations?: () => OperationNames }> = [
-    ...Object.values(table.entities).map((entity) => ({
-      owner: { path: ['entities', entity.name], what: `entity "${entity.name}"` },
-      name: entity.name,
-      declares: () => declaredNames(entityModule(table, entity).statements),
-      // the function forms of the operations (`planPut`, of entity Plan) take a runtime helper's
-      // name only where the module imports that helper: nothing else of the output imports them
-      // beside the runtime, and the index re-exports no runtime function of such a name
-      operations: () => operationNames(entityModule(table, entity)),
-    })),
-    ...Object.values(table.edges).map((edge) => ({
-      owner: { path: ['edges', edge.name], what: `edge "${edge.name}"` },
-      name: edge.name,
-      declares: () => declaredNames(emitEdges({ ...table, edges: { [edge.name]: edge } }, createContext(table)).statements),
-    })),
-  ];
-  const globals = javascriptGlobals();
-  const runtime = runtimeExports();
-  const declared = new Map<string, NameOwner>();
-  const reported = new Set<NameOwner>();
-  const clash = (owner: NameOwner, name: string, other: NameOwner) => {
-    if (reported.has(owner)) return;
-    reported.add(owner);
-    problems.push({ owner, kind: 'clash', name, other });
-  };
-  const declare = (owner: NameOwner, name: string) => {
-    const other = declared.get(name);
-    if (other === undefined) declared.set(name, owner);
-    else if (other !== owner) clash(owner, name, other);
-  };
-  const judge = (owner: NameOwner, name: string | undefined, names: readonly string[], operations?: OperationNames) => {
-    if (name !== undefined && RESERVED_WORDS.has(name)) return problems.push({ owner, kind: 'reserved', name });
-    const shadowed = names.find((n) => globals.has(n));
-    if (shadowed !== undefined) return problems.push({ owner, kind: 'global', name: shadowed });
-    const taken = names.find((n) => runtime.has(n) && (!operations?.names.has(n) || operations.imported.has(n)));
-    if (taken !== undefined) return problems.push({ owner, kind: 'runtime', name: taken });
-    for (const n of names) declare(owner, n);
-    return 0;
-  };
-  const operationsOf = (operations: (() => OperationNames) | undefined) => {
-    try {
-      return operations?.();
-    } catch {
-      return undefined;
-    }
-  };
-  const safely = (declares: () => string[]) => {
-    try {
-      return declares();
-    } catch {
-      return [];
-    }
-  };
-  const tableNames = safely(() => {
-    const ctx = createContext(table);
-    return [
-      ...declaredNames(emitTableClass(table, ctx).statements),
-      ...declaredNames(emitTableDefinition(table, ctx).statements),
-      ...(table.stream ? declaredNames(emitStream(table, ctx).statements) : []),
-      ...declaredNames(emitInMemory(table, ctx).statements),
-    ];
-  });
-  // files (kebab-case) and members of the table class (camelCase) first: two names that differ
-  // only in case, or in _ and -, come out the same
-  const tableFiles = ['index', ...(Object.keys(table.edges).length ? ['edges'] : []), ...(table.stream ? ['stream'] : []), 'table-definition', 'in-memory', `${tableFolder(table)}-table`, 'runtime'];
-  const files = new Map<string, NameOwner>(tableFiles.map((stem) => [stem, tableOwner]));
-  const members = new Map<string, NameOwner>(['constructor', 'tableName', 'context', 'transaction', 'scanSegments'].map((member) => [member, tableOwner]));
-  for (const { owner, name } of owners) {
-    const slots = [...(owner.path[0] === 'entities' ? [[files, kebabCase(name)] as const] : []), [members, camelCase(name)] as const];
-    for (const [seen, key] of slots) {
-      const other = seen.get(key);
-      if (other === undefined) seen.set(key, owner);
-      else clash(owner, seen === files ? `${key}.ts` : key, other);
-    }
-  }
-  judge(tableOwner, undefined, tableNames); // the table's own name is never declared bare
-  for (const { owner, name, declares, operations } of owners) {
-    const names = safely(declares);
-    // one module declaring a name twice: a pattern named `model` makes `orderModel`, the function
-    // form of its method, beside the entity's model constant
-    const twice = names.find((n, i) => names.indexOf(n) !== i);
-    if (twice !== undefined) problems.push({ owner, kind: 'clash', name: twice, other: { path: owner.path, what: 'another of its generated declarations' } });
-    else judge(owner, name, [...new Set([name, ...names])], operationsOf(operations));
-  }
-  return problems;
+  return screenNames(table) ?? judgeNames(table, emittedNames(table), javascriptGlobals(), runtimeExports());
 }

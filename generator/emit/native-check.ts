@@ -1,0 +1,185 @@
+// The type check of a table's generated files by TypeScript 7's native compiler (`tsgo`, from the
+// optional dependency @typescript/native-preview), used when it is installed: the files are
+// written to a private temporary folder laid out as under the output root, with a tsconfig holding
+// the in-memory check's options and a package.json giving the output folder's module format, and
+// tsgo's errors are read back in compileGenerated's form (`file:line message`). It checks the
+// files in a fraction of the compiler API's time and memory, outside ddbgen's process. Without it
+// (or with DDBGEN_TYPE_CHECKER=typescript) type-check.ts checks them with the compiler API,
+// re-checking only what a change can affect.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { ts } from 'ts-morph';
+import { packageRoot } from '../package-root.js';
+
+export interface NativeCompiler {
+  /** The tsgo executable. */
+  readonly exe: string;
+  /** Its version, part of what a cached check depends on. */
+  readonly version: string;
+}
+
+let found: NativeCompiler | null | undefined;
+
+/** tsgo from @typescript/native-preview beside ddbgen, or undefined when it is not installed (or DDBGEN_TYPE_CHECKER=typescript). */
+export function nativeCompiler(): NativeCompiler | undefined {
+  if (process.env['DDBGEN_TYPE_CHECKER'] === 'typescript') return undefined;
+  if (found === undefined) {
+    try {
+      const manifest = createRequire(path.join(packageRoot, 'package.json')).resolve('@typescript/native-preview/package.json');
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+      // the executable is in the platform's package, as the package's own launcher finds it
+      const platform = createRequire(manifest).resolve(`@typescript/native-preview-${process.platform}-${process.arch}/package.json`);
+      found = { exe: path.join(path.dirname(platform), 'lib', process.platform === 'win32' ? 'tsgo.exe' : 'tsgo'), version };
+    } catch {
+      found = null;
+    }
+  }
+  return found ?? undefined;
+}
+
+/** The tsconfig spelling of the compiler options, or undefined when one of them has none here (then the compiler API checks). */
+export function tsconfigOptions(options: ts.CompilerOptions, enums: { target: Record<number, string>; module: Record<number, string>; moduleResolution: Record<number, string> }): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value === 'boolean') json[name] = value;
+    else if (name === 'target' || name === 'module' || name === 'moduleResolution') json[name] = enums[name][value as number]?.toLowerCase();
+    else if (name === 'lib' && Array.isArray(value)) json[name] = (value as string[]).map((lib) => lib.replace(/^lib\./, '').replace(/\.d\.ts$/, ''));
+    else if ((name === 'types' && Array.isArray(value)) || (name === 'paths' && typeof value === 'object')) json[name] = value;
+    else return undefined;
+    if (json[name] === undefined) return undefined;
+  }
+  return json;
+}
+
+/** A diagnostic line of `tsc --pretty false`: `file(line,column): error TSnnnn: message`, or `error TSnnnn: message` for the program. */
+const DIAGNOSTIC = /^(?:(.+)\((\d+),\d+\): )?(error|warning|message) TS\d+: (.*)$/;
+
+/** The files laid out for tsgo in a private temporary folder, with their tsconfig and package.json. */
+interface Prepared {
+  readonly dir: string;
+  readonly args: readonly string[];
+}
+
+function prepare(files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): Prepared {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-check-'));
+  const names: string[] = [];
+  for (const [file, text] of files) {
+    const name = path.relative(relativeTo, file);
+    mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+    names.push(name.split(path.sep).join('/'));
+  }
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }));
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: names }));
+  return { dir, args: ['-p', dir, '--pretty', 'false'] };
+}
+
+/** What a tsgo run left. */
+interface Run {
+  readonly stdout: string;
+  readonly status: number | null;
+  /** It did not run or was killed. */
+  readonly failed: boolean;
+}
+
+/** tsgo's errors in compileGenerated's words, or undefined when it could not run. */
+function errorsOf(run: Run): string[] | undefined {
+  if (run.failed || (run.status !== 0 && !DIAGNOSTIC.test(run.stdout.split('\n')[0] ?? ''))) return undefined;
+  const errors = new Set<string>();
+  let current: { where: string; message: string; error: boolean } | undefined;
+  const flush = () => current?.error && errors.add(`${current.where} ${current.message}`);
+  for (const line of run.stdout.split('\n')) {
+    const match = DIAGNOSTIC.exec(line);
+    if (match) {
+      flush();
+      current = { where: match[1] === undefined ? '' : `${match[1].split('/').join(path.sep)}:${match[2]}`, message: match[4]!, error: match[3] === 'error' };
+    } else if (current && line !== '') current.message += `\n${line}`;
+  }
+  flush();
+  return [...errors];
+}
+
+/**
+ * Type-checks the files (absolute path → text, all under `relativeTo`) with tsgo and returns the
+ * errors as compileGenerated words them, relative to `relativeTo`; undefined when tsgo could not
+ * run at all (the caller checks with the compiler API instead).
+ */
+export function checkNatively(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): string[] | undefined {
+  const { dir, args } = prepare(files, options, relativeTo, format);
+  try {
+    const run = spawnSync(compiler.exe, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+    return errorsOf({ stdout: run.stdout ?? '', status: run.status, failed: run.error !== undefined || run.signal !== null });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A check by tsgo under way (startNativeCheck). */
+export interface NativeCheck {
+  /** Blocks until it is done: the errors, as checkNatively gives them (undefined: tsgo could not run, or did not answer in time). */
+  readonly wait: () => string[] | undefined;
+  /** Its answer is not needed (it is let finish, and its folder removed). */
+  readonly cancel: () => void;
+}
+
+/** How long a waiting main thread trusts the worker: a check of thousands of files by tsgo takes seconds. */
+const WORKER_PATIENCE_MS = 10 * 60 * 1000;
+
+/**
+ * The worker: runs tsgo and hands back what it printed, then wakes the main thread, whatever
+ * happens. Plain JavaScript evaluated in the worker (no module of ddbgen to load there, so no
+ * loader can fail it and leave the main thread waiting).
+ */
+const WORKER = `
+const { spawnSync } = require('node:child_process');
+const { workerData } = require('node:worker_threads');
+const { exe, args, cwd, port, flag } = workerData;
+let answer = { stdout: '', status: null, failed: true };
+try {
+  const run = spawnSync(exe, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  answer = { stdout: run.stdout || '', status: run.status, failed: run.error !== undefined || run.signal !== null };
+} finally {
+  port.postMessage(answer);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+`;
+
+/**
+ * checkNatively with tsgo running beside this thread (spawned from a worker thread), so it checks
+ * while this thread goes on: generate lays the modules out meanwhile (layout moves lines, never
+ * types, so the unformatted text has the formatted text's errors, at other lines). `wait` blocks
+ * until it is done without an event-loop turn, so generation stays synchronous.
+ */
+export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): NativeCheck {
+  const { dir, args } = prepare(files, options, relativeTo, format);
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(WORKER, { eval: true, workerData: { exe: compiler.exe, args, cwd: dir, port: port2, flag }, transferList: [port2] });
+  worker.unref();
+  let answer: { value: string[] | undefined } | undefined;
+  const done = () => {
+    port1.close();
+    void worker.terminate();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const check: NativeCheck = {
+    wait: () => {
+      if (!answer) {
+        const woke = Atomics.wait(flag, 0, 0, WORKER_PATIENCE_MS) !== 'timed-out';
+        const message = woke ? (receiveMessageOnPort(port1)?.message as Run | undefined) : undefined;
+        answer = { value: message ? errorsOf(message) : undefined };
+        done();
+      }
+      return answer.value;
+    },
+    // tsgo may still be reading the folder: it is removed once the check is done
+    cancel: () => void check.wait(),
+  };
+  return check;
+}
