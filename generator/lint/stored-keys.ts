@@ -17,10 +17,9 @@ export interface StoredKeyTemplate {
   offset(segment: Placeholder): number | undefined;
 }
 
-/** Every key template of an entity whose table declares a key format, with its value placeholders. */
-export function storedKeyTemplates(table: TableDef, entity: EntityDef): StoredKeyTemplate[] {
-  if (entity.keyFormat === undefined) return [];
-  const templates: Array<[readonly string[], TemplateDef | undefined]> = [
+/** Every key template an entity declares (table key and index mappings), with its schema path; absent ones as undefined. */
+export function entityKeyTemplates(entity: EntityDef): Array<[readonly string[], TemplateDef | undefined]> {
+  return [
     [['entities', entity.name, 'key', 'pk'], entity.key.pk],
     [['entities', entity.name, 'key', 'sk'], entity.key.sk],
     ...Object.values(entity.indexes).flatMap((m): Array<[readonly string[], TemplateDef | undefined]> => [
@@ -28,7 +27,12 @@ export function storedKeyTemplates(table: TableDef, entity: EntityDef): StoredKe
       [['entities', entity.name, 'indexes', m.index, 'sk'], m.sk],
     ]),
   ];
-  return templates.flatMap(([path, template]) => {
+}
+
+/** Every key template of an entity whose table declares a key format, with its value placeholders. */
+export function storedKeyTemplates(table: TableDef, entity: EntityDef): StoredKeyTemplate[] {
+  if (entity.keyFormat === undefined) return [];
+  return entityKeyTemplates(entity).flatMap(([path, template]) => {
     if (!template) return [];
     const values = template.segments.flatMap((segment) => {
       if (segment.kind !== 'placeholder' || segment.name === 'shard') return [];

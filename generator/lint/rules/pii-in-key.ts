@@ -1,8 +1,8 @@
 // HK016: personal data inside a key template is visible wherever keys are (metrics, logs, cursors).
-import type { TemplateDef } from '../../../dsl/ir.js';
 import { segmentOffset } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
 import type { Finding, LintRule } from '../rule.js';
+import { entityKeyTemplates } from '../stored-keys.js';
 
 export const piiInKey: LintRule = {
   id: 'HK016',
@@ -10,15 +10,7 @@ export const piiInKey: LintRule = {
   check: ({ table }) => {
     const findings: Finding[] = [];
     for (const entity of Object.values(table.entities)) {
-      const templates: Array<[readonly string[], TemplateDef | undefined]> = [
-        [['entities', entity.name, 'key', 'pk'], entity.key.pk],
-        [['entities', entity.name, 'key', 'sk'], entity.key.sk],
-        ...Object.values(entity.indexes).flatMap((m): Array<[readonly string[], TemplateDef | undefined]> => [
-          [['entities', entity.name, 'indexes', m.index, 'pk'], m.pk],
-          [['entities', entity.name, 'indexes', m.index, 'sk'], m.sk],
-        ]),
-      ];
-      for (const [path, template] of templates) {
+      for (const [path, template] of entityKeyTemplates(entity)) {
         if (!template) continue;
         for (const segment of template.segments) {
           if (segment.kind !== 'placeholder') continue;
