@@ -915,6 +915,8 @@ function replaceSections(previous: string, fresh: readonly string[]): string {
   const byNumber = new Map(fresh.map((section) => [number(section), section]));
   const merged = sections.map((section) => byNumber.get(number(section)) ?? section);
   for (const section of fresh) if (!sections.some((s) => number(s) === number(section))) merged.push(section);
+  // a new section 0 (the goals) goes first; the others keep the order BENCHMARKS.md has
+  merged.sort((a, b) => (number(a) === '0' ? -1 : number(b) === '0' ? 1 : 0));
   const note = `Sections ${only!.join(', ')} re-measured on ${new Date().toISOString().slice(0, 10)} with \`npm run bench -- --only ${only!.join(',')}\` (load average ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} at the end).`;
   const kept = head.replace(/\nSections [\d, ]+ re-measured on [^\n]*\n/, '\n').trimEnd();
   return `${kept}\n\n${note}\n\n${merged.map((s) => s.trimEnd()).join('\n\n')}\n`;

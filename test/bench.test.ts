@@ -10,9 +10,14 @@ import test from 'ava';
 const exec = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 
+// the bench's own dependencies (the peers, esbuild), installed once before either test runs: an
+// install while the other test reads bench/node_modules would pull them from under it
+test.before(async () => {
+  if (!existsSync(path.join(root, 'bench/node_modules/.package-lock.json'))) await exec('npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root });
+});
+
 test('bench/run.ts --smoke runs every section', async (t) => {
   t.timeout(600_000); // generous: a busy shared machine slows every process it starts
-  if (!existsSync(path.join(root, 'bench/node_modules/.package-lock.json'))) await exec('npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root });
   const { stdout } = await exec(process.execPath, ['--import=tsx', 'bench/run.ts', '--smoke'], { cwd: root, maxBuffer: 1 << 26 });
   for (const heading of ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 3. Type-check cost', '## 4. Generation', '## 6. Footprint', '## 8. The in-memory table']) t.true(stdout.includes(heading), heading);
   t.regex(stdout, /With 30 % of every batch returned as UnprocessedItems: (\d+) of \1 items landed/);
