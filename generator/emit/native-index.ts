@@ -8,6 +8,7 @@ import type { EntityDef, NativeGsiDef, Projection } from '../../dsl/ir.js';
 import { indexProjection } from '../model/access-paths.js';
 import { nativeParts, renamedCopies } from '../model/native-keys.js';
 import { exactKeyParts } from '../model/key-segments.js';
+import { projectsDiscriminator } from '../../templates/runtime/item.js';
 import { attributeType } from './attribute-type.js';
 import { operationName, pascalCase, propertyKey, quote, type EmitContext } from './context.js';
 
@@ -107,7 +108,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
         statements: `return allItems((page) => ${operationName(entity.name, method)}(context, partition, page), options) as ItemIterator<${itemType}>;`,
       },
     );
-    const withoutDiscriminator = entity.discriminator !== undefined && projection !== 'all' && !Object.keys(entity.discriminator).every((name) => projection !== 'keys-only' && projection.includes(name));
+    const withoutDiscriminator = !projectsDiscriminator(entity, projection);
     out.models.push({ name: index.name, ...(withoutDiscriminator ? { withoutDiscriminator: true as const } : {}), partition: index.pk.map((k, i) => [k, partition[i]!]), sort: index.sk.map((k, i) => [k, sort[i]!]) });
     out.copies.push(...Object.keys(renamedCopies(mapping)).filter((k) => !out.copies.includes(k)));
   }

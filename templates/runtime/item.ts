@@ -218,6 +218,21 @@ export function propertyNamed(model: { readonly storedNames?: Readonly<Record<st
   return out;
 }
 
+/** Whether a stored record is of the entity as its discriminator tells (true for an entity without one). */
+export function hasDiscriminator(model: { readonly discriminator?: Readonly<Record<string, string>> | undefined }, stored: Readonly<Record<string, unknown>>, projected = true): boolean {
+  const discriminator = model.discriminator;
+  if (discriminator === undefined) return true;
+  // an index that does not project the discriminator holds records without it: only a value it does hold can differ
+  for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name] && (projected || stored[name] !== undefined)) return false;
+  return true;
+}
+
+/** Whether records of an index with this projection hold the entity's discriminator (`all`, or an INCLUDE naming it). */
+export function projectsDiscriminator(model: { readonly discriminator?: Readonly<Record<string, string>> | undefined }, projection: 'all' | 'keys-only' | readonly string[]): boolean {
+  if (model.discriminator === undefined || projection === 'all') return true;
+  return projection !== 'keys-only' && Object.keys(model.discriminator).every((name) => projection.includes(name));
+}
+
 /** Adds an empty set for each required set attribute a whole stored item lacks: DynamoDB stores no empty set, so one written empty is stored as nothing. */
 export function withRequiredSets<T extends Record<string, unknown>>(item: T, types: AttributeTypes | undefined, required: readonly string[] | undefined): T {
   if (types === undefined || required === undefined) return item;

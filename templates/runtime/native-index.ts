@@ -8,7 +8,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck } from './cursor.js';
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkValue, fromStored, kindOf, propertyNamed, toStored, unexpired } from './item.js';
+import { checkValue, fromStored, hasDiscriminator, kindOf, propertyNamed, toStored, unexpired } from './item.js';
 import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
 
 /**
@@ -117,8 +117,7 @@ function nativePositionCheck(model: EntityModel, index: NativeIndexModel, partit
 
 /** Whether a stored record is the entity's: its discriminator, where the index projects it, and its table key parse as the entity's (other entities may share the index). */
 function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>, projected: boolean): boolean {
-  // the discriminator, where the index holds it (an absent one only where its projection leaves it out)
-  for (const [name, value] of Object.entries(model.discriminator ?? {})) if (stored[name] !== value && (projected || stored[name] !== undefined)) return false;
+  if (!hasDiscriminator(model, stored, projected)) return false;
   try {
     for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
       const key = stored[attribute];

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, isExpired, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, hasDiscriminator, isExpired, projectsDiscriminator, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -166,7 +166,7 @@ export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, un
 }
 
 
-export { propertyNamed };
+export { hasDiscriminator, projectsDiscriminator, propertyNamed };
 
 /** A record keyed by property names with the renamed attributes under their stored names (`storedNames`), plus the discriminator. */
 export function storedNamed(model: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
@@ -180,21 +180,6 @@ export function storedNamed(model: EntityModel, record: Record<string, unknown>)
     }
   }
   return model.discriminator === undefined ? record : Object.assign(record, model.discriminator);
-}
-
-/** Whether a stored record is of the entity as its discriminator tells (true for an entity without one). */
-export function hasDiscriminator(model: Pick<EntityModel, 'discriminator'>, stored: Readonly<Record<string, unknown>>, projected = true): boolean {
-  const discriminator = model.discriminator;
-  if (discriminator === undefined) return true;
-  // an index that does not project the discriminator holds records without it: only a value it does hold can differ
-  for (const name of Object.keys(discriminator)) if (stored[name] !== discriminator[name] && (projected || stored[name] !== undefined)) return false;
-  return true;
-}
-
-/** Whether records of an index with this projection hold the entity's discriminator (`all`, or an INCLUDE naming it). */
-export function projectsDiscriminator(model: Pick<EntityModel, 'discriminator'>, projection: IndexModel['projection']): boolean {
-  if (model.discriminator === undefined || projection === 'all') return true;
-  return projection !== 'keys-only' && Object.keys(model.discriminator).every((name) => projection.includes(name));
 }
 
 /** The table key of an item, from the attributes its key templates name. */

@@ -25,6 +25,15 @@ const transactionCapacity = {
   leaveOut: withoutCapacity,
 };
 
+/** A transaction with a token, of every kind of action: sent twice by the cases, as a retry would. */
+const tokenedWrites = (T: string) =>
+  new TransactWriteCommand({ ClientRequestToken: T.slice(-36), ReturnConsumedCapacity: 'TOTAL', TransactItems: [
+    { Put: { TableName: T, Item: { pk: 't', sk: '1', n: 1 } } },
+    { Update: { TableName: T, Key: { pk: 't', sk: '2' }, UpdateExpression: 'ADD n :n', ExpressionAttributeValues: { ':n': 2 } } },
+    { ConditionCheck: { TableName: T, Key: { pk: 'c', sk: 'c' }, ConditionExpression: 'attribute_exists(pk)' } },
+    { Delete: { TableName: T, Key: { pk: 'q', sk: 'b' } } },
+  ] });
+
 /** Every page of a scan (of one segment, or of the whole table), as one list of items. */
 const fullScan = (input: Record<string, unknown>) => async (send: (command: object) => Promise<unknown>, T: string) => {
   const items: unknown[] = [];
@@ -265,28 +274,9 @@ export const commandCases: readonly CommandCase[] = [
   { name: 'transaction with an empty key', command: (T) => new TransactWriteCommand({ TransactItems: [{ Put: { TableName: T, Item: { pk: 't', sk: '' } } }] }) },
   { name: 'transaction of nothing', command: () => new TransactWriteCommand({ TransactItems: [] }) },
   { name: 'transaction with an update of the wrong type', command: (T) => new TransactWriteCommand({ TransactItems: [{ Update: { TableName: T, Key: { pk: 'c', sk: 'c' }, UpdateExpression: 'SET s = s + :v', ExpressionAttributeValues: { ':v': 1 } } }] }) },
-  {
-    name: 'transaction that writes',
-    deliberate: transactionCapacity,
-    command: (T) =>
-      new TransactWriteCommand({ ClientRequestToken: T.slice(-36), ReturnConsumedCapacity: 'TOTAL', TransactItems: [
-        { Put: { TableName: T, Item: { pk: 't', sk: '1', n: 1 } } },
-        { Update: { TableName: T, Key: { pk: 't', sk: '2' }, UpdateExpression: 'ADD n :n', ExpressionAttributeValues: { ':n': 2 } } },
-        { ConditionCheck: { TableName: T, Key: { pk: 'c', sk: 'c' }, ConditionExpression: 'attribute_exists(pk)' } },
-        { Delete: { TableName: T, Key: { pk: 'q', sk: 'b' } } },
-      ] }),
-  },
-  {
-    name: 'transaction retried with its token',
-    deliberate: transactionCapacity,
-    command: (T) =>
-      new TransactWriteCommand({ ClientRequestToken: T.slice(-36), ReturnConsumedCapacity: 'TOTAL', TransactItems: [
-        { Put: { TableName: T, Item: { pk: 't', sk: '1', n: 1 } } },
-        { Update: { TableName: T, Key: { pk: 't', sk: '2' }, UpdateExpression: 'ADD n :n', ExpressionAttributeValues: { ':n': 2 } } },
-        { ConditionCheck: { TableName: T, Key: { pk: 'c', sk: 'c' }, ConditionExpression: 'attribute_exists(pk)' } },
-        { Delete: { TableName: T, Key: { pk: 'q', sk: 'b' } } },
-      ] }),
-  },
+  { name: 'transaction that writes', deliberate: transactionCapacity, command: tokenedWrites },
+  // the very request again, its token the same: answered as the first was, nothing written twice
+  { name: 'transaction retried with its token', deliberate: transactionCapacity, command: tokenedWrites },
   {
     name: 'transaction token reused for another request',
     deliberate: {
