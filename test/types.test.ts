@@ -48,3 +48,15 @@ test('a stream handler map must handle or ignore every entity, edge and unknown,
     `2: Object literal may only specify known properties, and 'Movie' does not exist in type 'FansStreamHandlers'.`,
   ]);
 });
+
+test("a generated module's bodies are left to ddbgen's own check (NO_CHECK); the app's compiler still checks the calls", async (t) => {
+  const { NO_CHECK } = await import('../generator/emit/context.js');
+  const user = (await import('node:fs')).readFileSync(path.join(root, 'out/social/user.ts'), 'utf8');
+  t.true(user.split('\n').slice(0, 4).includes(NO_CHECK), 'in the header, before any statement');
+  t.false((await import('node:fs')).readFileSync(path.join(root, 'out/social/runtime/codec.d.ts'), 'utf8').includes('@ts-nocheck'), 'declarations are not TypeScript modules to check');
+  const planted = `${user}\nconst planted: number = 'one';\n`;
+  t.deepEqual(errors(path.join(root, 'out/social/user-probe.ts'), planted), [], 'a body error is not reported again in the app');
+  t.deepEqual(errors(path.join(root, 'out/social/user-probe.ts'), planted.replace(`${NO_CHECK}\n`, '')), [`${planted.split('\n').length - 2}: Type 'string' is not assignable to type 'number'.`], 'without the directive it would be');
+  const call = `import { SocialTable } from '../../out/social/index.js';\ndeclare const db: SocialTable;\nawait db.user.get({ id: 1 });\n`;
+  t.deepEqual(errors(path.join(root, 'test/types/probe.ts'), call), [`3: Type 'number' is not assignable to type 'string'.`], 'a wrong call is an error at the call');
+});

@@ -18,10 +18,22 @@ export interface Origin {
   readonly command: string;
 }
 
-/** The header of a generated file: the banner, its origin when known, and a line that keeps the project's eslint off it. */
-export function fileHeader(origin?: Origin): string {
+/**
+ * Keeps the app's compiler out of a generated TypeScript module's bodies. ddbgen compiled the module
+ * before writing it, under stricter options than most apps use (see baseCompilerOptions in
+ * type-check.ts), and writes nothing that fails; the app's compiler still reads every declaration
+ * and checks each call against it, so only a second check of the bodies is saved (about half of the
+ * app's tsc time for 100 entities: BENCHMARKS.md, section 3).
+ */
+export const NO_CHECK = '// @ts-nocheck: ddbgen type-checked this module (strict, exactOptionalPropertyTypes) before writing it; your compiler checks every call against its types';
+
+/**
+ * The header of a generated file: the banner, its origin when known, and a line that keeps the
+ * project's eslint off it; a TypeScript module (`checked`) also gets NO_CHECK.
+ */
+export function fileHeader(origin?: Origin, checked = false): string {
   const from = origin ? `\n// ddbgen ${origin.version} from ${origin.schema}; regenerate with: ${origin.command}` : '';
-  return `${BANNER}${from}\n/* eslint-disable */`;
+  return `${BANNER}${from}${checked ? `\n${NO_CHECK}` : ''}\n/* eslint-disable */`;
 }
 
 export interface EmitContext {

@@ -320,7 +320,8 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   stats.checked = result.checked;
   if (result.buildInfo !== undefined) next.buildInfo = result.buildInfo;
   const header = fileHeader(options.origin);
-  for (const [file, text] of files) files.set(file, header + text.slice(BANNER.length));
+  const checkedHeader = fileHeader(options.origin, true);
+  for (const [file, text] of files) files.set(file, (file.endsWith('.ts') && !file.endsWith('.d.ts') ? checkedHeader : header) + text.slice(BANNER.length));
   return { files, cache: next, stats };
 }
 
