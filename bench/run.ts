@@ -295,7 +295,10 @@ if (want(2)) {
     measured: `${fmt(sdkPut[1]!.ratio.median)}× / ${fmt(sdkQuery[1]!.ratio.median)}×`,
     goal: '≤ 0.8× both',
     met: sdkPut[1]!.ratio.median <= 0.8 && sdkQuery[1]!.ratio.median <= 0.8,
-    note: `client-dynamodb commands with AttributeValues written by hand reach ${fmt(sdkPut[2]!.ratio.median)}× / ${fmt(sdkQuery[2]!.ratio.median)}× (section 2): the DocumentClient's marshalling and its middleware are what per-entity marshalling can remove; the next step is generated AttributeValue builders and readers sent as client-dynamodb commands`,
+    note:
+      `out of reach for any client of the SDK: client-dynamodb commands with every AttributeValue written by hand, the floor for generated per-entity marshalling, reach ${fmt(sdkPut[2]!.ratio.median)}× / ${fmt(sdkQuery[2]!.ratio.median)}× (section 2). ` +
+      "The SDK's own work (serialising, signing, its logger middleware, reading the response) is the rest of the time, and a CPU profile of 3000 queries shows the client-dynamodb path costing more than the DocumentClient's: the logger middleware filters an AttributeValue-shaped output by its schema (schemaLogFilter 1.28 s against 0.47 s) while the DocumentClient's unmarshalling took 0.08 s. " +
+      'Per-entity AttributeValue code would save at most that tenth on a put and lose on a query, so the DocumentClient path stays; the goal this supports is ≤ 1.0× (no cost over hand-written lib-dynamodb code)',
   });
 }
 
