@@ -22,6 +22,8 @@ export type ModuleFormat = 'esm' | 'cjs';
 export interface Manifest {
   /** Hash of the sources the modules were compiled from (sourceHash()). */
   readonly sourceHash: string;
+  /** The sources' hash with what compiled them (compile-runtime.ts): a build with the same key compiles nothing again. */
+  readonly buildKey?: string;
   /** Module name (`codec`) → the runtime modules its .js or .d.ts imports. */
   readonly imports: Readonly<Record<string, readonly string[]>>;
 }
