@@ -160,6 +160,14 @@ export function call(callee: Expression | string, args: readonly Expression[], t
   return f.createCallExpression(typeof callee === 'string' ? path(callee) : callee, typeArgs?.length ? typeArgs : undefined, args);
 }
 
+/**
+ * `/* @__PURE__ *\/ call(…)`: a call without side effects, which a bundler drops when its result is
+ * unused.
+ */
+export function pure(expression: Expression): Expression {
+  return ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.MultiLineCommentTrivia, ' @__PURE__ ', false);
+}
+
 /** `new Name<T>(args)`. */
 export function construct(name: string, args: readonly Expression[], typeArgs?: readonly TypeNode[]): Expression {
   return f.createNewExpression(id(name), typeArgs?.length ? typeArgs : undefined, args);

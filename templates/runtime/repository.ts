@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
-import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
+import { SHARD_SEGMENT, escapeSegment, keyMatches, parseExactKey, type KeyCodec } from './codec.js';
 import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
@@ -39,7 +39,7 @@ export interface TableContext {
 export interface KeyAttributeModel {
   /** Physical attribute name, e.g. `pk` or `gsi1pk`. */
   readonly attribute: string;
-  readonly template: KeyTemplate;
+  readonly template: KeyCodec;
 }
 
 /** How an entity's items appear in one secondary index. */
@@ -426,12 +426,12 @@ export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string
   if (request.indexName !== undefined) {
     // an index partition may hold other entities' items: the table key (in every projection) says whose
     const pk = stored[owner.pk.attribute];
-    if (typeof pk !== 'string' || !owner.pk.template.matches(pk)) return false;
+    if (typeof pk !== 'string' || !keyMatches(owner.pk.template, pk)) return false;
   }
   const sk = owner.sk;
   if (!sk) return true;
   const value = stored[sk.attribute];
-  return typeof value === 'string' && sk.template.matches(value);
+  return typeof value === 'string' && keyMatches(sk.template, value);
 }
 
 /** The Query input for a request, without sending it; `start` is a decoded cursor position. */
@@ -564,7 +564,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
  * and `operand` is compared with `attribute` by `op` — with the meanings of `SortCondition`
  * (`beginsWith` on a string attribute is a text prefix, `eq` a whole-part match).
  */
-export function patternCondition(template: KeyTemplate, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
+export function patternCondition(template: KeyCodec, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
   if (attribute === undefined) return planSortCondition(template, undefined);
   if (op === 'between') {
     const [low, high] = operand as readonly [unknown, unknown];
@@ -597,7 +597,7 @@ export function projectRecord(model: EntityModel, index: IndexModel, stored: Rea
   for (const { attribute, template } of templates) {
     const raw = stored[attribute];
     if (typeof raw !== 'string') continue;
-    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
+    for (const [name, value] of Object.entries(parseExactKey(template, raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
   }
   return out;
 }
@@ -616,7 +616,7 @@ export async function fetchItems(ctx: TableContext, model: EntityModel, page: Pa
 /** The key parts (`{ userId, articleId }`) a stored table key encodes. */
 function primaryKeyParts(model: EntityModel, stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
-  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) Object.assign(parts, template.parseExact(String(stored[attribute])));
+  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) Object.assign(parts, parseExactKey(template, String(stored[attribute])));
   return parts;
 }
 
@@ -631,8 +631,8 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
   for (const { type, model } of members) {
     const sk = model.sk ? stored[model.sk.attribute] : undefined;
     const pk = stored[model.pk.attribute];
-    if (model.sk && (typeof sk !== 'string' || !model.sk.template.matches(sk))) continue;
-    if (typeof pk !== 'string' || !model.pk.template.matches(pk) || !hasDiscriminator(model, stored)) continue;
+    if (model.sk && (typeof sk !== 'string' || !keyMatches(model.sk.template, sk))) continue;
+    if (typeof pk !== 'string' || !keyMatches(model.pk.template, pk) || !hasDiscriminator(model, stored)) continue;
     return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };

@@ -40,7 +40,7 @@ const post: EntityModel = {
   primaryParts: ['id', 'day', 'slug'],
 };
 const actor = entity('Actor');
-const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template, Actor: actor.pk.template }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, attributes: ['since'], keyAttributes: ['pk', 'sk'] };
+const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template as KeyTemplate, Actor: actor.pk.template as KeyTemplate }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, attributes: ['since'], keyAttributes: ['pk', 'sk'] };
 const model = (view: StreamViewType): StreamModel => ({ table: 'Fans', view, pk: 'pk', sk: 'sk', entities: [{ type: 'User', model: user }, { type: 'Post', model: post }, { type: 'Actor', model: actor }], edges: [fan] });
 
 const S = (s: string) => ({ S: s });

@@ -74,16 +74,21 @@ test('item types: an entity whose attributes are all key parts has no update typ
   t.false(methodNames(emitCrud(entityScope(only.entities['Pair']!, createContext(only)))).includes('update'));
 });
 
-test('key builders: one KeyTemplate per template, key and parse by direct calls', (t) => {
+test('key builders: one codec per template, built by the runtime; <Entity>Keys their KeyTemplates, pure, with key and parse by direct calls', (t) => {
   const s = scope('Tag');
-  const [keys] = emitKeyBuilders(s) as Array<{ declarations: Array<{ initializer: string }> }>;
-  const text = keys!.declarations[0]!.initializer;
+  const statements = emitKeyBuilders(s) as Array<{ declarations: Array<{ name: string; type?: string; initializer: string }> }>;
+  t.deepEqual(statements.map((st) => st.declarations[0]!.name), ['tagPk', 'tagSk', 'TagKeys']);
+  const [pk, sk, keys] = statements.map((st) => st.declarations[0]!);
+  t.is(pk!.type, 'KeyCodec');
+  t.true(pk!.initializer.startsWith('/* @__PURE__ */ keyCodec({'));
+  // each segment a call of the runtime's constructor (one declared type), not an object literal
+  t.true(pk!.initializer.includes("segments: [segment.literal('Tag'), segment.string('name')]"));
+  t.true(sk!.initializer.includes("segments: [segment.literal('AT'), segment.timestamp('at', 'millisecond')]"));
+  const text = keys!.initializer;
+  t.true(text.includes('pk: /* @__PURE__ */ keyTemplate(tagPk)'));
   t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
   t.true(text.includes('return { ...TagKeys.pk.parse(key.pk), ...TagKeys.sk.parse(key.sk) } as TagKey;'));
-  // each segment a call of the runtime's constructor (one declared type), not an object literal
-  t.true(text.includes("segments: [segment.literal('Tag'), segment.string('name')]"));
-  t.true(text.includes("segments: [segment.literal('AT'), segment.timestamp('at', 'millisecond')]"));
-  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate', 'segment'] }]);
+  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['keyCodec', { isTypeOnly: true, name: 'KeyCodec' }, 'keyTemplate', 'segment'] }]);
 });
 
 test('key builders: every segment kind as a constructor call, a shard with its options and hashed segments', (t) => {
@@ -96,8 +101,8 @@ test('key builders: every segment kind as a constructor call, a shard with its o
       }),
     },
   });
-  const [keys] = emitKeyBuilders(entityScope(kinds.entities['Vote']!, createContext(kinds))) as Array<{ declarations: Array<{ initializer: string }> }>;
-  const segments = [...keys!.declarations[0]!.initializer.matchAll(/segment\.\w+\([^()]*(?:\([^()]*\)[^()]*)*\)/g)].map((m) => m[0].replace(/\s+/g, ' '));
+  const codecs = emitKeyBuilders(entityScope(kinds.entities['Vote']!, createContext(kinds))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const segments = [...codecs.map((c) => c.declarations[0]!.initializer).join('\n').matchAll(/segment\.\w+\([^()]*(?:\([^()]*\)[^()]*)*\)/g)].map((m) => m[0].replace(/\s+/g, ' '));
   t.deepEqual(segments, [
     "segment.literal('Vote')",
     "segment.string('voterId')",
@@ -208,13 +213,13 @@ test('record conversion: keys built first, then the required attributes no key r
   t.deepEqual(record!.parameters.map((p) => p.type), ['Order']);
   t.deepEqual(record!.statements, [
     'checkWritten(orderModel, item);',
-    'const pk = OrderKeys.pk.build(item);',
-    'const sk = OrderKeys.sk.build(item);',
+    'const pk = orderPk.build(item);',
+    'const sk = orderSk.build(item);',
     "if (item.status === undefined)\n    throw missingAttribute(orderModel, 'status');",
     "if (item.placedAt === undefined)\n    throw missingAttribute(orderModel, 'placedAt');",
     "const record: Record<string, unknown> = {\n    orderId: item.orderId,\n    status: item.status,\n    placedAt: storedDate('Order', 'placedAt', item.placedAt),\n    pk,\n    sk\n};",
     "if (item.flaggedAt !== undefined)\n    record['flaggedAt'] = storedDate('Order', 'flaggedAt', item.flaggedAt);",
-    "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = OrderKeys.indexes.byStatus.pk.build(item);\n    record['gsi1sk'] = OrderKeys.indexes.byStatus.sk.build(item);\n}",
+    "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = orderByStatusPk.build(item);\n    record['gsi1sk'] = orderByStatusSk.build(item);\n}",
     'return checkedSize(orderModel, record);',
   ]);
   t.is(item!.name, 'orderFromRecord');
