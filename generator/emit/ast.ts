@@ -193,7 +193,12 @@ export function obj(entries: readonly ObjectEntry[]): Expression {
     return [f.createPropertyAssignment(propertyName(name), value)];
   });
   const flat = f.createObjectLiteralExpression(props, false);
-  return props.some((p) => ts.isMethodDeclaration(p)) || tooLong(flat) ? f.createObjectLiteralExpression(props, true) : flat;
+  return props.some((p) => ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p)) || tooLong(flat) ? f.createObjectLiteralExpression(props, true) : flat;
+}
+
+/** `get name() { return value; }`, a member of an object literal (`obj`): read when asked for, not when the object is made. */
+export function getter(name: string, value: Expression): TS.GetAccessorDeclaration {
+  return f.createGetAccessorDeclaration(undefined, propertyName(name), [], undefined, f.createBlock([f.createReturnStatement(value)], false));
 }
 
 /** Flat text this long reads better one member per line (as a formatter would break it). */

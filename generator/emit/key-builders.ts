@@ -8,7 +8,7 @@ import type { StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
 import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
 import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
-import { arr, as, call, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
+import { arr, arrow, as, binary, call, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
 import type { EmitContext } from './context.js';
 import { an, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { camelCase, pascalCase } from './context.js';
@@ -72,10 +72,10 @@ export function entityTemplates(scope: EntityScope): EntityTemplates {
  * the user's type checker reuses (an object literal would be a fresh type to compare per segment).
  */
 function segmentCall(segment: SegmentDef, constructors: string): Expression {
-  const make = (kind: string, ...args: unknown[]) => call(prop(constructors, kind), args.map(literal));
+  const make = (kind: string, ...args: unknown[]) => pure(call(prop(constructors, kind), args.map(literal)));
   if (segment.kind !== 'literal' && segment.kind !== 'shard' && (segment.prefix !== undefined || segment.suffix !== undefined)) {
     const { prefix, suffix, ...value } = segment;
-    return call(prop(constructors, 'affixed'), [segmentCall(value as SegmentDef, constructors), literal(prefix ?? ''), ...(suffix === undefined ? [] : [literal(suffix)])]);
+    return pure(call(prop(constructors, 'affixed'), [segmentCall(value as SegmentDef, constructors), literal(prefix ?? ''), ...(suffix === undefined ? [] : [literal(suffix)])]));
   }
   switch (segment.kind) {
     case 'literal':
@@ -99,22 +99,62 @@ function segmentCall(segment: SegmentDef, constructors: string): Expression {
   }
 }
 
+/** The runtime function that writes one value segment's text, per kind. */
+const PART: Record<Exclude<SegmentDef['kind'], 'literal'>, string> = {
+  string: 'stringPart',
+  enum: 'stringPart',
+  integer: 'integerPart',
+  float: 'floatPart',
+  timestamp: 'timestampPart',
+  boolean: 'booleanPart',
+  shard: 'shardPart',
+};
+
+/** A template as its source spells it, for the builder's doc: `User#<userId>`. */
+const templateSource = (def: KeyTemplateDef): string =>
+  def.segments.map((s) => (s.kind === 'literal' ? s.text : s.kind === 'shard' ? '<shard>' : `${s.prefix ?? ''}<${s.attr}${s.kind === 'timestamp' && s.bucket ? `:${s.unit}` : ''}>${s.suffix ?? ''}`)).join(def.delimiter);
+
+/**
+ * A key as one expression: its literal text (delimiters included) as string literals, each value
+ * segment as the call of its kind's runtime function (`stringPart(def, 1, item)`), joined by `+`.
+ */
+function builtKey(scope: EntityScope, def: KeyTemplateDef, defRef: Expression): Expression {
+  const pieces: Expression[] = [];
+  let text = '';
+  def.segments.forEach((segment, at) => {
+    if (at > 0) text += def.delimiter;
+    if (segment.kind === 'literal') {
+      text += segment.text;
+      return;
+    }
+    if (text) pieces.push(literal(text));
+    text = '';
+    pieces.push(call(runtimeValue(scope, 'codec', PART[segment.kind]), [defRef, literal(at), id('item')]));
+  });
+  if (text || !pieces.length) pieces.push(literal(text));
+  return pieces.reduce((left, right) => binary(left, '+', right));
+}
+
 export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
   const defs = entityTemplates(scope);
   const statements: StatementStructures[] = [];
   const codecType = print(runtimeType(scope, 'codec', 'KeyCodec'));
-  // one constant per key: its definition, and how its keys are built
+  // one constant per key: its definition, and its keys built part by part
   const codec = (def: KeyTemplateDef | undefined, ...path: string[]) => {
     if (def === undefined) return;
+    const constName = codecName(scope, ...path);
     const constructors = runtimeValue(scope, 'codec', 'segment');
-    const initializer = pure(call(runtimeValue(scope, 'codec', 'keyCodec'), [literal({ ...def, segments: arr(def.segments.map((s) => segmentCall(s, constructors))) })]));
+    const initializer = obj([
+      ['def', literal({ ...def, segments: arr(def.segments.map((s) => segmentCall(s, constructors))) })],
+      ['build', arrow(['item'], call(runtimeValue(scope, 'codec', 'checkKeyLength'), [prop(constName, 'def'), builtKey(scope, def, prop(constName, 'def'))]))],
+    ]);
     statements.push({
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDoc(`Builds ${def.target} keys, for ${name}'s operations and records.`),
-      declarations: [{ name: codecName(scope, ...path), type: codecType, initializer: print(initializer) }],
+      docs: jsDoc(`Builds ${def.target} keys, ${templateSource(def)}, for ${name}'s operations and records: each part checked and written by the codec's function for its kind, then the key's length checked.`),
+      declarations: [{ name: constName, type: codecType, initializer: print(initializer) }],
     });
   };
   codec(defs.pk, 'pk');

@@ -538,11 +538,6 @@ export interface KeyCodec {
   build(item: KeyValues | object): string;
 }
 
-/** The `KeyCodec` of a definition, its keys built by `buildKey`. */
-export function keyCodec(def: KeyTemplateDef): KeyCodec {
-  return { def, build: (item) => buildKey(def, item) };
-}
-
 /** What the reading functions work out once per template definition. */
 interface Derived {
   /** The value segments, in template order. */
@@ -793,11 +788,30 @@ export function keySortsAsText(template: KeyCodec, attr: string): boolean {
 
 /**
  * A value segment's text in the key: its value's text, folded to the template's casing, escaped
- * (or, unescaped, refused when it holds the delimiter), between the segment's affixes.
+ * (or, unescaped, refused when it holds the delimiter), between the segment's affixes. The kinds'
+ * own functions below (`stringPart`, `timestampPart`, …) do the same for one kind each: generated
+ * builders call them, so a bundle keeps the kinds its keys hold.
  */
 function encodeSegment(def: KeyTemplateDef, segment: ValueSegmentDef, value: unknown): string {
-  const text = encodeValue(def, segment, value);
-  if (segment.kind === 'shard' || (segment.kind === 'integer' && !segment.plain) || segment.kind === 'float') return text;
+  switch (segment.kind) {
+    case 'string':
+    case 'enum':
+      return writtenText(def, segment, stringText(def, segment, value));
+    case 'integer':
+      return integerWritten(def, segment, value);
+    case 'float':
+      return floatText(def, segment, value);
+    case 'timestamp':
+      return writtenText(def, segment, timestampText(def, segment, value));
+    case 'boolean':
+      return writtenText(def, segment, booleanText(def, segment, value));
+    case 'shard':
+      return shardText(def, segment, value);
+  }
+}
+
+/** A scalar segment's text, folded to the template's casing (not an integer's), escaped or refused when unescaped and holding the delimiter, between its affixes. */
+function writtenText(def: KeyTemplateDef, segment: ScalarSegmentDef, text: string): string {
   const { casing, escape, delimiter } = def;
   const folded = casing === undefined || segment.kind === 'integer' ? text : fold(text, casing);
   let written = folded;
@@ -809,59 +823,127 @@ function encodeSegment(def: KeyTemplateDef, segment: ValueSegmentDef, value: unk
   return segment.prefix === undefined && segment.suffix === undefined ? written : (segment.prefix ?? '') + written + (segment.suffix ?? '');
 }
 
-/** A value's text before casing, escaping and affixes. */
-function encodeValue(def: KeyTemplateDef, segment: ValueSegmentDef, value: unknown): string {
-  const attr = segment.attr;
+/** `value`, once it is given: a missing (undefined or null) key part throws KEY_PART_MISSING. */
+function given(def: KeyTemplateDef, attr: string, value: unknown): unknown {
   if (value === undefined || value === null) throw keyError(def, 'KEY_PART_MISSING', attr, `"${attr}" is required to build this key`);
-  switch (segment.kind) {
-    case 'string':
-    case 'enum': {
-      if (typeof value !== 'string') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a string, got ${typeName(value)}`);
-      if (value.trim() === '') throw keyError(def, 'KEY_PART_EMPTY', attr, `"${attr}" is empty or blank; key parts must have content`);
-      if (!isWellFormed(value)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" contains a lone surrogate (not well-formed Unicode)`);
-      if (segment.kind === 'enum' && !segment.values.includes(value)) {
-        throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
-      }
-      return value;
-    }
-    case 'integer':
-    case 'float': {
-      const integer = segment.kind === 'integer';
-      if (typeof value !== 'number' || !(integer ? Number.isInteger(value) : Number.isFinite(value))) {
-        throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be ${integer ? 'an integer' : 'a finite number'}, got ${String(value)}`);
-      }
-      const range = `${segment.min}..${segment.max}`;
-      if (value < segment.min || value > segment.max) throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
-      if (!integer) return encodeFloat(value);
-      if (segment.plain) return String(value);
-      return def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, def.delimiter);
-    }
-    case 'timestamp': {
-      if (!(value instanceof Date)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
-      const time = value.getTime();
-      if (Number.isNaN(time)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" is an invalid Date`);
-      if (time < EARLIEST || time > LATEST) {
-        throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
-      }
-      if (segment.format === undefined) return encodeTimestamp(value, segment.unit);
-      if (segment.format !== 'iso-seconds' && (time < EPOCH_KEY_RANGE.earliest || time > EPOCH_KEY_RANGE.latest)) {
-        const range = `${new Date(EPOCH_KEY_RANGE.earliest).toISOString()}..${new Date(EPOCH_KEY_RANGE.latest).toISOString()}`;
-        throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in ${range}, where its ${segment.format} digits keep a fixed width (and so their order)`, range);
-      }
-      return encodeTimestampAs(value, segment.unit, segment.format);
-    }
-    case 'boolean':
-      if (typeof value !== 'boolean') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
-      return value ? 'true' : 'false';
-    case 'shard': {
-      const start = segment.start ?? 0;
-      const last = start + segment.count - 1;
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < start || value > last) {
-        throw keyError(def, 'KEY_PART_RANGE', attr, `the shard must be an integer ${start}..${last}, got ${String(value)}`, `${start}..${last}`);
-      }
-      return String(value).padStart(shardWidth(segment), '0');
-    }
+  return value;
+}
+
+type Kind<K extends ValueSegmentDef['kind']> = Extract<ValueSegmentDef, { kind: K }>;
+
+/** A string or enum part's value, checked: a string with content, well-formed, one of the enum's values. */
+function stringText(def: KeyTemplateDef, segment: Kind<'string' | 'enum'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (typeof value !== 'string') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a string, got ${typeName(value)}`);
+  if (value.trim() === '') throw keyError(def, 'KEY_PART_EMPTY', attr, `"${attr}" is empty or blank; key parts must have content`);
+  if (!isWellFormed(value)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" contains a lone surrogate (not well-formed Unicode)`);
+  if (segment.kind === 'enum' && !segment.values.includes(value)) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
   }
+  return value;
+}
+
+/** A number part's value, checked: an integer (or a finite number) in its declared range. */
+function numberIn(def: KeyTemplateDef, segment: Kind<'integer' | 'float'>, value: unknown): number {
+  const attr = segment.attr;
+  given(def, attr, value);
+  const integer = segment.kind === 'integer';
+  if (typeof value !== 'number' || !(integer ? Number.isInteger(value) : Number.isFinite(value))) {
+    throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be ${integer ? 'an integer' : 'a finite number'}, got ${String(value)}`);
+  }
+  const range = `${segment.min}..${segment.max}`;
+  if (value < segment.min || value > segment.max) throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
+  return value;
+}
+
+/** An integer part as the key writes it: plain digits (folded, escaped, affixed as text), else its fixed-width form of this codec version. */
+function integerWritten(def: KeyTemplateDef, segment: Kind<'integer'>, value: unknown): string {
+  const n = numberIn(def, segment, value);
+  if (segment.plain) return writtenText(def, segment, String(n));
+  return def.codecVersion === 1 ? encodeLegacyInteger(n, segment.min, segment.max) : encodeInteger(n, segment.min, segment.max, def.delimiter);
+}
+
+/** A float part as the key writes it: 16 hex digits in numeric order. */
+function floatText(def: KeyTemplateDef, segment: Kind<'float'>, value: unknown): string {
+  return encodeFloat(numberIn(def, segment, value));
+}
+
+/** A timestamp part's text: a valid Date of years 0000..9999 (of the epoch range for epoch formats), in its unit and format. */
+function timestampText(def: KeyTemplateDef, segment: Kind<'timestamp'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (!(value instanceof Date)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
+  const time = value.getTime();
+  if (Number.isNaN(time)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" is an invalid Date`);
+  if (time < EARLIEST || time > LATEST) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
+  }
+  if (segment.format === undefined) return encodeTimestamp(value, segment.unit);
+  if (segment.format !== 'iso-seconds' && (time < EPOCH_KEY_RANGE.earliest || time > EPOCH_KEY_RANGE.latest)) {
+    const range = `${new Date(EPOCH_KEY_RANGE.earliest).toISOString()}..${new Date(EPOCH_KEY_RANGE.latest).toISOString()}`;
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in ${range}, where its ${segment.format} digits keep a fixed width (and so their order)`, range);
+  }
+  return encodeTimestampAs(value, segment.unit, segment.format);
+}
+
+/** A boolean part's text: `true` or `false`. */
+function booleanText(def: KeyTemplateDef, segment: Kind<'boolean'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (typeof value !== 'boolean') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
+  return value ? 'true' : 'false';
+}
+
+/** A shard suffix: an integer start..start+count-1, zero-padded to the width of the largest. */
+function shardText(def: KeyTemplateDef, segment: ShardSegmentDef, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  const start = segment.start ?? 0;
+  const last = start + segment.count - 1;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < start || value > last) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `the shard must be an integer ${start}..${last}, got ${String(value)}`, `${start}..${last}`);
+  }
+  return String(value).padStart(shardWidth(segment), '0');
+}
+
+/** Segment `at` of a template, of the kind a generated builder names (the generator wrote both). */
+const segmentAt = <K extends ValueSegmentDef['kind']>(def: KeyTemplateDef, at: number): Kind<K> => def.segments[at] as Kind<K>;
+
+/** The text of string (or enum) segment `at` of a key: the item's value checked, folded, escaped and affixed. Throws `KeyValueError`. */
+export function stringPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'string' | 'enum'>(def, at);
+  return writtenText(def, segment, stringText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The text of integer segment `at` of a key: the item's value checked and written at its fixed width (or plain). Throws `KeyValueError`. */
+export function integerPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'integer'>(def, at);
+  return integerWritten(def, segment, own(item as KeyValues, segment.attr));
+}
+
+/** The text of float segment `at` of a key: the item's value checked and written as ordered hex. Throws `KeyValueError`. */
+export function floatPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'float'>(def, at);
+  return floatText(def, segment, own(item as KeyValues, segment.attr));
+}
+
+/** The text of timestamp segment `at` of a key: the item's Date checked and written in its unit and format. Throws `KeyValueError`. */
+export function timestampPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'timestamp'>(def, at);
+  return writtenText(def, segment, timestampText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The text of boolean segment `at` of a key. Throws `KeyValueError`. */
+export function booleanPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'boolean'>(def, at);
+  return writtenText(def, segment, booleanText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The shard suffix of a key (segment `at`): given (`item[SHARD]`), drawn, or hashed from its `by` parts. Throws `KeyValueError`. */
+export function shardPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'shard'>(def, at);
+  return shardText(def, segment, segmentValue(def, segment, item as KeyValues));
 }
 
 /** A segment's text without its affixes, or undefined when it does not have them. */

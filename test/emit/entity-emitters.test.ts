@@ -74,21 +74,23 @@ test('item types: an entity whose attributes are all key parts has no update typ
   t.false(methodNames(emitCrud(entityScope(only.entities['Pair']!, createContext(only)))).includes('update'));
 });
 
-test('key builders: one codec per template, built by the runtime; <Entity>Keys their KeyTemplates, pure, with key and parse by direct calls', (t) => {
+test('key builders: one codec per template, built straight by the kinds\' functions; <Entity>Keys their KeyTemplates, pure, with key and parse by direct calls', (t) => {
   const s = scope('Tag');
   const statements = emitKeyBuilders(s) as Array<{ declarations: Array<{ name: string; type?: string; initializer: string }> }>;
   t.deepEqual(statements.map((st) => st.declarations[0]!.name), ['tagPk', 'tagSk', 'TagKeys']);
   const [pk, sk, keys] = statements.map((st) => st.declarations[0]!);
   t.is(pk!.type, 'KeyCodec');
-  t.true(pk!.initializer.startsWith('/* @__PURE__ */ keyCodec({'));
-  // each segment a call of the runtime's constructor (one declared type), not an object literal
-  t.true(pk!.initializer.includes("segments: [segment.literal('Tag'), segment.string('name')]"));
-  t.true(sk!.initializer.includes("segments: [segment.literal('AT'), segment.timestamp('at', 'millisecond')]"));
+  // each segment a call of the runtime's constructor (one declared type), not an object literal; pure, so an unused key leaves the bundle
+  t.true(pk!.initializer.replace(/\s+/g, ' ').includes("segments: [ /* @__PURE__ */ segment.literal('Tag'), /* @__PURE__ */ segment.string('name') ]"));
+  t.true(sk!.initializer.replace(/\s+/g, ' ').includes("segments: [ /* @__PURE__ */ segment.literal('AT'), /* @__PURE__ */ segment.timestamp('at', 'millisecond') ]"));
+  // built straight: literal text with its delimiters, each value through its kind's function, the length checked
+  t.true(pk!.initializer.includes("build: item => checkKeyLength(tagPk.def, 'Tag#' + stringPart(tagPk.def, 1, item))"));
+  t.true(sk!.initializer.includes("build: item => checkKeyLength(tagSk.def, 'AT#' + timestampPart(tagSk.def, 1, item))"));
   const text = keys!.initializer;
   t.true(text.includes('pk: /* @__PURE__ */ keyTemplate(tagPk)'));
   t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
   t.true(text.includes('return { ...TagKeys.pk.parse(key.pk), ...TagKeys.sk.parse(key.sk) } as TagKey;'));
-  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['keyCodec', { isTypeOnly: true, name: 'KeyCodec' }, 'keyTemplate', 'segment'] }]);
+  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['checkKeyLength', { isTypeOnly: true, name: 'KeyCodec' }, 'keyTemplate', 'segment', 'stringPart', 'timestampPart'] }]);
 });
 
 test('key builders: every segment kind as a constructor call, a shard with its options and hashed segments', (t) => {
@@ -106,7 +108,7 @@ test('key builders: every segment kind as a constructor call, a shard with its o
   t.deepEqual(segments, [
     "segment.literal('Vote')",
     "segment.string('voterId')",
-    "segment.shard({ count: 4, start: 1, by: [segment.string('voterId')] })",
+    "segment.shard({ count: 4, start: 1, by: [/* @__PURE__ */ segment.string('voterId')] })",
     "segment.integer('rank', 0, 99)",
     "segment.float('score', -1, 1)",
     "segment.boolean('open')",
