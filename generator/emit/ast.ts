@@ -259,6 +259,11 @@ export function literal(value: unknown): Expression {
   throw new Error(`cannot print ${String(value)}`);
 }
 
+/** A regular expression literal: `/^a\.b$/` (its source as RegExp escapes it). */
+export function regex(pattern: RegExp): Expression {
+  return f.createRegularExpressionLiteral(pattern.toString());
+}
+
 /** `(a, b) => body`. */
 export function arrow(params: readonly string[], body: Expression): Expression {
   return f.createArrowFunction(undefined, undefined, params.map((p) => f.createParameterDeclaration(undefined, undefined, p)), undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), body);

@@ -6,9 +6,9 @@
 import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
 import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import type { KeyTemplateDef, SegmentDef } from '../../templates/runtime/codec.js';
+import { keyShape, type KeyTemplateDef, type SegmentDef } from '../../templates/runtime/codec.js';
 import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
-import { arr, arrow, as, binary, call, id, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
+import { arr, arrow, as, binary, call, id, regex, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
 import type { EmitContext } from './context.js';
 import { an, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { camelCase, pascalCase } from './context.js';
@@ -135,6 +135,16 @@ function builtKey(scope: EntityScope, def: KeyTemplateDef, defRef: Expression): 
   return pieces.reduce((left, right) => binary(left, '+', right));
 }
 
+/**
+ * Whether a key has the template's shape, as an expression of `key`: `keyShape`'s pattern written
+ * out (`/^User#…$/.test(key)`), or, for templates with numbers or shards, `keyMatchesBySegments`.
+ */
+function keyMatcher(scope: EntityScope, def: KeyTemplateDef, defRef: Expression): Expression {
+  const shape = keyShape(def);
+  if (shape === undefined) return call(runtimeValue(scope, 'codec', 'keyMatchesBySegments'), [defRef, id('key')]);
+  return call(prop(regex(shape), 'test'), [id('key')]);
+}
+
 export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
@@ -149,11 +159,12 @@ export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
     const initializer = obj([
       ['def', literal({ ...def, segments: arr(def.segments.map((s) => segmentCall(s, constructors))) })],
       ['build', arrow(['item'], call(runtimeValue(scope, 'codec', 'checkKeyLength'), [prop(constName, 'def'), builtKey(scope, def, prop(constName, 'def'))]))],
+      ['matches', arrow(['key'], keyMatcher(scope, def, prop(constName, 'def')))],
     ]);
     statements.push({
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDoc(`Builds ${def.target} keys, ${templateSource(def)}, for ${name}'s operations and records: each part checked and written by the codec's function for its kind, then the key's length checked.`),
+      docs: jsDoc(`Builds ${def.target} keys, ${templateSource(def)}, for ${name}'s operations and records: each part checked and written by the codec's function for its kind, then the key's length checked. \`matches\` tells its keys from others' (what parsing accepts), by one pattern where the parts allow.`),
       declarations: [{ name: constName, type: codecType, initializer: print(initializer) }],
     });
   };

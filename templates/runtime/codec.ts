@@ -536,6 +536,11 @@ export interface KeyCodec {
   readonly def: KeyTemplateDef;
   /** The full key of an item or its key parts. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
   build(item: KeyValues | object): string;
+  /**
+   * Whether `key` has this template's shape: what `keyMatches` answers (what `parseKey` accepts,
+   * without decoding or throwing). Generated codecs test `keyShape`'s pattern, written out.
+   */
+  matches(key: string): boolean;
 }
 
 /** What the reading functions work out once per template definition. */

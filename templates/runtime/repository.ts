@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
-import { SHARD_SEGMENT, escapeSegment, keyMatches, parseExactKey, type KeyCodec } from './codec.js';
+import { SHARD_SEGMENT, escapeSegment, parseExactKey, type KeyCodec } from './codec.js';
 import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
@@ -426,12 +426,12 @@ export function ownsRecord(request: QueryRequest, stored: Readonly<Record<string
   if (request.indexName !== undefined) {
     // an index partition may hold other entities' items: the table key (in every projection) says whose
     const pk = stored[owner.pk.attribute];
-    if (typeof pk !== 'string' || !keyMatches(owner.pk.template, pk)) return false;
+    if (typeof pk !== 'string' || !owner.pk.template.matches(pk)) return false;
   }
   const sk = owner.sk;
   if (!sk) return true;
   const value = stored[sk.attribute];
-  return typeof value === 'string' && keyMatches(sk.template, value);
+  return typeof value === 'string' && sk.template.matches(value);
 }
 
 /** The Query input for a request, without sending it; `start` is a decoded cursor position. */
@@ -631,8 +631,8 @@ export function tagRecord(members: readonly CollectionMember[], stored: Record<s
   for (const { type, model } of members) {
     const sk = model.sk ? stored[model.sk.attribute] : undefined;
     const pk = stored[model.pk.attribute];
-    if (model.sk && (typeof sk !== 'string' || !keyMatches(model.sk.template, sk))) continue;
-    if (typeof pk !== 'string' || !keyMatches(model.pk.template, pk) || !hasDiscriminator(model, stored)) continue;
+    if (model.sk && (typeof sk !== 'string' || !model.sk.template.matches(sk))) continue;
+    if (typeof pk !== 'string' || !model.pk.template.matches(pk) || !hasDiscriminator(model, stored)) continue;
     return { type, item: itemOf(model, stored) };
   }
   return { type: undefined, item: stored };

@@ -10,6 +10,7 @@ import { emitItemTypes } from '../../generator/emit/item-types.js';
 import { emitKeyBuilders } from '../../generator/emit/key-builders.js';
 import { emitEntityModel } from '../../generator/emit/entity-model.js';
 import { emitCrud } from '../../generator/emit/repository-crud.js';
+import { keyShape } from '../../templates/runtime/codec.js';
 import { emitIndexQueries } from '../../generator/emit/repository-index-query.js';
 import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
@@ -86,6 +87,9 @@ test('key builders: one codec per template, built straight by the kinds\' functi
   // built straight: literal text with its delimiters, each value through its kind's function, the length checked
   t.true(pk!.initializer.includes("build: item => checkKeyLength(tagPk.def, 'Tag#' + stringPart(tagPk.def, 1, item))"));
   t.true(sk!.initializer.includes("build: item => checkKeyLength(tagSk.def, 'AT#' + timestampPart(tagSk.def, 1, item))"));
+  // matches: keyShape's pattern written out as a literal, the same pattern the runtime would build
+  const matcher = /matches: key => (\/.+\/)\.test\(key\)/.exec(pk!.initializer)?.[1];
+  t.is((new Function(`return ${matcher}`)() as RegExp).source, keyShape({ entity: 'Tag', target: 'Tag.key.pk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'Tag' }, { kind: 'string', attr: 'name' }] })!.source);
   const text = keys!.initializer;
   t.true(text.includes('pk: /* @__PURE__ */ keyTemplate(tagPk)'));
   t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
