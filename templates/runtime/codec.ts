@@ -244,8 +244,8 @@ function timestampSource(form: TimestampUnit | TimestampKeyFormat, literal: (ch:
 const regexText = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 
 /** The text of a timestamp segment per unit or stored format (before escaping). */
-export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit | TimestampKeyFormat, RegExp>> = Object.fromEntries(
-  (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
+export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit | TimestampKeyFormat, RegExp>> = /* @__PURE__ */ Object.fromEntries(
+  /* @__PURE__ */ (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
 ) as Record<TimestampUnit | TimestampKeyFormat, RegExp>;
 
 /** The earliest and latest instants an epoch key part holds at its fixed width (10 digits of seconds, 13 of milliseconds). */
