@@ -5,7 +5,7 @@
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
-import type { EntityModel } from './repository.js';
+import { genericConversions, type EntityModel } from './repository.js';
 import { processFingerprint } from './item.js';
 import { base64Bytes, nativeValue, streamDecoder, streamHandler, StreamRecordError, type StreamModel, type StreamRecord, type StreamViewType } from './stream.js';
 
@@ -14,6 +14,7 @@ const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
 const id: SegmentDef = { kind: 'integer', attr: 'id', min: 1, max: 1e9 };
 
 const entity = (name: string, extra: Partial<EntityModel> = {}): EntityModel => ({
+  ...genericConversions,
   name,
   pk: { attribute: 'pk', template: tpl(name, `${name}.key.pk`, [lit(name), id]) },
   sk: { attribute: 'sk', template: tpl(name, `${name}.key.sk`, [lit('PROFILE')]) },

@@ -239,6 +239,10 @@ test('record conversion: keys built first, then the required attributes no key r
 test('record conversion: a passthrough entity keeps the generic conversion', (t) => {
   const open = defineTable({ name: 'Open', entities: { Doc: entity({ passthrough: true, attributes: { id: types.string() }, key: { pk: 'D#<id>', sk: 'DOC' } }) } });
   t.deepEqual(emitRecordConversion(entityScope(open.entities['Doc']!, createContext(open))), []);
+  // its model names the runtime's generic conversions, so only a bundle holding such a model keeps them
+  const [model] = emitEntityModel(entityScope(open.entities['Doc']!, createContext(open))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  t.true(model!.declarations[0]!.initializer.includes('toRecord: item => genericRecord(docModel, item)'));
+  t.true(model!.declarations[0]!.initializer.includes('toItem: record => genericItem(docModel, record)'));
 });
 
 test('record conversion: its function names never take a runtime helper\'s name (an entity Tag beside collections\' tagRecord)', (t) => {
