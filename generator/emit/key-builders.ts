@@ -160,11 +160,12 @@ export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
       ['def', literal({ ...def, segments: arr(def.segments.map((s) => segmentCall(s, constructors))) })],
       ['build', arrow(['item'], call(runtimeValue(scope, 'codec', 'checkKeyLength'), [prop(constName, 'def'), builtKey(scope, def, prop(constName, 'def'))]))],
       ['matches', arrow(['key'], keyMatcher(scope, def, prop(constName, 'def')))],
+      ['parts', arr(def.segments.map((s) => (s.kind === 'literal' ? id('undefined') : id(runtimeValue(scope, 'codec', PART[s.kind])))))],
     ]);
     statements.push({
       kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
-      docs: jsDoc(`Builds ${def.target} keys, ${templateSource(def)}, for ${name}'s operations and records: each part checked and written by the codec's function for its kind, then the key's length checked. \`matches\` tells its keys from others' (what parsing accepts), by one pattern where the parts allow.`),
+      docs: jsDoc(`Builds ${def.target} keys, ${templateSource(def)}, for ${name}'s operations and records: each part checked and written by the codec's function for its kind, then the key's length checked. \`matches\` tells its keys from others' (what parsing accepts), by one pattern where the parts allow; \`parts\` names the same functions per segment, for the partial keys of queries.`),
       declarations: [{ name: constName, type: codecType, initializer: print(initializer) }],
     });
   };

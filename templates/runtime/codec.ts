@@ -541,6 +541,11 @@ export interface KeyCodec {
    * without decoding or throwing). Generated codecs test `keyShape`'s pattern, written out.
    */
   matches(key: string): boolean;
+  /**
+   * The function writing each value segment's text (undefined for a literal), which `keyPrefix`
+   * writes a query's leading parts with: generated codecs name their kinds' (`stringPart`, …).
+   */
+  readonly parts: ReadonlyArray<KeyPart | undefined>;
 }
 
 /** What the reading functions work out once per template definition. */
@@ -631,8 +636,28 @@ export function buildKey(def: KeyTemplateDef, item: KeyValues | object): string 
  * partial key is returned with a trailing delimiter so `begins_with` never over-matches
  * (`User.1.` cannot match `User.12.`). A value given after a missing one is an error.
  */
-export function keyPrefix(template: KeyCodec, values: KeyValues): { readonly key: string; readonly complete: boolean; readonly given: number } {
-  const def = template.def;
+export function keyPrefix(template: KeyCodec, values: KeyValues): KeyPrefix {
+  return keyPrefixBy(template.def, values, template.parts);
+}
+
+/** A partial key (`keyPrefix`): its text, whether every segment was given, and how many value segments were. */
+export interface KeyPrefix {
+  readonly key: string;
+  readonly complete: boolean;
+  readonly given: number;
+}
+
+/** The text of value segment `at` of a key, from an item's values: one kind's function (`stringPart`, `timestampPart`, …). */
+export type KeyPart = (def: KeyTemplateDef, at: number, item: KeyValues | object) => string;
+
+/** Any kind's text, the segment interpreted: what `keyPrefix` writes a part with. */
+const anyPart: KeyPart = (def, at, item) => {
+  const segment = def.segments[at] as ValueSegmentDef;
+  return encodeSegment(def, segment, segmentValue(def, segment, item as KeyValues));
+};
+
+/** `keyPrefix`, each value segment written by its function in `parts` (undefined for a literal). */
+function keyPrefixBy(def: KeyTemplateDef, values: KeyValues, parts: ReadonlyArray<KeyPart | undefined>): KeyPrefix {
   const { segments, delimiter } = def;
   let key = '';
   let given = 0;
@@ -640,7 +665,7 @@ export function keyPrefix(template: KeyCodec, values: KeyValues): { readonly key
   for (; i < segments.length; i++) {
     const segment = segments[i]!;
     if (segment.kind !== 'literal' && segment.kind !== 'shard' && own(values, segment.attr) === undefined) break;
-    key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : encodeSegment(def, segment, segmentValue(def, segment, values)));
+    key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : parts[i]!(def, i, values));
     if (segment.kind !== 'literal') given++;
   }
   if (i === segments.length) return { key: checkKeyLength(def, key), complete: true, given };
@@ -1024,6 +1049,9 @@ export class KeyTemplate implements KeyCodec {
   /** Whether the shard suffix is drawn per write (the key cannot be rebuilt from an item). */
   readonly random: boolean;
 
+  /** Each value segment written by `encodeSegment`, the segment interpreted (any kind). */
+  readonly parts: ReadonlyArray<KeyPart | undefined>;
+
   private readonly builder: ((item: KeyValues | object) => string) | undefined;
 
   /** `build`: the generated builder of a `KeyCodec` (see `keyTemplate`), else `buildKey` on `def`. */
@@ -1031,6 +1059,7 @@ export class KeyTemplate implements KeyCodec {
     this.def = def;
     this.builder = build;
     this.attributes = derived(def).attributes;
+    this.parts = def.segments.map((s) => (s.kind === 'literal' ? undefined : anyPart));
     const shard = keyShard(this);
     this.shards = shard?.count;
     this.shardStart = shard?.start ?? 0;
@@ -1043,7 +1072,7 @@ export class KeyTemplate implements KeyCodec {
   }
 
   /** `keyPrefix`: the partial key of the leading value segments present in `values`. */
-  prefix(values: KeyValues): { readonly key: string; readonly complete: boolean; readonly given: number } {
+  prefix(values: KeyValues): KeyPrefix {
     return keyPrefix(this, values);
   }
 

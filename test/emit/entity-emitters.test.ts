@@ -87,6 +87,8 @@ test('key builders: one codec per template, built straight by the kinds\' functi
   // built straight: literal text with its delimiters, each value through its kind's function, the length checked
   t.true(pk!.initializer.includes("build: item => checkKeyLength(tagPk.def, 'Tag#' + stringPart(tagPk.def, 1, item))"));
   t.true(sk!.initializer.includes("build: item => checkKeyLength(tagSk.def, 'AT#' + timestampPart(tagSk.def, 1, item))"));
+  // parts: each value segment's function, for the partial keys of queries
+  t.true(sk!.initializer.includes('parts: [undefined, timestampPart]'));
   // matches: keyShape's pattern written out as a literal, the same pattern the runtime would build
   const matcher = /matches: key => (\/.+\/)\.test\(key\)/.exec(pk!.initializer)?.[1];
   t.is((new Function(`return ${matcher}`)() as RegExp).source, keyShape({ entity: 'Tag', target: 'Tag.key.pk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'Tag' }, { kind: 'string', attr: 'name' }] })!.source);
