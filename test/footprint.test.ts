@@ -27,6 +27,9 @@ for (const subject of ['one entity', 'social fixture']) {
     t.false(result.text.includes('AES-GCM'));
     // SHA-256 only where something is hashed: the social fixture's pii (error fingerprints); nothing of the shop's
     t.is(names(result, 'runtime/hmac.js').includes('sha256'), subject === 'social fixture');
+    // keys built straight by the generated codecs: no KeyTemplate, no key parsing or interpreting, no generic record conversion
+    t.deepEqual(names(result, 'runtime/codec.js').filter((n) => /^(KeyTemplate|keyShape|readKey|decodeSegment|encodeSegment|buildKey|keyPrefixBy)$/.test(n)), []);
+    t.deepEqual(names(result, 'runtime/repository.js').filter((n) => /^(genericRecord|genericItem)$/.test(n)), []);
     // what it does keep: the key codec and the two requests
     t.true(result.runtime.includes('runtime/codec.js'));
     t.true(/\bGetCommand\b/.test(result.text) && /\bPutCommand\b/.test(result.text));
@@ -37,6 +40,8 @@ for (const subject of ['one entity', 'social fixture']) {
     const result = await appFootprint(app(subject, 'get/put/query'), base);
     t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
     t.true(result.runtime.includes('runtime/key-condition.js'));
+    // its partial keys written by the kinds' functions the codecs name, records told apart by their written-out patterns
+    t.deepEqual(names(result, 'runtime/codec.js').filter((n) => /^(KeyTemplate|keyShape|decodeSegment|encodeSegment|buildKey)$/.test(n)), []);
     t.true(names(result, 'runtime/cursor.js').includes('encodeCursor'));
     // its cursors are unsigned: no signing or encryption (protectCursors brings them, and this app does not call it)
     t.deepEqual(names(result, 'runtime/cursor.js').filter((n) => /SIGNED|ENCRYPTED|aesKey|protectCursors/.test(n)), []);

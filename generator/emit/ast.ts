@@ -160,6 +160,14 @@ export function call(callee: Expression | string, args: readonly Expression[], t
   return f.createCallExpression(typeof callee === 'string' ? path(callee) : callee, typeArgs?.length ? typeArgs : undefined, args);
 }
 
+/**
+ * `/* @__PURE__ *\/ call(…)`: a call without side effects, which a bundler drops when its result is
+ * unused.
+ */
+export function pure(expression: Expression): Expression {
+  return ts.addSyntheticLeadingComment(expression, ts.SyntaxKind.MultiLineCommentTrivia, ' @__PURE__ ', false);
+}
+
 /** `new Name<T>(args)`. */
 export function construct(name: string, args: readonly Expression[], typeArgs?: readonly TypeNode[]): Expression {
   return f.createNewExpression(id(name), typeArgs?.length ? typeArgs : undefined, args);
@@ -185,7 +193,12 @@ export function obj(entries: readonly ObjectEntry[]): Expression {
     return [f.createPropertyAssignment(propertyName(name), value)];
   });
   const flat = f.createObjectLiteralExpression(props, false);
-  return props.some((p) => ts.isMethodDeclaration(p)) || tooLong(flat) ? f.createObjectLiteralExpression(props, true) : flat;
+  return props.some((p) => ts.isMethodDeclaration(p) || ts.isGetAccessorDeclaration(p)) || tooLong(flat) ? f.createObjectLiteralExpression(props, true) : flat;
+}
+
+/** `get name() { return value; }`, a member of an object literal (`obj`): read when asked for, not when the object is made. */
+export function getter(name: string, value: Expression): TS.GetAccessorDeclaration {
+  return f.createGetAccessorDeclaration(undefined, propertyName(name), [], undefined, f.createBlock([f.createReturnStatement(value)], false));
 }
 
 /** Flat text this long reads better one member per line (as a formatter would break it). */
@@ -244,6 +257,11 @@ export function literal(value: unknown): Expression {
     return obj(Object.entries(value).map(([k, v]) => [k, v === undefined ? undefined : literal(v)] as const));
   }
   throw new Error(`cannot print ${String(value)}`);
+}
+
+/** A regular expression literal: `/^a\.b$/` (its source as RegExp escapes it). */
+export function regex(pattern: RegExp): Expression {
+  return f.createRegularExpressionLiteral(pattern.toString());
 }
 
 /** `(a, b) => body`. */

@@ -7,6 +7,7 @@
 
 import type { AttributeDef } from '../../dsl/ir.js';
 import { DdbgenError } from '../../templates/runtime/errors.js';
+import { keyShard } from '../../templates/runtime/codec.js';
 import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
 import { entityQuery, keyAttributesOf, patternCondition, patternPartition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
 import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
@@ -372,7 +373,7 @@ export class EntityExamples {
     return this.#sends(method, [...(rest.length ? [partition] : []), RANGE_SAMPLE], () => {
       const request = timeRangeRequest(this.#live, method, indexName, bucket.attribute, partition.value as Record<string, unknown>, SAMPLE_RANGE, {});
       const buckets = timeBuckets(SAMPLE_RANGE.from, SAMPLE_RANGE.to, bucket.unit as Parameters<typeof timeBuckets>[2]).map((at) => ({ ...(partition.value as Record<string, unknown>), [bucket.attribute]: at }));
-      const sharded = request.pk.template.shards !== undefined;
+      const sharded = keyShard(request.pk.template) !== undefined;
       const partitions = sharded ? buckets.flatMap((b) => shardPartitions(b, request.pk.template)) : buckets;
       return firstOf('QueryCommand', partitions.map((p) => queryInput({ tableName: this.#table } as TableContext, { ...request, partition: p })), sharded ? 'time bucket and shard' : 'time bucket');
     });
@@ -385,7 +386,7 @@ export class EntityExamples {
     const partition = this.#of(partitionParts);
     return this.#sends(method, [partition, RANGE_SAMPLE], () => {
       const request = timeRangeRequest(this.#live, method, undefined, attribute, partition.value as Record<string, unknown>, SAMPLE_RANGE, {});
-      const sharded = request.pk.template.shards !== undefined;
+      const sharded = keyShard(request.pk.template) !== undefined;
       const partitions = sharded ? shardPartitions(request.partition, request.pk.template) : [request.partition];
       const inputs = rotatedTablesBetween(this.#table, SAMPLE_RANGE.from, SAMPLE_RANGE.to, rotation).flatMap((tableName) => partitions.map((p) => queryInput({ tableName } as TableContext, { ...request, partition: p })));
       return firstOf('QueryCommand', inputs, sharded ? 'table and shard' : 'table');
@@ -445,7 +446,7 @@ export class EntityExamples {
 
 /** What a query sends: one Query, or one per shard of a sharded partition key (gathered, the first shown). */
 function queried(tableName: string, request: QueryRequest): Sent {
-  const partitions = request.pk.template.shards === undefined ? [request.partition] : shardPartitions(request.partition, request.pk.template);
+  const partitions = keyShard(request.pk.template) === undefined ? [request.partition] : shardPartitions(request.partition, request.pk.template);
   return firstOf('QueryCommand', partitions.map((partition) => queryInput({ tableName } as TableContext, { ...request, partition })), 'shard');
 }
 

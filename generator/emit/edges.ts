@@ -9,7 +9,7 @@ import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeTypeNode, runtimeAttributeType } from './attribute-type.js';
 import { camelCase, entityModuleSpecifier, type EmitContext } from './context.js';
 import type { EmittedModule } from './entity.js';
-import { id, jsDoc, literal, literalType, objectType, print, prop, union, type TypeNode } from './ast.js';
+import { getter, id, jsDoc, literal, literalType, obj, objectType, print, prop, union, type TypeNode } from './ast.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });
 
@@ -60,7 +60,8 @@ export function emitEdges(table: TableDef, ctx: EmitContext): EmittedModule {
             type: 'EdgeModel',
             initializer: print(literal({
               name: edge.name,
-              nodes: Object.fromEntries(edge.types.map((type) => [type, prop(id(`${type}Keys`), 'pk')])),
+              // getters: a bundle that never reads the edge keeps no KeyTemplate for its nodes
+              nodes: obj(edge.types.map((type) => getter(type, prop(id(`${type}Keys`), 'pk')))),
               forward: edge.forward,
               ...(edge.inverse === undefined ? {} : { inverse: edge.inverse }),
               ...(edge.inverseIndex === undefined

@@ -6,8 +6,8 @@ import type { StatementStructures } from 'ts-morph';
 import type { AccessPath } from '../model/access-paths.js';
 import { shardInputs } from '../model/key-segments.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
-import type { EntityModel } from '../../templates/runtime/repository.js';
-import { arr, id, jsDoc, literal, print, type Expression } from './ast.js';
+import { genericConversions, type EntityModel } from '../../templates/runtime/repository.js';
+import { arr, arrow, call, id, jsDoc, literal, print, type Expression } from './ast.js';
 import { attributeCodec, runtimeAttributeType } from './attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
@@ -99,7 +99,7 @@ export function liveEntityModel(scope: EntityScope): EntityModel {
     const def = path[0] === 'indexes' ? templates.indexes.find((i) => i.name === path[1])![path[2] as 'pk' | 'sk'] : templates[path[0] as 'pk' | 'sk'];
     return new KeyTemplate(def!);
   };
-  return modelDescription(scope, template, scope.indexPaths.map((path) => indexDescription(scope, path, template))) as EntityModel;
+  return { ...modelDescription(scope, template, scope.indexPaths.map((path) => indexDescription(scope, path, template))), ...genericConversions } as EntityModel;
 }
 
 export function emitEntityModel(scope: EntityScope): StatementStructures[] {
@@ -115,7 +115,14 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
       constant(constName, print(runtimeType(scope, 'repository', 'IndexModel')), literal(indexDescription(scope, path, template)), `How ${name} items appear in ${index.kind === 'gsi' ? 'GSI' : 'LSI'} ${index.name}.`),
     );
   }
-  const conversions = hasRecordConversion(scope) ? { toRecord: id(recordFunction(scope)), toItem: id(itemFunction(scope)) } : undefined;
+  // the generated conversions, or (a passthrough entity) the runtime's generic ones, named here so
+  // that a bundle keeps the generic conversion only for a model that uses it
+  const conversions = hasRecordConversion(scope)
+    ? { toRecord: id(recordFunction(scope)), toItem: id(itemFunction(scope)) }
+    : {
+        toRecord: arrow(['item'], call(runtimeValue(scope, 'repository', 'genericRecord'), [id(scope.model), id('item')])),
+        toItem: arrow(['record'], call(runtimeValue(scope, 'repository', 'genericItem'), [id(scope.model), id('record')])),
+      };
   const model = modelDescription(scope, template, indexModels, conversions);
   statements.push(
     constant(

@@ -3,7 +3,22 @@ import test from 'ava';
 import fc from 'fast-check';
 import {
   KeyTemplate,
+  SHARD,
+  booleanPart,
+  buildKey,
+  checkKeyLength,
   compareUtf8,
+  floatPart,
+  integerPart,
+  shardPart,
+  stringPart,
+  timestampPart,
+  keyPrefix,
+  type KeyCodec,
+  type KeyTemplateDef,
+  type ScalarSegmentDef,
+  type TimestampKeyFormat,
+  type TimestampUnit,
   decodeFloat,
   encodeFloat,
   encodeTimestamp,
@@ -466,4 +481,97 @@ test('isoDate: exactly new Date(text) — for every stored timestamp, and for ne
     }),
     { numRuns: 2000 },
   );
+});
+
+test('part functions (what generated builders call, one per kind) build exactly what buildKey builds, and throw the same errors', (t) => {
+  const PART = { string: stringPart, enum: stringPart, integer: integerPart, float: floatPart, timestamp: timestampPart, boolean: booleanPart, shard: shardPart };
+  // a generated builder: literal text and delimiters as they are, each value segment through its kind's function, the length checked
+  const straight = (def: KeyTemplateDef) => (item: object) =>
+    checkKeyLength(def, def.segments.map((s, at) => (s.kind === 'literal' ? s.text : PART[s.kind](def, at, item))).join(def.delimiter));
+  const affix = fc.option(fc.constantFrom('u_', 'x', '#', '.'), { nil: undefined });
+  const scalar = (attr: string): fc.Arbitrary<ScalarSegmentDef> =>
+    fc.tuple(
+      fc.oneof(
+        fc.constant({ kind: 'string' as const, attr }),
+        fc.constant({ kind: 'enum' as const, attr, values: ['A', 'b.c', 'Dd'] }),
+        fc.constantFrom(false, true).map((plain) => ({ kind: 'integer' as const, attr, min: -50, max: 5000, ...(plain ? { plain: true as const } : {}) })),
+        fc.constant({ kind: 'float' as const, attr, min: -1, max: 1e6 }),
+        fc.tuple(fc.constantFrom('millisecond', 'second', 'hour', 'month') as fc.Arbitrary<TimestampUnit>, fc.constantFrom(undefined, 'iso-seconds', 'epoch-seconds', 'epoch-milliseconds'), fc.boolean()).map(([unit, format, bucket]) => ({
+          kind: 'timestamp' as const,
+          attr,
+          unit,
+          ...(format === undefined ? {} : { format: format as TimestampKeyFormat }),
+          ...(bucket && format === undefined ? { bucket: true as const } : {}),
+        })),
+        fc.constant({ kind: 'boolean' as const, attr }),
+      ),
+      affix,
+      affix,
+    ).map(([s, prefix, suffix]) => ({ ...s, ...(prefix ? { prefix } : {}), ...(suffix ? { suffix } : {}) }) as ScalarSegmentDef);
+  const segments = fc
+    .tuple(fc.constantFrom('A', 'USER'), scalar('a'), scalar('b'), fc.option(fc.tuple(fc.integer({ min: 1, max: 20 }), fc.nat(3), fc.boolean()), { nil: undefined }))
+    .map(([text, a, b, shard]): SegmentDef[] => [
+      { kind: 'literal', text },
+      a,
+      b,
+      ...(shard ? [segment.shard({ count: shard[0], ...(shard[1] ? { start: shard[1] } : {}), by: [a], ...(shard[2] ? { random: true as const } : {}) })] : []),
+    ]);
+  const def = fc.tuple(segments, fc.constantFrom('.', '#', '-'), fc.constantFrom(undefined, 'lower', 'upper'), fc.boolean(), fc.boolean(), fc.constantFrom(40, 2048)).map(
+    ([segments, delimiter, casing, unescaped, v1, maxBytes]): KeyTemplateDef => ({
+      entity: 'E',
+      target: 'E.key.pk',
+      delimiter,
+      maxBytes,
+      segments,
+      ...(casing ? { casing: casing as 'lower' | 'upper' } : {}),
+      ...(unescaped ? { escape: false as const } : {}),
+      ...(v1 ? { codecVersion: 1 as const } : {}),
+    }),
+  );
+  const value = fc.oneof(
+    nasty,
+    fc.constantFrom('A', 'b.c', 'Dd', '', ' ', 'x#y', true, false, null, undefined, 0, -3, 7, 4999, 5001, 0.5, Number.NaN, new Date(Number.NaN)),
+    fc.integer({ min: -60, max: 6000 }),
+    fc.double({ noNaN: true, min: -2, max: 2e6 }),
+    fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+  );
+  // mostly a value of the segment's kind (so keys are built), else any value (so errors are compared too)
+  const fitting = (s: SegmentDef): fc.Arbitrary<unknown> => {
+    const valid: fc.Arbitrary<unknown> =
+      s.kind === 'string' ? keyPart
+      : s.kind === 'enum' ? fc.constantFrom(...s.values)
+      : s.kind === 'integer' ? fc.integer({ min: s.min, max: s.max })
+      : s.kind === 'float' ? fc.double({ noNaN: true, min: s.min, max: s.max })
+      : s.kind === 'timestamp' ? fc.date({ min: new Date('2001-09-09T01:46:40.000Z'), max: new Date('2286-11-20T17:46:39.999Z'), noInvalidDate: true })
+      : fc.boolean();
+    return fc.oneof({ arbitrary: valid, weight: 4 }, value);
+  };
+  const outcome = (build: () => string) => {
+    try {
+      return { key: build() };
+    } catch (error) {
+      return { error: error instanceof KeyValueError ? `${error.code} ${error.message}` : String(error) };
+    }
+  };
+  let built = 0;
+  fc.assert(
+    fc.property(def.chain((d) => fc.tuple(fc.constant(d), fitting(d.segments[1]!), fitting(d.segments[2]!))), fc.option(fc.nat(30), { nil: undefined }), ([def, a, b], shard) => {
+      const item = { a, b, ...(shard === undefined ? {} : { [SHARD]: shard }) };
+      const random = def.segments.some((s) => s.kind === 'shard' && s.random);
+      if (random && shard === undefined) return true; // a drawn shard differs per call
+      const want = outcome(() => buildKey(def, item));
+      if ('key' in want) built++;
+      // a partial key (what queries write) through the kinds' functions, as generated codecs name them in `parts`
+      const codec = { def, build: straight(def), matches: () => true, parts: def.segments.map((s) => (s.kind === 'literal' ? undefined : PART[s.kind])) };
+      const partial = { a, ...(shard === undefined ? {} : { [SHARD]: shard }) };
+      const prefix = (template: KeyCodec) => outcome(() => JSON.stringify(keyPrefix(template, partial)));
+      return (
+        isDeepStrictEqual(outcome(() => straight(def)(item)), want) &&
+        isDeepStrictEqual(outcome(() => new KeyTemplate(def, straight(def)).build(item)), want) &&
+        isDeepStrictEqual(prefix(codec), prefix(new KeyTemplate(def)))
+      );
+    }),
+    { numRuns: 20000 },
+  );
+  t.true(built > 4000, `keys built (${built}), not only errors`);
 });

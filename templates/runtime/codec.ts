@@ -244,8 +244,8 @@ function timestampSource(form: TimestampUnit | TimestampKeyFormat, literal: (ch:
 const regexText = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 
 /** The text of a timestamp segment per unit or stored format (before escaping). */
-export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit | TimestampKeyFormat, RegExp>> = Object.fromEntries(
-  (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
+export const TIMESTAMP_PATTERN: Readonly<Record<TimestampUnit | TimestampKeyFormat, RegExp>> = /* @__PURE__ */ Object.fromEntries(
+  /* @__PURE__ */ (Object.keys(TIMESTAMP_FORM) as TimestampUnit[]).map((unit) => [unit, new RegExp(`^${timestampSource(unit, regexText)}$`)]),
 ) as Record<TimestampUnit | TimestampKeyFormat, RegExp>;
 
 /** The earliest and latest instants an epoch key part holds at its fixed width (10 digits of seconds, 13 of milliseconds). */
@@ -509,10 +509,6 @@ function typeName(value: unknown): string {
 }
 
 /**
- * A compiled key template. Generated code creates one per key (`UserKeys.pk`) and calls `build`,
- * `parse` and `prefix`; all failures throw `KeyValueError` / `KeyParseError`.
- */
-/**
  * The shard of an item: FNV-1a (32-bit) over the UTF-8 bytes of its `by` values — strings as
  * they are, numbers in JavaScript's shortest form, booleans as true/false, Dates as ISO-8601 UTC —
  * joined by U+0000, modulo `count`. The same values give the same shard on every platform and
@@ -530,26 +526,519 @@ export function shardWidth(segment: ShardSegmentDef): number {
   return String((segment.start ?? 0) + segment.count - 1).length;
 }
 
-export class KeyTemplate {
+/**
+ * A key template as the runtime's operations hold it: its definition, and how its keys are built.
+ * Generated code gives each key one (`orderPk`), whose `build` is written out for its segments;
+ * reading a key (`parseKey`, `keyPrefix`, `keyMatches`, …) interprets `def`, so a bundle keeps
+ * only the functions its operations call. A `KeyTemplate` is one too.
+ */
+export interface KeyCodec {
+  readonly def: KeyTemplateDef;
+  /** The full key of an item or its key parts. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
+  build(item: KeyValues | object): string;
+  /**
+   * Whether `key` has this template's shape: what `keyMatches` answers (what `parseKey` accepts,
+   * without decoding or throwing). Generated codecs test `keyShape`'s pattern, written out.
+   */
+  matches(key: string): boolean;
+  /**
+   * The function writing each value segment's text (undefined for a literal), which `keyPrefix`
+   * writes a query's leading parts with: generated codecs name their kinds' (`stringPart`, …).
+   */
+  readonly parts: ReadonlyArray<KeyPart | undefined>;
+}
+
+/** What the reading functions work out once per template definition. */
+interface Derived {
+  /** The value segments, in template order. */
+  readonly valueSegments: readonly ValueSegmentDef[];
+  /** Attributes of the value segments (the shard left out), in template order. */
+  readonly attributes: readonly string[];
+  /** `keyShape(def)`, worked out on first use. */
+  shape?: RegExp | undefined | null;
+  /** `keyPrefix(…, {}).key`, worked out on first use. */
+  leading?: string;
+}
+
+const derivedOf = new WeakMap<KeyTemplateDef, Derived>();
+
+function derived(def: KeyTemplateDef): Derived {
+  let found = derivedOf.get(def);
+  if (!found) {
+    const segments: readonly SegmentDef[] = def.segments;
+    const valueSegments = segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
+    found = { valueSegments, attributes: valueSegments.filter((s) => s.kind !== 'shard').map((s) => s.attr) };
+    derivedOf.set(def, found);
+  }
+  return found;
+}
+
+/** The attributes of a template's value segments (its shard left out), in template order. */
+export function keyAttributes(template: KeyCodec): readonly string[] {
+  return derived(template.def).attributes;
+}
+
+/** The shard segment of a template: its count, first suffix and whether it is drawn per write; undefined when the key has no `<shard>`. */
+export function keyShard(template: KeyCodec): { readonly count: number; readonly start: number; readonly random: boolean } | undefined {
+  const shard = (template.def.segments as readonly SegmentDef[]).find((s): s is ShardSegmentDef => s.kind === 'shard');
+  return shard && { count: shard.count, start: shard.start ?? 0, random: shard.random === true };
+}
+
+/** A `KeyValueError` of a template's key. */
+export function keyError(def: KeyTemplateDef, code: ConstructorParameters<typeof KeyValueError>[0], attr: string | undefined, message: string, limit?: string): KeyValueError {
+  return new KeyValueError(code, {
+    entity: def.entity,
+    target: def.target,
+    ...(attr === undefined ? {} : { attribute: attr }),
+    ...(limit === undefined ? {} : { limit }),
+    message,
+  });
+}
+
+/** `key`, once it is checked to fit the template's limit in UTF-8 bytes; throws `KeyValueError` (KEY_TOO_LONG) above it. */
+export function checkKeyLength(def: KeyTemplateDef, key: string): string {
+  if (key.length * 3 <= def.maxBytes) return key; // a UTF-16 unit is at most 3 UTF-8 bytes
+  const bytes = utf8ByteLength(key);
+  if (bytes > def.maxBytes) {
+    throw keyError(def, 'KEY_TOO_LONG', undefined, `key is ${bytes} bytes in UTF-8, above DynamoDB's limit of ${def.maxBytes}`, `${def.maxBytes} bytes`);
+  }
+  return key;
+}
+
+/**
+ * The value of a segment. A shard is given explicitly (`values[SHARD]`, gathered reads), drawn
+ * (random), or hashed from its `by` segments as this key encodes them.
+ */
+function segmentValue(def: KeyTemplateDef, segment: ValueSegmentDef, values: KeyValues): unknown {
+  if (segment.kind !== 'shard') return own(values, segment.attr);
+  if (hasOwn(values, SHARD) && values[SHARD] !== undefined) return values[SHARD];
+  const start = segment.start ?? 0;
+  if (segment.random) return start + Math.floor(Math.random() * segment.count);
+  return start + shardOf(segment.by.map((by) => encodeSegment(def, by, own(values, by.attr))), segment.count);
+}
+
+/** Builds the full key from an item or its key parts, interpreting `def`. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
+export function buildKey(def: KeyTemplateDef, item: KeyValues | object): string {
+  const values = item as KeyValues;
+  const { segments, delimiter } = def;
+  let key = '';
+  for (let i = 0; i < segments.length; i++) {
+    if (i > 0) key += delimiter;
+    const segment = segments[i]!;
+    key += segment.kind === 'literal' ? segment.text : encodeSegment(def, segment, segmentValue(def, segment, values));
+  }
+  return checkKeyLength(def, key);
+}
+
+/**
+ * Builds the partial key for the leading value segments present in `values` (left to right),
+ * with the literal segments between them. `complete` is true when every segment was given; a
+ * partial key is returned with a trailing delimiter so `begins_with` never over-matches
+ * (`User.1.` cannot match `User.12.`). A value given after a missing one is an error.
+ */
+export function keyPrefix(template: KeyCodec, values: KeyValues): KeyPrefix {
+  return keyPrefixBy(template.def, values, template.parts);
+}
+
+/** A partial key (`keyPrefix`): its text, whether every segment was given, and how many value segments were. */
+export interface KeyPrefix {
+  readonly key: string;
+  readonly complete: boolean;
+  readonly given: number;
+}
+
+/** The text of value segment `at` of a key, from an item's values: one kind's function (`stringPart`, `timestampPart`, …). */
+export type KeyPart = (def: KeyTemplateDef, at: number, item: KeyValues | object) => string;
+
+/** Any kind's text, the segment interpreted: what `keyPrefix` writes a part with. */
+const anyPart: KeyPart = (def, at, item) => {
+  const segment = def.segments[at] as ValueSegmentDef;
+  return encodeSegment(def, segment, segmentValue(def, segment, item as KeyValues));
+};
+
+/** `keyPrefix`, each value segment written by its function in `parts` (undefined for a literal). */
+function keyPrefixBy(def: KeyTemplateDef, values: KeyValues, parts: ReadonlyArray<KeyPart | undefined>): KeyPrefix {
+  const { segments, delimiter } = def;
+  let key = '';
+  let given = 0;
+  let i = 0;
+  for (; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment.kind !== 'literal' && segment.kind !== 'shard' && own(values, segment.attr) === undefined) break;
+    key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : parts[i]!(def, i, values));
+    if (segment.kind !== 'literal') given++;
+  }
+  if (i === segments.length) return { key: checkKeyLength(def, key), complete: true, given };
+  const missing = (segments[i] as ValueSegmentDef).attr;
+  for (const segment of derived(def).valueSegments.slice(given + 1)) {
+    if (own(values, segment.attr) !== undefined) {
+      throw keyError(def, 'KEY_PREFIX_GAP', segment.attr, `"${segment.attr}" was given without "${missing}", which comes before it in the key`);
+    }
+  }
+  return { key: checkKeyLength(def, i === 0 ? '' : key + delimiter), complete: false, given };
+}
+
+/**
+ * The key text before the first value: `keyPrefix(template, {}).key`, every key's common start
+ * ('' when the key starts with a value). Worked out once: a query without a condition reads it on
+ * every call.
+ */
+export function keyLeadingText(template: KeyCodec): string {
+  const found = derived(template.def);
+  return (found.leading ??= keyPrefix(template, {}).key);
+}
+
+/** Parses a key built by this template back into its attribute values. */
+export function parseKey(template: KeyCodec, key: string): Record<string, unknown> {
+  return readKey(template.def, key).values;
+}
+
+/** The shard suffix of a key built by this template (undefined when it has no `<shard>`); throws as `parseKey` does. */
+export function keyShardIn(template: KeyCodec, key: string): number | undefined {
+  return readKey(template.def, key).shard;
+}
+
+function readKey(def: KeyTemplateDef, key: string): { values: Record<string, unknown>; shard: number | undefined } {
+  const { segments, delimiter, target } = def;
+  const parts = def.escape === false ? key.split(delimiter) : splitKey(key, delimiter);
+  if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\", "0" or "${delimiter}"`);
+  if (parts.length !== segments.length) {
+    throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
+  }
+  const out: Record<string, unknown> = {};
+  let shard: number | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const part = parts[i]!;
+    if (segment.kind === 'literal') {
+      if (part !== segment.text) throw new KeyParseError(target, key, `segment ${i + 1} is "${part}", expected "${segment.text}"`);
+      continue;
+    }
+    const value = decodeSegment(def, segment, part);
+    if (value === undefined && segment.kind === 'integer' && def.codecVersion !== 1 && isLegacyInteger(part, segment.min, segment.max)) {
+      throw new KeyParseError(
+        target,
+        key,
+        `segment ${i + 1} ("${part}") is an integer written by key codec v1 (the offset from min ${segment.min}); this code reads codec v${KEY_CODEC_VERSION}, which stores "${segment.attr}" as the value itself: rewrite the item with its v${KEY_CODEC_VERSION} key`,
+        { codecVersion: 1 },
+      );
+    }
+    if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
+    if (segment.kind === 'shard') shard = value as number;
+    else out[segment.attr] = value;
+  }
+  return { values: out, shard };
+}
+
+/**
+ * Whether `key` has this template's shape: its literals, and a well-formed part for each value
+ * segment (a timestamp's text, an integer, enum value, … in range). What `parseKey` accepts,
+ * without decoding values or throwing: the check a query runs on every record it reads.
+ */
+export function keyMatches(template: KeyCodec, key: string): boolean {
+  const found = derived(template.def);
+  if (found.shape === undefined) found.shape = keyShape(template.def) ?? null;
+  return found.shape !== null ? found.shape.test(key) : keyMatchesBySegments(template.def, key);
+}
+
+/** `keyMatches`, part by part: what `keyShape`'s pattern stands for (public for its tests). */
+export function keyMatchesBySegments(def: KeyTemplateDef, key: string): boolean {
+  const { segments, delimiter } = def;
+  const plain = def.escape === false || !key.includes(ESCAPE);
+  let at = 0;
+  for (let i = 0; i < segments.length; i++) {
+    if (i > 0) {
+      if (!key.startsWith(delimiter, at)) return false;
+      at += delimiter.length;
+    }
+    const segment = segments[i]!;
+    if (segment.kind === 'literal') {
+      if (!key.startsWith(segment.text, at)) return false;
+      at += segment.text.length;
+      continue;
+    }
+    // the part runs to the next delimiter that is not escaped
+    let end = plain ? key.indexOf(delimiter, at) : at;
+    if (end === -1) end = key.length;
+    let escaped = false;
+    while (!plain && end < key.length && !key.startsWith(delimiter, end)) {
+      if (key[end] !== ESCAPE) end++;
+      else {
+        const next = key[end + 1];
+        if (next !== ESCAPE && next !== delimiter && next !== '0') return false;
+        escaped = true;
+        end += 2;
+      }
+    }
+    if (end === at) return false;
+    if (segment.kind !== 'string' || segment.prefix !== undefined || segment.suffix !== undefined) {
+      const raw = key.slice(at, end);
+      const part = escaped ? splitKey(raw, delimiter)![0]! : raw;
+      if (!wellFormedPart(def, segment, part)) return false;
+    }
+    at = end;
+  }
+  return at === key.length;
+}
+
+/**
+ * Like `parseKey`, without values the key holds only approximately: a timestamp truncated to a
+ * bucket (`<at:hour>`), and every string or enum value of a folded key (`casing`). An untruncated
+ * timestamp is the value as stored, at its declared unit and in its stored format.
+ * (`exactKeyParts` in generator/model/key-segments.ts is the same rule, for the types.)
+ */
+export function parseExactKey(template: KeyCodec, key: string): Record<string, unknown> {
+  const values = parseKey(template, key);
+  for (const segment of derived(template.def).valueSegments) {
+    // a time bucket is not the value; an untruncated timestamp is the value as stored (at its unit, in its format)
+    if (segment.kind === 'timestamp' && segment.bucket) delete values[segment.attr];
+    else if (template.def.casing !== undefined && (segment.kind === 'string' || segment.kind === 'enum')) delete values[segment.attr];
+  }
+  return values;
+}
+
+/**
+ * The text a string part's value takes in a key, with the segment's leading text (`user_`): what
+ * `beginsWith` compares the stored text with (no trailing affix, since the value may go on).
+ */
+export function keyTextOf(template: KeyCodec, attr: string, value: string): string {
+  const def = template.def;
+  const segment = derived(def).valueSegments.find((s) => s.kind !== 'shard' && s.attr === attr) as ScalarSegmentDef | undefined;
+  const folded = fold(value, def.casing);
+  if (def.escape === false && (folded.includes(def.delimiter) || folded.includes('\u0000'))) {
+    throw keyError(def, 'KEY_PART_DELIMITER', attr, `"${attr}" holds the delimiter "${def.delimiter}" or U+0000, which this table's unescaped keys cannot hold`);
+  }
+  return (segment?.prefix ?? '') + (def.escape === false ? folded : escapeSegment(folded, def.delimiter));
+}
+
+/** Whether the segment of `attr` sorts as text rather than by value (a plain integer): range conditions on it are refused. */
+export function keySortsAsText(template: KeyCodec, attr: string): boolean {
+  return derived(template.def).valueSegments.some((s) => s.kind === 'integer' && s.attr === attr && s.plain === true);
+}
+
+/**
+ * A value segment's text in the key: its value's text, folded to the template's casing, escaped
+ * (or, unescaped, refused when it holds the delimiter), between the segment's affixes. The kinds'
+ * own functions below (`stringPart`, `timestampPart`, …) do the same for one kind each: generated
+ * builders call them, so a bundle keeps the kinds its keys hold.
+ */
+function encodeSegment(def: KeyTemplateDef, segment: ValueSegmentDef, value: unknown): string {
+  switch (segment.kind) {
+    case 'string':
+    case 'enum':
+      return writtenText(def, segment, stringText(def, segment, value));
+    case 'integer':
+      return integerWritten(def, segment, value);
+    case 'float':
+      return floatText(def, segment, value);
+    case 'timestamp':
+      return writtenText(def, segment, timestampText(def, segment, value));
+    case 'boolean':
+      return writtenText(def, segment, booleanText(def, segment, value));
+    case 'shard':
+      return shardText(def, segment, value);
+  }
+}
+
+/** A scalar segment's text, folded to the template's casing (not an integer's), escaped or refused when unescaped and holding the delimiter, between its affixes. */
+function writtenText(def: KeyTemplateDef, segment: ScalarSegmentDef, text: string): string {
+  const { casing, escape, delimiter } = def;
+  const folded = casing === undefined || segment.kind === 'integer' ? text : fold(text, casing);
+  let written = folded;
+  if (escape !== false) written = escapeSegment(folded, delimiter);
+  else if (folded.includes(delimiter) || folded.includes('\u0000')) {
+    const what = folded.includes(delimiter) ? `the delimiter "${delimiter}"` : 'U+0000';
+    throw keyError(def, 'KEY_PART_DELIMITER', segment.attr, `"${segment.attr}" holds ${what}, and this table's keys are written unescaped (keyFormat: { escape: false }), so the key could not be split back; give a value without it`);
+  }
+  return segment.prefix === undefined && segment.suffix === undefined ? written : (segment.prefix ?? '') + written + (segment.suffix ?? '');
+}
+
+/** `value`, once it is given: a missing (undefined or null) key part throws KEY_PART_MISSING. */
+function given(def: KeyTemplateDef, attr: string, value: unknown): unknown {
+  if (value === undefined || value === null) throw keyError(def, 'KEY_PART_MISSING', attr, `"${attr}" is required to build this key`);
+  return value;
+}
+
+type Kind<K extends ValueSegmentDef['kind']> = Extract<ValueSegmentDef, { kind: K }>;
+
+/** A string or enum part's value, checked: a string with content, well-formed, one of the enum's values. */
+function stringText(def: KeyTemplateDef, segment: Kind<'string' | 'enum'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (typeof value !== 'string') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a string, got ${typeName(value)}`);
+  if (value.trim() === '') throw keyError(def, 'KEY_PART_EMPTY', attr, `"${attr}" is empty or blank; key parts must have content`);
+  if (!isWellFormed(value)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" contains a lone surrogate (not well-formed Unicode)`);
+  if (segment.kind === 'enum' && !segment.values.includes(value)) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** A number part's value, checked: an integer (or a finite number) in its declared range. */
+function numberIn(def: KeyTemplateDef, segment: Kind<'integer' | 'float'>, value: unknown): number {
+  const attr = segment.attr;
+  given(def, attr, value);
+  const integer = segment.kind === 'integer';
+  if (typeof value !== 'number' || !(integer ? Number.isInteger(value) : Number.isFinite(value))) {
+    throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be ${integer ? 'an integer' : 'a finite number'}, got ${String(value)}`);
+  }
+  const range = `${segment.min}..${segment.max}`;
+  if (value < segment.min || value > segment.max) throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
+  return value;
+}
+
+/** An integer part as the key writes it: plain digits (folded, escaped, affixed as text), else its fixed-width form of this codec version. */
+function integerWritten(def: KeyTemplateDef, segment: Kind<'integer'>, value: unknown): string {
+  const n = numberIn(def, segment, value);
+  if (segment.plain) return writtenText(def, segment, String(n));
+  return def.codecVersion === 1 ? encodeLegacyInteger(n, segment.min, segment.max) : encodeInteger(n, segment.min, segment.max, def.delimiter);
+}
+
+/** A float part as the key writes it: 16 hex digits in numeric order. */
+function floatText(def: KeyTemplateDef, segment: Kind<'float'>, value: unknown): string {
+  return encodeFloat(numberIn(def, segment, value));
+}
+
+/** A timestamp part's text: a valid Date of years 0000..9999 (of the epoch range for epoch formats), in its unit and format. */
+function timestampText(def: KeyTemplateDef, segment: Kind<'timestamp'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (!(value instanceof Date)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
+  const time = value.getTime();
+  if (Number.isNaN(time)) throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" is an invalid Date`);
+  if (time < EARLIEST || time > LATEST) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
+  }
+  if (segment.format === undefined) return encodeTimestamp(value, segment.unit);
+  if (segment.format !== 'iso-seconds' && (time < EPOCH_KEY_RANGE.earliest || time > EPOCH_KEY_RANGE.latest)) {
+    const range = `${new Date(EPOCH_KEY_RANGE.earliest).toISOString()}..${new Date(EPOCH_KEY_RANGE.latest).toISOString()}`;
+    throw keyError(def, 'KEY_PART_RANGE', attr, `"${attr}" must fall in ${range}, where its ${segment.format} digits keep a fixed width (and so their order)`, range);
+  }
+  return encodeTimestampAs(value, segment.unit, segment.format);
+}
+
+/** A boolean part's text: `true` or `false`. */
+function booleanText(def: KeyTemplateDef, segment: Kind<'boolean'>, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  if (typeof value !== 'boolean') throw keyError(def, 'KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
+  return value ? 'true' : 'false';
+}
+
+/** A shard suffix: an integer start..start+count-1, zero-padded to the width of the largest. */
+function shardText(def: KeyTemplateDef, segment: ShardSegmentDef, value: unknown): string {
+  const attr = segment.attr;
+  given(def, attr, value);
+  const start = segment.start ?? 0;
+  const last = start + segment.count - 1;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < start || value > last) {
+    throw keyError(def, 'KEY_PART_RANGE', attr, `the shard must be an integer ${start}..${last}, got ${String(value)}`, `${start}..${last}`);
+  }
+  return String(value).padStart(shardWidth(segment), '0');
+}
+
+/** Segment `at` of a template, of the kind a generated builder names (the generator wrote both). */
+const segmentAt = <K extends ValueSegmentDef['kind']>(def: KeyTemplateDef, at: number): Kind<K> => def.segments[at] as Kind<K>;
+
+/** The text of string (or enum) segment `at` of a key: the item's value checked, folded, escaped and affixed. Throws `KeyValueError`. */
+export function stringPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'string' | 'enum'>(def, at);
+  return writtenText(def, segment, stringText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The text of integer segment `at` of a key: the item's value checked and written at its fixed width (or plain). Throws `KeyValueError`. */
+export function integerPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'integer'>(def, at);
+  return integerWritten(def, segment, own(item as KeyValues, segment.attr));
+}
+
+/** The text of float segment `at` of a key: the item's value checked and written as ordered hex. Throws `KeyValueError`. */
+export function floatPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'float'>(def, at);
+  return floatText(def, segment, own(item as KeyValues, segment.attr));
+}
+
+/** The text of timestamp segment `at` of a key: the item's Date checked and written in its unit and format. Throws `KeyValueError`. */
+export function timestampPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'timestamp'>(def, at);
+  return writtenText(def, segment, timestampText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The text of boolean segment `at` of a key. Throws `KeyValueError`. */
+export function booleanPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'boolean'>(def, at);
+  return writtenText(def, segment, booleanText(def, segment, own(item as KeyValues, segment.attr)));
+}
+
+/** The shard suffix of a key (segment `at`): given (`item[SHARD]`), drawn, or hashed from its `by` parts. Throws `KeyValueError`. */
+export function shardPart(def: KeyTemplateDef, at: number, item: KeyValues | object): string {
+  const segment = segmentAt<'shard'>(def, at);
+  return shardText(def, segment, segmentValue(def, segment, item as KeyValues));
+}
+
+/** A segment's text without its affixes, or undefined when it does not have them. */
+function unaffixed(segment: ValueSegmentDef, written: string): string | undefined {
+  if (segment.kind === 'shard' || (segment.prefix === undefined && segment.suffix === undefined)) return written;
+  const prefix = segment.prefix ?? '';
+  const suffix = segment.suffix ?? '';
+  if (written.length < prefix.length + suffix.length || !written.startsWith(prefix) || !written.endsWith(suffix)) return undefined;
+  return written.slice(prefix.length, written.length - suffix.length);
+}
+
+/** What `keyShape` checks of a part: a timestamp's text has its form (not that it names a valid instant), any other part decodes. */
+function wellFormedPart(def: KeyTemplateDef, segment: ValueSegmentDef, written: string): boolean {
+  if (segment.kind !== 'timestamp') return decodeSegment(def, segment, written) !== undefined;
+  const part = unaffixed(segment, written);
+  const casing = def.casing;
+  return part !== undefined && (casing === undefined || part === fold(part, casing)) && TIMESTAMP_PATTERN[timestampForm(segment)].test(casing === undefined ? part : part.toUpperCase());
+}
+
+/** A segment's value from its (unescaped) text in the key, or undefined when the text is not one; affixes are stripped first. */
+function decodeSegment(def: KeyTemplateDef, segment: ValueSegmentDef, written: string): unknown {
+  const part = unaffixed(segment, written);
+  const casing = def.casing;
+  // a folded key holds folded enum, boolean and timestamp text only (`ACTIVE` is no value of a lower-cased key); a string part is any text
+  if (part === undefined || (casing !== undefined && (segment.kind === 'enum' || segment.kind === 'boolean' || segment.kind === 'timestamp') && part !== fold(part, casing))) return undefined;
+  switch (segment.kind) {
+    case 'string':
+      return part === '' ? undefined : part;
+    case 'enum':
+      return casing === undefined ? (segment.values.includes(part) ? part : undefined) : segment.values.find((v) => fold(v, casing) === part);
+    case 'integer':
+      if (segment.plain) {
+        if (!/^-?(0|[1-9]\d*)$/.test(part) || part === '-0') return undefined;
+        const value = Number(part);
+        return Number.isSafeInteger(value) && value >= segment.min && value <= segment.max ? value : undefined;
+      }
+      return def.codecVersion === 1 ? decodeLegacyInteger(part, segment.min, segment.max) : decodeInteger(part, segment.min, segment.max, def.delimiter);
+    case 'float': {
+      const value = decodeFloat(part);
+      return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;
+    }
+    case 'timestamp': {
+      const text = casing === undefined ? part : part.toUpperCase();
+      return segment.format === undefined ? decodeTimestamp(text, segment.unit) : decodeTimestampAs(text, segment.unit, segment.format);
+    }
+    case 'boolean': {
+      const text = casing === undefined ? part : part.toLowerCase();
+      return text === 'true' ? true : text === 'false' ? false : undefined;
+    }
+    case 'shard': {
+      const start = segment.start ?? 0;
+      return part.length === shardWidth(segment) && /^\d+$/.test(part) && Number(part) >= start && Number(part) < start + segment.count ? Number(part) : undefined;
+    }
+  }
+}
+
+/**
+ * A compiled key template, every operation of a key in one object: `build`, `parse`, `prefix`,
+ * `matches`, … (the functions above, on its definition). Generated `<Entity>Keys` hold one per key
+ * (`UserKeys.pk`); all failures throw `KeyValueError` / `KeyParseError`.
+ */
+export class KeyTemplate implements KeyCodec {
   readonly def: KeyTemplateDef;
   /** Attributes of the value segments, in template order. */
   readonly attributes: readonly string[];
-  private readonly valueSegments: readonly ValueSegmentDef[];
-
-  constructor(def: KeyTemplateDef) {
-    this.def = def;
-    const segments: readonly SegmentDef[] = def.segments;
-    this.valueSegments = segments.filter((s): s is ValueSegmentDef => s.kind !== 'literal');
-    this.attributes = this.valueSegments.filter((s) => s.kind !== 'shard').map((s) => s.attr);
-    const shard = segments.find((s): s is ShardSegmentDef => s.kind === 'shard');
-    this.shards = shard?.count;
-    this.shardStart = shard?.start ?? 0;
-    this.random = shard?.random === true;
-    this.shape = keyShape(def);
-  }
-
-  /** `keyShape(def)`: one pattern standing for `matchesBySegments`, where the template allows. */
-  private readonly shape: RegExp | undefined;
 
   /** The shard count when the key has a `<shard>` segment. */
   readonly shards: number | undefined;
@@ -560,336 +1049,79 @@ export class KeyTemplate {
   /** Whether the shard suffix is drawn per write (the key cannot be rebuilt from an item). */
   readonly random: boolean;
 
-  /**
-   * The value of a segment. A shard is given explicitly (`values[SHARD]`, gathered reads), drawn
-   * (random), or hashed from its `by` segments as this key encodes them.
-   */
-  private valueOf(segment: ValueSegmentDef, values: KeyValues): unknown {
-    if (segment.kind !== 'shard') return own(values, segment.attr);
-    if (hasOwn(values, SHARD) && values[SHARD] !== undefined) return values[SHARD];
-    const start = segment.start ?? 0;
-    if (segment.random) return start + Math.floor(Math.random() * segment.count);
-    return start + shardOf(segment.by.map((by) => this.encode(by, own(values, by.attr))), segment.count);
+  /** Each value segment written by `encodeSegment`, the segment interpreted (any kind). */
+  readonly parts: ReadonlyArray<KeyPart | undefined>;
+
+  private readonly builder: ((item: KeyValues | object) => string) | undefined;
+
+  /** `build`: the generated builder of a `KeyCodec` (see `keyTemplate`), else `buildKey` on `def`. */
+  constructor(def: KeyTemplateDef, build?: (item: KeyValues | object) => string) {
+    this.def = def;
+    this.builder = build;
+    this.attributes = derived(def).attributes;
+    this.parts = def.segments.map((s) => (s.kind === 'literal' ? undefined : anyPart));
+    const shard = keyShard(this);
+    this.shards = shard?.count;
+    this.shardStart = shard?.start ?? 0;
+    this.random = shard?.random === true;
   }
 
   /** Builds the full key from an item or its key parts. Throws `KeyValueError` for a missing, empty, mistyped or out-of-range part. */
   build(item: KeyValues | object): string {
-    const values = item as KeyValues;
-    const { segments, delimiter } = this.def;
-    let key = '';
-    for (let i = 0; i < segments.length; i++) {
-      if (i > 0) key += delimiter;
-      const segment = segments[i]!;
-      key += segment.kind === 'literal' ? segment.text : this.encode(segment, this.valueOf(segment, values));
-    }
-    return this.checkLength(key);
+    return this.builder ? this.builder(item) : buildKey(this.def, item);
   }
 
-  /**
-   * Builds the partial key for the leading value segments present in `values` (left to right),
-   * with the literal segments between them. `complete` is true when every segment was given; a
-   * partial key is returned with a trailing delimiter so `begins_with` never over-matches
-   * (`User.1.` cannot match `User.12.`). A value given after a missing one is an error.
-   */
-  prefix(values: KeyValues): { readonly key: string; readonly complete: boolean; readonly given: number } {
-    const { segments, delimiter } = this.def;
-    let key = '';
-    let given = 0;
-    let i = 0;
-    for (; i < segments.length; i++) {
-      const segment = segments[i]!;
-      if (segment.kind !== 'literal' && segment.kind !== 'shard' && own(values, segment.attr) === undefined) break;
-      key += (i > 0 ? delimiter : '') + (segment.kind === 'literal' ? segment.text : this.encode(segment, this.valueOf(segment, values)));
-      if (segment.kind !== 'literal') given++;
-    }
-    if (i === segments.length) return { key: this.checkLength(key), complete: true, given };
-    const missing = (segments[i] as ValueSegmentDef).attr;
-    for (const segment of this.valueSegments.slice(given + 1)) {
-      if (own(values, segment.attr) !== undefined) {
-        throw this.error('KEY_PREFIX_GAP', segment.attr, `"${segment.attr}" was given without "${missing}", which comes before it in the key`);
-      }
-    }
-    return { key: this.checkLength(i === 0 ? '' : key + delimiter), complete: false, given };
+  /** `keyPrefix`: the partial key of the leading value segments present in `values`. */
+  prefix(values: KeyValues): KeyPrefix {
+    return keyPrefix(this, values);
   }
 
-  /**
-   * The key text before the first value: `prefix({}).key`, every key's common start ('' when the
-   * key starts with a value). Worked out once: a query without a condition reads it on every call.
-   */
+  /** `keyLeadingText`: the key text before the first value. */
   leadingText(): string {
-    return (this.leading ??= this.prefix({}).key);
+    return keyLeadingText(this);
   }
-
-  private leading: string | undefined;
 
   /** Parses a key built by this template back into its attribute values. */
   parse(key: string): Record<string, unknown> {
-    return this.read(key).values;
+    return parseKey(this, key);
   }
 
   /** The shard suffix of a key built by this template (undefined when it has no `<shard>`); throws as `parse` does. */
   shardIn(key: string): number | undefined {
-    return this.read(key).shard;
+    return keyShardIn(this, key);
   }
 
-  private read(key: string): { values: Record<string, unknown>; shard: number | undefined } {
-    const { segments, delimiter, target } = this.def;
-    const parts = this.def.escape === false ? key.split(delimiter) : splitKey(key, delimiter);
-    if (!parts) throw new KeyParseError(target, key, `it has an escape "\\" not followed by "\\", "0" or "${delimiter}"`);
-    if (parts.length !== segments.length) {
-      throw new KeyParseError(target, key, `expected ${segments.length} segments, found ${parts.length}`);
-    }
-    const out: Record<string, unknown> = {};
-    let shard: number | undefined;
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i]!;
-      const part = parts[i]!;
-      if (segment.kind === 'literal') {
-        if (part !== segment.text) throw new KeyParseError(target, key, `segment ${i + 1} is "${part}", expected "${segment.text}"`);
-        continue;
-      }
-      const value = this.decode(segment, part);
-      if (value === undefined && segment.kind === 'integer' && this.def.codecVersion !== 1 && isLegacyInteger(part, segment.min, segment.max)) {
-        throw new KeyParseError(
-          target,
-          key,
-          `segment ${i + 1} ("${part}") is an integer written by key codec v1 (the offset from min ${segment.min}); this code reads codec v${KEY_CODEC_VERSION}, which stores "${segment.attr}" as the value itself: rewrite the item with its v${KEY_CODEC_VERSION} key`,
-          { codecVersion: 1 },
-        );
-      }
-      if (value === undefined) throw new KeyParseError(target, key, `segment ${i + 1} ("${part}") is not a valid ${segment.kind} for "${segment.attr}"`);
-      if (segment.kind === 'shard') shard = value as number;
-      else out[segment.attr] = value;
-    }
-    return { values: out, shard };
-  }
-
-  /**
-   * Whether `key` has this template's shape: its literals, and a well-formed part for each value
-   * segment (a timestamp's text, an integer, enum value, … in range). What `parse` accepts, without
-   * decoding values or throwing: the check a query runs on every record it reads.
-   */
+  /** `keyMatches`: whether `key` has this template's shape (what `parse` accepts, without throwing). */
   matches(key: string): boolean {
-    return this.shape !== undefined ? this.shape.test(key) : this.matchesBySegments(key);
+    return keyMatches(this, key);
   }
 
   /** `matches`, part by part: what `keyShape`'s pattern stands for (public for its tests). */
   matchesBySegments(key: string): boolean {
-    const { segments, delimiter } = this.def;
-    const plain = this.def.escape === false || !key.includes(ESCAPE);
-    let at = 0;
-    for (let i = 0; i < segments.length; i++) {
-      if (i > 0) {
-        if (!key.startsWith(delimiter, at)) return false;
-        at += delimiter.length;
-      }
-      const segment = segments[i]!;
-      if (segment.kind === 'literal') {
-        if (!key.startsWith(segment.text, at)) return false;
-        at += segment.text.length;
-        continue;
-      }
-      // the part runs to the next delimiter that is not escaped
-      let end = plain ? key.indexOf(delimiter, at) : at;
-      if (end === -1) end = key.length;
-      let escaped = false;
-      while (!plain && end < key.length && !key.startsWith(delimiter, end)) {
-        if (key[end] !== ESCAPE) end++;
-        else {
-          const next = key[end + 1];
-          if (next !== ESCAPE && next !== delimiter && next !== '0') return false;
-          escaped = true;
-          end += 2;
-        }
-      }
-      if (end === at) return false;
-      if (segment.kind !== 'string' || segment.prefix !== undefined || segment.suffix !== undefined) {
-        const raw = key.slice(at, end);
-        const part = escaped ? splitKey(raw, delimiter)![0]! : raw;
-        if (!this.wellFormed(segment, part)) return false;
-      }
-      at = end;
-    }
-    return at === key.length;
+    return keyMatchesBySegments(this.def, key);
   }
 
-  /**
-   * Like `parse`, without values the key holds only approximately: a timestamp truncated to a
-   * bucket (`<at:hour>`), and every string or enum value of a folded key (`casing`). An untruncated
-   * timestamp is the value as stored, at its declared unit and in its stored format.
-   * (`exactKeyParts` in generator/model/key-segments.ts is the same rule, for the types.)
-   */
+  /** `parseExactKey`: `parse` without the values the key holds only approximately. */
   parseExact(key: string): Record<string, unknown> {
-    const values = this.parse(key);
-    for (const segment of this.valueSegments) {
-      // a time bucket is not the value; an untruncated timestamp is the value as stored (at its unit, in its format)
-      if (segment.kind === 'timestamp' && segment.bucket) delete values[segment.attr];
-      else if (this.def.casing !== undefined && (segment.kind === 'string' || segment.kind === 'enum')) delete values[segment.attr];
-    }
-    return values;
+    return parseExactKey(this, key);
   }
 
-  /**
-   * The text a string part's value takes in a key, with the segment's leading text (`user_`): what
-   * `beginsWith` compares the stored text with (no trailing affix, since the value may go on).
-   */
+  /** `keyTextOf`: the text a string part's value takes in a key. */
   textOf(attr: string, value: string): string {
-    const segment = this.valueSegments.find((s) => s.kind !== 'shard' && s.attr === attr) as ScalarSegmentDef | undefined;
-    const folded = fold(value, this.def.casing);
-    if (this.def.escape === false && (folded.includes(this.def.delimiter) || folded.includes('\u0000'))) {
-      throw this.error('KEY_PART_DELIMITER', attr, `"${attr}" holds the delimiter "${this.def.delimiter}" or U+0000, which this table's unescaped keys cannot hold`);
-    }
-    return (segment?.prefix ?? '') + (this.def.escape === false ? folded : escapeSegment(folded, this.def.delimiter));
+    return keyTextOf(this, attr, value);
   }
 
   /** Whether the segment of `attr` sorts as text rather than by value (a plain integer): range conditions on it are refused. */
   sortsAsText(attr: string): boolean {
-    return this.valueSegments.some((s) => s.kind === 'integer' && s.attr === attr && s.plain === true);
+    return keySortsAsText(this, attr);
   }
+}
 
-  private error(code: ConstructorParameters<typeof KeyValueError>[0], attr: string | undefined, message: string, limit?: string): KeyValueError {
-    return new KeyValueError(code, {
-      entity: this.def.entity,
-      target: this.def.target,
-      ...(attr === undefined ? {} : { attribute: attr }),
-      ...(limit === undefined ? {} : { limit }),
-      message,
-    });
-  }
-
-  private checkLength(key: string): string {
-    if (key.length * 3 <= this.def.maxBytes) return key; // a UTF-16 unit is at most 3 UTF-8 bytes
-    const bytes = utf8ByteLength(key);
-    if (bytes > this.def.maxBytes) {
-      throw this.error('KEY_TOO_LONG', undefined, `key is ${bytes} bytes in UTF-8, above DynamoDB's limit of ${this.def.maxBytes}`, `${this.def.maxBytes} bytes`);
-    }
-    return key;
-  }
-
-  /**
-   * A value segment's text in the key: its value's text, folded to the template's casing, escaped
-   * (or, unescaped, refused when it holds the delimiter), between the segment's affixes.
-   */
-  private encode(segment: ValueSegmentDef, value: unknown): string {
-    const text = this.encodeValue(segment, value);
-    if (segment.kind === 'shard' || (segment.kind === 'integer' && !segment.plain) || segment.kind === 'float') return text;
-    const { casing, escape, delimiter } = this.def;
-    const folded = casing === undefined || segment.kind === 'integer' ? text : fold(text, casing);
-    let written = folded;
-    if (escape !== false) written = escapeSegment(folded, delimiter);
-    else if (folded.includes(delimiter) || folded.includes('\u0000')) {
-      const what = folded.includes(delimiter) ? `the delimiter "${delimiter}"` : 'U+0000';
-      throw this.error('KEY_PART_DELIMITER', segment.attr, `"${segment.attr}" holds ${what}, and this table's keys are written unescaped (keyFormat: { escape: false }), so the key could not be split back; give a value without it`);
-    }
-    return segment.prefix === undefined && segment.suffix === undefined ? written : (segment.prefix ?? '') + written + (segment.suffix ?? '');
-  }
-
-  /** A value's text before casing, escaping and affixes. */
-  private encodeValue(segment: ValueSegmentDef, value: unknown): string {
-    const attr = segment.attr;
-    if (value === undefined || value === null) throw this.error('KEY_PART_MISSING', attr, `"${attr}" is required to build this key`);
-    switch (segment.kind) {
-      case 'string':
-      case 'enum': {
-        if (typeof value !== 'string') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a string, got ${typeName(value)}`);
-        if (value.trim() === '') throw this.error('KEY_PART_EMPTY', attr, `"${attr}" is empty or blank; key parts must have content`);
-        if (!isWellFormed(value)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" contains a lone surrogate (not well-formed Unicode)`);
-        if (segment.kind === 'enum' && !segment.values.includes(value)) {
-          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must be one of ${segment.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
-        }
-        return value;
-      }
-      case 'integer':
-      case 'float': {
-        const integer = segment.kind === 'integer';
-        if (typeof value !== 'number' || !(integer ? Number.isInteger(value) : Number.isFinite(value))) {
-          throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be ${integer ? 'an integer' : 'a finite number'}, got ${String(value)}`);
-        }
-        const range = `${segment.min}..${segment.max}`;
-        if (value < segment.min || value > segment.max) throw this.error('KEY_PART_RANGE', attr, `"${attr}" is ${value}, outside its declared range ${range}`, range);
-        if (!integer) return encodeFloat(value);
-        if (segment.plain) return String(value);
-        return this.def.codecVersion === 1 ? encodeLegacyInteger(value, segment.min, segment.max) : encodeInteger(value, segment.min, segment.max, this.def.delimiter);
-      }
-      case 'timestamp': {
-        if (!(value instanceof Date)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a Date, got ${typeName(value)}`);
-        const time = value.getTime();
-        if (Number.isNaN(time)) throw this.error('KEY_PART_TYPE', attr, `"${attr}" is an invalid Date`);
-        if (time < EARLIEST || time > LATEST) {
-          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must fall in years 0000..9999 to keep a fixed width`, '0000-01-01..9999-12-31');
-        }
-        if (segment.format === undefined) return encodeTimestamp(value, segment.unit);
-        if (segment.format !== 'iso-seconds' && (time < EPOCH_KEY_RANGE.earliest || time > EPOCH_KEY_RANGE.latest)) {
-          const range = `${new Date(EPOCH_KEY_RANGE.earliest).toISOString()}..${new Date(EPOCH_KEY_RANGE.latest).toISOString()}`;
-          throw this.error('KEY_PART_RANGE', attr, `"${attr}" must fall in ${range}, where its ${segment.format} digits keep a fixed width (and so their order)`, range);
-        }
-        return encodeTimestampAs(value, segment.unit, segment.format);
-      }
-      case 'boolean':
-        if (typeof value !== 'boolean') throw this.error('KEY_PART_TYPE', attr, `"${attr}" must be a boolean, got ${typeName(value)}`);
-        return value ? 'true' : 'false';
-      case 'shard': {
-        const start = segment.start ?? 0;
-        const last = start + segment.count - 1;
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < start || value > last) {
-          throw this.error('KEY_PART_RANGE', attr, `the shard must be an integer ${start}..${last}, got ${String(value)}`, `${start}..${last}`);
-        }
-        return String(value).padStart(shardWidth(segment), '0');
-      }
-    }
-  }
-
-  /** A segment's text without its affixes, or undefined when it does not have them. */
-  private unaffixed(segment: ValueSegmentDef, written: string): string | undefined {
-    if (segment.kind === 'shard' || (segment.prefix === undefined && segment.suffix === undefined)) return written;
-    const prefix = segment.prefix ?? '';
-    const suffix = segment.suffix ?? '';
-    if (written.length < prefix.length + suffix.length || !written.startsWith(prefix) || !written.endsWith(suffix)) return undefined;
-    return written.slice(prefix.length, written.length - suffix.length);
-  }
-
-  /** What `keyShape` checks of a part: a timestamp's text has its form (not that it names a valid instant), any other part decodes. */
-  private wellFormed(segment: ValueSegmentDef, written: string): boolean {
-    if (segment.kind !== 'timestamp') return this.decode(segment, written) !== undefined;
-    const part = this.unaffixed(segment, written);
-    const casing = this.def.casing;
-    return part !== undefined && (casing === undefined || part === fold(part, casing)) && TIMESTAMP_PATTERN[timestampForm(segment)].test(casing === undefined ? part : part.toUpperCase());
-  }
-
-  /** A segment's value from its (unescaped) text in the key, or undefined when the text is not one; affixes are stripped first. */
-  private decode(segment: ValueSegmentDef, written: string): unknown {
-    const part = this.unaffixed(segment, written);
-    const casing = this.def.casing;
-    // a folded key holds folded enum, boolean and timestamp text only (`ACTIVE` is no value of a lower-cased key); a string part is any text
-    if (part === undefined || (casing !== undefined && (segment.kind === 'enum' || segment.kind === 'boolean' || segment.kind === 'timestamp') && part !== fold(part, casing))) return undefined;
-    switch (segment.kind) {
-      case 'string':
-        return part === '' ? undefined : part;
-      case 'enum':
-        return casing === undefined ? (segment.values.includes(part) ? part : undefined) : segment.values.find((v) => fold(v, casing) === part);
-      case 'integer':
-        if (segment.plain) {
-          if (!/^-?(0|[1-9]\d*)$/.test(part) || part === '-0') return undefined;
-          const value = Number(part);
-          return Number.isSafeInteger(value) && value >= segment.min && value <= segment.max ? value : undefined;
-        }
-        return this.def.codecVersion === 1 ? decodeLegacyInteger(part, segment.min, segment.max) : decodeInteger(part, segment.min, segment.max, this.def.delimiter);
-      case 'float': {
-        const value = decodeFloat(part);
-        return value !== undefined && value >= segment.min && value <= segment.max ? value : undefined;
-      }
-      case 'timestamp': {
-        const text = casing === undefined ? part : part.toUpperCase();
-        return segment.format === undefined ? decodeTimestamp(text, segment.unit) : decodeTimestampAs(text, segment.unit, segment.format);
-      }
-      case 'boolean': {
-        const text = casing === undefined ? part : part.toLowerCase();
-        return text === 'true' ? true : text === 'false' ? false : undefined;
-      }
-      case 'shard': {
-        const start = segment.start ?? 0;
-        return part.length === shardWidth(segment) && /^\d+$/.test(part) && Number(part) >= start && Number(part) < start + segment.count ? Number(part) : undefined;
-      }
-    }
-  }
+/**
+ * The `KeyTemplate` of a generated key (`UserKeys.pk`): its definition, built by its generated
+ * builder. Without side effects, so a bundle that never reads `UserKeys` leaves it and the class out.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function keyTemplate(codec: KeyCodec): KeyTemplate {
+  return new KeyTemplate(codec.def, (item) => codec.build(item));
 }

@@ -9,7 +9,7 @@
 
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
-import { SHARD, compareUtf8, type KeyTemplate, type KeyValues } from './codec.js';
+import { SHARD, compareUtf8, keyShard, type KeyCodec, type KeyValues } from './codec.js';
 import { ValidationError } from './errors.js';
 import { unexpired } from './item.js';
 import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
@@ -114,8 +114,9 @@ export function recordOrder(request: QueryRequest): (a: Stored, b: Stored) => nu
 }
 
 /** The partitions of every shard of a sharded partition key, each addressing its shard by the private channel. */
-export function shardPartitions(partition: Readonly<Record<string, unknown>>, template: KeyTemplate): KeyValues[] {
-  return Array.from({ length: template.shards ?? 1 }, (_, i) => ({ ...partition, [SHARD]: template.shardStart + i }));
+export function shardPartitions(partition: Readonly<Record<string, unknown>>, template: KeyCodec): KeyValues[] {
+  const shard = keyShard(template);
+  return Array.from({ length: shard?.count ?? 1 }, (_, i) => ({ ...partition, [SHARD]: (shard?.start ?? 0) + i }));
 }
 
 const BUCKET_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -245,7 +246,7 @@ export async function queryTimeRange(
 ): Promise<Page<unknown>> {
   const request = timeRangeRequest(model, method, indexName, bucket.attribute, partition, range, options);
   const buckets = timeBuckets(range.from, range.to, bucket.unit).map((at) => ({ ...partition, [bucket.attribute]: at }));
-  const partitions = request.pk.template.shards === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
+  const partitions = keyShard(request.pk.template) === undefined ? buckets : buckets.flatMap((b) => shardPartitions(b, request.pk.template));
   if (request.order === 'desc') partitions.reverse();
   return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency);
 }

@@ -7,7 +7,7 @@
 // become inclusive bounds just beside the key (keys never contain U+0000, see escapeSegment), since
 // DynamoDB allows one key condition per attribute and no key attribute in a filter.
 
-import { KeyTemplate, compareUtf8, isWellFormed, utf8ByteLength } from './codec.js';
+import { compareUtf8, isWellFormed, keyAttributes, keyLeadingText, keyPrefix, keySortsAsText, keyTextOf, utf8ByteLength, type KeyCodec } from './codec.js';
 import { ExpressionAliases } from './expression.js';
 import { KeyValueError } from './errors.js';
 
@@ -157,9 +157,9 @@ function operatorOf(condition: object): SortOperator {
 }
 
 /** Plans the sort-key part of a Query. `condition` undefined means the whole collection. */
-export function planSortCondition(template: KeyTemplate, condition: object | undefined): PlannedSortCondition {
+export function planSortCondition(template: KeyCodec, condition: object | undefined): PlannedSortCondition {
   const { maxBytes } = template.def;
-  const collection = template.leadingText(); // '' when the sort key starts with a value
+  const collection = keyLeadingText(template); // '' when the sort key starts with a value
   const bounded = collection !== '';
   const whole: PlannedSortCondition = bounded ? { op: 'begins_with', value: collection } : undefined;
   if (condition === undefined) return whole;
@@ -203,9 +203,9 @@ export function planSortCondition(template: KeyTemplate, condition: object | und
  * `{ name: 'z' }` matches `z`, `zoo` and `z.a` (stored `z\\.a`). Undefined when that selects the
  * whole sort key (an empty text on its first part).
  */
-function textPrefix(template: KeyTemplate, values: Readonly<Record<string, unknown>>): PlannedSortCondition {
+function textPrefix(template: KeyCodec, values: Readonly<Record<string, unknown>>): PlannedSortCondition {
   const { entity, target } = template.def;
-  const attributes = template.attributes;
+  const attributes = keyAttributes(template);
   const given = attributes.findIndex((name) => values[name] === undefined);
   const count = given === -1 ? attributes.length : given;
   if (count === 0) {
@@ -221,15 +221,15 @@ function textPrefix(template: KeyTemplate, values: Readonly<Record<string, unkno
     throw new KeyValueError('KEY_PART_TYPE', { entity, target, attribute: last, message: `beginsWith on "${last}" takes a well-formed string, got ${typeof text}` });
   }
   const { [last]: _, ...before } = values;
-  const value = template.prefix(before).key + template.textOf(last, text);
+  const value = keyPrefix(template, before).key + keyTextOf(template, last, text);
   return value === '' ? undefined : { op: 'begins_with', value };
 }
 
 /** The prefix for a range operator or eq, which need at least the first sort-key value; a range refuses parts that sort as text. */
-function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
+function givenPrefix(template: KeyCodec, op: SortOperator, values: unknown) {
   const given = (values ?? {}) as Record<string, unknown>;
   if (op !== 'eq') {
-    const text = template.attributes.find((name) => given[name] !== undefined && template.sortsAsText(name));
+    const text = keyAttributes(template).find((name) => given[name] !== undefined && keySortsAsText(template, name));
     if (text !== undefined) {
       throw new KeyValueError('KEY_PART_TYPE', {
         entity: template.def.entity,
@@ -239,13 +239,13 @@ function givenPrefix(template: KeyTemplate, op: SortOperator, values: unknown) {
       });
     }
   }
-  const p = template.prefix(given);
-  if (p.given === 0 && template.attributes.length > 0) {
+  const p = keyPrefix(template, given);
+  if (p.given === 0 && keyAttributes(template).length > 0) {
     throw new KeyValueError('KEY_PART_MISSING', {
       entity: template.def.entity,
       target: template.def.target,
-      attribute: template.attributes[0]!,
-      message: `${op} needs at least "${template.attributes[0]}", the first sort-key part`,
+      attribute: keyAttributes(template)[0]!,
+      message: `${op} needs at least "${keyAttributes(template)[0]}", the first sort-key part`,
     });
   }
   return p;

@@ -7,12 +7,12 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
 import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
-import type { EntityModel } from './repository.js';
+import { genericConversions, type EntityModel } from './repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */
 function model(name: string, pk: SegmentDef[], sk: SegmentDef[]): EntityModel {
   const template = (segments: SegmentDef[], target: string) => new KeyTemplate({ entity: name, target, delimiter: '#', maxBytes: 1024, segments });
-  return { name, pk: { attribute: 'pk', template: template(pk, `${name}.key.pk`) }, sk: { attribute: 'sk', template: template(sk, `${name}.key.sk`) }, indexes: [], codecs: {}, attributes: [], required: [], keyAttributes: ['pk', 'sk'], primaryParts: [] };
+  return { ...genericConversions, name, pk: { attribute: 'pk', template: template(pk, `${name}.key.pk`) }, sk: { attribute: 'sk', template: template(sk, `${name}.key.sk`) }, indexes: [], codecs: {}, attributes: [], required: [], keyAttributes: ['pk', 'sk'], primaryParts: [] };
 }
 
 const oldUser = model('User', [{ kind: 'literal', text: 'User' }, { kind: 'string', attr: 'id' }], [{ kind: 'literal', text: 'PROFILE' }]);

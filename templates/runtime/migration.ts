@@ -25,7 +25,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from './batch.js';
 import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
-import { KeyTemplate, SHARD, splitKey, type KeyTemplateDef } from './codec.js';
+import { KeyTemplate, SHARD, keyAttributes, keyShard, keyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
 import { itemTypeProblem, type DeclaredType } from './declared-type.js';
 import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
 import { ExpressionAliases } from './expression.js';
@@ -33,9 +33,8 @@ import { itemSize } from './item-size.js';
 import type { AttributeCodecs } from './item.js';
 import { hasDiscriminator, propertyNamed, storedItem, type EntityModel, type TableContext } from './repository.js';
 
-/** An old-schema key template: it parses stored keys, and its definition (with its codec version) is rebuilt here. */
+/** An old-schema key template: its definition (with its codec version), rebuilt here to parse stored keys. */
 export interface OldKeyTemplate {
-  parse(key: string): Record<string, unknown>;
   readonly def: KeyTemplateDef;
 }
 
@@ -266,10 +265,11 @@ function owns(model: OldEntityModel, stored: Readonly<Record<string, unknown>>):
   if (!hasDiscriminator(model, stored)) return false;
   try {
     if (typeof stored[model.pk.attribute] !== 'string') return false;
-    model.pk.template.parse(stored[model.pk.attribute] as string);
+    const keys = keysOf(model);
+    keys.pk.parse(stored[model.pk.attribute] as string);
     if (model.sk) {
       if (typeof stored[model.sk.attribute] !== 'string') return false;
-      model.sk.template.parse(stored[model.sk.attribute] as string);
+      keys.sk!.parse(stored[model.sk.attribute] as string);
     }
     return true;
   } catch {
@@ -571,13 +571,13 @@ function nextRecord(entity: MigratedEntity, item: Record<string, unknown>, shard
   const next = storedItem(entity.to, item);
   const keys = keysOf(entity.from);
   for (const [part, old] of [[entity.to.pk, keys.pk], [entity.to.sk, keys.sk]] as const) {
-    if (part?.template.random) next[part.attribute] = part.template.build({ ...item, [SHARD]: movedShard(old, shard, part.template) });
+    if (part && keyShard(part.template)?.random) next[part.attribute] = part.template.build({ ...item, [SHARD]: movedShard(old, shard, keyTemplate(part.template)) });
   }
   return next;
 }
 
 /** Whether an entity's items are summed counters spread over random shards: one item per shard of a partition (its sort key is constant). */
-const isShardedCounter = (model: EntityModel) => model.pk.template.random && (model.sk === undefined || model.sk.template.attributes.length === 0);
+const isShardedCounter = (model: EntityModel) => keyShard(model.pk.template)?.random === true && (model.sk === undefined || keyAttributes(model.sk.template).length === 0);
 
 async function migrateItem(ctx: WriteContext, decode: DecodeStored, entity: MigratedEntity, stored: Record<string, unknown>): Promise<Outcome> {
   const oldKey = tableKey(entity.from, stored);
@@ -607,7 +607,7 @@ async function migrateItem(ctx: WriteContext, decode: DecodeStored, entity: Migr
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }
-      if (entity.to.pk.template.random) {
+      if (keyShard(entity.to.pk.template)?.random) {
         // two old items of a random-shard entity land on one new key: neither is dropped
         return { kind: 'skipped', skipped: { key: oldKey, reason: `${entity.name}: its new key ${JSON.stringify(newKey)} already holds another item (random shards folded together); left in place` } };
       }

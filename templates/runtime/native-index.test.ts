@@ -4,10 +4,11 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { ValidationError } from './errors.js';
 import { nativeQueryInput, nativeRecord } from './native-index.js';
-import { nativeIndexAttributes, nativeIndexChanges, type EntityModel, type TableContext } from './repository.js';
+import { genericConversions, nativeIndexAttributes, nativeIndexChanges, type EntityModel, type TableContext } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[]) => new KeyTemplate({ entity: 'Invoice', target, delimiter: '#', maxBytes: 1024, segments });
 const model: EntityModel = {
+  ...genericConversions,
   name: 'Invoice',
   pk: { attribute: 'pk', template: tpl('Invoice.key.pk', [{ kind: 'literal', text: 'Tenant' }, { kind: 'string', attr: 'orgId' }]) },
   sk: { attribute: 'sk', template: tpl('Invoice.key.sk', [{ kind: 'literal', text: 'Invoice' }, { kind: 'string', attr: 'invoiceId' }]) },

@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck
 import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { checkValue, fromStored, hasDiscriminator, kindOf, propertyNamed, toStored, unexpired } from './item.js';
+import { parseExactKey, parseKey } from './codec.js';
 import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
 
 /**
@@ -122,7 +123,7 @@ function owns(model: EntityModel, stored: Readonly<Record<string, unknown>>, pro
     for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
       const key = stored[attribute];
       if (typeof key !== 'string') return false;
-      template.parse(key);
+      parseKey(template, key);
     }
     return true;
   } catch {
@@ -142,7 +143,7 @@ export function nativeRecord<T>(model: EntityModel, indexName: string, stored: R
   for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) {
     const key = stored[attribute];
     if (typeof key !== 'string') continue;
-    for (const [name, value] of Object.entries(template.parseExact(key))) if (!(name in out)) out[name] = value;
+    for (const [name, value] of Object.entries(parseExactKey(template, key))) if (!(name in out)) out[name] = value;
   }
   return out as T;
 }

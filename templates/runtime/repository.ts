@@ -3,7 +3,7 @@
 
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
-import { KeyTemplate, SHARD_SEGMENT, escapeSegment } from './codec.js';
+import { SHARD_SEGMENT, escapeSegment, parseExactKey, type KeyCodec } from './codec.js';
 import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
@@ -39,7 +39,7 @@ export interface TableContext {
 export interface KeyAttributeModel {
   /** Physical attribute name, e.g. `pk` or `gsi1pk`. */
   readonly attribute: string;
-  readonly template: KeyTemplate;
+  readonly template: KeyCodec;
 }
 
 /** How an entity's items appear in one secondary index. */
@@ -95,11 +95,12 @@ export interface EntityModel {
   readonly nativeIndexes?: readonly NativeIndexModel[];
   /**
    * The entity's item → stored record conversion, generated straight-line (checked, converted, keys
-   * built); the generic `storedItem` runs when it is absent (a passthrough entity).
+   * built), or `genericRecord` for an entity without one (a passthrough entity): the model names
+   * it, so a bundle keeps the generic conversion only for a model that uses it.
    */
-  toRecord?(item: object): Record<string, unknown>;
-  /** The entity's stored record → item conversion, generated straight-line; the generic one runs when it is absent. */
-  toItem?(record: Readonly<Record<string, unknown>>): object;
+  toRecord(item: object): Record<string, unknown>;
+  /** The entity's stored record → item conversion, generated straight-line, or `genericItem`. */
+  toItem(record: Readonly<Record<string, unknown>>): object;
 }
 
 /** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
@@ -152,13 +153,31 @@ export function isCopied(model: EntityModel, name: string): boolean {
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
 
 /**
- * The item form of a stored record: declared attributes only (all but keys for a passthrough
- * entity). A whole record goes through the entity's generated `toItem`; a `partial` one (an index
- * projection, the changed attributes an update returns) through the generic conversion, which
+ * `toRecord` and `toItem` by the generic conversions, as methods of the model they are spread into
+ * (`{ ...genericConversions, name, … }`, a copy `{ ...model, passthrough: true }` converting as the
+ * copy): for models made at run time; generated models name their conversions.
+ */
+export const genericConversions = {
+  toRecord(this: EntityModel, item: object): Record<string, unknown> {
+    return genericRecord(this, item);
+  },
+  toItem(this: EntityModel, record: Readonly<Record<string, unknown>>): object {
+    return genericItem<object>(this, record);
+  },
+};
+
+/** The item form of a whole stored record: the entity's `toItem`. */
+export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>): T {
+  return model.toItem(stored) as T;
+}
+
+/**
+ * The item form of a stored record by the generic conversion: declared attributes only (all but
+ * keys for a passthrough entity). What `toItem` is for an entity without a generated one, and what
+ * reads a `partial` record (an index projection, the changed attributes an update returns), which
  * leaves out what the record does not hold.
  */
-export function itemOf<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>, partial = false): T {
-  if (model.toItem && !partial) return model.toItem(stored) as T;
+export function genericItem<T>(model: EntityModel, stored: Readonly<Record<string, unknown>>, partial = false): T {
   const item = fromStored<Record<string, unknown>>(model.name, model.codecs, propertyNamed(model, stored), model.keyAttributes, model.passthrough ? undefined : model.attributes);
   // a required set is stored as nothing when empty: a whole item reads it back as an empty set
   if (!partial) withRequiredSets(item, model.types, model.required);
@@ -216,9 +235,14 @@ export function indexKeys(model: EntityModel, item: Readonly<Record<string, unkn
   return keys;
 }
 
-/** The full stored record of an item: its converted attributes plus its table and index keys. */
+/** The full stored record of an item: its converted attributes plus its table and index keys (the entity's `toRecord`). */
 export function storedItem(model: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  if (model.toRecord) return model.toRecord(item);
+  return model.toRecord(item);
+}
+
+/** The generic `toRecord`, for an entity without a generated one: the item checked, its attributes converted, its table and index keys built. */
+export function genericRecord(model: EntityModel, given: object): Record<string, unknown> {
+  const item = given as Readonly<Record<string, unknown>>;
   checkWritten(model, item);
   const keys = indexKeys(model, item);
   Object.assign(keys, primaryKey(model, item));
@@ -564,7 +588,7 @@ export function entityQuery(model: EntityModel, method: string, indexName: strin
  * and `operand` is compared with `attribute` by `op` — with the meanings of `SortCondition`
  * (`beginsWith` on a string attribute is a text prefix, `eq` a whole-part match).
  */
-export function patternCondition(template: KeyTemplate, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
+export function patternCondition(template: KeyCodec, values: Readonly<Record<string, unknown>>, attribute: string | undefined, op: SortOperator, operand: unknown): PlannedSortCondition {
   if (attribute === undefined) return planSortCondition(template, undefined);
   if (op === 'between') {
     const [low, high] = operand as readonly [unknown, unknown];
@@ -592,12 +616,12 @@ export function patternPartition(pk: KeyAttributeModel, params: Readonly<Record<
 
 /** A stored record as an index projection holds it: projected attributes plus every exact key part. */
 export function projectRecord(model: EntityModel, index: IndexModel, stored: Readonly<Record<string, unknown>>): unknown {
-  const out = itemOf<Record<string, unknown>>(model, stored, true);
+  const out = genericItem<Record<string, unknown>>(model, stored, true);
   const templates = [model.pk, ...(model.sk ? [model.sk] : []), ...(index.kind === 'gsi' ? [index.pk] : []), ...(index.sk ? [index.sk] : [])];
   for (const { attribute, template } of templates) {
     const raw = stored[attribute];
     if (typeof raw !== 'string') continue;
-    for (const [name, value] of Object.entries(template.parseExact(raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
+    for (const [name, value] of Object.entries(parseExactKey(template, raw))) if (!Object.prototype.hasOwnProperty.call(out, name)) out[name] = value;
   }
   return out;
 }
@@ -616,7 +640,7 @@ export async function fetchItems(ctx: TableContext, model: EntityModel, page: Pa
 /** The key parts (`{ userId, articleId }`) a stored table key encodes. */
 function primaryKeyParts(model: EntityModel, stored: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
-  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) Object.assign(parts, template.parseExact(String(stored[attribute])));
+  for (const { attribute, template } of [model.pk, ...(model.sk ? [model.sk] : [])]) Object.assign(parts, parseExactKey(template, String(stored[attribute])));
   return parts;
 }
 

@@ -6,6 +6,7 @@
 
 import { ValidationError } from './errors.js';
 import { MAX_BUCKETS, checkRange, gatherPage, shardPartitions, timeRangeRequest } from './gather.js';
+import { keyShard } from './codec.js';
 import type { EntityModel, Page, QueryOptions, RotationPeriod, TableContext } from './repository.js';
 
 export type { RotationPeriod };
@@ -80,7 +81,8 @@ export async function queryRotated(
   const request = timeRangeRequest(model, method, undefined, attribute, partition, range, options);
   const tables = rotatedTablesBetween(ctx.rotation.base, range.from, range.to, ctx.rotation.every);
   if (request.order === 'desc') tables.reverse();
-  const partitions = request.pk.template.shards === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
-  const perPartition = request.pk.template.shards === undefined ? tables : tables.flatMap((name) => Array.from({ length: request.pk.template.shards! }, () => name));
+  const shard = keyShard(request.pk.template);
+  const partitions = shard === undefined ? tables.map(() => partition) : tables.flatMap(() => shardPartitions(partition, request.pk.template));
+  const perPartition = shard === undefined ? tables : tables.flatMap((name) => Array.from({ length: shard.count }, () => name));
   return gatherPage(ctx, request, partitions, options, map, ctx.gatherConcurrency, perPartition);
 }

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
-import type { EntityModel } from './repository.js';
+import { genericConversions, type EntityModel } from './repository.js';
 import { processFingerprint } from './item.js';
 import { base64Bytes, nativeValue, streamDecoder, streamHandler, StreamRecordError, type StreamModel, type StreamRecord, type StreamViewType } from './stream.js';
 
@@ -14,6 +14,7 @@ const lit = (text: string): SegmentDef => ({ kind: 'literal', text });
 const id: SegmentDef = { kind: 'integer', attr: 'id', min: 1, max: 1e9 };
 
 const entity = (name: string, extra: Partial<EntityModel> = {}): EntityModel => ({
+  ...genericConversions,
   name,
   pk: { attribute: 'pk', template: tpl(name, `${name}.key.pk`, [lit(name), id]) },
   sk: { attribute: 'sk', template: tpl(name, `${name}.key.sk`, [lit('PROFILE')]) },
@@ -40,7 +41,7 @@ const post: EntityModel = {
   primaryParts: ['id', 'day', 'slug'],
 };
 const actor = entity('Actor');
-const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template, Actor: actor.pk.template }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, attributes: ['since'], keyAttributes: ['pk', 'sk'] };
+const fan: EdgeModel = { name: 'Fan', nodes: { User: user.pk.template as KeyTemplate, Actor: actor.pk.template as KeyTemplate }, forward: 'FAN_OF', inverse: 'FANNED_BY', delimiter: '.', pk: 'pk', sk: 'sk', codecs: { since: 'timestamp' }, attributes: ['since'], keyAttributes: ['pk', 'sk'] };
 const model = (view: StreamViewType): StreamModel => ({ table: 'Fans', view, pk: 'pk', sk: 'sk', entities: [{ type: 'User', model: user }, { type: 'Post', model: post }, { type: 'Actor', model: actor }], edges: [fan] });
 
 const S = (s: string) => ({ S: s });

@@ -13,6 +13,7 @@ import { edgeAttributes, edgeNodeTypes, nodeId, type EdgeModel, type NodeType } 
 import { DdbgenError } from './errors.js';
 import { FORBIDDEN_NAMES, checkValue, describeItem, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
 import { ValidationError } from './errors.js';
+import { parseKey } from './codec.js';
 import { itemOf, propertyNamed, type EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
@@ -255,8 +256,8 @@ function entityOf(model: StreamModel, keys: Readonly<Record<string, unknown>>): 
   if (typeof pk !== 'string' || (model.sk !== undefined && typeof sk !== 'string')) return undefined;
   for (const member of model.entities) {
     try {
-      const key = member.model.pk.template.parse(pk);
-      if (member.model.sk) Object.assign(key, member.model.sk.template.parse(sk as string));
+      const key = parseKey(member.model.pk.template, pk);
+      if (member.model.sk) Object.assign(key, parseKey(member.model.sk.template, sk as string));
       return { member, key };
     } catch {
       // not this entity's key

@@ -23,7 +23,7 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType, type PiiFingerprint } from './item.js';
 import type { EntityModel, TableContext } from './repository.js';
-import { indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
+import { genericItem, indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 
@@ -352,7 +352,7 @@ export async function sendWrite(ctx: TableContext, plan: WritePlan, returnValues
 
 /** The item form of a record returned by a write. */
 export function writtenItem<T>(model: EntityModel, record: Record<string, unknown> | undefined, partial = false): T | undefined {
-  return record ? itemOf<T>(model, record, partial) : undefined;
+  return record ? (partial ? genericItem<T>(model, record, true) : itemOf<T>(model, record)) : undefined;
 }
 
 /** Writes an item (see planPut for the modes) and returns it as written. */

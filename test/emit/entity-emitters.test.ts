@@ -10,6 +10,7 @@ import { emitItemTypes } from '../../generator/emit/item-types.js';
 import { emitKeyBuilders } from '../../generator/emit/key-builders.js';
 import { emitEntityModel } from '../../generator/emit/entity-model.js';
 import { emitCrud } from '../../generator/emit/repository-crud.js';
+import { keyShape } from '../../templates/runtime/codec.js';
 import { emitIndexQueries } from '../../generator/emit/repository-index-query.js';
 import { emitPatterns } from '../../generator/emit/repository-pattern.js';
 import { emitCounters } from '../../generator/emit/repository-counter.js';
@@ -74,16 +75,28 @@ test('item types: an entity whose attributes are all key parts has no update typ
   t.false(methodNames(emitCrud(entityScope(only.entities['Pair']!, createContext(only)))).includes('update'));
 });
 
-test('key builders: one KeyTemplate per template, key and parse by direct calls', (t) => {
+test('key builders: one codec per template, built straight by the kinds\' functions; <Entity>Keys their KeyTemplates, pure, with key and parse by direct calls', (t) => {
   const s = scope('Tag');
-  const [keys] = emitKeyBuilders(s) as Array<{ declarations: Array<{ initializer: string }> }>;
-  const text = keys!.declarations[0]!.initializer;
+  const statements = emitKeyBuilders(s) as Array<{ declarations: Array<{ name: string; type?: string; initializer: string }> }>;
+  t.deepEqual(statements.map((st) => st.declarations[0]!.name), ['tagPk', 'tagSk', 'TagKeys']);
+  const [pk, sk, keys] = statements.map((st) => st.declarations[0]!);
+  t.is(pk!.type, 'KeyCodec');
+  // each segment a call of the runtime's constructor (one declared type), not an object literal; pure, so an unused key leaves the bundle
+  t.true(pk!.initializer.replace(/\s+/g, ' ').includes("segments: [ /* @__PURE__ */ segment.literal('Tag'), /* @__PURE__ */ segment.string('name') ]"));
+  t.true(sk!.initializer.replace(/\s+/g, ' ').includes("segments: [ /* @__PURE__ */ segment.literal('AT'), /* @__PURE__ */ segment.timestamp('at', 'millisecond') ]"));
+  // built straight: literal text with its delimiters, each value through its kind's function, the length checked
+  t.true(pk!.initializer.includes("build: item => checkKeyLength(tagPk.def, 'Tag#' + stringPart(tagPk.def, 1, item))"));
+  t.true(sk!.initializer.includes("build: item => checkKeyLength(tagSk.def, 'AT#' + timestampPart(tagSk.def, 1, item))"));
+  // parts: each value segment's function, for the partial keys of queries
+  t.true(sk!.initializer.includes('parts: [undefined, timestampPart]'));
+  // matches: keyShape's pattern written out as a literal, the same pattern the runtime would build
+  const matcher = /matches: key => (\/.+\/)\.test\(key\)/.exec(pk!.initializer)?.[1];
+  t.is((new Function(`return ${matcher}`)() as RegExp).source, keyShape({ entity: 'Tag', target: 'Tag.key.pk', delimiter: '#', maxBytes: 2048, segments: [{ kind: 'literal', text: 'Tag' }, { kind: 'string', attr: 'name' }] })!.source);
+  const text = keys!.initializer;
+  t.true(text.includes('pk: /* @__PURE__ */ keyTemplate(tagPk)'));
   t.true(text.includes('return { pk: TagKeys.pk.build(values), sk: TagKeys.sk.build(values) };'));
   t.true(text.includes('return { ...TagKeys.pk.parse(key.pk), ...TagKeys.sk.parse(key.sk) } as TagKey;'));
-  // each segment a call of the runtime's constructor (one declared type), not an object literal
-  t.true(text.includes("segments: [segment.literal('Tag'), segment.string('name')]"));
-  t.true(text.includes("segments: [segment.literal('AT'), segment.timestamp('at', 'millisecond')]"));
-  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['KeyTemplate', 'segment'] }]);
+  t.deepEqual(s.imports.declarations(), [{ moduleSpecifier: './runtime/codec.js', namedImports: ['checkKeyLength', { isTypeOnly: true, name: 'KeyCodec' }, 'keyTemplate', 'segment', 'stringPart', 'timestampPart'] }]);
 });
 
 test('key builders: every segment kind as a constructor call, a shard with its options and hashed segments', (t) => {
@@ -96,12 +109,12 @@ test('key builders: every segment kind as a constructor call, a shard with its o
       }),
     },
   });
-  const [keys] = emitKeyBuilders(entityScope(kinds.entities['Vote']!, createContext(kinds))) as Array<{ declarations: Array<{ initializer: string }> }>;
-  const segments = [...keys!.declarations[0]!.initializer.matchAll(/segment\.\w+\([^()]*(?:\([^()]*\)[^()]*)*\)/g)].map((m) => m[0].replace(/\s+/g, ' '));
+  const codecs = emitKeyBuilders(entityScope(kinds.entities['Vote']!, createContext(kinds))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  const segments = [...codecs.map((c) => c.declarations[0]!.initializer).join('\n').matchAll(/segment\.\w+\([^()]*(?:\([^()]*\)[^()]*)*\)/g)].map((m) => m[0].replace(/\s+/g, ' '));
   t.deepEqual(segments, [
     "segment.literal('Vote')",
     "segment.string('voterId')",
-    "segment.shard({ count: 4, start: 1, by: [segment.string('voterId')] })",
+    "segment.shard({ count: 4, start: 1, by: [/* @__PURE__ */ segment.string('voterId')] })",
     "segment.integer('rank', 0, 99)",
     "segment.float('score', -1, 1)",
     "segment.boolean('open')",
@@ -208,13 +221,13 @@ test('record conversion: keys built first, then the required attributes no key r
   t.deepEqual(record!.parameters.map((p) => p.type), ['Order']);
   t.deepEqual(record!.statements, [
     'checkWritten(orderModel, item);',
-    'const pk = OrderKeys.pk.build(item);',
-    'const sk = OrderKeys.sk.build(item);',
+    'const pk = orderPk.build(item);',
+    'const sk = orderSk.build(item);',
     "if (item.status === undefined)\n    throw missingAttribute(orderModel, 'status');",
     "if (item.placedAt === undefined)\n    throw missingAttribute(orderModel, 'placedAt');",
     "const record: Record<string, unknown> = {\n    orderId: item.orderId,\n    status: item.status,\n    placedAt: storedDate('Order', 'placedAt', item.placedAt),\n    pk,\n    sk\n};",
     "if (item.flaggedAt !== undefined)\n    record['flaggedAt'] = storedDate('Order', 'flaggedAt', item.flaggedAt);",
-    "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = OrderKeys.indexes.byStatus.pk.build(item);\n    record['gsi1sk'] = OrderKeys.indexes.byStatus.sk.build(item);\n}",
+    "if (indexMembership(orderModel, orderByStatusIndex, item)) {\n    record['gsi1pk'] = orderByStatusPk.build(item);\n    record['gsi1sk'] = orderByStatusSk.build(item);\n}",
     'return checkedSize(orderModel, record);',
   ]);
   t.is(item!.name, 'orderFromRecord');
@@ -228,6 +241,10 @@ test('record conversion: keys built first, then the required attributes no key r
 test('record conversion: a passthrough entity keeps the generic conversion', (t) => {
   const open = defineTable({ name: 'Open', entities: { Doc: entity({ passthrough: true, attributes: { id: types.string() }, key: { pk: 'D#<id>', sk: 'DOC' } }) } });
   t.deepEqual(emitRecordConversion(entityScope(open.entities['Doc']!, createContext(open))), []);
+  // its model names the runtime's generic conversions, so only a bundle holding such a model keeps them
+  const [model] = emitEntityModel(entityScope(open.entities['Doc']!, createContext(open))) as Array<{ declarations: Array<{ initializer: string }> }>;
+  t.true(model!.declarations[0]!.initializer.includes('toRecord: item => genericRecord(docModel, item)'));
+  t.true(model!.declarations[0]!.initializer.includes('toItem: record => genericItem(docModel, record)'));
 });
 
 test('record conversion: its function names never take a runtime helper\'s name (an entity Tag beside collections\' tagRecord)', (t) => {
