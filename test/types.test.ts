@@ -60,3 +60,12 @@ test("a generated module's bodies are left to ddbgen's own check (NO_CHECK); the
   const call = `import { SocialTable } from '../../out/social/index.js';\ndeclare const db: SocialTable;\nawait db.user.get({ id: 1 });\n`;
   t.deepEqual(errors(path.join(root, 'test/types/probe.ts'), call), [`3: Type 'number' is not assignable to type 'string'.`], 'a wrong call is an error at the call');
 });
+
+test('generated modules declare what they export (an app compiled with isolatedDeclarations builds them)', (t) => {
+  const folders = ['social', 'clicks', 'fans', 'sessions', 'tenants', 'seams', 'saas', 'stored-formats'];
+  const isolated = new Project({ tsConfigFilePath: path.join(root, 'tsconfig.json'), skipAddingFilesFromTsConfig: true, compilerOptions: { isolatedDeclarations: true, declaration: true } });
+  for (const folder of folders) isolated.addSourceFilesAtPaths(path.join(root, 'out', folder, '*.ts'));
+  t.true(isolated.getSourceFiles().length > 60);
+  const found = isolated.getPreEmitDiagnostics().map((d) => `${path.relative(root, d.getSourceFile()?.getFilePath() ?? '')}:${d.getLineNumber()}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string, '\n')}`);
+  t.deepEqual(found, []);
+});

@@ -176,7 +176,9 @@ export function emitKeyBuilders(scope: EntityScope): StatementStructures[] {
     codec(index.sk, 'indexes', index.name, 'sk');
   }
   // `<Entity>Keys`: each codec as a KeyTemplate, which parses too; pure, so a bundle that never reads it drops it
-  const template = (def: KeyTemplateDef | undefined, ...path: string[]) => (def === undefined ? undefined : pure(call(runtimeValue(scope, 'codec', 'keyTemplate'), [keysRef(scope, ...path)])));
+  // typed where it is made (`as KeyTemplate`), so an app compiled with isolatedDeclarations can declare it
+  const template = (def: KeyTemplateDef | undefined, ...path: string[]) =>
+    def === undefined ? undefined : as(pure(call(runtimeValue(scope, 'codec', 'keyTemplate'), [keysRef(scope, ...path)])), runtimeType(scope, 'codec', 'KeyTemplate'));
   const entries: ObjectEntry[] = [
     ['pk', template(defs.pk, 'pk')],
     ['sk', template(defs.sk, 'sk')],
