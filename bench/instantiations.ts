@@ -7,7 +7,9 @@
 // directly. `--checkers 4` counts as TypeScript 7 does by default: it has no JS API yet, and checks
 // the program's files round-robin with 4 checkers that each resolve the types their files need, so
 // a type every file uses is instantiated up to 4 times; this script does the same with 4 TypeScript 6
-// checkers (compare its total with TypeScript 7's `tsc --extendedDiagnostics`).
+// checkers (compare its total with TypeScript 7's `tsc --extendedDiagnostics`). An app's compiler
+// skips the generated modules' bodies (`// @ts-nocheck`: ddbgen checked them); `--bodies` checks
+// them too, as ddbgen's own check does, to see what each generated declaration costs to check.
 
 import path from 'node:path';
 import ts from 'typescript';
@@ -22,7 +24,7 @@ interface CountingChecker extends ts.TypeChecker {
 const args = process.argv.slice(2);
 const project = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));
 if (!project) {
-  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--by-types | --by-time] [--deep] [--checkers N]');
+  console.error('usage: tsx bench/instantiations.ts <tsconfig.json> [--top N] [--by-file] [--by-types | --by-time] [--deep] [--checkers N] [--bodies]');
   process.exit(2);
 }
 const topArg = args.indexOf('--top');
@@ -34,9 +36,16 @@ const checkerCount = checkersArg === -1 ? 1 : Number(args[checkersArg + 1]);
 
 const config = ts.getParsedCommandLineOfConfigFile(path.resolve(project), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => console.error(d.messageText) });
 if (!config) process.exit(2);
-const program = ts.createProgram(config.fileNames, config.options);
+// --bodies: the generated modules read without their `// @ts-nocheck`, so their bodies are checked
+// as ddbgen's own check before writing them does (an app's compiler skips them)
+const host = ts.createCompilerHost(config.options);
+if (args.includes('--bodies')) {
+  const read = host.readFile.bind(host);
+  host.readFile = (file) => read(file)?.replace(/^\/\/ @ts-nocheck.*\n/m, '');
+}
+const program = ts.createProgram(config.fileNames, config.options, host);
 // Programs over the same parsed files, one checker each.
-const checkers = [program, ...Array.from({ length: checkerCount - 1 }, () => ts.createProgram(config.fileNames, config.options, undefined, program))].map(
+const checkers = [program, ...Array.from({ length: checkerCount - 1 }, () => ts.createProgram(config.fileNames, config.options, host, program))].map(
   (p) => p.getTypeChecker() as CountingChecker,
 );
 let checker = checkers[0]!;

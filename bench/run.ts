@@ -719,7 +719,7 @@ if (want(8)) {
     'A synthetic schema (8 attributes, a primary key and 2 GSIs per entity) and 4 typed calls per entity (get, put, a GSI query with a range condition, an update returning the new item), ' +
       'written five ways: through ddbgen\'s output in the default mode (the schema-shaped modules as TypeScript, each marked `// @ts-nocheck` since ddbgen type-checked it before writing it, so the app\'s compiler checks the calls against their declarations but not the bodies again; the runtime modules they use as .js + .d.ts compiled when ddbgen was built) and with `--emit js` (everything .js + .d.ts), hand-written lib-dynamodb code with interfaces, ElectroDB and DynamoDB-Toolbox. ' +
       'Instantiations and memory from `--extendedDiagnostics`; wall time is the median of 3 runs of the whole `tsc` process. ' +
-      '`npx tsx bench/instantiations.ts bench/out/synthetic-100/tsconfig.ddbgen.json [--checkers 4] [--deep]` attributes the instantiations (and types, and checking time) to the generated declarations; ' +
+      '`npx tsx bench/instantiations.ts bench/out/synthetic-100/tsconfig.ddbgen.json [--checkers 4] [--deep] [--bodies]` attributes the instantiations (and types, and checking time) to declarations (`--bodies` checks the generated bodies too, as ddbgen does before writing them); ' +
       'TypeScript 7 checks files with 4 checkers by default, each instantiating the types its files share again, which `--checkers 4` reproduces.\n\n' +
       `${typeTables.join('\n\n')}\n\nTarget ≤ 1.5× the baseline's instantiations and time: ${typeVerdict()}.`,
   );
