@@ -850,7 +850,10 @@ if (want(6)) {
       measured: `${fmt(oneApp / 1024, 1)} / ${fmt(socialApp / 1024, 1)} KiB (get/put alone: ${fmt((gzipped(1, 'get/put') ?? 0) / 1024, 1)} / ${fmt((gzipped(0, 'get/put') ?? 0) / 1024, 1)})`,
       goal: '≤ 8 KiB / ≤ 15 KiB',
       met: oneApp <= 8 * 1024 && socialApp <= 15 * 1024,
-      note: "section 6: what remains is the generic runtime every operation shares (the key codec's KeyTemplate class, item checks, and for a query cursor encoding and sort conditions); next, generate per key what KeyTemplate interprets and per entity what checkValue checks",
+      note:
+        'section 6: keys are built by generated code per key (no KeyTemplate, parsing or generic conversion in a get/put/query app); what remains is runtime every app shares: ' +
+        "item.js's generic value checks (checkValue, reached from each generated toRecord), cursor.js and hmac.js (decoding a query's cursor; the context's check of cursor options), key-condition.js's sort-condition planner, put's condition and version branches (write.js, condition.js) and errors.js; " +
+        'next, generate per entity what checkValue checks and per query what the sort-condition planner decides, and check cursor options in protectCursors only',
     });
   }
   const largest = social.modules.slice(0, 6).map((m) => `${m.file} ${fmt(m.bytes / 1024, 1)} kB`);
