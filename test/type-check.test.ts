@@ -6,7 +6,7 @@
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from '../generator/emit/native-check.js';
+import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions, withoutDocComments } from '../generator/emit/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -65,4 +65,18 @@ test('tsgo in a worker thread (startNativeCheck) answers as checkNatively does, 
   t.is(errors!.length, 2, errors!.join('\n'));
   t.is(check.wait(), errors, 'asked again: the same answer');
   startNativeCheck(compiler, broken, options, root, 'esm').cancel();
+  // it checks the text without its doc comments, and names an error at the same line
+  const documented = files('/**\n * The answer, as text.\n * @example text\n */\nexport const text: string = answer;\n');
+  t.deepEqual(startNativeCheck(compiler, documented, options, root, 'esm').wait(), ["shop/b.ts:6 Type 'number' is not assignable to type 'string'."]);
+});
+
+test('withoutDocComments keeps the lines and the code, and leaves other comments', (t) => {
+  const cases: Array<[given: string, want: string]> = [
+    ['/** One line. */\nexport const a = 1;\n', '\nexport const a = 1;\n'],
+    ['class C {\n  /**\n   * Two\n   * lines.\n   */\n  m(): void {}\n}\n', 'class C {\n\n\n\n\n  m(): void {}\n}\n'],
+    ['const k = [/* @__PURE__ */ f()];\n// a line comment\n', 'const k = [/* @__PURE__ */ f()];\n// a line comment\n'],
+    ["const s = 'a /** b */ c';\n", "const s = 'a /** b */ c';\n"],
+    ['/** A. */\n/** B. */\nlet x;\n', '\n\nlet x;\n'],
+  ];
+  for (const [given, want] of cases) t.is(withoutDocComments(given), want, given);
 });

@@ -222,17 +222,19 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const folder = tableFolder(table);
   const files: GeneratedFiles = new Map();
   const stats = { rendered: 0, reused: 0, checked: 0 };
-  // modules printed but not yet laid out: a worker lays them out while the next are made, and tsgo may check them meanwhile (below)
-  const unformatted = new Map<string, { key: string; flat: string }>();
+  // modules printed but not yet laid out (their render keys): a worker lays them out while the next
+  // are made, and tsgo may check them meanwhile (below), from `files`, which holds them unlaid and
+  // without the banner until then (one copy of each text, as a large output needs)
+  const unformatted = new Map<string, string>();
   let layout: Layout | undefined;
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
     const text = previous.renders.get(key);
     if (text === undefined) {
       const flat = printModule(module());
-      unformatted.set(name, { key, flat });
+      unformatted.set(name, key);
       (layout ??= startLayout()).add(name, flat);
-      files.set(`${folder}/${name}`, `${BANNER}\n\n${flat}`);
+      files.set(`${folder}/${name}`, flat);
       stats.rendered++;
       return;
     }
@@ -270,7 +272,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   try {
     options.progress?.(`laying out ${unformatted.size} modules`);
     const laidOut = layout?.finish() ?? [];
-    for (const [i, [name, { key }]] of [...unformatted].entries()) {
+    for (const [i, [name, key]] of [...unformatted].entries()) {
       const text = `${BANNER}\n\n${laidOut[i]!}`;
       next.renders.set(key, text);
       files.set(`${folder}/${name}`, text);

@@ -65,18 +65,31 @@ interface Prepared {
   readonly args: readonly string[];
 }
 
-function prepare(files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): Prepared {
+function prepare(files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs', docs = true): Prepared {
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-check-'));
   const names: string[] = [];
   for (const [file, text] of files) {
     const name = path.relative(relativeTo, file);
     mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
+    writeFileSync(path.join(dir, name), docs ? text : withoutDocComments(text));
     names.push(name.split(path.sep).join('/'));
   }
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }));
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: names }));
   return { dir, args: ['-p', dir, '--pretty', 'false'] };
+}
+
+/** A doc comment opening a line: what the emitters print above a declaration. */
+const DOC_COMMENT = /^[ \t]*\/\*\*[\s\S]*?\*\//gm;
+
+/**
+ * The text with the doc comments that open a line reduced to their line breaks: types and lines
+ * as before, without the comments tsgo would parse and keep (about a tenth of its memory on a
+ * large output). Text that only looks like one (inside a string) is changed too, which can only
+ * make errors, never hide them: a check that finds any is made again on the text as written.
+ */
+export function withoutDocComments(text: string): string {
+  return text.replace(DOC_COMMENT, (comment) => comment.replace(/[^\n]+/g, ''));
 }
 
 /** What a tsgo run left. */
@@ -153,11 +166,12 @@ try {
 /**
  * checkNatively with tsgo running beside this thread (spawned from a worker thread), so it checks
  * while this thread goes on: generate lays the modules out meanwhile (layout moves lines, never
- * types, so the unformatted text has the formatted text's errors, at other lines). `wait` blocks
- * until it is done without an event-loop turn, so generation stays synchronous.
+ * types, so the unformatted text has the formatted text's errors, at other lines) and checks it
+ * without its doc comments (withoutDocComments). `wait` blocks until it is done without an
+ * event-loop turn, so generation stays synchronous.
  */
 export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): NativeCheck {
-  const { dir, args } = prepare(files, options, relativeTo, format);
+  const { dir, args } = prepare(files, options, relativeTo, format, false);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER, { eval: true, workerData: { exe: compiler.exe, args, cwd: dir, port: port2, flag }, transferList: [port2] });
