@@ -67,6 +67,16 @@ test('tsgo (installed here) checks emit ts output whole: the output is the compi
   t.is(generateTable(shop({ note: true }), out, { cache: cold.cache }).stats.checked, cold.stats.checked);
 });
 
+test('tsgo (installed here) checks and compiles emit js output: the files are the compiler API run\'s; with nothing changed they come from the cache', (t) => {
+  const cold = generateTable(shop(), out, { emit: 'js' });
+  t.deepEqual(cold.files, generateTable(shop(), out, { emit: 'js', typeChecker: 'typescript' }).files);
+  const again = generateTable(shop(), out, { emit: 'js', cache: cold.cache });
+  t.is(again.stats.checked, 0);
+  t.deepEqual(again.files, cold.files);
+  const changed = generateTable(shop({ note: true }), out, { emit: 'js', cache: cold.cache });
+  t.deepEqual(changed.files, generateTable(shop({ note: true }), out, { emit: 'js', typeChecker: 'typescript' }).files);
+});
+
 test('a run that keeps no cache (--no-cache) makes the same output, without the compiler build state', (t) => {
   for (const emit of ['ts', 'js'] as EmitKind[]) {
     const kept = generateTable(shop({ note: true }), out, { emit });

@@ -22,7 +22,7 @@ import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettin
 import { formatModule, startLayout, type Layout } from './format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
-import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
 import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
@@ -192,9 +192,9 @@ export interface GenerateOptions {
   /** Runtime modules written whether or not the generated code imports them (`migration` for ddbgen diff --emit-migration). */
   readonly runtime?: readonly string[];
   /**
-   * What type-checks `emit: 'ts'` output: `native`, TypeScript 7's tsgo when
-   * @typescript/native-preview is installed (the default then; native-check.ts), or `typescript`,
-   * the compiler API, re-checking only what a change can affect (always for `emit: 'js'`, which it compiles).
+   * What type-checks the output (and for `emit: 'js'` compiles it): `native`, TypeScript 7's tsgo
+   * when @typescript/native-preview is installed (the default then; native-check.ts), or
+   * `typescript`, the compiler API, re-checking only what a change can affect.
    */
   readonly typeChecker?: 'native' | 'typescript';
 }
@@ -263,10 +263,11 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const declarations = new Map(used.map((name) => [`${folder}/runtime/${name}.d.ts`, `${BANNER}\n\n${runtime.get(name)!.declarations}`]));
   const sourcesOf = () => new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
   const sdk = sdkPaths(outDir);
-  const compilerOptions = { ...baseCompilerOptions, paths: sdk.paths, ...(emit === 'js' ? compileOptions : {}) };
+  const checkOptions = { ...baseCompilerOptions, paths: sdk.paths };
+  const compilerOptions = emit === 'js' ? { ...checkOptions, ...compileOptions } : checkOptions;
   const format = moduleFormat(path.join(root, folder));
-  const native = emit === 'ts' && options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
-  const nativeOptions = native && tsconfigOptions(compilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
+  const native = options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
+  const nativeOptions = native && tsconfigOptions(checkOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
   // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
   const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format) : undefined;
   try {
@@ -282,12 +283,13 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     throw error;
   }
   const sources = sourcesOf();
-  const compile = (buildInfo: string | undefined): CompileResult => {
+  /** Checks the sources (and with the compiler API, for `emit: 'js'`, compiles them); tsgo unless `withCompilerApi`. */
+  const compile = (buildInfo: string | undefined, withCompilerApi = false): CompileResult => {
     const progress = options.progress;
     progress?.(`type-checking ${sources.size} files`);
-    let errors = early?.wait();
+    let errors = withCompilerApi ? undefined : early?.wait();
     // errors found in the unformatted text are named again at their lines in the files as written
-    if (native && nativeOptions && (errors === undefined || errors.length > 0)) errors = checkNatively(native, sources, nativeOptions, root, format);
+    if (!withCompilerApi && native && nativeOptions && (errors === undefined || errors.length > 0)) errors = checkNatively(native, sources, nativeOptions, root, format);
     // tsgo keeps no build state: a run whose sources are unchanged is still known by their hash
     const result =
       errors === undefined
@@ -296,7 +298,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     if (result.errors.length) throw new GeneratedCodeError(result.errors);
     return result;
   };
-  next.sourcesHash = sourcesHash(sources, { compilerOptions, sdk: sdk.versions, typescript: native && nativeOptions ? `native ${native.version}` : ts.version });
+  next.sourcesHash = sourcesHash(sources, { compilerOptions, format, sdk: sdk.versions, typescript: native && nativeOptions ? `native ${native.version}` : ts.version });
   // the very sources, SDK and compiler the build state was made from: nothing to check or compile again
   const unchanged = previous.sourcesHash === next.sourcesHash && previous.buildInfo !== undefined;
   if (unchanged) early?.cancel();
@@ -308,10 +310,16 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
       for (const file of expected) if (!next.compiled.has(file) && compiled.has(file)) next.compiled.set(file, compiled.get(file)!);
     };
     take(previous.compiled, result);
-    if (expected.some((f) => !next.compiled.has(f))) {
-      // the build state and the compiled files of the cache disagree: compile everything afresh
+    if (native && nativeOptions && !unchanged) {
+      // checked by tsgo, which keeps no build state: every module written again, each from its own text
       next.compiled.clear();
-      result = compile(undefined);
+      const emitted = emitNatively(native, sources, nativeOptions, root, format);
+      if (emitted) take(new Map(), { ...result, emitted });
+    }
+    if (expected.some((f) => !next.compiled.has(f))) {
+      // the build state and the compiled files of the cache disagree, or tsgo could not write them: the compiler API compiles everything afresh
+      next.compiled.clear();
+      result = compile(undefined, true);
       take(new Map(), result);
     }
     files.clear();

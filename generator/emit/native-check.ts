@@ -3,8 +3,9 @@
 // written to a private temporary folder laid out as under the output root, with a tsconfig holding
 // the in-memory check's options and a package.json giving the output folder's module format, and
 // tsgo's errors are read back in compileGenerated's form (`file:line message`). It checks the
-// files in a fraction of the compiler API's time and memory, outside ddbgen's process. Without it
-// (or with DDBGEN_TYPE_CHECKER=typescript) type-check.ts checks them with the compiler API,
+// files in a fraction of the compiler API's time and memory, outside ddbgen's process, and for
+// `emit: 'js'` writes the .js + .d.ts of the checked modules. Without it (or with
+// DDBGEN_TYPE_CHECKER=typescript) type-check.ts checks and compiles them with the compiler API,
 // re-checking only what a change can affect.
 
 import { spawnSync } from 'node:child_process';
@@ -130,6 +131,52 @@ export function checkNatively(compiler: NativeCompiler, files: ReadonlyMap<strin
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How much TypeScript one emitting tsgo run reads: its memory grows with it (a 500-entity output at once took 600–740 MB). */
+const EMIT_BATCH_CHARS = 2_000_000;
+
+/** Where an emitting run writes, inside its temporary folder. */
+const EMITTED = 'emitted';
+
+/**
+ * The .js and .d.ts of each module (absolute path → text, all under `relativeTo`; declaration
+ * files among them are read, not emitted), by tsgo without a type check (`noCheck`, the caller
+ * has checked them) or import resolution (`noResolve`): every module is written from its own text
+ * alone, as isolatedDeclarations allows, so tsgo reads them in batches of bounded size, one after
+ * another. Undefined when tsgo could not run or reported anything (the caller compiles with the
+ * compiler API instead).
+ */
+export function emitNatively(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): Map<string, string> | undefined {
+  const emitOptions = { ...options, noEmit: false, declaration: true, noCheck: true, noResolve: true, rootDir: '.', outDir: EMITTED };
+  const emitted = new Map<string, string>();
+  const batches: Array<Map<string, string>> = [];
+  let size = Infinity;
+  for (const [file, text] of files) {
+    if (file.endsWith('.d.ts')) continue;
+    if (size + text.length > EMIT_BATCH_CHARS) {
+      batches.push(new Map());
+      size = 0;
+    }
+    batches[batches.length - 1]!.set(file, text);
+    size += text.length;
+  }
+  for (const batch of batches) {
+    const { dir, args } = prepare(batch, emitOptions, relativeTo, format);
+    try {
+      const run = spawnSync(compiler.exe, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+      if (run.error !== undefined || run.signal !== null || run.status !== 0) return undefined;
+      for (const file of batch.keys()) {
+        const stem = path.relative(relativeTo, file).replace(/\.ts$/, '');
+        for (const extension of ['.js', '.d.ts']) emitted.set(path.join(relativeTo, stem + extension), readFileSync(path.join(dir, EMITTED, stem + extension), 'utf8'));
+      }
+    } catch {
+      return undefined;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return emitted;
 }
 
 /** A check by tsgo under way (startNativeCheck). */
