@@ -6,7 +6,7 @@
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, nativeCompiler, startNativeCheck, tsconfigOptions, withoutDocComments } from '../generator/emit/native-check.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, withoutDocComments } from '../generator/emit/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -68,6 +68,19 @@ test('tsgo in a worker thread (startNativeCheck) answers as checkNatively does, 
   // it checks the text without its doc comments, and names an error at the same line
   const documented = files('/**\n * The answer, as text.\n * @example text\n */\nexport const text: string = answer;\n');
   t.deepEqual(startNativeCheck(compiler, documented, options, root, 'esm').wait(), ["shop/b.ts:6 Type 'number' is not assignable to type 'string'."]);
+});
+
+test('tsgo writes the .js + .d.ts the compiler API writes, in one batch or one module per batch, and gives up (undefined) when it cannot run', (t) => {
+  const compiler = nativeCompiler();
+  if (!compiler) return t.fail('@typescript/native-preview (an optional dependency) is not installed');
+  const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
+  const given = files('/** Twice the answer. */\nexport const twice = (n: number = answer): number => n * 2;\nexport type Pair = { a: number };\n');
+  const compiled = compileGenerated({ files: given, options: { ...baseCompilerOptions, noEmit: false, declaration: true }, incremental: false }, root).emitted;
+  t.is(compiled.size, 4);
+  t.deepEqual(emitNatively(compiler, given, options, root, 'esm'), compiled);
+  t.deepEqual(emitNatively(compiler, given, options, root, 'esm', 1), compiled, 'each module in its own batch');
+  t.regex(emitNatively(compiler, given, options, root, 'cjs')!.get(path.join(root, 'shop', 'b.js'))!, /require\("\.\/a\.js"\)/, 'CommonJS in a CommonJS scope');
+  t.is(emitNatively({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, given, options, root, 'esm'), undefined);
 });
 
 test('withoutDocComments keeps the lines and the code, and leaves other comments', (t) => {

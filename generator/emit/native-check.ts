@@ -147,14 +147,14 @@ const EMITTED = 'emitted';
  * another. Undefined when tsgo could not run or reported anything (the caller compiles with the
  * compiler API instead).
  */
-export function emitNatively(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): Map<string, string> | undefined {
+export function emitNatively(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs', batchChars = EMIT_BATCH_CHARS): Map<string, string> | undefined {
   const emitOptions = { ...options, noEmit: false, declaration: true, noCheck: true, noResolve: true, rootDir: '.', outDir: EMITTED };
   const emitted = new Map<string, string>();
   const batches: Array<Map<string, string>> = [];
   let size = Infinity;
   for (const [file, text] of files) {
     if (file.endsWith('.d.ts')) continue;
-    if (size + text.length > EMIT_BATCH_CHARS) {
+    if (size + text.length > batchChars) {
       batches.push(new Map());
       size = 0;
     }
