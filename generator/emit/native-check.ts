@@ -86,8 +86,8 @@ const DOC_COMMENT = /^[ \t]*\/\*\*[\s\S]*?\*\//gm;
 /**
  * The text with the doc comments that open a line reduced to their line breaks: types and lines
  * as before, without the comments tsgo would parse and keep (about a tenth of its memory on a
- * large output). Text that only looks like one (inside a string) is changed too, which can only
- * make errors, never hide them: a check that finds any is made again on the text as written.
+ * large output). The emitters print no template literal or line continuation, so no string can
+ * open a line; and a check that finds an error is made again on the text as written.
  */
 export function withoutDocComments(text: string): string {
   return text.replace(DOC_COMMENT, (comment) => comment.replace(/[^\n]+/g, ''));
