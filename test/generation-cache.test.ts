@@ -77,6 +77,19 @@ test('tsgo (installed here) checks and compiles emit js output: the files are th
   t.deepEqual(changed.files, generateTable(shop({ note: true }), out, { emit: 'js', typeChecker: 'typescript' }).files);
 });
 
+test('emit js: a changed module format (the output folder\'s package.json "type") is a change: the cached run compiles again, as a cold run does', (t) => {
+  const project = path.join(out, 'format');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }');
+  const esm = generateTable(shop(), project, { emit: 'js' });
+  t.regex(esm.files.get('shop/order.js')!, /^import \{/m);
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "commonjs" }');
+  const cjs = generateTable(shop(), project, { emit: 'js', cache: esm.cache });
+  t.true(cjs.stats.checked > 0, 'checked again');
+  t.regex(cjs.files.get('shop/order.js')!, /require\("\.\/runtime\/codec\.js"\)/);
+  t.deepEqual(cjs.files, generateTable(shop(), project, { emit: 'js' }).files);
+});
+
 test('a run that keeps no cache (--no-cache) makes the same output, without the compiler build state', (t) => {
   for (const emit of ['ts', 'js'] as EmitKind[]) {
     const kept = generateTable(shop({ note: true }), out, { emit });
