@@ -131,8 +131,8 @@ function handle(endpoint: string, pid: number, client: DynamoDBClient, stop: () 
 }
 
 /**
- * DynamoDB Local for a test file whose tests each create tables of their own (unique names) and
- * never list, delete or stop the instance: the run's one instance when `npm test` started it
+ * DynamoDB Local for a test file whose tests each create tables of their own (a random part in the
+ * name, or a name no other file uses) and never list, delete or stop the instance: the run's one instance when `npm test` started it
  * (RUN_LOCAL), else one of its own as startDynamoDbLocal starts it. A JVM's start and warm-up cost
  * about 2 CPU-seconds and 1.6 s of a test slot per file; shared, they are paid once per run. stop()
  * lets go of the client only: the instance is the runner's to stop.

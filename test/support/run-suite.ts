@@ -2,8 +2,8 @@
 // once beside it (it answers within two seconds, long before the first connected file asks); its
 // endpoint and pid go to every test file in RUN_LOCAL, where useDynamoDbLocal hands it to the files
 // whose tests each use tables of their own, instead of each starting a JVM (about 2 CPU-seconds and
-// 1.6 s of a test slot each). Files that list, delete or stop their instance still start their
-// own. The arguments go to ava as given (`npm test -- test/connected/fans.test.ts`); ava's exit
+// 1.6 s of a test slot each). A file that lists or deletes every table (docs-site) still starts
+// its own. The arguments go to ava as given (`npm test -- test/connected/fans.test.ts`); ava's exit
 // code is this one's, and the JVM is stopped when ava ends (or killed on SIGINT and SIGTERM, as
 // every DynamoDB Local the tests start).
 import { spawn } from 'node:child_process';
