@@ -22,7 +22,7 @@ import { build } from 'esbuild';
 import { Table as OneTable } from 'dynamodb-onetable';
 import { createModel as expertModel } from './models/baseline.js';
 import { schema as oneTableSchema } from './models/onetable.js';
-import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
+import { startDynamoDbLocal, useDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
 import { SUBJECTS, appSizes, footprint, type Footprint } from './footprint.js';
 
@@ -304,7 +304,9 @@ if (want(2)) {
 
 // ---------------------------------------------------------------- 5. end to end on DynamoDB Local
 if (want(5)) {
-  const local = await startDynamoDbLocal();
+  // --smoke (npm test's bench test) on the run's DynamoDB Local when there is one (no number of it
+  // means anything); a measured run always on a JVM of its own
+  const local = smoke ? await useDynamoDbLocal() : await startDynamoDbLocal();
   try {
     const documents = local.documents;
     const tableName = `bench-${Date.now()}`;

@@ -9,13 +9,13 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CursorError, SocialTable, socialTableDefinition, type Article } from '../../out/social/index.js';
 import { SessionsTable, sessionsTableDefinition, sessionsTableSettings, type Session } from '../../out/sessions/index.js';
 import { tenantsTableDefinition } from '../../out/tenants/index.js';
-import { clientFor, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { clientFor, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const test = anyTest as TestFn;
 let local: LocalDynamo;
 
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
 });
 test.after.always(async () => {
   await local?.stop();

@@ -11,7 +11,7 @@ import path from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import { GetItemCommand, QueryCommand } from 'dynamodb-toolbox';
 import { main } from '../../generator/cli/cli.js';
-import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { electroTable, electroTaskApp, oneTableAccounts, oneTableTable, toolboxPokedex, toolboxTable } from '../support/peer-models.js';
 
 const test = anyTest as TestFn;
@@ -20,7 +20,7 @@ const dir = path.join(root, 'out', `.peers-${randomUUID().slice(0, 8)}`);
 let local: LocalDynamo;
 
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
   mkdirSync(dir, { recursive: true });
   process.env['AWS_ACCESS_KEY_ID'] = 'ddbgen';
   process.env['AWS_SECRET_ACCESS_KEY'] = 'local';

@@ -14,7 +14,7 @@ import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { describeLiveTable, sampleItems } from '../../generator/pull/read-table.js';
 import { PullError } from '../../generator/pull/infer-schema.js';
-import { clientFor, scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { clientFor, scanTable, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const USERS = 12;
@@ -22,7 +22,7 @@ let local: LocalDynamo;
 const dir = path.join(root, 'out', `.pull-${randomUUID().slice(0, 8)}`);
 
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
   mkdirSync(dir, { recursive: true });
   process.env['AWS_ACCESS_KEY_ID'] = 'ddbgen';
   process.env['AWS_SECRET_ACCESS_KEY'] = 'local';

@@ -17,7 +17,7 @@ import { camelCase, tableClassName, tableFolder } from '../../generator/emit/con
 import { generateTable } from '../../generator/emit/generate.js';
 import { tableDefinitionName } from '../../generator/emit/table-definition.js';
 import { validateTable } from '../../generator/validate/validate-table.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { schemaOf, schemaSpec } from '../support/schema-space.js';
 
 const test = anyTest as TestFn<{ local: LocalDynamo }>;
@@ -29,7 +29,7 @@ const NOW = Date.now();
 const BASE = new Date(Date.UTC(2026, 2, 10, 9, 0, 0));
 
 test.before(async (t) => {
-  t.context.local = await startDynamoDbLocal();
+  t.context.local = await useDynamoDbLocal();
 });
 test.after.always(async (t) => {
   await t.context.local?.stop();

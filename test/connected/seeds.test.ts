@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
 import { ItemExistsError, SeedsTable, ValidationError, seedsTableDefinition } from '../../out/seeds/index.js';
 import { WeeklyTable, weeklyTableDefinition } from '../../out/weekly/index.js';
-import { scanTable, startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { scanTable, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const test = anyTest as TestFn<{ tableName: string; db: SeedsTable }>;
 let local: LocalDynamo;
 
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
 });
 test.after.always(async () => {
   await local?.stop();

@@ -7,13 +7,13 @@ import { QueryCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, VoteKeys, socialTableDefinition } from '../../out/social/index.js';
 import { ClicksTable, clicksTableDefinition } from '../../out/clicks/index.js';
 import { compareUtf8 } from '../../out/social/runtime/codec.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const test = anyTest as TestFn<{ tableName: string }>;
 let local: LocalDynamo;
 
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
 });
 test.after.always(async () => {
   await local?.stop();

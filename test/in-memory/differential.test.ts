@@ -14,7 +14,7 @@ import { SessionsTable, sessionsTableDefinition, sessionsTableSettings } from '.
 import { SocialTable, socialTableDefinition } from '../../out/social/index.js';
 import { TenantsTable, tenantsTableDefinition } from '../../out/tenants/index.js';
 import { contents, outcomeOf, plain, tablePair, type Outcome, type TablePair } from '../support/differential.js';
-import { startDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
+import { useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { commandCases, numberAndBinaryCases, numberAndBinaryTable, type CommandCase } from './command-cases.js';
 import { operations, type Send } from './random-operations.js';
 import { fansScenario, Recorder, sessionsScenario, socialScenario, tenantsScenario } from './scenarios.js';
@@ -22,7 +22,7 @@ import { fansScenario, Recorder, sessionsScenario, socialScenario, tenantsScenar
 const test = anyTest as TestFn;
 let local: LocalDynamo;
 test.before(async () => {
-  local = await startDynamoDbLocal();
+  local = await useDynamoDbLocal();
 });
 test.after.always(async () => {
   await local?.stop();

@@ -96,8 +96,75 @@ function withJavaOptions<T>(options: string, spawn: () => T): T {
   }
 }
 
-/** Starts DynamoDB Local in memory. Needs Java 17 (`apt-get install default-jre-headless`). */
-export async function startDynamoDbLocal(timeoutMs = 180_000): Promise<LocalDynamo> {
+/**
+ * The variable through which `npm test` (test/support/run-suite.ts) hands every test file the run's
+ * one DynamoDB Local, as JSON `{ endpoint, pid }`: see useDynamoDbLocal.
+ */
+export const RUN_LOCAL = 'DDBGEN_TEST_DYNAMODB_LOCAL';
+
+/** Waits until DynamoDB Local answers on `client` (a ListTables), polling every 200 ms; `exited` rejects if its process is gone. */
+async function waitUntilReady(client: DynamoDBClient, endpoint: string, timeoutMs: number, exited: Promise<never>, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await Promise.race([client.send(new ListTablesCommand({})), exited]);
+      return;
+    } catch (error) {
+      if (error instanceof Error && /Java|exited/.test(error.message)) throw error;
+      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms:\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+function handle(endpoint: string, pid: number, client: DynamoDBClient, stop: () => Promise<void>): LocalDynamo {
+  return {
+    endpoint,
+    pid,
+    client,
+    documents: DynamoDBDocumentClient.from(client),
+    createTable: async (input) => {
+      await client.send(new CreateTableCommand(input));
+    },
+    stop,
+  };
+}
+
+/**
+ * DynamoDB Local for a test file whose tests each create tables of their own (a random part in the
+ * name, or a name no other file uses) and never list, delete or stop the instance: the run's one instance when `npm test` started it
+ * (RUN_LOCAL), else one of its own as startDynamoDbLocal starts it. A JVM's start and warm-up cost
+ * about 2 CPU-seconds and 1.6 s of a test slot per file; shared, they are paid once per run. stop()
+ * lets go of the client only: the instance is the runner's to stop.
+ */
+export async function useDynamoDbLocal(timeoutMs = 180_000): Promise<LocalDynamo> {
+  const given = process.env[RUN_LOCAL];
+  if (!given) return startDynamoDbLocal(timeoutMs);
+  const { endpoint, pid } = JSON.parse(given) as { endpoint: string; pid: number };
+  const client = clientFor(endpoint);
+  // the runner starts ava without waiting for the JVM, so the first file to ask may be early; a JVM
+  // that is gone is said so at once rather than at the deadline
+  let timer: NodeJS.Timeout | undefined;
+  const gone = new Promise<never>((_, reject) => {
+    timer = setInterval(() => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        reject(new Error(`the run's DynamoDB Local (pid ${pid}) exited before it was ready`));
+      }
+    }, 200);
+  });
+  gone.catch(() => undefined);
+  try {
+    await waitUntilReady(client, endpoint, timeoutMs, gone, () => `(the run's DynamoDB Local, pid ${pid})`);
+  } finally {
+    clearInterval(timer);
+  }
+  return handle(endpoint, pid, client, async () => client.destroy());
+}
+
+/** Spawns DynamoDB Local in memory on a free port and returns at once: its endpoint and pid, a promise of it answering, and stop(). */
+export async function spawnDynamoDbLocal(timeoutMs = 180_000): Promise<{ endpoint: string; pid: number; ready: Promise<LocalDynamo>; stop(): Promise<void> }> {
   hookProcessExit();
   const port = await freePort();
   const child = withJavaOptions(JVM_OPTIONS, () => dynamoDbLocal.spawn({ port, stdio: 'pipe' }));
@@ -124,31 +191,18 @@ export async function startDynamoDbLocal(timeoutMs = 180_000): Promise<LocalDyna
     clearTimeout(timer);
     running.delete(child);
   };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await Promise.race([client.send(new ListTablesCommand({})), exited]);
-      break;
-    } catch (error) {
-      if (child.exitCode !== null || (error instanceof Error && /Java|exited/.test(error.message))) {
-        await stop();
-        throw error;
-      }
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return {
-    endpoint,
-    pid: child.pid!,
-    client,
-    documents: DynamoDBDocumentClient.from(client),
-    createTable: async (input) => {
-      await client.send(new CreateTableCommand(input));
+  const ready = waitUntilReady(client, endpoint, timeoutMs, exited, () => output).then(
+    () => handle(endpoint, child.pid!, client, stop),
+    async (error: unknown) => {
+      await stop();
+      throw error;
     },
-    stop,
-  };
+  );
+  ready.catch(() => undefined);
+  return { endpoint, pid: child.pid!, ready, stop };
+}
+
+/** Starts DynamoDB Local in memory. Needs Java 17 (`apt-get install default-jre-headless`). */
+export async function startDynamoDbLocal(timeoutMs = 180_000): Promise<LocalDynamo> {
+  return (await spawnDynamoDbLocal(timeoutMs)).ready;
 }

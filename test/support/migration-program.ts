@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { ExecutionContext, TestFn } from 'ava';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { main } from '../../generator/cli/cli.js';
-import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
+import { useDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -86,12 +86,12 @@ export function sharedDynamoDbLocal(test: TestFn): () => Promise<LocalDynamo> {
   test.after.always(async () => {
     if (started) await (await started).stop();
   });
-  return () => (started ??= startDynamoDbLocal());
+  return () => (started ??= useDynamoDbLocal());
 }
 
 /** DynamoDB Local (`shared`, or one of its own) and a scratch folder under out/, both gone when the test ends (a shared one stays). */
 export async function workspace(t: ExecutionContext, shared?: LocalDynamo): Promise<{ local: LocalDynamo; dir: string }> {
-  const local = shared ?? (await startDynamoDbLocal());
+  const local = shared ?? (await useDynamoDbLocal());
   const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
   t.teardown(async () => {
     if (!shared) await local.stop();

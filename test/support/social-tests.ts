@@ -10,7 +10,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, socialTableDefinition } from '../../out/social/index.js';
 import { InMemoryDynamoDB } from '../../out/social/runtime/in-memory-table.js';
-import { startDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
+import { useDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
 
 /** Where a test file's tables are: a DocumentClient over them, and a way to create one more. */
 export interface TestTables {
@@ -49,7 +49,7 @@ export function tableTests<Db>(
   open: (client: DynamoDBDocumentClient, tableName: string) => Db,
   onStart?: (local: LocalDynamo) => void,
 ) {
-  const { test, tables } = testsOver(name, definition, open, () => startDynamoDbLocal(), onStart);
+  const { test, tables } = testsOver(name, definition, open, () => useDynamoDbLocal(), onStart);
   return { test, local: tables };
 }
 
