@@ -6,7 +6,7 @@
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, withoutDocComments } from '../generator/emit/native-check.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, TSGO_MEMORY_LIMIT, tsgoEnvironment, withoutDocComments } from '../generator/emit/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -81,6 +81,21 @@ test('tsgo writes the .js + .d.ts the compiler API writes, in one batch or one m
   t.deepEqual(emitNatively(compiler, given, options, root, 'esm', 1), compiled, 'each module in its own batch');
   t.regex(emitNatively(compiler, given, options, root, 'cjs')!.get(path.join(root, 'shop', 'b.js'))!, /require\("\.\/a\.js"\)/, 'CommonJS in a CommonJS scope');
   t.is(emitNatively({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, given, options, root, 'esm'), undefined);
+});
+
+test.serial('tsgo runs under a soft memory limit (GOMEMLIMIT) unless the environment sets one', (t) => {
+  const given = process.env['GOMEMLIMIT'];
+  try {
+    delete process.env['GOMEMLIMIT'];
+    t.is(tsgoEnvironment()['GOMEMLIMIT'], TSGO_MEMORY_LIMIT);
+    t.is(TSGO_MEMORY_LIMIT, '384MiB');
+    process.env['GOMEMLIMIT'] = '1GiB';
+    t.is(tsgoEnvironment()['GOMEMLIMIT'], '1GiB');
+    t.is(tsgoEnvironment()['PATH'], process.env['PATH'], 'the rest of the environment as it is');
+  } finally {
+    if (given === undefined) delete process.env['GOMEMLIMIT'];
+    else process.env['GOMEMLIMIT'] = given;
+  }
 });
 
 test('withoutDocComments keeps the lines and the code, and leaves other comments', (t) => {
