@@ -750,9 +750,8 @@ if (want(8)) {
       goal: '≤ 15 s, ≤ 500 MB',
       met: largest.seconds <= 15 && largest.megabytes <= 500,
       note:
-        `section 4: the peak is ddbgen's own process, close to the goal whichever way a run falls (${fmt(largest.megabytes, 0)} MB in this run; 502–509 MB by its resource usage in six runs on 2026-11-28): its heap reserves about 210 MB (111–149 MB live after a forced collection at the end of rendering, laying out and checking), ` +
-        "and the layout worker about 50 MB more (449 MB with the modules laid out on the main thread instead, which then no longer overlaps dprint's 4.6 s with rendering); holding each text once, or none for the cache under --no-cache, changed nothing measurable. " +
-        "tsgo's check beside it, which now reads the modules without their doc comments, peaks at 446–469 MB (515 MB with them; GOMEMLIMIT=300MiB left it at 480–499 MB). " +
+        "section 4: the larger of ddbgen's process and tsgo's beside it; ddbgen bounds V8's heap growth to a quarter of what it holds (`--heap-growing-percent=25`; its own peak 427–458 MB in four runs on 2026-11-28, 502–509 MB before) and runs tsgo under a soft memory limit (GOMEMLIMIT=384MiB; its check 460–461 MB, 446–524 MB before), for under a second more of the run. " +
+        "What ddbgen's peak holds: 111–149 MB of live heap at the end of rendering, laying out and checking, the layout worker's heap and dprint's WebAssembly memory (about 50 MB: 449 MB with the modules laid out on the main thread, before the bound), the compiler's and ts-morph's code. " +
         'Next, less generated code per entity (34 kB for an entity of 8 attributes and 2 indexes; the memory of both processes follows it)',
     });
   }
