@@ -224,7 +224,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const stats = { rendered: 0, reused: 0, checked: 0 };
   // modules printed but not yet laid out (their render keys): a worker lays them out while the next
   // are made, and tsgo may check them meanwhile (below), from `files`, which holds them unlaid and
-  // without the banner until then (one copy of each text, as a large output needs)
+  // without the banner until then
   const unformatted = new Map<string, string>();
   let layout: Layout | undefined;
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
@@ -309,13 +309,10 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
       for (const [file, text] of from.emitted) next.compiled.set(path.relative(root, file).split(path.sep).join('/'), withBanner(text));
       for (const file of expected) if (!next.compiled.has(file) && compiled.has(file)) next.compiled.set(file, compiled.get(file)!);
     };
-    take(previous.compiled, result);
     if (native && nativeOptions && !unchanged) {
-      // checked by tsgo, which keeps no build state: every module written again, each from its own text
-      next.compiled.clear();
-      const emitted = emitNatively(native, sources, nativeOptions, root, format);
-      if (emitted) take(new Map(), { ...result, emitted });
-    }
+      // checked by tsgo, which keeps no build state: every module written again, each from its own text (none when tsgo cannot)
+      take(new Map(), { ...result, emitted: emitNatively(native, sources, nativeOptions, root, format) ?? new Map() });
+    } else take(previous.compiled, result);
     if (expected.some((f) => !next.compiled.has(f))) {
       // the build state and the compiled files of the cache disagree, or tsgo could not write them: the compiler API compiles everything afresh
       next.compiled.clear();

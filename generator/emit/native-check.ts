@@ -132,18 +132,23 @@ function errorsOf(run: Run): string[] | undefined {
   return [...errors];
 }
 
+/** tsgo run to its end on a prepared folder. */
+function runIn(compiler: NativeCompiler, { dir, args }: Prepared): Run {
+  const run = spawnSync(compiler.exe, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: tsgoEnvironment() });
+  return { stdout: run.stdout ?? '', status: run.status, failed: run.error !== undefined || run.signal !== null };
+}
+
 /**
  * Type-checks the files (absolute path → text, all under `relativeTo`) with tsgo and returns the
  * errors as compileGenerated words them, relative to `relativeTo`; undefined when tsgo could not
  * run at all (the caller checks with the compiler API instead).
  */
 export function checkNatively(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): string[] | undefined {
-  const { dir, args } = prepare(files, options, relativeTo, format);
+  const prepared = prepare(files, options, relativeTo, format);
   try {
-    const run = spawnSync(compiler.exe, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: tsgoEnvironment() });
-    return errorsOf({ stdout: run.stdout ?? '', status: run.status, failed: run.error !== undefined || run.signal !== null });
+    return errorsOf(runIn(compiler, prepared));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(prepared.dir, { recursive: true, force: true });
   }
 }
 
@@ -176,18 +181,18 @@ export function emitNatively(compiler: NativeCompiler, files: ReadonlyMap<string
     size += text.length;
   }
   for (const batch of batches) {
-    const { dir, args } = prepare(batch, emitOptions, relativeTo, format);
+    const prepared = prepare(batch, emitOptions, relativeTo, format);
     try {
-      const run = spawnSync(compiler.exe, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: tsgoEnvironment() });
-      if (run.error !== undefined || run.signal !== null || run.status !== 0) return undefined;
+      const run = runIn(compiler, prepared);
+      if (run.failed || run.status !== 0) return undefined;
       for (const file of batch.keys()) {
         const stem = path.relative(relativeTo, file).replace(/\.ts$/, '');
-        for (const extension of ['.js', '.d.ts']) emitted.set(path.join(relativeTo, stem + extension), readFileSync(path.join(dir, EMITTED, stem + extension), 'utf8'));
+        for (const extension of ['.js', '.d.ts']) emitted.set(path.join(relativeTo, stem + extension), readFileSync(path.join(prepared.dir, EMITTED, stem + extension), 'utf8'));
       }
     } catch {
       return undefined;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(prepared.dir, { recursive: true, force: true });
     }
   }
   return emitted;
