@@ -6,7 +6,7 @@
 // was not meant for (another entity's, another tenant's), which exclusion patterns take them out,
 // and what those exclusions also refuse — each answer with a shortest example key.
 
-import { encodeTimestamp, escapeSegment, ESCAPE, integerForm, negativeSign, shardWidth, type SegmentDef } from '../../templates/runtime/codec.js';
+import { encodeTimestamp, encodeTimestampAs, EPOCH_KEY_RANGE, escapeSegment, ESCAPE, integerForm, negativeSign, shardWidth, type SegmentDef } from '../../templates/runtime/codec.js';
 
 /** A set of characters: these, or every character of the alphabet but these. */
 type CharSet = { readonly only: ReadonlySet<string> } | { readonly except: ReadonlySet<string> };
@@ -58,8 +58,15 @@ function valueUnit(delimiter: string, plainExcept: readonly string[] = []): Re {
   return alt(except(delimiter, ESCAPE, ...plainExcept), seq(only(ESCAPE), only(delimiter, ESCAPE, '0')));
 }
 
-/** The text of one segment as the codec writes it. */
+/** The text of one segment as the codec writes it: its value's text between its affixes (`tripno_<tripNo>`). */
 function segmentRe(segment: SegmentDef, delimiter: string, tenant: TenantMode): Re {
+  const value = valueRe(segment, delimiter, tenant);
+  if (segment.kind === 'literal' || segment.kind === 'shard' || (segment.prefix === undefined && segment.suffix === undefined)) return value;
+  return seq(text(segment.prefix ?? ''), value, text(segment.suffix ?? ''));
+}
+
+/** The text of one segment's value as the codec writes it. */
+function valueRe(segment: SegmentDef, delimiter: string, tenant: TenantMode): Re {
   const escaped = (value: string) => text(escapeSegment(value, delimiter));
   if (tenant === 'own') return only(TENANT);
   switch (segment.kind) {
@@ -73,6 +80,8 @@ function segmentRe(segment: SegmentDef, delimiter: string, tenant: TenantMode): 
     case 'boolean':
       return alt(text('true'), text('false'));
     case 'integer': {
+      // plain: the decimal digits as they are, a sign before negatives
+      if (segment.plain) return alt(plus(DIGIT), seq(only('-'), plus(DIGIT)));
       const form = integerForm(segment.min, segment.max);
       const positive = repeat(DIGIT, form.width);
       return form.negativeWidth === 0 ? positive : alt(positive, seq(escaped(negativeSign(delimiter)), repeat(DIGIT, form.negativeWidth)));
@@ -81,7 +90,7 @@ function segmentRe(segment: SegmentDef, delimiter: string, tenant: TenantMode): 
       return repeat(HEX, 16);
     case 'timestamp':
       // each digit of the fixed-width form is any digit; its other characters are written escaped
-      return seq(...[...encodeTimestamp(new Date(0), segment.unit)].map((c) => (/\d/.test(c) ? DIGIT : escaped(c))));
+      return seq(...[...(segment.format === undefined ? encodeTimestamp(new Date(0), segment.unit) : encodeTimestampAs(new Date(EPOCH_KEY_RANGE.earliest), segment.unit, segment.format))].map((c) => (/\d/.test(c) ? DIGIT : escaped(c))));
     case 'shard':
       return repeat(DIGIT, shardWidth(segment));
   }
@@ -95,7 +104,7 @@ export function keyLanguage(form: KeyForm, tenant?: TenantMode): Re {
   return seq(...parts.flatMap((part, i) => (i === 0 ? [part] : [only(form.delimiter), part])));
 }
 
-/** The IAM pattern of a template: literals as written, the tenant as the caller's tag, a shard as one `?` per digit, any other value `*`. */
+/** The IAM pattern of a template: literals and affixes as written, the tenant as the caller's tag, a shard as one `?` per digit, any other value `*`. */
 export function globOf(form: KeyForm): GlobToken[] {
   const tokens: GlobToken[] = [];
   form.segments.forEach((segment, i) => {
@@ -103,7 +112,12 @@ export function globOf(form: KeyForm): GlobToken[] {
     if (segment.kind === 'literal') tokens.push({ kind: 'text', text: segment.text });
     else if (isTenant(form, segment)) tokens.push({ kind: 'tenant' });
     else if (segment.kind === 'shard') tokens.push({ kind: 'one', count: shardWidth(segment) });
-    else tokens.push({ kind: 'any' });
+    else {
+      // text glued to the value (`country_*`) is written as it is
+      if (segment.prefix) tokens.push({ kind: 'text', text: segment.prefix });
+      tokens.push({ kind: 'any' });
+      if (segment.suffix) tokens.push({ kind: 'text', text: segment.suffix });
+    }
   });
   return tokens;
 }

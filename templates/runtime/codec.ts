@@ -850,7 +850,7 @@ function writtenText(def: KeyTemplateDef, segment: ScalarSegmentDef, text: strin
     const what = folded.includes(delimiter) ? `the delimiter "${delimiter}"` : 'U+0000';
     throw keyError(def, 'KEY_PART_DELIMITER', segment.attr, `"${segment.attr}" holds ${what}, and this table's keys are written unescaped (keyFormat: { escape: false }), so the key could not be split back; give a value without it`);
   }
-  return segment.prefix === undefined && segment.suffix === undefined ? written : (segment.prefix ?? '') + written + (segment.suffix ?? '');
+  return affixed(segment, written);
 }
 
 /** `value`, once it is given: a missing (undefined or null) key part throws KEY_PART_MISSING. */
@@ -887,16 +887,19 @@ function numberIn(def: KeyTemplateDef, segment: Kind<'integer' | 'float'>, value
   return value;
 }
 
-/** An integer part as the key writes it: plain digits (folded, escaped, affixed as text), else its fixed-width form of this codec version. */
+/** A segment's text between its affixes (`tripno_` + `00005`): what every kind writes, and `unaffixed` reads back. */
+const affixed = (segment: ScalarSegmentDef, text: string): string => (segment.prefix === undefined && segment.suffix === undefined ? text : (segment.prefix ?? '') + text + (segment.suffix ?? ''));
+
+/** An integer part as the key writes it: plain digits (folded, escaped, affixed as text), else its fixed-width form of this codec version, affixed. */
 function integerWritten(def: KeyTemplateDef, segment: Kind<'integer'>, value: unknown): string {
   const n = numberIn(def, segment, value);
   if (segment.plain) return writtenText(def, segment, String(n));
-  return def.codecVersion === 1 ? encodeLegacyInteger(n, segment.min, segment.max) : encodeInteger(n, segment.min, segment.max, def.delimiter);
+  return affixed(segment, def.codecVersion === 1 ? encodeLegacyInteger(n, segment.min, segment.max) : encodeInteger(n, segment.min, segment.max, def.delimiter));
 }
 
-/** A float part as the key writes it: 16 hex digits in numeric order. */
+/** A float part as the key writes it: 16 hex digits in numeric order, affixed. */
 function floatText(def: KeyTemplateDef, segment: Kind<'float'>, value: unknown): string {
-  return encodeFloat(numberIn(def, segment, value));
+  return affixed(segment, encodeFloat(numberIn(def, segment, value)));
 }
 
 /** A timestamp part's text: a valid Date of years 0000..9999 (of the epoch range for epoch formats), in its unit and format. */
