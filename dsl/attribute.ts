@@ -58,8 +58,13 @@ export const t = {
   /** A string. `cardinality`: how many distinct values it takes (for the hot-key lint); `pii`: personal data. */
   string: (options: { cardinality?: number; pii?: boolean; maxBytes?: number } = {}) =>
     attribute<string>({ kind: 'string', optional: false, ...defined(options) }),
-  /** A number. Used in a key, it needs `min` and `max`: keys encode it fixed-width and order-preserving. */
-  number: (options: { min?: number; max?: number; integer?: boolean } = {}) =>
+  /**
+   * A number. Used in a key, it needs `min` and `max`: keys encode it fixed-width and order-preserving.
+   * `keyFormat` (integers, a table another writer keyed): how its key parts are written where it
+   * differs from the table's `keyFormat.integers`: `'plain'` digits (`fleetno_7`, no range needed,
+   * sorts as text) or `'padded'` to the width of `max` (`tripno_00005`).
+   */
+  number: (options: { min?: number; max?: number; integer?: boolean; keyFormat?: 'padded' | 'plain' } = {}) =>
     attribute<number>({ kind: 'number', optional: false, ...defined(options) }),
   boolean: () => attribute<boolean>({ kind: 'boolean', optional: false }),
   /** One of a fixed set of strings. Emits a string-literal union. */

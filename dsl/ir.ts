@@ -23,7 +23,8 @@ type AttributeBase = {
 export type AttributeDef = AttributeBase &
   (
     | { readonly kind: 'string'; readonly cardinality?: number; readonly pii?: boolean; readonly maxBytes?: number }
-    | { readonly kind: 'number'; readonly min?: number; readonly max?: number; readonly integer?: boolean }
+    /** `keyFormat`: how an integer's key parts are written, where it differs from the table's `keyFormat.integers`. */
+    | { readonly kind: 'number'; readonly min?: number; readonly max?: number; readonly integer?: boolean; readonly keyFormat?: 'padded' | 'plain' }
     | { readonly kind: 'boolean' }
     | { readonly kind: 'enum'; readonly values: readonly string[] }
     | { readonly kind: 'timestamp'; readonly unit?: TimestampUnit; readonly format?: TimestampFormat }

@@ -13,6 +13,9 @@ import { isUnedited, renderSchema } from '../generator/pull/render-schema.js';
 import type { PulledTable } from '../generator/pull/table-description.js';
 import { readWorkbench } from '../generator/pull/workbench.js';
 import { typeText } from '../generator/pull/infer-attributes.js';
+import { checkFits } from '../generator/pull/check-fits.js';
+import { dropEntity } from '../generator/pull/pull-command.js';
+import { defineTable, entity, gsi, t as types } from '../dsl/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const table = (extra: Partial<PulledTable> = {}): PulledTable => ({ name: 'shop', pk: { name: 'PK', type: 'S' }, sk: { name: 'SK', type: 'S' }, indexes: [], capacity: { mode: 'on-demand' }, ...extra });
@@ -91,6 +94,60 @@ test('integers: padded keys give a range and keyFormat integers padded; plain on
   const plain = brief(table(), sample({ PK: 'INV#7', SK: 'I', no: 7 }, { PK: 'INV#42', SK: 'I', no: 42 }));
   t.deepEqual(plain.entities, ['Inv INV#<no> / I [no:number]']);
   t.is(plain.format?.integers, 'plain');
+});
+
+test('integers: one table may pad some and not others; an attribute written otherwise than the table\'s keyFormat says so itself, and one written both ways leaves the index out', (t) => {
+  const indexed = table({ indexes: [{ kind: 'gsi', name: 'GSI1', pk: [{ name: 'GSI1PK', type: 'S' }], sk: [{ name: 'GSI1SK', type: 'S' }], projection: 'all' }] });
+  const trips = [5, 12, 7].map((tripNo, i) => ({ PK: `VEHICLE#v${i}`, SK: `TRIP#tripno_${String(tripNo).padStart(5, '0')}`, vehicleId: `v${i}`, tripNo }));
+  const vehicles = [7, 105, 41].map((fleetNo, i) => ({ PK: `VEHICLE#v${i}`, SK: 'PROFILE', GSI1PK: 'DEPOT#north', GSI1SK: `fleetno_${fleetNo}`, vehicleId: `v${i}`, depot: 'north', fleetNo }));
+  const schema = inferSchema(indexed, sample(...trips, ...vehicles));
+  t.deepEqual(schema.keyFormat, { escape: false, integers: 'padded', casing: 'preserve' });
+  const types = (name: string) => Object.fromEntries(schema.entities.find((e) => e.name === name)!.attributes.map((a) => [a.property, typeText(a.type)]));
+  t.is(types('Trip')['tripNo'], 't.number({ integer: true, min: 0, max: 99999 })');
+  t.is(types('Vehicle')['fleetNo'], "t.number({ integer: true, keyFormat: 'plain' })");
+  t.deepEqual(schema.warnings, []);
+  // one attribute, two forms: written padded in the table key and plain in the index
+  const both = [7, 105, 41].map((n, i) => ({ PK: `V#v${i}`, SK: `NO#${String(n).padStart(3, '0')}`, GSI1PK: 'DEPOT#north', GSI1SK: `fleetno_${n}`, vehicleId: `v${i}`, depot: 'north', n }));
+  const mixed = inferSchema(indexed, sample(...both));
+  t.deepEqual(mixed.entities[0]!.indexes, []);
+  t.is(mixed.warnings[0]?.code, 'DDB304');
+  t.regex(mixed.warnings[0]!.message, /its keys write n without padding, and the keys before it write it padded to 3 digits; ddbgen writes one attribute one way \(items \{"PK":"V#v0","SK":"NO#007"\}/);
+});
+
+test('fits are counted by the codec: an item whose stored key the schema writes otherwise is an outlier (DDB307); too few fitting leave the index (DDB304) or the entity (DDB306) out', (t) => {
+  const indexed = table({ indexes: [{ kind: 'gsi', name: 'GSI1', pk: [{ name: 'GSI1PK', type: 'S' }], sk: [{ name: 'GSI1SK', type: 'S' }], projection: 'all' }] });
+  // ten items keyed by three-digit numbers (their width tells plain from padded only for the last), one stored plain
+  const items = [...[100, 120, 230, 310, 420, 555, 640, 777, 999].map((n) => ({ PK: `ITEM#${n}`, SK: 'A', GSI1PK: 'ALL', GSI1SK: `N#${n}`, n })), { PK: 'ITEM#7', SK: 'A', GSI1PK: 'ALL', GSI1SK: 'N#7', n: 7 }];
+  const inferred = inferSchema(indexed, sample(...items));
+  t.deepEqual(inferred.entities.map((e) => `${e.name} ${e.key.pk.source} fits ${e.key.pk.fits} of ${e.key.pk.of}`), ['Item ITEM#<n> fits 10 of 10']);
+  // the schema as it might load: n padded to three digits, the index keyed by n as well
+  const loaded = (indexSk: string) =>
+    defineTable({
+      name: 'Shop',
+      key: { pk: 'PK', sk: 'SK' },
+      keyFormat: { escape: false },
+      indexes: { GSI1: gsi({ pk: 'GSI1PK', sk: 'GSI1SK', projection: 'all' }) },
+      entities: { Item: entity({ attributes: { n: types.number({ integer: true, min: 0, max: 999 }) }, key: { pk: 'ITEM#<n>', sk: 'A' }, indexes: { GSI1: { pk: 'ALL', sk: indexSk } } }) },
+    });
+  const held = checkFits(inferred, loaded('N#<n>'), sample(...items), dropEntity);
+  const item = held.entities[0]!;
+  t.is(item.key.pk.fits, 9);
+  t.is(item.key.sk?.fits, 10);
+  t.deepEqual(item.outliers, [{ key: { PK: 'ITEM#7', SK: 'A' }, reason: 'its PK is "ITEM#7", where the schema\'s key.pk "ITEM#<n>" writes "ITEM#007"; its GSI1SK is "N#7", where the schema\'s indexes.GSI1.sk "N#<n>" writes "N#007"' }]);
+  t.deepEqual(held.warnings.map((w) => w.code), ['DDB307']);
+  t.regex(held.warnings[0]!.message, /^ddbgen's codec does not write the stored keys of 1 of 10 Item items as they are \(\{"PK":"ITEM#7","SK":"A"\}: its PK is "ITEM#7", where/);
+  t.is(checkFits(held, loaded('N#<n>'), sample(...items), dropEntity).entities[0]!.outliers.length, 1, 'an item listed once is not listed again');
+  // an index template that writes few of its stored keys: the mapping is left out
+  const noIndex = checkFits(inferred, loaded('M#<n>'), sample(...items), dropEntity);
+  t.deepEqual(noIndex.entities[0]!.indexes, []);
+  t.deepEqual(noIndex.warnings.map((w) => w.code), ['DDB304', 'DDB307']);
+  t.regex(noIndex.warnings[0]!.message, /^index GSI1 is left out of Item: ddbgen's codec writes its stored keys as they are for only 0 of 10 items/);
+  // a table key that writes few (stored four digits wide, loaded three): the entity is left out, its items listed
+  const plain = items.map((i) => ({ ...i, PK: `ITEM#${String(i.n).padStart(4, '0')}`, GSI1SK: `N#${String(i.n).padStart(4, '0')}` }));
+  const dropped = checkFits(inferSchema(indexed, sample(...plain)), loaded('N#<n>'), sample(...plain), dropEntity);
+  t.deepEqual(dropped.entities, []);
+  t.deepEqual(dropped.warnings.map((w) => w.code), ['DDB306']);
+  t.is(dropped.unmatched.length, 10);
 });
 
 test('indexes: native when keyed by an attribute, sparse when an optional attribute feeds it, left out otherwise', (t) => {

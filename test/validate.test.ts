@@ -124,6 +124,8 @@ const cases: Array<[string, TableDef, string[]]> = [
           org: t.string().storedAs('organisation'),
           rev: t.number({ integer: true }).storedAs('v'),
           at: t.timestamp({ format: 'unix' as 'iso' }),
+          score: t.number({ keyFormat: 'plain' }),
+          fleetNo: t.number({ integer: true, keyFormat: 'short' as 'plain' }),
           prefs: t.map({ theme: t.string().storedAs('th') }),
         },
         key: { pk: 'user_<id>', sk: 'P' },
@@ -135,6 +137,8 @@ const cases: Array<[string, TableDef, string[]]> = [
   }), [
     'DDB031 App.entities.User.key.pk: key segment "user_<id>" mixes text and a placeholder, or has an unmatched < or >',
     'DDB081 App.entities.User.attributes.at: at has format "unix", which is not a stored timestamp format',
+    "DDB081 App.entities.User.attributes.score: score has keyFormat \"plain\", which only an integer's key parts take (it is a number without integer: true)",
+    'DDB081 App.entities.User.attributes.fleetNo: fleetNo has keyFormat "short"',
     "DDB270 App.entities.User.attributes.prefs.fields.theme: User.prefs.theme is stored as \"th\", which renames a map field; storedAs renames only an entity's own attributes",
     'DDB270 App.entities.User.attributes.a: User.a is stored as "pk", which is a key attribute of the table, which holds a generated key',
     'DDB270 App.entities.User.attributes.b: User.b is stored as "shared", which is also where c is stored',

@@ -501,6 +501,7 @@ export const messages = {
   DDB304: (warning: string) => ({ message: warning, fix: 'map the index by hand in the entities whose items belong in it (a sparse mapping reads an optional attribute), or fix the items' }),
   DDB305: (warning: string) => ({ message: warning, fix: 'query the LSI with the AWS SDK, or move to a GSI ddbgen maps' }),
   DDB306: (warning: string) => ({ message: warning, fix: 'fix the listed items, or write the entity by hand with a literal of its own in its keys' }),
+  DDB307: (warning: string) => ({ message: warning, fix: 'rewrite the listed items\' keys as the schema writes them, or widen the schema by hand (a keyFormat on the attribute whose part differs)' }),
   DDB303: (problems: readonly string[]) => ({
     message: `the inferred schema does not validate, so nothing was written: ${problems.join('; ')}`,
     fix: 'pull with --discriminator, or a larger --sample; or write the reported entities by hand',
@@ -509,7 +510,7 @@ export const messages = {
 
 /** A warning of `ddbgen pull`: what the pulled schema leaves out that the table holds, shown first in its summary. */
 export interface PullWarning {
-  readonly code: 'DDB304' | 'DDB305' | 'DDB306';
+  readonly code: 'DDB304' | 'DDB305' | 'DDB306' | 'DDB307';
   readonly message: string;
 }
 
@@ -525,6 +526,10 @@ export const pullWarnings = {
   entityDropped: (entity: string, shape: string, items: number, why: string): PullWarning => ({
     code: 'DDB306',
     message: `entity ${entity} (keys "${shape}", ${items.toLocaleString('en-US')} item${items === 1 ? '' : 's'}) is left out: ${why}; its items are listed as fitting no entity`,
+  }),
+  keysNotWritten: (entity: string, items: number, of: number, first: string): PullWarning => ({
+    code: 'DDB307',
+    message: `ddbgen's codec does not write the stored keys of ${items.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} ${entity} items as they are (${first}): the generated code reads and writes those items under other keys; they are listed as outliers`,
   }),
 };
 
@@ -744,6 +749,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB304: { title: 'pull left an index out of an entity', why: "An entity maps a table's index when its items are in it. When only some of them are, and the index's keys read no attribute the others lack, ddbgen could not tell which items belong in it (it writes an index for every item holding its inputs), so pull leaves the mapping out: items ddbgen writes are then not in the index another program reads. When most items are in it, the mapping stays and the few outside are listed as outliers instead.", example: '// 30 of 60 Order items carry GSI1PK / GSI1SK, the others none', fix: 'Map the index by hand where the items belong in it (a sparse mapping reads an optional attribute), or fix the items.' },
   DDB305: { title: 'pull left an LSI out of the schema', why: "ddbgen's LSIs hold a built sort key; an LSI keyed by an attribute the items hold as data is not one it can describe, so the schema leaves it out.", example: "// LSI byTotal keyed by the number attribute total", fix: 'Query it with the AWS SDK, or move to a GSI that ddbgen maps.' },
   DDB306: { title: 'pull left an inferred entity out', why: 'Two entities pull infers from key shapes can build the same key (DDB040), or one of them does not validate; rather than write nothing, pull leaves out the one with fewer items and lists its items as fitting no entity.', example: "// 6 orders keyed ORDER#<placedAt>, 3 keyed ORDER#<orderId>", fix: 'Fix the listed items, or write that entity by hand with a literal of its own in its keys.' },
+  DDB307: { title: "pull found stored keys the schema's codec writes otherwise", why: "Every template pull writes is loaded back and checked: ddbgen's codec builds each sampled item's keys from the item's own attributes, and a template fits an item only when that is the stored key byte for byte. An item whose stored key differs (a part padded where the others are not, a label missing) could not be found, updated or deleted through the generated code, so it is listed as an outlier with both keys; when too few items fit, the index mapping or the entity is left out instead (DDB304, DDB306).", example: "// fleetno_7 and fleetno_105 beside fleetno_041 in one index", fix: "Rewrite the listed items' keys as the schema writes them, or widen the schema by hand (a keyFormat on the attribute whose part differs)." },
   HK001: { title: 'constant partition key taking writes', why: 'A partition key without a placeholder sends every write to one partition, which takes at most 1,000 WCU/s.', example: "key: { pk: 'Leaderboard', sk: '<score>' },\ntraffic: { writesPerSecond: 3000 }", fix: 'Add a placeholder to the partition key, or shard it: key: { pk: \'Leaderboard#<shard>\', shard: { count: 4 } }.' },
   HK002: { title: 'low-cardinality partition key', why: 'An enum, boolean or attribute with few declared values spreads traffic over only that many partitions.', example: "attributes: { status: t.enum(['OPEN', 'CLOSED']) },\nkey: { pk: 'Status#<status>' }", fix: 'Key on a high-cardinality attribute, or add a shard: { count } to the key.' },
   HK003: { title: 'time-bucket partition key without a shard', why: 'Every write in a period (a minute, hour, day or month) goes to one key: one partition takes the whole write load.', example: "key: { pk: 'Clicks#<at:day>', sk: '<at>' },\ntraffic: { writesPerSecond: 2000 }", fix: "Shard the bucket: key: { pk: 'Clicks#<at:day>#<shard>', shard: { count: N } } with N = ceil(peak WCU / 800)." },

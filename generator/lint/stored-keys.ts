@@ -29,9 +29,8 @@ export function entityKeyTemplates(entity: EntityDef): Array<[readonly string[],
   ];
 }
 
-/** Every key template of an entity whose table declares a key format, with its value placeholders. */
+/** Every key template of an entity, with its value placeholders: each rule checks the stored format it is about (the table's keyFormat, an attribute's). */
 export function storedKeyTemplates(table: TableDef, entity: EntityDef): StoredKeyTemplate[] {
-  if (entity.keyFormat === undefined) return [];
   return entityKeyTemplates(entity).flatMap(([path, template]) => {
     if (!template) return [];
     const values = template.segments.flatMap((segment) => {

@@ -80,6 +80,15 @@ export function keySegment(entity: EntityDef, segment: TemplateDef['segments'][n
   return { ...value, ...(segment.prefix === undefined ? {} : { prefix: segment.prefix }), ...(segment.suffix === undefined ? {} : { suffix: segment.suffix }) };
 }
 
+/**
+ * How an integer attribute's key parts are written: its own `keyFormat`, else the table's
+ * `keyFormat.integers`, else ddbgen's padded form. (Not an integer: padded, which floats ignore.)
+ */
+export function integerKeyForm(entity: EntityDef, attribute: AttributeDef): 'padded' | 'plain' {
+  if (attribute.kind !== 'number' || !attribute.integer) return 'padded';
+  return attribute.keyFormat ?? entity.keyFormat?.integers ?? 'padded';
+}
+
 /** The precision of each stored timestamp format that has one finer than a day. */
 const FORMAT_UNIT = { 'iso-seconds': 'second', 'epoch-seconds': 'second', 'epoch-milliseconds': 'millisecond' } as const;
 
@@ -98,7 +107,7 @@ function valueSegment(entity: EntityDef, segment: Extract<TemplateDef['segments'
     case 'number':
       if (segment.truncate !== undefined) return undefined;
       // a plain integer is its digits: no range needed to write it (a declared one is still checked)
-      if (attribute.integer && entity.keyFormat?.integers === 'plain') return { kind: 'integer', attr, min: attribute.min ?? Number.MIN_SAFE_INTEGER, max: attribute.max ?? Number.MAX_SAFE_INTEGER, plain: true };
+      if (integerKeyForm(entity, attribute) === 'plain') return { kind: 'integer', attr, min: attribute.min ?? Number.MIN_SAFE_INTEGER, max: attribute.max ?? Number.MAX_SAFE_INTEGER, plain: true };
       if (attribute.min === undefined || attribute.max === undefined) return undefined;
       return attribute.integer ? { kind: 'integer', attr, min: attribute.min, max: attribute.max } : { kind: 'float', attr, min: attribute.min, max: attribute.max };
     case 'timestamp': {

@@ -6,7 +6,7 @@
 /** An inferred attribute type, as the DSL declares it (`t.…` source) and as pull reasons about it. */
 export type InferredType =
   | { readonly kind: 'string' }
-  | { readonly kind: 'number'; readonly integer: boolean; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'number'; readonly integer: boolean; readonly min?: number; readonly max?: number; readonly keyFormat?: 'padded' | 'plain' }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'timestamp'; readonly format?: 'iso-seconds' | 'date' | 'epoch-seconds' | 'epoch-milliseconds' }
   | { readonly kind: 'stringSet' }
@@ -183,7 +183,7 @@ export function typeSource(type: InferredType, indent = ''): string {
     case 'binary':
       return `t.${type.kind}()`;
     case 'number': {
-      const options = [type.integer ? 'integer: true' : '', type.min !== undefined ? `min: ${type.min}` : '', type.max !== undefined ? `max: ${type.max}` : ''].filter(Boolean);
+      const options = [type.integer ? 'integer: true' : '', type.min !== undefined ? `min: ${type.min}` : '', type.max !== undefined ? `max: ${type.max}` : '', type.keyFormat !== undefined ? `keyFormat: '${type.keyFormat}'` : ''].filter(Boolean);
       return options.length ? `t.number({ ${options.join(', ')} })` : 't.number()';
     }
     case 'timestamp':

@@ -451,13 +451,27 @@ export function inferSchema(table: PulledTable, sample: readonly SampledItem[], 
   const slotsOf = (r: ResolvedCluster) => [...r.pk, ...(r.sk ?? [])].filter((s) => s.binding);
   const casingVotes = new Map<Casing, number>();
   for (const r of kept) for (const s of slotsOf(r)) for (const c of s.casings ?? []) casingVotes.set(c, (casingVotes.get(c) ?? 0) + 1);
-  const casing = (['preserve', 'lower', 'upper'] as const).reduce((best, c) => ((casingVotes.get(c) ?? 0) > (casingVotes.get(best) ?? 0) ? c : best), 'preserve' as Casing);
+  // a tie (values whose case the table keys cannot tell, `vehicleid_v1`) is broken by the index keys' values (`depot_north`)
+  const indexVotes = new Map<Casing, number>();
+  const indexKeys = [...synthetic].filter((a) => a !== table.pk.name && a !== table.sk?.name);
+  for (const r of kept) {
+    for (const item of r.cluster.items) {
+      for (const attr of indexKeys) {
+        const value = item[attr];
+        const tokens = typeof value === 'string' ? tokenize(value, delimiter, escaped, item, exclude) : undefined;
+        for (const token of tokens ?? []) if (token.kind === 'slot') for (const c of new Set(token.bindings.flatMap((b) => [...b.casings]))) indexVotes.set(c, (indexVotes.get(c) ?? 0) + 1);
+      }
+    }
+  }
+  const votes = (c: Casing) => (casingVotes.get(c) ?? 0) * (sample.length * indexKeys.length + 1) + (indexVotes.get(c) ?? 0);
+  const casing = (['preserve', 'lower', 'upper'] as const).reduce((best, c) => (votes(c) > votes(best) ? c : best), 'preserve' as Casing);
+  // the table's integer form: padded when any key pads one (ddbgen's own form), else plain; an
+  // attribute written the other way declares its own (t.number({ keyFormat })), so a table may mix them
   const integerSlots = kept.flatMap((r) => slotsOf(r).filter((s) => s.binding!.form.kind === 'integer'));
   const padded = integerSlots.some((s) => (s.binding!.form as { padded?: number }).padded !== undefined);
-  // plain when the keys hold integers without padding; ddbgen's own padded form otherwise
   const integers: 'padded' | 'plain' = padded || integerSlots.length === 0 ? 'padded' : 'plain';
   kept = kept.filter((r) => {
-    const misfit = slotsOf(r).find((s) => !s.casings!.has(casing)) ? `its keys are folded to another case than the table's other keys (${casing})` : padded && slotsOf(r).some((s) => s.binding!.form.kind === 'integer' && (s.binding!.form as { padded?: number }).padded === undefined && new Set(r.cluster.items.map((i) => String(i[s.binding!.attr]).length)).size > 1) ? 'its keys hold integers without padding, and the table\'s other keys pad them' : undefined;
+    const misfit = slotsOf(r).find((s) => !s.casings!.has(casing)) ? `its keys are folded to another case than the table's other keys (${casing})` : undefined;
     if (misfit) for (const item of r.cluster.items) unmatched.push({ key: keyOf(table, item), reason: misfit });
     return !misfit;
   });
@@ -609,6 +623,13 @@ function buildEntity(
       warnings.push(pullWarnings.indexLeftOut(index.name, name, 'its keys are folded to another case than the table keys'));
       continue;
     }
+    // one attribute, one written form: an index that writes it otherwise than the keys before it cannot share its codec
+    const otherForm = slots.find((s) => s.binding && bound.has(s.binding.attr) && integerFormText(bound.get(s.binding.attr)!) !== integerFormText(s.binding));
+    if (otherForm) {
+      const b = otherForm.binding!;
+      warnings.push(pullWarnings.indexLeftOut(index.name, name, `its keys write ${b.attr} ${integerFormText(b)}, and the keys before it write it ${integerFormText(bound.get(b.attr)!)}; ddbgen writes one attribute one way (items ${holding.slice(0, 3).map((i) => JSON.stringify(keyOf(table, i))).join(', ')}${holding.length > 3 ? ', …' : ''})`));
+      continue;
+    }
     for (const s of slots) if (s.binding && !bound.has(s.binding.attr)) bound.set(s.binding.attr, s.binding);
     const template = (r: typeof pk) => (r && 'slots' in r ? { source: templateSource(r.slots, delimiter), fits: holding.length, of: n } : undefined);
     const mapping = { index: index.name, ...(template(pk) ? { pk: template(pk)! } : {}), ...(template(sk) ? { sk: template(sk)! } : {}) };
@@ -679,18 +700,22 @@ function buildEntity(
   };
 }
 
-/** An attribute's type as its key slot needs it: integers get the range their padding implies; a truncated slot needs a timestamp. */
+/** How a binding writes an integer, for messages and to compare two bindings of one attribute: `padded to 5 digits`, `without padding`; '' for other forms. */
+function integerFormText(binding: Binding): string {
+  const form = binding.form;
+  return form.kind !== 'integer' ? '' : form.padded !== undefined ? `padded to ${form.padded} digits` : 'without padding';
+}
+
+/** An attribute's type as its key slot needs it: integers get the range their padding implies (or are plain), each as the table's keyFormat or its own; a truncated slot needs a timestamp. */
 function fitToBinding(type: InferredType, binding: Binding, values: readonly unknown[], integers: 'padded' | 'plain'): InferredType | Undescribed {
   const form = binding.form;
   if (form.kind === 'truncate') return type.kind === 'timestamp' && type.format === undefined ? type : { reason: 'its key slot truncates it, and it is not stored as an ISO timestamp with milliseconds' };
   if (form.kind === 'integer') {
     if (type.kind === 'timestamp' && (type.format === 'epoch-seconds' || type.format === 'epoch-milliseconds')) return type;
     if (type.kind !== 'number' || !type.integer) return { reason: 'its key slot holds an integer, and its values are not all integers' };
-    if (integers === 'padded') {
-      const width = form.padded ?? Math.max(...values.filter((v): v is number => typeof v === 'number').map((v) => String(v).length));
-      return { kind: 'number', integer: true, min: 0, max: 10 ** width - 1 };
-    }
-    return type;
+    // padded: the range its width implies; plain: its digits. Where the table's keyFormat says otherwise, the attribute says so itself
+    if (form.padded !== undefined) return { kind: 'number', integer: true, min: 0, max: 10 ** form.padded - 1, ...(integers === 'padded' ? {} : { keyFormat: 'padded' as const }) };
+    return integers === 'plain' ? type : { ...type, keyFormat: 'plain' };
   }
   return type;
 }

@@ -11,10 +11,12 @@ import type { CliIo } from '../cli/cli.js';
 import { UsageError } from '../cli/cli.js';
 import { messages, pullWarnings } from '../diagnostics/messages.js';
 import { typeText } from './infer-attributes.js';
+import { checkFits } from './check-fits.js';
 import { inferSchema, PullError, type InferredEntity, type InferredSchema, type SampledItem } from './infer-schema.js';
 import { describeLiveTable, sampleItems, type Place, type Sample } from './read-table.js';
 import { isUnedited, renderSchema } from './render-schema.js';
 import type { PulledTable } from './table-description.js';
+import type { TableDef } from '../../dsl/ir.js';
 import { readWorkbench } from './workbench.js';
 
 export interface PullValues {
@@ -98,24 +100,36 @@ function pullWorkbench(values: PullValues, cwd: string): Pulled {
   return { source: `NoSQL Workbench model ${values.workbench}, table ${chosen.table.name}`, table: chosen.table, sample: chosen.sample, notes: [] };
 }
 
-/** Writes the module where it belongs: over the file only if pull wrote it and nobody edited it since (or --force), else beside it. */
-async function place(io: CliIo, text: string, out: string, force: boolean): Promise<{ file: string; beside: boolean; unchanged: boolean; problems: Problem[] }> {
+/** Where the module goes: over the file only if pull wrote it and nobody edited it since (or --force), else beside it. */
+function targetOf(out: string, force: boolean): { file: string; beside: boolean } {
   const edited = existsSync(out) && !force && !isUnedited(readFileSync(out, 'utf8'));
-  const target = edited ? out.replace(/(\.[cm]?[jt]s)?$/, (ext) => `.pulled${ext || '.ts'}`) : out;
-  if (existsSync(target) && readFileSync(target, 'utf8') === text) return { file: target, beside: edited, unchanged: true, problems: [] };
-  // validated where it will live (so it imports ddbgen and its neighbours as the real file will), then moved into place
+  return { file: edited ? out.replace(/(\.[cm]?[jt]s)?$/, (ext) => `.pulled${ext || '.ts'}`) : out, beside: edited };
+}
+
+/**
+ * Loads the module's text where it will live (so it imports ddbgen and its neighbours as the real
+ * file will): the table it describes, or its validation errors. Nothing stays on disk.
+ */
+async function loadPulled(io: CliIo, text: string, target: string): Promise<{ table?: TableDef; problems: Problem[] }> {
   const temporary = path.join(path.dirname(target), `.${path.basename(target, '.ts')}.ddbgen-pull-${randomUUID().slice(0, 8)}.ts`);
   writeFileSync(temporary, text);
   try {
     const { loadSchemas } = await import('../load/load-schema.js');
-    const { diagnostics } = await loadSchemas([temporary], io.cwd);
+    const { tables, diagnostics } = await loadSchemas([temporary], io.cwd);
     const problems = diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code, target: d.target, message: d.message }));
-    if (problems.length) return { file: target, beside: edited, unchanged: false, problems };
-    renameSync(temporary, target);
-    return { file: target, beside: edited, unchanged: false, problems: [] };
+    return problems.length ? { problems } : { table: tables[0]!.table, problems };
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/** Puts the checked module in place (a whole file, by rename), unless it is there already. */
+function place(text: string, target: { file: string; beside: boolean }): { file: string; beside: boolean; unchanged: boolean } {
+  if (existsSync(target.file) && readFileSync(target.file, 'utf8') === text) return { ...target, unchanged: true };
+  const temporary = path.join(path.dirname(target.file), `.${path.basename(target.file, '.ts')}.ddbgen-pull-${randomUUID().slice(0, 8)}.ts`);
+  writeFileSync(temporary, text);
+  renameSync(temporary, target.file);
+  return { ...target, unchanged: false };
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -241,25 +255,37 @@ export async function pullCommand(io: CliIo, positionals: readonly string[], val
     pulled = values.workbench !== undefined ? pullWorkbench(values, io.cwd) : await pullLive(io, values, json);
     let schema = inferSchema(pulled.table, pulled.sample, values.discriminator === undefined ? {} : { discriminator: values.discriminator });
     const out = path.resolve(io.cwd, values.out ?? `${kebab(pulled.table.name)}.ts`);
+    const target = targetOf(out, values.force === true);
+    const relative = path.relative(io.cwd, target.file) || target.file;
     // pull never fails over its own guesses: an inferred entity the schema cannot hold (two that can
-    // build the same key) is left out, its items listed, and the rest written
+    // build the same key) is left out, its items listed, and the rest written; what the schema claims
+    // to fit is then checked once by the codec it loads to (the check may leave out more)
+    let checked = false;
     for (;;) {
       const text = renderSchema(schema, pulled.source);
-      const written = await place(io, text, out, values.force === true);
-      const relative = path.relative(io.cwd, written.file) || written.file;
-      if (written.problems.length) {
-        const problem = written.problems.find((p) => entityToDrop(schema, p) !== undefined);
+      const loaded = await loadPulled(io, text, target.file);
+      if (loaded.problems.length) {
+        const problem = loaded.problems.find((p) => entityToDrop(schema, p) !== undefined);
         const drop = problem && schema.entities.length > 1 ? entityToDrop(schema, problem) : undefined;
         if (drop) {
           schema = dropEntity(schema, drop, `${problem!.message} (${problem!.code}), and it has the fewer items`);
           continue;
         }
-        const { message, fix } = messages.DDB303(written.problems.map(problemText));
-        fail('DDB303', message, textReport(schema, pulled), fix, { problems: written.problems });
-        io.stderr(`ddbgen pull: the inferred schema does not validate, so nothing was written:\n${written.problems.map((p) => `  ${problemText(p)}\n`).join('')}  what was inferred:\n${textReport(schema, pulled).replace(/^/gm, '  ')}`);
+        const { message, fix } = messages.DDB303(loaded.problems.map(problemText));
+        fail('DDB303', message, textReport(schema, pulled), fix, { problems: loaded.problems });
+        io.stderr(`ddbgen pull: the inferred schema does not validate, so nothing was written:\n${loaded.problems.map((p) => `  ${problemText(p)}\n`).join('')}  what was inferred:\n${textReport(schema, pulled).replace(/^/gm, '  ')}`);
         io.stderr(`  fix: ${fix}\n`);
         return 1;
       }
+      if (!checked) {
+        checked = true;
+        const held = checkFits(schema, loaded.table!, pulled.sample, dropEntity);
+        if (held !== schema) {
+          schema = held;
+          continue;
+        }
+      }
+      const written = place(text, target);
       io.stdout(json ? jsonReport(schema, pulled, written) : textReport(schema, pulled));
       const what = written.unchanged ? `${relative} is up to date` : written.beside ? `wrote ${relative} beside ${path.relative(io.cwd, out)}, which was edited since it was pulled (--force replaces it)` : `wrote ${relative}`;
       const warned = schema.warnings.length ? ` (${schema.warnings.length} warning${schema.warnings.length === 1 ? '' : 's'} in the report: read ${schema.warnings.length === 1 ? 'it' : 'them'} first)` : '';

@@ -10,7 +10,7 @@ import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages, type MessageCode } from '../diagnostics/messages.js';
 import { RULE_IDS } from '../lint/rules/index.js';
 import { resolvePattern } from '../model/access-paths.js';
-import { KEYABLE_KINDS, fixedByPartition, identityTemplates, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
+import { KEYABLE_KINDS, fixedByPartition, identityTemplates, integerKeyForm, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import type { NameProblem } from './name-rules.js';
 import { validateNativeIndexes } from './native-indexes.js';
 import { validateStoredFormats } from './stored-formats.js';
@@ -391,7 +391,7 @@ function validateTemplate(
       else if (segment.truncate !== undefined && attribute.kind !== 'timestamp') report('DDB032', path, [segment.name, attribute.kind], offset);
       else if (segment.truncate !== undefined && !TRUNCATIONS.includes(segment.truncate)) {
         report('DDB031', path, [segment.source, `has unknown truncation ":${segment.truncate}"; use minute, hour, day or month`], offset);
-      } else if (attribute.kind === 'number' && !(attribute.integer && entity.keyFormat?.integers === 'plain')) {
+      } else if (attribute.kind === 'number' && integerKeyForm(entity, attribute) !== 'plain') {
         const { min, max } = attribute;
         if (min === undefined || max === undefined) report('DDB034', path, [segment.name, `it has no ${min === undefined && max === undefined ? 'min and max' : min === undefined ? 'min' : 'max'}`], offset);
         else if (!(min <= max)) report('DDB034', path, [segment.name, `its min ${min} is above its max ${max}`], offset);

@@ -16,6 +16,11 @@ function validateFormats(attributes: Readonly<Record<string, AttributeDef>>, pat
     if (format !== undefined && (def.kind !== 'timestamp' || !TIMESTAMP_FORMATS.includes(format as string))) {
       report('DDB081', [...path, name], [`${name} has format ${JSON.stringify(format)}, which is not a stored timestamp format${def.kind === 'timestamp' ? '' : ` (it is a ${def.kind})`}`, TIMESTAMP_FORMATS]);
     }
+    const keyFormat = (def as { keyFormat?: unknown }).keyFormat;
+    if (keyFormat !== undefined && (def.kind !== 'number' || !def.integer || !(KEY_FORMAT_OPTIONS.integers as readonly unknown[]).includes(keyFormat))) {
+      const what = def.kind !== 'number' ? `a ${def.kind}` : !def.integer ? 'a number without integer: true' : undefined;
+      report('DDB081', [...path, name], [`${name} has keyFormat ${JSON.stringify(keyFormat)}${what ? `, which only an integer's key parts take (it is ${what})` : ''}`, what ? ['t.number({ integer: true, keyFormat: \'plain\' })', 'no keyFormat'] : KEY_FORMAT_OPTIONS.integers]);
+    }
     let inner: AttributeDef = def;
     while (inner.kind === 'list') inner = inner.of;
     if (inner !== def && inner.storedAs !== undefined) report('DDB270', [...path, name], [path[1] ?? '', `${name}[]`, inner.storedAs, 'renames a list element, which has no name of its own']);

@@ -235,7 +235,7 @@ function givenPrefix(template: KeyCodec, op: SortOperator, values: unknown) {
         entity: template.def.entity,
         target: template.def.target,
         attribute: text,
-        message: `${op} compares keys in order, and "${text}" is an integer written without padding (keyFormat: { integers: 'plain' }), which sorts as text (10 before 9): use eq, or filter the items yourself`,
+        message: `${op} compares keys in order, and "${text}" is an integer written without padding (keyFormat 'plain', the table's or the attribute's), which sorts as text (10 before 9): use eq, or filter the items yourself`,
       });
     }
   }

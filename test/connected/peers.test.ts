@@ -12,7 +12,7 @@ import anyTest, { type TestFn } from 'ava';
 import { GetItemCommand, QueryCommand } from 'dynamodb-toolbox';
 import { main } from '../../generator/cli/cli.js';
 import { scanTable, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
-import { electroTable, electroTaskApp, oneTableAccounts, oneTableTable, toolboxPokedex, toolboxTable } from '../support/peer-models.js';
+import { electroFleet, electroTable, electroTaskApp, oneTableAccounts, oneTableTable, toolboxPokedex, toolboxTable } from '../support/peer-models.js';
 
 const test = anyTest as TestFn;
 const root = path.resolve(import.meta.dirname, '../..');
@@ -151,6 +151,61 @@ test('ElectroDB: a task manager written by ElectroDB reads back through ddbgen; 
   const raw = await scanTable(local.documents, table);
   t.is(raw.length, employees.length + tasks.length + offices.length + 2);
   t.false(raw.some((i) => String(i['pk']).startsWith('$') || '__edb_e__' in i), 'no item keeps an ElectroDB key or attribute');
+});
+
+test('ElectroDB: trip numbers ElectroDB pads and fleet numbers it does not, in one table: every item is found, written, updated, deleted and ranged where ElectroDB keys it', async (t) => {
+  const table = 'fleet';
+  await local.createTable(electroTable(table));
+  const edb = electroFleet(table, local.documents);
+  const vehicles = [
+    { vehicleId: 'v1', depot: 'North', fleetNo: 7, make: 'Volvo' },
+    { vehicleId: 'v2', depot: 'North', fleetNo: 105, make: 'MAN' },
+    { vehicleId: 'v3', depot: 'South', fleetNo: 41, make: 'DAF' },
+    { vehicleId: 'v4', depot: 'North', fleetNo: 12, make: 'Scania' },
+  ];
+  const trips = [
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map((tripNo) => ({ vehicleId: 'v1', tripNo, km: 10 * tripNo, driver: 'Ann' })),
+    ...[3, 5, 12, 120].map((tripNo) => ({ vehicleId: 'v2', tripNo, km: tripNo + 1, driver: 'Bo' })),
+  ];
+  for (const v of vehicles) await edb.vehicle.put(v).go();
+  for (const x of trips) await edb.trip.put(x).go();
+
+  const { generated: g, schema, report } = await pullAndGenerate(table);
+  t.deepEqual(report.unmatched, []);
+  t.deepEqual(report.outliers, []);
+  t.deepEqual(report.warnings, []);
+  t.regex(schema, /keyFormat: \{ escape: false, integers: 'padded', casing: 'lower' \}/);
+  t.regex(schema, /tripNo: t\.number\(\{ integer: true, min: 0, max: 99999 \}\)/);
+  t.regex(schema, /fleetNo: t\.number\(\{ integer: true, keyFormat: 'plain' \}\)/);
+  t.regex(schema, /\/\/ pk fits 12 of 12 items; sk fits 12 of 12 items\n\s+key: \{ pk: '\$fleet#vehicleid_<vehicleId>', sk: '\$history#trip_1#tripno_<tripNo>' \}/);
+  t.regex(schema, /gsi1pkGsi1skIndex: \{ pk: '\$fleet#depot_<depot>', sk: '\$roster#vehicle_1#fleetno_<fleetNo>' \}, \/\/ fits 4 of 4 items/);
+  const db = new g.FleetTable(local.documents, { tableName: table });
+
+  // every trip and vehicle ElectroDB wrote reads back through ddbgen as ElectroDB reads it
+  for (const x of trips) t.deepEqual(await db.trip.get(x), peerItem((await edb.trip.get(x).go()).data), `trip ${x.vehicleId} ${x.tripNo}`);
+  for (const v of vehicles) t.deepEqual(await db.vehicle.get(v), peerItem((await edb.vehicle.get(v).go()).data), v.vehicleId);
+  // a range on the padded number reads what ElectroDB's does
+  const inRange = (await edb.trip.query.trips({ vehicleId: 'v1' }).between({ tripNo: 4 }, { tripNo: 6 }).go()).data.map((i) => peerItem(i));
+  t.is(inRange.length, 3);
+  t.deepEqual((await db.trip.query({ vehicleId: 'v1' }, { where: { between: [{ tripNo: 4 }, { tripNo: 6 }] } })).items, inRange);
+  // the roster, on the GSI keyed by the plain number, as ElectroDB's collection has it
+  const roster = (await edb.vehicle.query.roster({ depot: 'North' }).go()).data.map((i) => peerItem(i));
+  t.deepEqual((await db.vehicle.queryGsi1pkGsi1skIndex({ depot: 'North' })).items, roster);
+
+  // ddbgen writes, updates and deletes where ElectroDB reads
+  await db.trip.put({ vehicleId: 'v1', tripNo: 9, km: 31, driver: 'Cy' });
+  t.deepEqual(peerItem((await edb.trip.get({ vehicleId: 'v1', tripNo: 9 }).go()).data), { vehicleId: 'v1', tripNo: 9, km: 31, driver: 'Cy' });
+  await db.trip.update({ vehicleId: 'v1', tripNo: 2 }, { set: { km: 99 } });
+  t.is((await edb.trip.get({ vehicleId: 'v1', tripNo: 2 }).go()).data?.km, 99);
+  await db.trip.delete({ vehicleId: 'v2', tripNo: 12 });
+  t.is((await edb.trip.get({ vehicleId: 'v2', tripNo: 12 }).go()).data, null);
+  await db.vehicle.create({ vehicleId: 'v5', depot: 'North', fleetNo: 41, make: 'Iveco' });
+  t.deepEqual((await edb.vehicle.query.roster({ depot: 'North' }).go()).data.map((i) => i.vehicleId).sort(), ['v1', 'v2', 'v4', 'v5']);
+  // the table afterwards: every key as ElectroDB writes it, nothing else
+  const raw = await scanTable(local.documents, table);
+  t.is(raw.length, vehicles.length + trips.length + 1 + 1 - 1);
+  t.deepEqual(raw.filter((i) => i['__edb_e__'] === 'trip').map((i) => i['sk']).sort(), [...trips.filter((x) => !(x.vehicleId === 'v2' && x.tripNo === 12)).map((x) => x.tripNo), 9].map((n) => `$history#trip_1#tripno_${String(n).padStart(5, '0')}`).sort());
+  t.is(raw.find((i) => i['vehicleId'] === 'v5')?.['gsi1sk'], '$roster#vehicle_1#fleetno_41');
 });
 
 test('DynamoDB-Toolbox v2: trainers and pokemon written by Toolbox read back through ddbgen and back; the partition and the species index match', async (t) => {

@@ -65,6 +65,34 @@ export function electroTaskApp(table: string, client: DynamoDBDocumentClient) {
   return { employee, task, office, service };
 }
 
+/**
+ * ElectroDB's fleet: vehicles and their trips in one partition (collection `history`), trip numbers
+ * padded by ElectroDB (`$history#trip_1#tripno_00005`), fleet numbers not (`$roster#vehicle_1#fleetno_7`,
+ * on the depot's roster in a GSI): one table holding integers both ways.
+ */
+export function electroFleet(table: string, client: DynamoDBDocumentClient) {
+  const vehicle = new ElectroEntity(
+    {
+      model: { entity: 'vehicle', version: '1', service: 'fleet' },
+      attributes: { vehicleId: { type: 'string' }, depot: { type: 'string', required: true }, fleetNo: { type: 'number', required: true }, make: { type: 'string', required: true } },
+      indexes: {
+        vehicle: { collection: 'history', pk: { field: 'pk', composite: ['vehicleId'] }, sk: { field: 'sk', composite: [] } },
+        roster: { index: 'gsi1pk-gsi1sk-index', collection: 'roster', pk: { field: 'gsi1pk', composite: ['depot'] }, sk: { field: 'gsi1sk', composite: ['fleetNo'] } },
+      },
+    },
+    { table, client },
+  );
+  const trip = new ElectroEntity(
+    {
+      model: { entity: 'trip', version: '1', service: 'fleet' },
+      attributes: { vehicleId: { type: 'string' }, tripNo: { type: 'number', padding: { length: 5, char: '0' } }, km: { type: 'number', required: true }, driver: { type: 'string', required: true } },
+      indexes: { trips: { collection: 'history', pk: { field: 'pk', composite: ['vehicleId'] }, sk: { field: 'sk', composite: ['tripNo'] } } },
+    },
+    { table, client },
+  );
+  return { vehicle, trip, service: new Service({ vehicle, trip }, { table, client }) };
+}
+
 /** ElectroDB's table: pk/sk and the two GSIs its collections live on. */
 export const electroTable = (name: string) => tableInput(name, ['pk', 'sk'], { 'gsi1pk-gsi1sk-index': ['gsi1pk', 'gsi1sk'], 'gsi2pk-gsi2sk-index': ['gsi2pk', 'gsi2sk'] });
 
