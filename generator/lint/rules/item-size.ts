@@ -1,11 +1,12 @@
 // HK011: items above 400 KB cannot be written; above 100 KB every read and write pays dozens of
-// units. The size is the declared itemBytes, or the largest the attribute declarations allow
-// (strings with maxBytes, lists with maxItems; an attribute without a bound counted as empty, which
-// the finding states); the fix moves the largest attribute into a child entity.
+// units. Two sizes, each for what it decides: the declared itemBytes is the average, which sets the
+// cost; the largest the attribute declarations allow (strings with maxBytes, lists with maxItems; an
+// attribute without a bound counted as empty, which the finding states) sets whether an item can be
+// written at all, whatever the average. The fix moves the largest attribute into a child entity.
 import type { AttributeDef, EntityDef } from '../../../dsl/ir.js';
 import { ITEM_MAX_BYTES, ITEM_WARN_BYTES, units } from '../../model/load-model.js';
 import { lintMessages } from '../../diagnostics/messages.js';
-import type { LintRule } from '../rule.js';
+import type { Finding, LintRule } from '../rule.js';
 
 /** The most bytes a value of this type takes, or undefined when unbounded. */
 function valueBytes(def: AttributeDef): number | undefined {
@@ -75,28 +76,35 @@ export const itemSize: LintRule = {
     Object.values(table.entities).flatMap((entity) => {
       const declared = entity.traffic?.itemBytes;
       const fromAttributes = declaredMaxBytes(entity);
-      // a known bound is used even when some other attribute has none: their size is a lower bound then
-      const bytes = declared ?? fromAttributes.bytes;
-      if (bytes <= ITEM_WARN_BYTES) return [];
-      const source = declared !== undefined ? 'declared itemBytes' : sizeSource(fromAttributes.unbounded);
-      const over = bytes > ITEM_MAX_BYTES;
       const largest = fromAttributes.largest;
       const list = largest !== undefined && entity.attributes[largest]?.kind === 'list';
       const fix =
         largest !== undefined
           ? `move "${largest}" into a child entity under the same partition key (one item per ${list ? 'element' : 'part'}, e.g. sk "${entity.name}${table.delimiter}${largest}${table.delimiter}<n>"), read with one query; or keep blobs in S3 and store their keys`
           : 'split large items into a child entity under the same partition key (a sort key per part), read with one query; or keep blobs in S3 and store their keys';
-      return [{
-        severity: over ? 'error' : 'warn',
-        entity: entity.name,
-        path: declared !== undefined ? ['entities', entity.name, 'traffic', 'itemBytes'] : ['entities', entity.name, 'attributes', ...(largest ? [largest] : [])],
-        ...lintMessages.HK011(
-          entity.name,
-          `${units(bytes / 1024)} KB`,
-          over ? 'above the 400 KB DynamoDB allows per item' : `above 100 KB: each write costs ${Math.ceil(bytes / 1024)} WCU and each strong read ${Math.ceil(bytes / 4096)} RCU`,
-          source,
-          fix,
-        ),
-      }];
+      const finding = (bytes: number, source: string, path: readonly string[]): Finding => {
+        const over = bytes > ITEM_MAX_BYTES;
+        return {
+          severity: over ? 'error' : 'warn',
+          entity: entity.name,
+          path,
+          ...lintMessages.HK011(
+            entity.name,
+            `${units(bytes / 1024)} KB`,
+            over ? 'above the 400 KB DynamoDB allows per item' : `above 100 KB: each write costs ${Math.ceil(bytes / 1024)} WCU and each strong read ${Math.ceil(bytes / 4096)} RCU`,
+            source,
+            fix,
+          ),
+        };
+      };
+      const attributesPath = ['entities', entity.name, 'attributes', ...(largest ? [largest] : [])];
+      // the declared average decides cost; the largest the declarations allow decides whether an item can be written at all
+      if (declared === undefined) return fromAttributes.bytes > ITEM_WARN_BYTES ? [finding(fromAttributes.bytes, sizeSource(fromAttributes.unbounded), attributesPath)] : [];
+      const findings: Finding[] = [];
+      if (fromAttributes.bytes > ITEM_MAX_BYTES && fromAttributes.bytes > declared) {
+        findings.push(finding(fromAttributes.bytes, `the ${sizeSource(fromAttributes.unbounded)}; the declared itemBytes, ${declared.toLocaleString('en-US')} B, is the average, which decides what items cost, not whether the largest can be written`, attributesPath));
+      }
+      if (declared > ITEM_WARN_BYTES) findings.push(finding(declared, 'declared itemBytes', ['entities', entity.name, 'traffic', 'itemBytes']));
+      return findings;
     }),
 };
