@@ -43,11 +43,13 @@ export class ReadWindow {
   /** Units per item of the last page that returned items (undefined before the first). */
   private lastPerItem: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly perSecond: number;
+  private readonly clock: WindowClock;
 
-  constructor(
-    private readonly perSecond: number,
-    private readonly clock: WindowClock,
-  ) {}
+  constructor(perSecond: number, clock: WindowClock) {
+    this.perSecond = perSecond;
+    this.clock = clock;
+  }
 
   /** Waits until a page of up to `wanted` items fits the window, then admits it with the Limit the units left pay for. */
   admit(wanted: number): Promise<AdmittedPage> {
