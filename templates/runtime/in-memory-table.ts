@@ -613,6 +613,9 @@ function baseClient(): DynamoDBClient {
   return client as unknown as DynamoDBClient;
 }
 
+/** The key under which a client offers its clock to generated code (item.ts reads it by the same registered symbol). */
+const CLIENT_CLOCK: unique symbol = Symbol.for('ddbgen.clock') as never;
+
 const WRITES = new Set<InMemoryOperation>(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
 
@@ -670,6 +673,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   now(): number {
     return (this.started ?? Date.now()) + this.offset;
   }
+
+  /**
+   * The clock offered to the generated table class (item.ts, `clientClock`): its reads hide items
+   * whose Time to Live passed on this clock, as DynamoDB's clock would at that time.
+   */
+  readonly [CLIENT_CLOCK] = (): number => this.now();
 
   /** Moves the table's clock forward (TTL, index lag and idempotency tokens follow it). */
   advanceTime(ms: number): void {
