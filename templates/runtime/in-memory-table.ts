@@ -15,7 +15,7 @@
 
 import type { CreateTableCommandInput, DynamoDBClient, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';
-import { utf8ByteLength } from './codec.js';
+import { stringBytes } from './item-size.js';
 import {
   Aliases,
   applyUpdate,
@@ -437,7 +437,7 @@ function checkKeyValue(table: Table, name: string, value: AttributeValue | undef
 
 function keySize(value: AttributeValue): number {
   const v = value as { S?: string; N?: string; B?: Uint8Array };
-  return v.S !== undefined ? utf8ByteLength(v.S) : v.B !== undefined ? v.B.length : 0;
+  return v.S !== undefined ? stringBytes(v.S) : v.B !== undefined ? v.B.length : 0;
 }
 
 /** A Key parameter: exactly the table's key attributes, each valid. */

@@ -5,7 +5,8 @@
 // stores them, so 0.1 + 0.2 is 0.3), DynamoDB's orders (strings by UTF-8 bytes, numbers by value,
 // binary by bytes) and an item's size as DynamoDB counts it.
 
-import { compareUtf8, utf8ByteLength } from './codec.js';
+import { compareUtf8 } from './codec.js';
+import { numberBytes, stringBytes } from './item-size.js';
 
 export type AttributeValue =
   | { readonly S: string }
@@ -317,38 +318,27 @@ export function equalMaps(a: Readonly<AttributeMap>, b: Readonly<AttributeMap>):
   return equalValues({ M: a }, { M: b });
 }
 
-/** The bytes a number (stored in its canonical text, plain decimal) counts for: about one per two significant digits, plus one. */
-function numberSize(text: string): number {
-  let first = 0;
-  let last = text.length - 1;
-  while (first <= last && (text[first] === '-' || text[first] === '0' || text[first] === '.')) first++;
-  while (last >= first && (text[last] === '0' || text[last] === '.')) last--;
-  let digits = last - first + 1;
-  if (digits > 0 && text.indexOf('.', first) !== -1 && text.indexOf('.', first) < last) digits--;
-  return Math.ceil(Math.max(digits, 1) / 2) + 1;
-}
-
-/** A value's size as DynamoDB counts it. */
+/** A value's size as DynamoDB counts it (item-size.ts: numbers by pairs of digits, strings in UTF-8). */
 export function valueSize(value: AttributeValue): number {
   const v = value as Partial<Record<ValueType, unknown>>;
-  if (v.S !== undefined) return utf8ByteLength(v.S as string);
-  if (v.N !== undefined) return numberSize(v.N as string);
+  if (v.S !== undefined) return stringBytes(v.S as string);
+  if (v.N !== undefined) return numberBytes(v.N as string);
   if (v.B !== undefined) return (v.B as Uint8Array).length;
   if (v.BOOL !== undefined || v.NULL !== undefined) return 1;
-  if (v.SS !== undefined) return (v.SS as string[]).reduce((sum, s) => sum + utf8ByteLength(s), 0);
-  if (v.NS !== undefined) return (v.NS as string[]).reduce((sum, n) => sum + numberSize(n), 0);
+  if (v.SS !== undefined) return (v.SS as string[]).reduce((sum, s) => sum + stringBytes(s), 0);
+  if (v.NS !== undefined) return (v.NS as string[]).reduce((sum, n) => sum + numberBytes(n), 0);
   if (v.BS !== undefined) return (v.BS as Uint8Array[]).reduce((sum, b) => sum + b.length, 0);
   if (v.L !== undefined) return (v.L as AttributeValue[]).reduce((sum, e) => sum + valueSize(e) + 1, 3);
   let total = 3;
   const map = v.M as AttributeMap;
-  for (const name in map) total += utf8ByteLength(name) + valueSize(map[name]!) + 1;
+  for (const name in map) total += stringBytes(name) + valueSize(map[name]!) + 1;
   return total;
 }
 
 /** An item's size: every attribute's name and value. */
 export function itemBytes(item: Readonly<AttributeMap>): number {
   let total = 0;
-  for (const name in item) total += utf8ByteLength(name) + valueSize(item[name]!);
+  for (const name in item) total += stringBytes(name) + valueSize(item[name]!);
   return total;
 }
 

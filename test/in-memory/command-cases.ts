@@ -47,6 +47,19 @@ const fullScan = (input: Record<string, unknown>) => async (send: (command: obje
 };
 
 const big = (n: number) => 'x'.repeat(n);
+/** An item of `total` bytes: its keys, `v` (of `bytes` bytes) and padding. */
+const sized = (sk: string, v: unknown, bytes: number, total: number) => ({ pk: 'a', sk, v, x: big(total - 3 - (2 + Buffer.byteLength(sk)) - (1 + bytes) - 1) });
+/** Values whose size a rule of thumb gets wrong, with the bytes DynamoDB Local counts them for. */
+const sizedValues: ReadonlyArray<readonly [string, unknown, number]> = [
+  ['zero', 0, 1],
+  ['minus one', -1, 3],
+  ['one and a half', 1.5, 3],
+  ['-1e-30', -1e-30, 3],
+  ['1.1e4', 11000, 3],
+  ['38 digits in 19 pairs', NumberValue.from('-12345678901234567890123456789012345678'), 21],
+  ['38 digits in 20 pairs', NumberValue.from('-1.2345678901234567890123456789012345678'), 21],
+  ['a lone surrogate', 'a\ud800', 2],
+];
 const item = { pk: 'c', sk: 'c', n: 5, s: 'abc', l: [1, 'x'], m: { a: 1 }, ss: new Set(['a', 'b']), b: new Uint8Array([1, 2]), nul: null, t: true };
 const check = (name: string, expression: string, values?: Record<string, unknown>): CommandCase => ({
   name: `condition ${name}`,
@@ -66,6 +79,11 @@ export const commandCases: readonly CommandCase[] = [
   put('put a big item', { pk: 'a', sk: 'b', x: big(400 * 1024) }),
   put('put exactly 400 KB', { pk: 'a', sk: 'size', x: big(400 * 1024 - 9) }),
   put('put 400 KB and a byte', { pk: 'a', sk: 'size', x: big(400 * 1024 - 8) }),
+  // numbers and strings at the limit, each counted as DynamoDB Local counts it (templates/runtime/item-size.ts)
+  ...sizedValues.flatMap(([label, v, bytes]) => [
+    put(`put exactly 400 KB with ${label}`, sized(`at ${label}`, v, bytes, 400 * 1024)),
+    put(`put 400 KB and a byte with ${label}`, sized(`past ${label}`, v, bytes, 400 * 1024 + 1)),
+  ]),
   put('put an empty partition key', { pk: '', sk: 'b' }),
   put('put an empty sort key', { pk: 'a', sk: '' }),
   put('put a 2049-byte partition key', { pk: 'p'.repeat(2049), sk: 'b' }),
