@@ -14,8 +14,8 @@ test('sizes follow DynamoDB\'s formula: UTF-8 names and values, numbers by signi
 });
 
 // Each figure as DynamoDB Local counts it: the bytes one PutItem of the number costs beyond the same
-// item without it, read from the write units at the 1 KB boundary (the size test in
-// test/connected/writes.test.ts checks them against DynamoDB Local at the 400 KB limit).
+// item without it, read from the write units at the 1 KB boundary (test/in-memory/command-cases.ts
+// puts items holding such values at the 400 KB limit on both).
 const numberCases: ReadonlyArray<readonly [string, number]> = [
   ['0', 1], ['-0', 1], ['0.00', 1], ['1', 2], ['-1', 3], ['5', 2], ['15', 2], ['50', 2], ['500', 2], ['100', 2], ['101', 3], ['1010', 3],
   ['123', 3], ['-123', 4], ['1234', 3], ['0.1', 2], ['-0.1', 3], ['0.01', 2], ['0.15', 2], ['0.5', 2], ['1.5', 3], ['-1.5', 4],
