@@ -1031,16 +1031,20 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     let more = false;
     const count = input.Select === 'COUNT';
     let counted = 0;
+    // a local index reads what it does not project from the table (a global one cannot): the 1 MB
+    // and the read units count what was read, the index entry or the table's item (DynamoDB Local
+    // counts the table's item either way)
+    const fetches =
+      index?.kind === 'lsi' && index.projection !== 'ALL' && (input.Select === 'ALL_ATTRIBUTES' || (projection ?? []).some((parts) => !projectedNames(table, index).has(parts[0] as string)));
     for (const entry of candidates) {
       if ((input.Limit !== undefined && scanned >= input.Limit) || bytes >= PAGE_BYTES) {
         more = true;
         break;
       }
       scanned++;
-      bytes += entry.size;
       last = entry;
-      // a local index reads what it does not project from the table (a global one cannot)
-      const whole = index?.kind === 'lsi' && (filter || projection || input.Select === 'ALL_ATTRIBUTES') ? (table.get(table.keyOf(entry.item)) ?? entry.item) : entry.item;
+      const whole = fetches ? (table.get(table.keyOf(entry.item)) ?? entry.item) : entry.item;
+      bytes += whole === entry.item ? entry.size : itemBytes(whole);
       if (filter && !evaluateCondition(filter, whole)) continue;
       counted++;
       if (count) continue;
@@ -1411,9 +1415,14 @@ function topNames(condition: ResolvedCondition): string[] {
  * What a query's filter or a read's projection names must be in the index (a local index reads a
  * projection's other attributes from the table), as DynamoDB Local checks it.
  */
+/** The attributes an index that does not project ALL holds: the table's keys, its own, and what it includes. */
+function projectedNames(table: Table, index: IndexShape): Set<string> {
+  return new Set([...table.keyNames, ...index.key.hash, ...index.key.range, ...(index.projection === 'INCLUDE' ? index.include : [])]);
+}
+
 function checkProjected(table: Table, index: IndexShape, use: 'filter' | 'projection', names: readonly string[]): void {
   if (index.projection === 'ALL' || (use === 'projection' && index.kind === 'lsi')) return;
-  const projected = new Set([...table.keyNames, ...index.key.hash, ...index.key.range, ...(index.projection === 'INCLUDE' ? index.include : [])]);
+  const projected = projectedNames(table, index);
   const missing = [...new Set(names)].filter((name) => !projected.has(name));
   if (missing.length === 0) return;
   throw validation(

@@ -25,6 +25,12 @@ const transactionCapacity = {
   leaveOut: withoutCapacity,
 };
 
+const indexPaging = {
+  note: "a query of an index counts its 1 MB on the index entries it reads, as DynamoDB documents (the data read; an index's read units are the projected attributes' sizes); DynamoDB Local counts the table's whole items",
+  // the same items in the same order, as far as DynamoDB Local's page goes
+  leaveOut: (outcome: Outcome): Outcome => ('ok' in outcome ? { ok: { first: ((outcome.ok as { Items?: unknown[] }).Items ?? []).slice(0, 6) } } : outcome),
+};
+
 /** A transaction with a token, of every kind of action: sent twice by the cases, as a retry would. */
 const tokenedWrites = (T: string) =>
   new TransactWriteCommand({ ClientRequestToken: T.slice(-36), ReturnConsumedCapacity: 'TOTAL', TransactItems: [
@@ -267,6 +273,23 @@ export const commandCases: readonly CommandCase[] = [
       const result = (await send(new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 50 }, (_, i) => ({ pk: 'g16', sk: String(i) })), ProjectionExpression: 'sk' } } }))) as { Responses: Record<string, Array<{ sk: string }>>; UnprocessedKeys: Record<string, { Keys: unknown[] }> };
       return { answered: result.Responses[T]!.length, unprocessed: result.UnprocessedKeys[T]!.Keys.length };
     },
+  },
+  // 13 items of 200 KB whose entries in the keys-only LSI and the INCLUDE GSI are a few bytes
+  {
+    name: 'batch of 13 items of 200 KB in two indexes',
+    large: true,
+    command: (T) => new BatchWriteCommand({ RequestItems: { [T]: Array.from({ length: 13 }, (_, i) => ({ PutRequest: { Item: { pk: 'idx', sk: String(i).padStart(2, '0'), lsi1sk: String(i).padStart(2, '0'), gsi2pk: 'idx', gsi2sk: String(i).padStart(2, '0'), name: 'n', x: big(200 * 1024) } } })) } }),
+  },
+  ...(['byTitle', 'featured'] as const).map((index): CommandCase => ({
+    name: `query of ${index === 'byTitle' ? 'a keys-only LSI' : 'an INCLUDE GSI'} over 2.6 MB of items and a few bytes of entries`,
+    large: true,
+    command: (T) => new QueryCommand({ TableName: T, IndexName: index, KeyConditionExpression: index === 'byTitle' ? 'pk = :p' : 'gsi2pk = :p', ExpressionAttributeValues: { ':p': 'idx' }, ReturnConsumedCapacity: 'INDEXES' }),
+    deliberate: indexPaging,
+  })),
+  {
+    name: 'query of a keys-only LSI that fetches the items: 1 MB of them',
+    large: true,
+    command: (T) => new QueryCommand({ TableName: T, IndexName: 'byTitle', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'idx' }, Select: 'ALL_ATTRIBUTES' }),
   },
   { name: 'batch get 101', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 101 }, (_, i) => ({ pk: 'b', sk: String(i) })) } } }) },
   { name: 'batch get one key twice', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: [{ pk: 'a', sk: 'b' }, { pk: 'a', sk: 'b' }] } } }) },
