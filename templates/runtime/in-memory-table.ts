@@ -40,8 +40,10 @@ import {
   copyMap,
   equalMaps,
   itemBytes,
+  marshallExpressionValues,
   marshallMap,
   RequestError,
+  sentNumber,
   typeOf,
   unmarshallMap,
   validation,
@@ -502,7 +504,23 @@ function aliasesOf(input: RequestInput, hasExpression: boolean): Aliases {
     if (input.ExpressionAttributeNames !== undefined) throw validation('ExpressionAttributeNames can only be specified when using expressions');
     if (input.ExpressionAttributeValues !== undefined) throw validation(`ExpressionAttributeValues can only be specified when using expressions${input.Item !== undefined ? ': ConditionExpression is null' : ''}`);
   }
-  return new Aliases(input.ExpressionAttributeNames, input.ExpressionAttributeValues === undefined ? undefined : marshallMap(input.ExpressionAttributeValues));
+  return new Aliases(input.ExpressionAttributeNames, input.ExpressionAttributeValues === undefined ? undefined : marshallExpressionValues(input.ExpressionAttributeValues));
+}
+
+/** The input members the DocumentClient marshalls: items, keys and expression values. */
+const MARSHALLED = new Set(['Item', 'Key', 'ExclusiveStartKey', 'ExpressionAttributeValues']);
+
+/** Marshalls what the DocumentClient marshalls of an input (numbers unchecked), for its own errors alone. */
+function checkMarshalling(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(checkMarshalling);
+  if (typeof value !== 'object' || value === null) return;
+  for (const [name, member] of Object.entries(value)) {
+    if (member === undefined) continue;
+    if (MARSHALLED.has(name)) marshallMap(member as Record<string, unknown>, sentNumber);
+    else if (name === 'Keys' && Array.isArray(member)) for (const key of member) marshallMap(key as Record<string, unknown>, sentNumber);
+    else if (name === 'RequestItems') Object.values(member as object).forEach(checkMarshalling);
+    else checkMarshalling(member);
+  }
 }
 
 /** A request's input as the DocumentClient's commands carry it (native values). */
@@ -780,6 +798,9 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
 
   private async answer(command: { input: RequestInput; middlewareStack?: { identify(): string[]; resolve(handler: unknown, context: unknown): (args: unknown) => Promise<{ output: unknown }> } } & Parameters<typeof operationOf>[0]): Promise<unknown> {
     const operation = operationOf(command);
+    // the DocumentClient marshalls the input before the command's middleware runs: its errors (an
+    // undefined value, a number past 2^53) are raised before it, never seen by it as a failed request
+    checkMarshalling(command.input);
     const handler = async () => ({ output: await this.attempt(operation, command.input), response: {} });
     const stack = command.middlewareStack;
     const run = stack && stack.identify().length > 0 ? () => stack.resolve(handler, {})({ input: command.input }) : handler;

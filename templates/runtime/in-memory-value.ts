@@ -164,42 +164,43 @@ const UNDEFINED_VALUE = 'Pass options.removeUndefinedValues=true to remove undef
 
 /**
  * A JavaScript value as the DocumentClient sends it (marshall with default options); numbers are
- * checked and kept as their canonical text. Throws the DocumentClient's own errors.
+ * checked and kept as their canonical text (`number`: the text the SDK sends, as it is, for a
+ * check of the DocumentClient's own errors alone). Throws the DocumentClient's own errors.
  */
-export function marshallValue(data: unknown): AttributeValue {
+export function marshallValue(data: unknown, number: (text: string) => string = canonicalNumber): AttributeValue {
   if (data === undefined) throw new Error(UNDEFINED_VALUE);
   if (data === null) return { NULL: true };
   if (typeof data === 'string') return { S: data };
-  if (typeof data === 'number') return { N: canonicalNumber(numberText(data)) };
+  if (typeof data === 'number') return { N: number(numberText(data)) };
   if (typeof data === 'boolean') return { BOOL: data };
-  if (typeof data === 'bigint') return { N: canonicalNumber(data.toString()) };
-  if (Array.isArray(data)) return { L: data.filter((item) => typeof item !== 'function').map(marshallValue) };
+  if (typeof data === 'bigint') return { N: number(data.toString()) };
+  if (Array.isArray(data)) return { L: data.filter((item) => typeof item !== 'function').map((item) => marshallValue(item, number)) };
   if (typeof data !== 'object') throw new Error(`Unsupported type passed: ${String(data)}. Pass options.convertClassInstanceToMap=true to marshall typeof object as map attribute.`);
   const kind = (data as { constructor?: { name?: string } }).constructor?.name;
-  if (kind === 'Set') return marshallSet(data as ReadonlySet<unknown>);
+  if (kind === 'Set') return marshallSet(data as ReadonlySet<unknown>, number);
   if (kind === 'Map') {
     const map: AttributeMap = {};
-    for (const [key, value] of data as ReadonlyMap<string, unknown>) if (typeof value !== 'function') map[key] = marshallValue(value);
+    for (const [key, value] of data as ReadonlyMap<string, unknown>) if (typeof value !== 'function') map[key] = marshallValue(value, number);
     return { M: map };
   }
-  if (kind === 'Object' || kind === undefined) return { M: marshallMap(data as Record<string, unknown>) };
+  if (kind === 'Object' || kind === undefined) return { M: marshallMap(data as Record<string, unknown>, number) };
   if (kind !== undefined && BINARY.has(kind)) return { B: bytesOf(data) };
   if (kind === 'Boolean') return { BOOL: (data as unknown as boolean).valueOf() };
-  if (kind === 'Number') return { N: canonicalNumber(numberText((data as unknown as number).valueOf())) };
+  if (kind === 'Number') return { N: number(numberText((data as unknown as number).valueOf())) };
   if (kind === 'String') return { S: (data as unknown as string).toString() };
-  if (isNumberValue(data)) return { N: canonicalNumber(data.toAttributeValue().N) };
+  if (isNumberValue(data)) return { N: number(data.toAttributeValue().N) };
   throw new Error(`Unsupported type passed: ${String(data)}. Pass options.convertClassInstanceToMap=true to marshall typeof object as map attribute.`);
 }
 
-function marshallSet(set: ReadonlySet<unknown>): AttributeValue {
+function marshallSet(set: ReadonlySet<unknown>, number: (text: string) => string): AttributeValue {
   if (set.has(undefined)) throw new Error(UNDEFINED_VALUE);
   if (set.size === 0) throw new Error('Pass a non-empty set, or options.convertEmptyValues=true.');
   const first = set.values().next().value as unknown;
   const all = [...set];
-  if (typeof first === 'number') return sortedSet({ NS: all.map((n) => canonicalNumber(numberText(n as number))) });
-  if (typeof first === 'bigint') return sortedSet({ NS: all.map((n) => canonicalNumber(String(n))) });
+  if (typeof first === 'number') return sortedSet({ NS: all.map((n) => number(numberText(n as number))) });
+  if (typeof first === 'bigint') return sortedSet({ NS: all.map((n) => number(String(n))) });
   if (typeof first === 'string') return sortedSet({ SS: all.map((s) => String(s)) });
-  if (typeof first === 'object' && first !== null && isNumberValue(first)) return sortedSet({ NS: all.map((n) => canonicalNumber((n as NumberLike).value)) });
+  if (typeof first === 'object' && first !== null && isNumberValue(first)) return sortedSet({ NS: all.map((n) => number((n as NumberLike).value)) });
   if (typeof first === 'object' && first !== null && BINARY.has((first as { constructor?: { name?: string } }).constructor?.name ?? '')) return sortedSet({ BS: all.map((b) => bytesOf(b as object)) });
   throw new Error('Only Number Set (NS), Binary Set (BS) or String Set (SS) are allowed.');
 }
@@ -214,11 +215,42 @@ export function sortedSet<V extends AttributeValue>(set: V): V {
 }
 
 /** An item or key as the DocumentClient sends it. */
-export function marshallMap(data: Readonly<Record<string, unknown>>): AttributeMap {
+export function marshallMap(data: Readonly<Record<string, unknown>>, number: (text: string) => string = canonicalNumber): AttributeMap {
   const map: AttributeMap = {};
   for (const key in data) {
     const value = data[key];
-    if (typeof value !== 'function') map[key] = marshallValue(value);
+    if (typeof value !== 'function') map[key] = marshallValue(value, number);
+  }
+  return map;
+}
+
+/** The text the SDK sends a number in, unchecked: for finding the DocumentClient's own errors alone. */
+export const sentNumber = (text: string): string => text;
+
+/** The text an expression's number was given in, where DynamoDB's messages print it as given (`{N:1e5}`). */
+const givenTexts = new WeakMap<AttributeValue, string>();
+
+/** The text a value was given in, when it is an expression's number: else undefined. */
+export const givenText = (value: AttributeValue): string | undefined => givenTexts.get(value);
+
+/**
+ * ExpressionAttributeValues as the DocumentClient sends them, checked as DynamoDB checks them: an
+ * invalid number is named with its placeholder ("… for key :v0"), and each number keeps the text
+ * it was given in for messages.
+ */
+export function marshallExpressionValues(values: Readonly<Record<string, unknown>>): AttributeMap {
+  const map: AttributeMap = {};
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === 'function') continue;
+    try {
+      map[name] = marshallValue(value);
+    } catch (error) {
+      if (error instanceof RequestError) throw validation(`ExpressionAttributeValues contains invalid value: ${error.message} for key ${name}`);
+      throw error;
+    }
+    const given = marshallValue(value, sentNumber) as { readonly N?: string };
+    if (given.N !== undefined) givenTexts.set(map[name]!, given.N);
   }
   return map;
 }
