@@ -1,8 +1,8 @@
 // Reads a live table for `ddbgen pull`: its description (DescribeTable, and the time to live,
 // point-in-time recovery and tags beside it) and a sample of its items by parallel Scan segments,
 // capped at read units per second in every one-second window, measured from the ConsumedCapacity
-// DynamoDB reports (read-window.ts). SDK failures
-// become PullErrors that say what was read so far and what to do.
+// DynamoDB reports (read-window.ts). SDK failures become PullErrors that say what was read so far
+// and what to do.
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

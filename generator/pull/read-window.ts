@@ -4,11 +4,11 @@
 // answered), each later one for as many items as the cap pays for (at most the items wanted) at the
 // most units per item of the last page and of the pages answered within the last second, plus half a
 // unit for rounding (a Scan page costs half a unit per started 4 KB, eventually consistent), and
-// waits until the window has those units left. A page
-// counts against every window it may overlap: from when it is sent until a second after it was
-// answered. So the cap holds unless items grow larger than the pages before them showed; a page that
-// costs more than estimated leaves that much less to the next second. A page of one item that alone
-// costs more than the cap goes alone, in an empty window.
+// waits until the window has those units left. A page counts against every window it may overlap:
+// from when it is sent until a second after it was answered. So the cap holds unless items grow
+// larger than the pages before them showed; a page that costs more than estimated leaves that much
+// less to the next second. A page of one item that alone costs more than the cap goes alone, in an
+// empty window.
 
 /** One page in the window: its estimate until answered, then what DynamoDB reported. */
 interface Charge {
