@@ -15,6 +15,7 @@ const status: MigrationStatus = {
   itemsPerSecond: 812,
   etaSeconds: 31,
   maxWcu: 800,
+  leaseSeconds: 20,
   consumedWcu: 100020,
   skipped: [{ key: { pk: 'MEMBER#m99', sk: 'PROFILE' }, reason: 'Member: name is 98, not a string' }],
 };

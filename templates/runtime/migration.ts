@@ -790,8 +790,10 @@ export interface SegmentRun {
   readonly options: SegmentOptions;
   readonly store: SegmentStore;
   readonly bucket: CapacityBucket;
-  /** After each page: the segment's counts (all its runs'), whether it is finished, and the items this page scanned. */
-  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean, page: number) => void;
+  /** After each page: the segment's counts (all its runs') and whether it is finished. */
+  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean) => void;
+  /** As each item is scanned and handled (live progress between a page's checkpoints). */
+  readonly scannedItem?: () => void;
   /** Checked before each page: true stops the segment there (its checkpoint stays where it is). */
   readonly stopped?: () => boolean;
   /** Awaited before each write: throws when the segment may no longer be written by this process. */
@@ -849,6 +851,7 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
       else if ('leave' in what) outcome = { kind: what.leave };
       else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;
+      run.scannedItem?.();
       const earlier = carried.get(id(key));
       if (earlier && outcome.kind === 'current') counts[earlier.kind] += earlier.items; // made by the stopped run
       else if (outcome.kind === 'skipped') {
@@ -858,7 +861,7 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
     });
     next = page.LastEvaluatedKey;
     await store.save(segment, { ...(next ? { next } : {}), done: next === undefined, counts }, skipped);
-    run.progress?.(segment, counts, next === undefined, items.length);
+    run.progress?.(segment, counts, next === undefined);
   } while (next);
   return counts;
 }
