@@ -4,8 +4,9 @@
 //
 // - workers started together hold the cap from the first request (no worker runs at the whole cap
 //   while it has not yet seen the others);
-// - a worker started first takes every segment; the ones started after it get segments as it hands
-//   them back, and the cap goes with the segments, so the run uses the whole cap, not a third of it.
+// - the cap goes with the segments, not with the workers: with more workers than segments (or a
+//   worker waiting for one to be handed back, or the tail of any run), the workers that hold
+//   segments write at the whole cap between them, not at their per-worker third of it.
 //
 // The workers run in this process (one client each, as separate processes would) so every response
 // is seen; each test checks the table item by item afterwards.
@@ -109,12 +110,12 @@ test.serial('workers started together hold the cap from the first request: no 10
   await checkTable(t, local, tableName, seed);
 });
 
-test.serial('a worker started first hands segments to the ones started after it, and the cap follows the segments: the run uses the cap, not its third', async (t) => {
+test.serial('idle share goes to the workers with work: three workers on two segments (one started first) use the whole cap, not two thirds of it', async (t) => {
   t.timeout(240_000);
   const { local, plan, lease, tableName, seed } = await prepare(t, 200);
   const events: Consumed[] = [];
   const clients = [0, 1, 2].map((w) => recordingClient(local, tableName, w, events));
-  const options = (w: number) => ({ client: clients[w], tableName, leaseTable: `${tableName}-migration`, segments: 16, maxWcu: CAP, pageSize: 25, leaseMs: 4000, worker: `w${w}` });
+  const options = (w: number) => ({ client: clients[w], tableName, leaseTable: `${tableName}-migration`, segments: 2, maxWcu: CAP, pageSize: 25, worker: `w${w}` });
   let claimed = false;
   const first = lease.runWorker(plan, { ...options(0), log: (line: string) => (claimed ||= /claimed segment/.test(line)) });
   while (!claimed) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -127,6 +128,6 @@ test.serial('a worker started first hands segments to the ones started after it,
   const used = total / seconds;
   t.log(`${total} WCU in ${seconds.toFixed(1)} s from the first write to the last: ${used.toFixed(1)} of ${CAP} WCU/s used; per worker ${perWorker(events, 3).join(' / ')}; busiest 10 s ${busiestWindow(events)}`);
   t.true(busiestWindow(events) <= ALLOWANCE, `busiest 10-second window ${busiestWindow(events)} WCU, allowance ${ALLOWANCE}`);
-  t.true(used >= 0.7 * CAP, `${used.toFixed(1)} WCU/s used of a cap of ${CAP}`);
+  t.true(used >= 0.8 * CAP, `${used.toFixed(1)} WCU/s used of a cap of ${CAP}`);
   await checkTable(t, local, tableName, seed);
 });
