@@ -778,9 +778,27 @@ async function stillThere(ctx: TableContext, keys: ReadonlyArray<Readonly<Record
   return new Set(found.keys());
 }
 
-/** A write planned for a scanned item: what it counts for, or nothing when the item needs none. */
-function planned(what: ReturnType<typeof classify>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
-  if ('entity' in what) return { kind: what.entity.kind === 'rewrite' ? 'rewritten' : 'backfilled', items: 1 };
+/**
+ * A write planned for a scanned item: what it counts for, or nothing when the item needs none. An
+ * entity's item is planned as migrateItem will write it (a new key is a rewrite, changed index
+ * attributes a backfill, neither no write: a random-shard counter whose shard keeps its key), so a
+ * run that resumes the page never counts as made a write that was never planned.
+ */
+function planned(decode: DecodeStored, what: ReturnType<typeof classify>, stored: Readonly<Record<string, unknown>>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
+  if ('entity' in what) {
+    const { entity } = what;
+    const read = readStored(entity, decode, stored);
+    if ('skip' in read) return undefined;
+    let next: Record<string, unknown>;
+    try {
+      next = nextRecord(entity, read.item, read.shard);
+    } catch {
+      return undefined;
+    }
+    if (JSON.stringify(tableKey(entity.to, next)) !== JSON.stringify(tableKey(entity.from, stored))) return { kind: 'rewritten', items: 1 };
+    const { set, remove } = indexChanges(entity, stored, next);
+    return Object.keys(set).length || remove.length ? { kind: 'backfilled', items: 1 } : undefined;
+  }
   if ('move' in what) return { kind: 'rewritten', items: what.move.halves.length };
   return undefined;
 }
@@ -838,8 +856,8 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
       }),
     );
     const items = (page.Items ?? []).map((stored) => ({ stored, what: classify(plan, stored), key: storedKey(plan, stored) }));
-    const pending = items.flatMap(({ what, key }) => {
-      const write = planned(what);
+    const pending = items.flatMap(({ stored, what, key }) => {
+      const write = planned(plan.decode, what, stored);
       return write ? [{ key, ...write }] : [];
     });
     if (pending.length) await store.save(segment, { ...(next ? { next } : {}), done: false, counts, pending }, []);
