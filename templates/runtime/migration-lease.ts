@@ -66,6 +66,12 @@ export interface MigrationStatus {
   readonly done: number;
   readonly inProgress: number;
   readonly counts: SegmentCounts;
+  /**
+   * Items scanned so far: while the run goes on, as the workers report them item by item at each
+   * heartbeat (the counts move a page at a time; items a dead worker scanned are scanned again by
+   * the next owner); once it is done, the counts' exact figure.
+   */
+  readonly scanned: number;
   /** The table's item count when the run started (DescribeTable: refreshed by DynamoDB about every 6 hours). */
   readonly itemCount: number;
   readonly workers: ReadonlyArray<{ readonly worker: string; readonly segments: number; readonly scanned: number; readonly heartbeatAgoSeconds: number }>;
@@ -479,15 +485,15 @@ export async function migrationStatus(plan: MigrationPlan, options: Pick<Coordin
   for (const s of segments) for (const [k, v] of Object.entries(stateOf(s).counts)) counts[k as keyof SegmentCounts] += v;
   const itemCount = Number(run.itemCount ?? 0);
   const startedAt = Number(run.startedAt);
+  const done = segments.filter((s) => s.done === true).length;
+  const total = Number(run.segments);
   // the rate and the ETA go by the items the workers report at each heartbeat, item by item (the
   // segments' counts move a page at a time), until the latest heartbeat or checkpoint
-  const scanned = Math.max(counts.scanned, workers.reduce((sum, w) => sum + Number(w.scanned ?? 0), 0));
+  const scanned = done === total ? counts.scanned : Math.max(counts.scanned, workers.reduce((sum, w) => sum + Number(w.scanned ?? 0), 0));
   const last = Math.max(startedAt, ...segments.map((s) => Number(s.updatedAt ?? 0)), ...workers.map((w) => Number(w.heartbeatAt ?? 0)));
   const seconds = Math.max(0.001, (last - startedAt) / 1000);
-  const done = segments.filter((s) => s.done === true).length;
   // how far the run is: by items against the table's count (items moved into segments not yet
   // scanned are scanned again, so this can run ahead) or by segments done, whichever is further
-  const total = Number(run.segments);
   const fraction = done === total ? 1 : Math.min(0.99, Math.max(itemCount ? scanned / itemCount : 0, done / total));
   const leaseMs = Number(run.leaseMs ?? options.leaseMs ?? DEFAULT_LEASE_MS);
   return {
@@ -497,6 +503,7 @@ export async function migrationStatus(plan: MigrationPlan, options: Pick<Coordin
     done,
     inProgress: segments.filter((s) => s.done !== true && s.owner !== undefined).length,
     counts,
+    scanned,
     itemCount,
     workers: workers
       .filter((w) => w.finished !== true && now - Number(w.heartbeatAt) <= leaseMs)
@@ -554,10 +561,10 @@ export async function cleanupRun(plan: MigrationPlan, options: Pick<Coordination
 /** `status` as text: one line of progress, one of counts, one of rate and ETA, then the workers. */
 export function statusText(status: MigrationStatus): string {
   const c = status.counts;
-  const share = status.itemCount ? ` (${Math.min(100, Math.round((100 * c.scanned) / status.itemCount))} %)` : '';
+  const share = status.itemCount ? ` (${Math.min(100, Math.round((100 * status.scanned) / status.itemCount))} %)` : '';
   return [
     `migration ${status.migration} on table ${status.table}: ${status.done} of ${status.segments} segments done, ${status.inProgress} in progress, ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} alive`,
-    `items: ${c.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
+    `items: ${status.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
     `rate: ${status.itemsPerSecond} items/s since the start, ${status.consumedWcu} WCU consumed (cap ${status.maxWcu} WCU/s); ${status.etaSeconds === undefined ? 'ETA unknown until items are scanned' : status.etaSeconds === 0 ? 'finished' : `ETA ${status.etaSeconds} s`}`,
     ...status.workers.map((w) => `  worker ${w.worker}: ${w.segments} segment${w.segments === 1 ? '' : 's'}, ${w.scanned} scanned, last heartbeat ${w.heartbeatAgoSeconds} s ago`),
     ...status.skipped.map((s) => `  skipped ${JSON.stringify(s.key)}: ${s.reason}`),
