@@ -87,6 +87,12 @@ export interface MigratedEdge {
 export interface EdgeMove {
   readonly edge: string;
   readonly halves: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly next: Readonly<Record<string, unknown>> }>;
+  /**
+   * The half read is the inverse one and both halves move: the forward half's scan moves them and
+   * counts them, so each edge has one mover (and one count, also when a segment is taken over
+   * mid-page); this half is only checked to have its forward half.
+   */
+  readonly follows?: true;
 }
 
 export interface MigrationPlan {
@@ -442,7 +448,8 @@ function edgeMove(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>,
   const item = (h: 'forward' | 'inverse') => ({ old: before[h]!, next: { ...attributes, ...after[h]!, ...(h === 'forward' ? after.index : {}) } });
   const halves = [half, ...(before.inverse ? [half === 'forward' ? 'inverse' : 'forward'] as const : [])].map(item);
   if (sameKey(halves[0]!.old, { [next.model.pk]: halves[0]!.next[next.model.pk], [next.model.sk]: halves[0]!.next[next.model.sk] })) return 'current';
-  return { edge: edge.name, halves: halves.filter((h) => !sameKey(h.old, { [next.model.pk]: h.next[next.model.pk], [next.model.sk]: h.next[next.model.sk] })) };
+  const moving = halves.filter((h) => !sameKey(h.old, { [next.model.pk]: h.next[next.model.pk], [next.model.sk]: h.next[next.model.sk] }));
+  return { edge: edge.name, halves: moving, ...(half === 'inverse' && moving.length === 2 ? { follows: true as const } : {}) };
 }
 
 /** Classifies a stored item against a migrated edge: undefined when it is no item of that edge. */
@@ -721,6 +728,19 @@ const SUPERSEDE_ATTEMPTS = 3;
 const CONFLICT_ATTEMPTS = 8;
 
 /**
+ * An inverse half whose forward half moves it (`EdgeMove.follows`): already done as far as this
+ * scan goes (counted as current) while its forward half is in the table or once both have moved;
+ * reported when its forward half is missing, and left in place.
+ */
+async function followEdge(ctx: WriteContext, move: EdgeMove): Promise<Outcome> {
+  const [own, forward] = move.halves;
+  const there = async (key: Readonly<Record<string, unknown>>) => (await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: key, ConsistentRead: true }))).Item !== undefined;
+  // the two halves move in one transaction: the forward half gone while this one is there means it is missing
+  if ((await there(forward!.old)) || !(await there(own!.old))) return { kind: 'current' };
+  return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(forward!.old)} is not in the table (an edge is stored as two items); nothing was written` } };
+}
+
+/**
  * Moves an edge item and its other half in one transaction: each new item put unless its key
  * exists, each old one deleted only if it is still there. When a condition fails: a newer write
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
@@ -799,7 +819,7 @@ function planned(decode: DecodeStored, what: ReturnType<typeof classify>, stored
     const { set, remove } = indexChanges(entity, stored, next);
     return Object.keys(set).length || remove.length ? { kind: 'backfilled', items: 1 } : undefined;
   }
-  if ('move' in what) return { kind: 'rewritten', items: what.move.halves.length };
+  if ('move' in what) return what.move.follows ? undefined : { kind: 'rewritten', items: what.move.halves.length };
   return undefined;
 }
 
@@ -865,7 +885,7 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
     await mapConcurrent(items, options.concurrency ?? 8, async ({ stored, what, key }) => {
       let outcome: Outcome;
       if ('entity' in what) outcome = await migrateItem(ctx, plan.decode, what.entity, stored);
-      else if ('move' in what) outcome = await moveEdge(ctx, what.move, stored);
+      else if ('move' in what) outcome = what.move.follows ? await followEdge(ctx, what.move) : await moveEdge(ctx, what.move, stored);
       else if ('leave' in what) outcome = { kind: what.leave };
       else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;
