@@ -118,7 +118,7 @@ ${entities.map((e) => entry([['name', quote(e.name)], ['kind', quote(e.kind)], [
 `;
 }
 
-/** migrate-<table>.ts: the command line (one process, a coordinated worker, or status). */
+/** migrate-<table>.ts: the command line (one process, a coordinated worker, status or cleanup). */
 function cliModule(after: TableDef): string {
   const folder = tableFolder(after);
   const program = `migrate-${folder}.ts`;
@@ -131,6 +131,7 @@ function cliModule(after: TableDef): string {
 // (start more at any time; a dead worker's segments are taken over from their checkpoints):
 //   npx tsx ${program} --coordinate [--segments 16] [--table NAME] [--lease-table NAME] [--lease-seconds 20] [--max-wcu N] [--page-size N] [--endpoint URL] [--region R]
 //   npx tsx ${program} status [--format json]      progress, workers, items/s and ETA
+//   npx tsx ${program} cleanup                     remove the run from the lease table (no worker alive); a new run sweeps again
 // A stopped run resumes where it stopped; re-running a finished one changes nothing. --help lists every option.
 
 import { migrationMain } from './new/${folder}/runtime/migration-cli.js';

@@ -155,3 +155,19 @@ test('a new rate (a coordinated worker\'s share) applies from then on', async (t
   t.deepEqual(at, [1000, 2000]);
   t.is(bucket.perSecond, 50);
 });
+
+test('a lower rate starts the window afresh: the worker goes on at its new share instead of stalling on what it spent at its larger one', async (t) => {
+  const clock = virtualClock();
+  const bucket = new CapacityBucket(100, clock);
+  const at: number[] = [];
+  let done = false;
+  void (async () => {
+    // ten seconds at 100 units/s fill the window (1,000 units, answered at once)
+    for (let i = 0; i < 10; i++) bucket.settle(await bucket.take(100), 100);
+    bucket.setRate(50);
+    for (let i = 0; i < 2; i++) at.push((await bucket.take(50)).at);
+    done = true;
+  })();
+  await clock.run(() => done);
+  t.deepEqual(at, [11_000, 12_000], 'one second of the new rate each, not after the 1,000 units have left the window');
+});

@@ -72,10 +72,19 @@ export class CapacityBucket {
     return this.perSecondValue;
   }
 
-  /** Changes the rate (a coordinated worker's share of the global cap); the window follows the new rate from now. */
+  /**
+   * Changes the rate (a coordinated worker's share of the global cap) from now. A lower rate also
+   * starts the 10-second window afresh: the charges before it were made at the larger share, which
+   * no other worker had meanwhile (the shares add up to the cap at every moment), so the worker goes
+   * on at its new rate instead of stalling until they have left the window.
+   */
   setRate(perSecond: number): void {
     if (!(perSecond > 0) || perSecond === this.perSecondValue) return;
     this.refill();
+    if (perSecond < this.perSecondValue) {
+      this.recent = [];
+      this.recentSum = 0;
+    }
     this.perSecondValue = perSecond;
     this.tokens = Math.min(this.tokens, perSecond);
   }

@@ -34,9 +34,9 @@ const usage: Array<[string[], string]> = [
   [['--segments', '0'], '--segments must be a whole number from 1 to 1,000,000, got "0"'],
   [['--page-size', '2000'], '--page-size must be a whole number from 1 to 1,000, got "2000"'],
   [['--segments', '4', '--segment', '4'], '--segment 4 is not in 0..3'],
-  [['--lease-seconds', '5'], '--lease-table and --lease-seconds need --coordinate (or the status command)'],
+  [['--lease-seconds', '5'], '--lease-table and --lease-seconds need --coordinate (or the status or cleanup command)'],
   [['--coordinate', '--checkpoints', 'dir'], '--segment and --checkpoints are for a run in one process; coordinated workers share segments and checkpoints through the lease table'],
-  [['statsu'], 'unknown command "statsu": the only command is status'],
+  [['statsu'], 'unknown command "statsu": the commands are status and cleanup'],
   [['status', '--format', 'xml'], 'unknown --format "xml": use text or json'],
 ];
 

@@ -1,30 +1,34 @@
 // The command line of a program emitted by `ddbgen diff --emit-migration`, and its Lambda entry.
 // One process migrates the segments it is given with checkpoints in a folder; with --coordinate,
 // any number of processes share the run through a lease table (migration-lease.ts); `status`
-// prints a coordinated run's progress. A mistyped option is a usage line (exit 2), never a stack.
+// prints a coordinated run's progress and `cleanup` removes it from the lease table. A mistyped
+// option is a usage line (exit 2), never a stack.
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { runMigration, type MigrationPlan } from './migration.js';
-import { migrationStatus, runWorker, statusText, type WorkerReport } from './migration-lease.js';
+import { cleanupRun, migrationStatus, runWorker, statusText, type WorkerReport } from './migration-lease.js';
 
 /** The options, as `--help` prints them. */
 export function migrationUsage(program: string, plan: MigrationPlan): string {
   return `usage: npx tsx ${program} [options]             migrate in this process (checkpoints in a folder)
        npx tsx ${program} --coordinate [options]   one worker of a run shared through a lease table
        npx tsx ${program} status [options]          progress and ETA of a coordinated run
+       npx tsx ${program} cleanup [options]         remove a coordinated run (no worker alive) from the lease table, and the table once empty
 
   --table NAME         physical table (default ${plan.tableName})
   --segments N         parallel scan segments of the run (default 4; with --coordinate 16, the first worker's count is the run's)
   --segment I          only this segment (repeatable; without --coordinate)
   --checkpoints DIR    checkpoint folder (default .ddbgen-checkpoints/${plan.id})
-  --max-wcu N          write cap in consumed WCU/s: this process's, or with --coordinate the whole run's (default ${plan.maxWcu})
+  --max-wcu N          write cap in consumed WCU/s: this process's, or with --coordinate the whole run's (the first worker's),
+                       shared out by the segments each worker holds (default ${plan.maxWcu})
   --page-size N        items per Scan page (default 100)
   --coordinate         share the run with other workers through the lease table
   --lease-table NAME   lease table, created when missing (default <table>-migration)
-  --lease-seconds S    a worker silent this long loses its segments to the others (default 20)
+  --lease-seconds S    a worker silent this long loses its segments to the others (default 20; the first worker's is the run's,
+                       kept in the lease table, so status and cleanup judge liveness by it and need no --lease-seconds)
   --format text|json   how status prints (default text)
   --endpoint URL       DynamoDB endpoint (DynamoDB Local: http://localhost:8000)
   --region R           AWS region (default: the SDK's)
@@ -85,11 +89,12 @@ export async function migrationMain(plan: MigrationPlan, argv: readonly string[]
   }
   let run: (db: DynamoDBDocumentClient) => Promise<void>;
   try {
-    if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'status')) throw new UsageError(`unknown command "${positionals.join(' ')}": the only command is status`);
+    const command = positionals[0];
+    if (positionals.length > 1 || (command !== undefined && command !== 'status' && command !== 'cleanup')) throw new UsageError(`unknown command "${positionals.join(' ')}": the commands are status and cleanup`);
     if (values.format !== undefined && !['text', 'json'].includes(values.format)) throw new UsageError(`unknown --format "${values.format}": use text or json`);
-    const coordinated = values.coordinate === true || positionals[0] === 'status';
+    const coordinated = values.coordinate === true || command !== undefined;
     if (coordinated && (values.segment || values.checkpoints)) throw new UsageError(`--segment and --checkpoints are for a run in one process; coordinated workers share segments and checkpoints through the lease table`);
-    if (!coordinated && (values['lease-table'] || values['lease-seconds'])) throw new UsageError('--lease-table and --lease-seconds need --coordinate (or the status command)');
+    if (!coordinated && (values['lease-table'] || values['lease-seconds'])) throw new UsageError('--lease-table and --lease-seconds need --coordinate (or the status or cleanup command)');
     const tableName = values.table ?? plan.tableName;
     const leaseTable = values['lease-table'] ?? `${tableName}-migration`;
     const leaseMs = (positiveInteger('lease-seconds', values['lease-seconds'], 3600) ?? 20) * 1000;
@@ -101,7 +106,13 @@ export async function migrationMain(plan: MigrationPlan, argv: readonly string[]
       return Number(s);
     });
     const log = (line: string) => err(`${line}\n`);
-    if (positionals[0] === 'status') {
+    if (command === 'cleanup') {
+      run = async (db) => {
+        const report = await cleanupRun(plan, { client: db, leaseTable });
+        if (!report) throw new Error(`no coordinated run of migration ${plan.id} in lease table ${leaseTable}`);
+        out(`removed migration ${plan.id} from lease table ${leaseTable} (${report.removed} items); ${report.tableDeleted ? 'deleted the lease table (no other run in it)' : 'kept the lease table (other runs are in it)'}\n`);
+      };
+    } else if (command === 'status') {
       run = async (db) => {
         const status = await migrationStatus(plan, { client: db, leaseTable, leaseMs });
         if (!status) throw new Error(`no coordinated run of migration ${plan.id} in lease table ${leaseTable}`);

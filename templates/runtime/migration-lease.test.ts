@@ -10,11 +10,13 @@ const status: MigrationStatus = {
   done: 12,
   inProgress: 3,
   counts: { scanned: 75000, rewritten: 50000, backfilled: 0, current: 24000, superseded: 10, unchanged: 988, skipped: 2 },
+  scanned: 75000,
   itemCount: 100000,
   workers: [{ worker: 'host#41#a1b2c3', segments: 2, scanned: 40000, heartbeatAgoSeconds: 1.5 }, { worker: 'host#42#d4e5f6', segments: 1, scanned: 35000, heartbeatAgoSeconds: 0.2 }],
   itemsPerSecond: 812,
   etaSeconds: 31,
   maxWcu: 800,
+  leaseSeconds: 20,
   consumedWcu: 100020,
   skipped: [{ key: { pk: 'MEMBER#m99', sk: 'PROFILE' }, reason: 'Member: name is 98, not a string' }],
 };

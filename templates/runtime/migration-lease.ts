@@ -11,14 +11,18 @@
 //   time on the observer's own clock is free (no clocks are compared across machines), so a dead
 //   worker's segment is taken over from its last checkpoint;
 // - each worker holds about its share of the unfinished segments (a worker over its share hands
-//   one back at a page boundary, so a worker started later gets work) and writes at the global
-//   cap divided by the workers alive;
-// - `status` reads the table: segments done, counts, workers, items per second and the ETA.
+//   the extra ones back at their page boundaries, so a worker started later gets work);
+// - the cap goes with the segments: a worker writes at the cap times the segments it holds over the
+//   segments not done, so the workers' rates add up to the cap at most from the first request,
+//   whatever each has seen of the others, and a worker without segments holds no share;
+// - the run's segment count, cap and lease length are the first worker's, kept in the table;
+// - `status` reads the table: segments done, counts, workers, items per second and the ETA;
+//   `cleanup` removes a finished (or abandoned) run, so a later run starts afresh.
 
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { defaultSleep } from './batch.js';
 import { CapacityBucket } from './capacity-bucket.js';
 import { emptyCounts, runSegment, type MigrationPlan, type PendingWrite, type SegmentCounts, type SegmentOptions, type SegmentState, type SegmentStore, type SkippedItem } from './migration.js';
@@ -26,9 +30,9 @@ import { emptyCounts, runSegment, type MigrationPlan, type PendingWrite, type Se
 export interface CoordinationOptions extends SegmentOptions {
   /** The lease table (created on first use, on demand billing). */
   readonly leaseTable: string;
-  /** The cap of the whole migration in consumed WCU/s, shared by the workers alive (the first worker's value is the run's). */
+  /** The cap of the whole migration in consumed WCU/s, shared by the workers by the segments they hold (the first worker's value is the run's). */
   readonly maxWcu: number;
-  /** A lease not renewed for this long is free. Default 20 s. */
+  /** A lease not renewed for this long is free. Default 20 s (the first worker's value is the run's). */
   readonly leaseMs?: number;
   /** How often a worker renews its leases and looks for work. Default a quarter of the lease time. */
   readonly heartbeatMs?: number;
@@ -62,6 +66,12 @@ export interface MigrationStatus {
   readonly done: number;
   readonly inProgress: number;
   readonly counts: SegmentCounts;
+  /**
+   * Items scanned so far: while the run goes on, as the workers report them item by item at each
+   * heartbeat (the counts move a page at a time; items a dead worker scanned are scanned again by
+   * the next owner); once it is done, the counts' exact figure.
+   */
+  readonly scanned: number;
   /** The table's item count when the run started (DescribeTable: refreshed by DynamoDB about every 6 hours). */
   readonly itemCount: number;
   readonly workers: ReadonlyArray<{ readonly worker: string; readonly segments: number; readonly scanned: number; readonly heartbeatAgoSeconds: number }>;
@@ -69,6 +79,8 @@ export interface MigrationStatus {
   /** Seconds left at the run's pace so far; 0 when done, undefined before anything was scanned. */
   readonly etaSeconds: number | undefined;
   readonly maxWcu: number;
+  /** The run's lease length: a worker whose last heartbeat is older is not counted alive (the workers judge so too). */
+  readonly leaseSeconds: number;
   /** Write units consumed on the table by every worker so far (a dead worker's as of its last heartbeat). */
   readonly consumedWcu: number;
   readonly skipped: readonly SkippedItem[];
@@ -80,6 +92,7 @@ export class LeaseLostError extends Error {
 }
 
 const RUN = 'RUN';
+const DEFAULT_LEASE_MS = 20_000;
 const segmentSk = (segment: number) => `SEGMENT#${String(segment).padStart(7, '0')}`;
 const workerSk = (worker: string) => `WORKER#${worker}`;
 
@@ -284,15 +297,15 @@ class LeaseStore implements SegmentStore {
   }
 }
 
-/** Starts the run in the lease table, or joins it: the first worker's segment count and cap are the run's. */
-async function joinRun(plan: MigrationPlan, options: CoordinationOptions): Promise<{ segments: number; maxWcu: number }> {
+/** Starts the run in the lease table, or joins it: the first worker's segment count, cap and lease length are the run's. */
+async function joinRun(plan: MigrationPlan, options: CoordinationOptions): Promise<{ segments: number; maxWcu: number; leaseMs: number }> {
   const { client, leaseTable } = options;
   const table = await client.send(new DescribeTableCommand({ TableName: options.tableName }));
   try {
     await client.send(
       new PutCommand({
         TableName: leaseTable,
-        Item: { pk: plan.id, sk: RUN, table: options.tableName, segments: options.segments, maxWcu: options.maxWcu, startedAt: Date.now(), itemCount: table.Table?.ItemCount ?? 0 },
+        Item: { pk: plan.id, sk: RUN, table: options.tableName, segments: options.segments, maxWcu: options.maxWcu, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, startedAt: Date.now(), itemCount: table.Table?.ItemCount ?? 0 },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -311,7 +324,7 @@ async function joinRun(plan: MigrationPlan, options: CoordinationOptions): Promi
       if (!isConditionFailure(error)) throw error;
     }
   }
-  return { segments, maxWcu: Number(run.maxWcu) };
+  return { segments, maxWcu: Number(run.maxWcu), leaseMs: Number(run.leaseMs ?? options.leaseMs ?? DEFAULT_LEASE_MS) };
 }
 
 /**
@@ -322,19 +335,36 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
   const started = Date.now();
   const { client, leaseTable } = options;
   const me = options.worker ?? `${hostname()}#${process.pid}#${randomBytes(3).toString('hex')}`;
-  const leaseMs = options.leaseMs ?? 20_000;
-  const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 4));
   const log = options.log ?? (() => {});
   await ensureLeaseTable(client, leaseTable);
   const run = await joinRun(plan, options);
-  if (run.segments !== options.segments || run.maxWcu !== options.maxWcu) log(`${me}: joining the run with ${run.segments} segments and a cap of ${run.maxWcu} WCU/s, as its first worker started it`);
+  const leaseMs = run.leaseMs;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 4));
+  if (run.segments !== options.segments || run.maxWcu !== options.maxWcu || (options.leaseMs !== undefined && run.leaseMs !== options.leaseMs)) {
+    log(`${me}: joining the run with ${run.segments} segments, a cap of ${run.maxWcu} WCU/s and a ${run.leaseMs / 1000} s lease, as its first worker started it`);
+  }
   const segmentOptions: SegmentOptions = { ...options, segments: run.segments };
   const store = new LeaseStore(client, leaseTable, plan.id, me);
-  const bucket = new CapacityBucket(run.maxWcu);
+  // one segment's share until this worker holds any (it writes nothing before it holds a segment)
+  const bucket = new CapacityBucket(run.maxWcu / run.segments);
   const finished: Record<number, SegmentCounts> = {};
   const tasks = new Map<number, Promise<void>>();
   /** Counters as this worker saw them, and since when (its own clock): a counter that stands still is a dead owner. */
   const seen = new Map<string, { counter: number; since: number }>();
+  /** Segments not done as the lease table last said, and the ones this worker finished since (done for certain). */
+  let undoneSeen = run.segments;
+  const finishedSinceRead = new Set<number>();
+  /**
+   * This worker's rate: the cap times the segments it holds over the segments not done. A segment
+   * is held by one worker at a time (claims are conditional) and never becomes undone again, so the
+   * workers' rates add up to the cap at most whatever each has seen of the others; called whenever
+   * the segments held or the view of those not done change, before the writes that follow.
+   */
+  const setShare = () => {
+    const held = [...store.leases].filter(([segment, lease]) => !lease.lost && finished[segment] === undefined).length;
+    const undone = Math.max(1, undoneSeen - finishedSinceRead.size);
+    bucket.setRate((run.maxWcu * Math.min(Math.max(held, 1), undone)) / undone);
+  };
   let scanned = 0;
   let beats = 0;
   let failure: unknown;
@@ -353,9 +383,12 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
         bucket,
         stopped: () => lease.lost || lease.release || failure !== undefined,
         fence: () => store.fence(segment, leaseMs),
-        progress: (s, counts, done, page) => {
-          scanned += page;
-          if (done) finished[s] = { ...counts };
+        scannedItem: () => scanned++,
+        progress: (s, counts, done) => {
+          if (!done) return;
+          finished[s] = { ...counts };
+          finishedSinceRead.add(s);
+          setShare();
         },
       },
       segment,
@@ -370,23 +403,33 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
         else failure ??= error;
       },
     );
-    tasks.set(segment, task.finally(() => tasks.delete(segment)));
+    tasks.set(
+      segment,
+      task.finally(() => {
+        tasks.delete(segment);
+        setShare();
+      }),
+    );
   };
-  for (;;) {
+  for (let first = true; ; first = false) {
     const now = Date.now();
     const items = await readRun(client, leaseTable, plan.id);
     await client.send(new PutCommand({ TableName: leaseTable, Item: { pk: plan.id, sk: workerSk(me), worker: me, beat: ++beats, heartbeatAt: now, segments: store.leases.size, scanned, consumed: bucket.consumed, rate: bucket.perSecond, startedAt: started } }));
     const workers = items.filter((i) => String(i.sk).startsWith('WORKER#') && i.finished !== true && (i.worker === me || now - observe(String(i.sk), Number(i.beat), now).since <= leaseMs));
     const alive = Math.max(1, workers.length + (workers.some((w) => w.worker === me) ? 0 : 1));
-    bucket.setRate(run.maxWcu / alive);
-    for (const segment of [...store.leases.keys()]) await store.renew(segment).catch(() => undefined);
     const segments = items.filter((i) => String(i.sk).startsWith('SEGMENT#'));
     const undone = segments.filter((i) => i.done !== true);
+    undoneSeen = undone.length;
+    finishedSinceRead.clear();
+    for (const segment of [...store.leases.keys()]) await store.renew(segment).catch(() => undefined);
+    setShare();
+    if (first && !undone.length) log(`${me}: migration ${plan.id} is already complete in lease table ${leaseTable}; to migrate items written in the old form since (a sweep), remove the run with the cleanup command and start the workers again`);
     if (failure !== undefined || (!undone.length && !tasks.size)) break;
     const late = options.deadline !== undefined && now >= options.deadline;
+    let share = 1;
     if (late) for (const lease of store.leases.values()) lease.release = true;
     else {
-      const share = Math.ceil(undone.length / alive);
+      share = Math.ceil(undone.length / alive);
       const free = undone.filter((i) => {
         const segment = Number(i.segment);
         if (store.leases.has(segment)) return false;
@@ -399,15 +442,17 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
         const segment = Number(item.segment);
         if (await store.claim(segment, Number(item.counter))) {
           log(`${me}: claimed segment ${segment}${item.owner === undefined ? '' : ` from ${String(item.owner)} (its lease expired)`}`);
+          setShare();
           start(segment);
         }
       }
-      // over the share (a worker joined): hand one segment back at its next page boundary
-      const releasing = [...store.leases.values()].filter((l) => l.release).length;
-      if (store.leases.size - releasing > share) [...store.leases.values()].find((l) => !l.release)!.release = true;
+      // over the share (a worker joined): hand the extra segments back at their next page boundaries, all at once
+      const kept = [...store.leases.values()].filter((l) => !l.release);
+      for (const lease of kept.slice(share)) lease.release = true;
     }
     if (late && !tasks.size) break;
-    await defaultSleep(heartbeatMs);
+    // a worker under its share while segments are undone looks for work sooner than it renews
+    await defaultSleep(store.leases.size < share ? Math.min(heartbeatMs, 1000) : heartbeatMs);
   }
   await Promise.all(tasks.values());
   await client.send(
@@ -424,51 +469,102 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
   return { migration: plan.id, worker: me, finished, scanned, consumedWcu: bucket.consumed, busiest10s: bucket.busiestWindow, seconds: (Date.now() - started) / 1000, complete };
 }
 
-/** The run as the lease table holds it: progress, counts, workers, rate and ETA, skipped items. */
+/**
+ * The run as the lease table holds it: progress, counts, workers, rate and ETA, skipped items. A
+ * worker is alive while its last heartbeat is within the run's lease length (stored with the run;
+ * `leaseMs` only for a run started by a worker that did not store it), as the workers judge it.
+ */
 export async function migrationStatus(plan: MigrationPlan, options: Pick<CoordinationOptions, 'client' | 'leaseTable'> & { readonly leaseMs?: number }): Promise<MigrationStatus | undefined> {
   const items = await readRun(options.client, options.leaseTable, plan.id);
   const run = items.find((i) => i.sk === RUN);
   if (!run) return undefined;
   const now = Date.now();
   const segments = items.filter((i) => String(i.sk).startsWith('SEGMENT#'));
+  const workers = items.filter((i) => String(i.sk).startsWith('WORKER#'));
   const counts = emptyCounts();
   for (const s of segments) for (const [k, v] of Object.entries(stateOf(s).counts)) counts[k as keyof SegmentCounts] += v;
   const itemCount = Number(run.itemCount ?? 0);
-  const last = Math.max(Number(run.startedAt), ...segments.map((s) => Number(s.updatedAt ?? 0)));
-  const seconds = Math.max(0.001, (last - Number(run.startedAt)) / 1000);
-  const itemsPerSecond = counts.scanned / seconds;
+  const startedAt = Number(run.startedAt);
   const done = segments.filter((s) => s.done === true).length;
+  const total = Number(run.segments);
+  // the rate and the ETA go by the items the workers report at each heartbeat, item by item (the
+  // segments' counts move a page at a time), until the latest heartbeat or checkpoint
+  const scanned = done === total ? counts.scanned : Math.max(counts.scanned, workers.reduce((sum, w) => sum + Number(w.scanned ?? 0), 0));
+  const last = Math.max(startedAt, ...segments.map((s) => Number(s.updatedAt ?? 0)), ...workers.map((w) => Number(w.heartbeatAt ?? 0)));
+  const seconds = Math.max(0.001, (last - startedAt) / 1000);
   // how far the run is: by items against the table's count (items moved into segments not yet
   // scanned are scanned again, so this can run ahead) or by segments done, whichever is further
-  const total = Number(run.segments);
-  const fraction = done === total ? 1 : Math.min(0.99, Math.max(itemCount ? counts.scanned / itemCount : 0, done / total));
-  const leaseMs = options.leaseMs ?? 20_000;
+  const fraction = done === total ? 1 : Math.min(0.99, Math.max(itemCount ? scanned / itemCount : 0, done / total));
+  const leaseMs = Number(run.leaseMs ?? options.leaseMs ?? DEFAULT_LEASE_MS);
   return {
     migration: plan.id,
     table: String(run.table),
-    segments: Number(run.segments),
+    segments: total,
     done,
     inProgress: segments.filter((s) => s.done !== true && s.owner !== undefined).length,
     counts,
+    scanned,
     itemCount,
-    workers: items
-      .filter((i) => String(i.sk).startsWith('WORKER#') && i.finished !== true && now - Number(i.heartbeatAt) <= 3 * leaseMs)
+    workers: workers
+      .filter((w) => w.finished !== true && now - Number(w.heartbeatAt) <= leaseMs)
       .map((w) => ({ worker: String(w.worker), segments: Number(w.segments), scanned: Number(w.scanned), heartbeatAgoSeconds: Math.round((now - Number(w.heartbeatAt)) / 100) / 10 })),
-    itemsPerSecond: Math.round(itemsPerSecond),
+    itemsPerSecond: Math.round(scanned / seconds),
     etaSeconds: fraction === 1 ? 0 : fraction > 0 ? Math.round((seconds * (1 - fraction)) / fraction) : undefined,
     maxWcu: Number(run.maxWcu),
-    consumedWcu: items.filter((i) => String(i.sk).startsWith('WORKER#')).reduce((sum, w) => sum + Number(w.consumed ?? 0), 0),
+    leaseSeconds: leaseMs / 1000,
+    consumedWcu: workers.reduce((sum, w) => sum + Number(w.consumed ?? 0), 0),
     skipped: items.filter((i) => String(i.sk).startsWith('SKIPPED#')).map((i) => ({ key: JSON.parse(String(i.key)) as Record<string, unknown>, reason: String(i.reason) })),
   };
+}
+
+/** What `cleanup` removed. */
+export interface CleanupReport {
+  readonly migration: string;
+  /** Items of the run removed from the lease table (its run, segment, worker and skipped items). */
+  readonly removed: number;
+  /** Whether the lease table was deleted (it held no other run). */
+  readonly tableDeleted: boolean;
+}
+
+/** A worker of the run is alive (its last heartbeat is within the run's lease): the run is not removed. */
+export class RunInProgressError extends Error {
+  override readonly name = 'RunInProgressError';
+}
+
+/**
+ * Removes a run from the lease table once no worker of it is alive (a heartbeat within the run's
+ * lease), finished or not, and deletes the lease table when no other run is in it. A worker started
+ * afterwards begins a new run: it scans the whole table again and moves what is still in the old
+ * form (items written by old code after the run, stragglers), leaving what is done alone.
+ */
+export async function cleanupRun(plan: MigrationPlan, options: Pick<CoordinationOptions, 'client' | 'leaseTable'>): Promise<CleanupReport | undefined> {
+  const { client, leaseTable } = options;
+  const status = await migrationStatus(plan, options);
+  if (!status) return undefined;
+  if (status.workers.length) {
+    throw new RunInProgressError(`${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} of migration ${plan.id} still alive (${status.workers.map((w) => w.worker).join(', ')}): stop them, or wait ${status.leaseSeconds} s after the last one died`);
+  }
+  const items = await readRun(client, leaseTable, plan.id);
+  for (let i = 0; i < items.length; i += 25) {
+    let requests: unknown[] = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+    while (requests.length) {
+      const result = await client.send(new BatchWriteCommand({ RequestItems: { [leaseTable]: requests as never } }));
+      requests = result.UnprocessedItems?.[leaseTable] ?? [];
+    }
+  }
+  const rest = await client.send(new ScanCommand({ TableName: leaseTable, Limit: 1, ConsistentRead: true }));
+  const tableDeleted = !rest.Items?.length && !rest.LastEvaluatedKey;
+  if (tableDeleted) await client.send(new DeleteTableCommand({ TableName: leaseTable }));
+  return { migration: plan.id, removed: items.length, tableDeleted };
 }
 
 /** `status` as text: one line of progress, one of counts, one of rate and ETA, then the workers. */
 export function statusText(status: MigrationStatus): string {
   const c = status.counts;
-  const share = status.itemCount ? ` (${Math.min(100, Math.round((100 * c.scanned) / status.itemCount))} %)` : '';
+  const share = status.itemCount ? ` (${Math.min(100, Math.round((100 * status.scanned) / status.itemCount))} %)` : '';
   return [
     `migration ${status.migration} on table ${status.table}: ${status.done} of ${status.segments} segments done, ${status.inProgress} in progress, ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} alive`,
-    `items: ${c.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
+    `items: ${status.scanned} scanned of ~${status.itemCount}${share}: ${c.rewritten} rewritten, ${c.backfilled} backfilled, ${c.current} already done, ${c.superseded} superseded, ${c.unchanged} unchanged, ${c.skipped} skipped`,
     `rate: ${status.itemsPerSecond} items/s since the start, ${status.consumedWcu} WCU consumed (cap ${status.maxWcu} WCU/s); ${status.etaSeconds === undefined ? 'ETA unknown until items are scanned' : status.etaSeconds === 0 ? 'finished' : `ETA ${status.etaSeconds} s`}`,
     ...status.workers.map((w) => `  worker ${w.worker}: ${w.segments} segment${w.segments === 1 ? '' : 's'}, ${w.scanned} scanned, last heartbeat ${w.heartbeatAgoSeconds} s ago`),
     ...status.skipped.map((s) => `  skipped ${JSON.stringify(s.key)}: ${s.reason}`),

@@ -87,6 +87,12 @@ export interface MigratedEdge {
 export interface EdgeMove {
   readonly edge: string;
   readonly halves: ReadonlyArray<{ readonly old: Readonly<Record<string, unknown>>; readonly next: Readonly<Record<string, unknown>> }>;
+  /**
+   * The half read is the inverse one and both halves move: the forward half's scan moves them and
+   * counts them, so each edge has one mover (and one count, also when a segment is taken over
+   * mid-page); this half is only checked to have its forward half.
+   */
+  readonly follows?: true;
 }
 
 export interface MigrationPlan {
@@ -442,7 +448,8 @@ function edgeMove(edge: MigratedEdge, stored: Readonly<Record<string, unknown>>,
   const item = (h: 'forward' | 'inverse') => ({ old: before[h]!, next: { ...attributes, ...after[h]!, ...(h === 'forward' ? after.index : {}) } });
   const halves = [half, ...(before.inverse ? [half === 'forward' ? 'inverse' : 'forward'] as const : [])].map(item);
   if (sameKey(halves[0]!.old, { [next.model.pk]: halves[0]!.next[next.model.pk], [next.model.sk]: halves[0]!.next[next.model.sk] })) return 'current';
-  return { edge: edge.name, halves: halves.filter((h) => !sameKey(h.old, { [next.model.pk]: h.next[next.model.pk], [next.model.sk]: h.next[next.model.sk] })) };
+  const moving = halves.filter((h) => !sameKey(h.old, { [next.model.pk]: h.next[next.model.pk], [next.model.sk]: h.next[next.model.sk] }));
+  return { edge: edge.name, halves: moving, ...(half === 'inverse' && moving.length === 2 ? { follows: true as const } : {}) };
 }
 
 /** Classifies a stored item against a migrated edge: undefined when it is no item of that edge. */
@@ -721,6 +728,19 @@ const SUPERSEDE_ATTEMPTS = 3;
 const CONFLICT_ATTEMPTS = 8;
 
 /**
+ * An inverse half whose forward half moves it (`EdgeMove.follows`): already done as far as this
+ * scan goes (counted as current) while its forward half is in the table or once both have moved;
+ * reported when its forward half is missing, and left in place.
+ */
+async function followEdge(ctx: WriteContext, move: EdgeMove): Promise<Outcome> {
+  const [own, forward] = move.halves;
+  const there = async (key: Readonly<Record<string, unknown>>) => (await ctx.client.send(new GetCommand({ TableName: ctx.tableName, Key: key, ConsistentRead: true }))).Item !== undefined;
+  // the two halves move in one transaction: the forward half gone while this one is there means it is missing
+  if ((await there(forward!.old)) || !(await there(own!.old))) return { kind: 'current' };
+  return { kind: 'skipped', skipped: { key: own!.old, reason: `edge ${move.edge}: its other half ${JSON.stringify(forward!.old)} is not in the table (an edge is stored as two items); nothing was written` } };
+}
+
+/**
  * Moves an edge item and its other half in one transaction: each new item put unless its key
  * exists, each old one deleted only if it is still there. When a condition fails: a newer write
  * holding a new key wins (the old halves are only deleted); an item already gone was moved with
@@ -778,10 +798,28 @@ async function stillThere(ctx: TableContext, keys: ReadonlyArray<Readonly<Record
   return new Set(found.keys());
 }
 
-/** A write planned for a scanned item: what it counts for, or nothing when the item needs none. */
-function planned(what: ReturnType<typeof classify>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
-  if ('entity' in what) return { kind: what.entity.kind === 'rewrite' ? 'rewritten' : 'backfilled', items: 1 };
-  if ('move' in what) return { kind: 'rewritten', items: what.move.halves.length };
+/**
+ * A write planned for a scanned item: what it counts for, or nothing when the item needs none. An
+ * entity's item is planned as migrateItem will write it (a new key is a rewrite, changed index
+ * attributes a backfill, neither no write: a random-shard counter whose shard keeps its key), so a
+ * run that resumes the page never counts as made a write that was never planned.
+ */
+function planned(decode: DecodeStored, what: ReturnType<typeof classify>, stored: Readonly<Record<string, unknown>>): Pick<PendingWrite, 'kind' | 'items'> | undefined {
+  if ('entity' in what) {
+    const { entity } = what;
+    const read = readStored(entity, decode, stored);
+    if ('skip' in read) return undefined;
+    let next: Record<string, unknown>;
+    try {
+      next = nextRecord(entity, read.item, read.shard);
+    } catch {
+      return undefined;
+    }
+    if (JSON.stringify(tableKey(entity.to, next)) !== JSON.stringify(tableKey(entity.from, stored))) return { kind: 'rewritten', items: 1 };
+    const { set, remove } = indexChanges(entity, stored, next);
+    return Object.keys(set).length || remove.length ? { kind: 'backfilled', items: 1 } : undefined;
+  }
+  if ('move' in what) return what.move.follows ? undefined : { kind: 'rewritten', items: what.move.halves.length };
   return undefined;
 }
 
@@ -790,8 +828,10 @@ export interface SegmentRun {
   readonly options: SegmentOptions;
   readonly store: SegmentStore;
   readonly bucket: CapacityBucket;
-  /** After each page: the segment's counts (all its runs'), whether it is finished, and the items this page scanned. */
-  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean, page: number) => void;
+  /** After each page: the segment's counts (all its runs') and whether it is finished. */
+  readonly progress?: (segment: number, counts: SegmentCounts, finished: boolean) => void;
+  /** As each item is scanned and handled (live progress between a page's checkpoints). */
+  readonly scannedItem?: () => void;
   /** Checked before each page: true stops the segment there (its checkpoint stays where it is). */
   readonly stopped?: () => boolean;
   /** Awaited before each write: throws when the segment may no longer be written by this process. */
@@ -836,8 +876,8 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
       }),
     );
     const items = (page.Items ?? []).map((stored) => ({ stored, what: classify(plan, stored), key: storedKey(plan, stored) }));
-    const pending = items.flatMap(({ what, key }) => {
-      const write = planned(what);
+    const pending = items.flatMap(({ stored, what, key }) => {
+      const write = planned(plan.decode, what, stored);
       return write ? [{ key, ...write }] : [];
     });
     if (pending.length) await store.save(segment, { ...(next ? { next } : {}), done: false, counts, pending }, []);
@@ -845,10 +885,11 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
     await mapConcurrent(items, options.concurrency ?? 8, async ({ stored, what, key }) => {
       let outcome: Outcome;
       if ('entity' in what) outcome = await migrateItem(ctx, plan.decode, what.entity, stored);
-      else if ('move' in what) outcome = await moveEdge(ctx, what.move, stored);
+      else if ('move' in what) outcome = what.move.follows ? await followEdge(ctx, what.move) : await moveEdge(ctx, what.move, stored);
       else if ('leave' in what) outcome = { kind: what.leave };
       else outcome = { kind: 'skipped', skipped: { key, reason: what.skip } };
       counts.scanned++;
+      run.scannedItem?.();
       const earlier = carried.get(id(key));
       if (earlier && outcome.kind === 'current') counts[earlier.kind] += earlier.items; // made by the stopped run
       else if (outcome.kind === 'skipped') {
@@ -858,7 +899,7 @@ export async function runSegment(run: SegmentRun, segment: number): Promise<Segm
     });
     next = page.LastEvaluatedKey;
     await store.save(segment, { ...(next ? { next } : {}), done: next === undefined, counts }, skipped);
-    run.progress?.(segment, counts, next === undefined, items.length);
+    run.progress?.(segment, counts, next === undefined);
   } while (next);
   return counts;
 }
