@@ -74,34 +74,61 @@ async function inspect(page: Page): Promise<{ links: string[]; ids: string[]; ov
   return { links: found.hrefs.map((href) => new URL(href, here).href).filter((href) => href.startsWith(origin)), ids: found.ids, overflow: found.overflow };
 }
 
-test.serial('every page loads at 1280 and 400 px without sideways scrolling; every internal link and anchor resolves', async (t) => {
-  t.timeout(300_000);
-  t.true(pages.length > 100, `${pages.length} pages`);
-  const ids = new Map<string, Set<string>>();
-  const links = new Map<string, string>(); // target → the first page linking to it
-  const wide: string[] = [];
+/** What the 1280 px pass found, for the link check: each page's element ids, and each internal link target with the first page linking to it. */
+const ids = new Map<string, Set<string>>();
+const links = new Map<string, string>();
+
+/** Opens each page of `share` in `tab` at `width`, inspecting it; what failed to load or scrolls sideways. */
+async function visit(t: import('ava').ExecutionContext, share: readonly string[], tab: Page, width: number, seen?: (url: string, found: Awaited<ReturnType<typeof inspect>>) => void): Promise<{ failed: string[]; wide: string[] }> {
   const failed: string[] = [];
-  page.on('pageerror', (error) => failed.push(`${page.url()}: ${error.message}`));
-  // at 1280 px with the site's scripts (a page that fails to hydrate fails here); at 400 px the
-  // pages as served, laid out by their CSS alone (the phone layout is media queries), which halves
-  // the cost of a load
-  for (const [tab, width] of [[page, 1280], [served, 400]] as const) {
-    const started = Date.now();
-    for (const url of pages) {
-      const response = await tab.goto(origin + url, { waitUntil: tab === page ? 'load' : 'domcontentloaded' });
-      if (response?.status() !== 200) failed.push(`${url}: HTTP ${response?.status()}`);
-      const found = await inspect(tab);
-      if (found.overflow > 1) wide.push(`${url} at ${width} px: ${found.overflow} px wider than the window`);
-      if (tab !== page) continue;
+  const wide: string[] = [];
+  const onError = (error: Error) => failed.push(`${tab.url()}: ${error.message}`);
+  tab.on('pageerror', onError);
+  const started = Date.now();
+  for (const url of share) {
+    const response = await tab.goto(origin + url, { waitUntil: tab === page ? 'load' : 'domcontentloaded' });
+    if (response?.status() !== 200) failed.push(`${url}: HTTP ${response?.status()}`);
+    const found = await inspect(tab);
+    if (found.overflow > 1) wide.push(`${url} at ${width} px: ${found.overflow} px wider than the window`);
+    seen?.(url, found);
+  }
+  tab.off('pageerror', onError);
+  t.log(`${share.length} pages at ${width} px: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { failed, wide };
+}
+
+/** The pages are visited in shares, a test each, so no test needs minutes on a loaded machine. */
+const SHARES = 4;
+const share = (k: number) => pages.filter((_, i) => i % SHARES === k);
+
+// At 1280 px with the site's scripts (a page that fails to hydrate fails here); at 400 px the pages
+// as served, laid out by their CSS alone (the phone layout is media queries), which halves the cost
+// of a load.
+for (let k = 0; k < SHARES; k++) {
+  test.serial(`every page loads at 1280 px with its scripts, without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
+    t.timeout(300_000);
+    t.true(pages.length > 100, `${pages.length} pages`);
+    const { failed, wide } = await visit(t, share(k), page, 1280, (url, found) => {
       ids.set(url, new Set(found.ids));
       for (const link of found.links) {
         const target = new URL(link);
         const key = `${target.pathname}${target.hash}`;
         if (!links.has(key)) links.set(key, url);
       }
-    }
-    t.log(`${pages.length} pages at ${width} px: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
+    });
+    t.deepEqual(failed, []);
+    t.deepEqual(wide, []);
+  });
+  test.serial(`every page as served lays out at 400 px without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
+    t.timeout(300_000);
+    const { failed, wide } = await visit(t, share(k), served, 400);
+    t.deepEqual(failed, []);
+    t.deepEqual(wide, []);
+  });
+}
+
+test.serial('every internal link leads to a page, and every #anchor to an element of it', (t) => {
+  t.is(ids.size, pages.length, 'the 1280 px pass read every page');
   const resolve = (pathname: string) => [pathname, pathname.endsWith('/') ? `${pathname}index.html` : `${pathname}.html`].find((c) => ids.has(c));
   const broken = [...links].flatMap(([key, from]) => {
     const [pathname, hash] = key.split('#') as [string, string | undefined];
@@ -110,8 +137,6 @@ test.serial('every page loads at 1280 and 400 px without sideways scrolling; eve
     if (hash && !ids.get(target)!.has(decodeURIComponent(hash))) return [`${key} (from ${from}): no element #${hash}`];
     return [];
   });
-  t.deepEqual(failed, []);
-  t.deepEqual(wide, []);
   t.deepEqual(broken, []);
   t.true(links.size > 500, `${links.size} distinct internal links`);
 });
