@@ -475,7 +475,11 @@ export async function runWorker(plan: MigrationPlan, options: CoordinationOption
  * `leaseMs` only for a run started by a worker that did not store it), as the workers judge it.
  */
 export async function migrationStatus(plan: MigrationPlan, options: Pick<CoordinationOptions, 'client' | 'leaseTable'> & { readonly leaseMs?: number }): Promise<MigrationStatus | undefined> {
-  const items = await readRun(options.client, options.leaseTable, plan.id);
+  // no lease table yet (no worker has started): no run, as when the table holds none
+  const items = await readRun(options.client, options.leaseTable, plan.id).catch((error: unknown) => {
+    if ((error as { name?: string }).name === 'ResourceNotFoundException') return [];
+    throw error;
+  });
   const run = items.find((i) => i.sk === RUN);
   if (!run) return undefined;
   const now = Date.now();

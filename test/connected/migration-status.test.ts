@@ -46,6 +46,7 @@ test.serial('status: progress item by item before the first checkpoint, liveness
     },
     { step: 'initialize', name: 'die' },
   );
+  t.is(await lease.migrationStatus(plan, { client: observer, leaseTable }), undefined, 'before any worker, no lease table: no run');
   const options = { tableName, leaseTable, segments: 1, maxWcu: 10, pageSize: 500 };
   const first = lease.runWorker(plan, { ...options, client: dying, worker: 'dying', leaseMs: 2000 });
   first.catch(() => undefined);
