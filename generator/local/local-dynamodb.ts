@@ -19,6 +19,7 @@ import type {
 import { InMemoryDynamoDB, type InMemoryOperation, type InMemoryStreamRecord } from '../../templates/runtime/in-memory-table.js';
 import { itemBytes, RequestError, validation, type AttributeMap } from '../../templates/runtime/in-memory-value.js';
 import { translateLegacy } from './legacy-parameters.js';
+import { checkRequest } from './request-checks.js';
 
 const DATA_PLANE = new Set<string>(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem', 'TransactGetItems', 'TransactWriteItems']);
 
@@ -78,6 +79,7 @@ export class LocalDynamoDB {
   /** Answers one operation (`GetItem`, `CreateTable`, … or a Streams operation) with its input as the JSON protocol carries it. */
   handle(operation: string, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
     if (DATA_PLANE.has(operation)) {
+      checkRequest(operation, input, (name) => this.tables.has(name));
       const request = translateLegacy(operation, input);
       this.engine.sweepExpired();
       return this.engine.request(operation as InMemoryOperation, request);
