@@ -10,7 +10,8 @@ export async function localCommand(io: CliIo, options: { readonly port: number; 
   const started = performance.now();
   const persist = options.persist === undefined ? undefined : path.resolve(io.cwd, options.persist);
   const server = await startLocal({ port: options.port, ...(persist === undefined ? {} : { persist }) });
-  const where = persist === undefined ? 'in memory' : `kept in ${path.relative(io.cwd, persist) || '.'}`;
+  const shown = persist === undefined ? undefined : path.relative(io.cwd, persist).startsWith('..') ? persist : path.relative(io.cwd, persist) || '.';
+  const where = shown === undefined ? 'in memory' : `kept in ${shown}`;
   io.stdout(`ddbgen: local DynamoDB on ${server.endpoint} (${where}; ready in ${Math.round(performance.now() - started)} ms; Ctrl-C to stop)\n`);
   return new Promise<number>((resolve) => {
     const stop = () => {
