@@ -80,9 +80,15 @@ export class LocalDynamoDB {
   handle(operation: string, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
     if (DATA_PLANE.has(operation)) {
       checkRequest(operation, input, (name) => this.tables.has(name));
+      if (operation === 'GetItem' || operation === 'UpdateItem' || operation === 'DeleteItem') checkKeyShape(this.tables.get(String(input.TableName))!.definition, input.Key);
       const request = translateLegacy(operation, input);
       this.engine.sweepExpired();
-      return this.engine.request(operation as InMemoryOperation, request);
+      const output = this.engine.request(operation as InMemoryOperation, request);
+      if (input.ReturnItemCollectionMetrics === 'SIZE' && (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem')) {
+        const metrics = this.itemCollectionMetrics(this.tables.get(String(input.TableName))!, (input.Item ?? input.Key) as Record<string, unknown>);
+        if (metrics) output.ItemCollectionMetrics = metrics;
+      }
+      return output;
     }
     switch (operation) {
       case 'CreateTable':
@@ -106,7 +112,7 @@ export class LocalDynamoDB {
       case 'UntagResource':
         return this.untagResource(input);
       case 'ListTagsOfResource':
-        return { Tags: this.byArn(input.ResourceArn).tags.map((tag) => ({ ...tag })) };
+        return { Tags: this.byArn(input.ResourceArn, 'ListTagsOfResource').tags.map((tag) => ({ ...tag })) };
       case 'DescribeEndpoints':
         return { Endpoints: [{ Address: `dynamodb.${this.region}.amazonaws.com`, CachePeriodInMinutes: 1440 }] };
       case 'DescribeLimits':
@@ -137,6 +143,24 @@ export class LocalDynamoDB {
     }
   }
 
+  /**
+   * The item collection a write touched, for a table with local secondary indexes (DynamoDB
+   * answers nothing for others): its partition key and its size's estimate in GB, a range one GB wide.
+   */
+  private itemCollectionMetrics(table: TableRecord, given: Record<string, unknown>): Record<string, unknown> | undefined {
+    if (!table.definition.LocalSecondaryIndexes?.length) return undefined;
+    const hash = table.definition.KeySchema!.find((k) => k.KeyType === 'HASH')!.AttributeName!;
+    const value = JSON.stringify(given[hash]);
+    const items = this.engine.rawItems(table.definition.TableName!).filter((item) => JSON.stringify(wireOf(item[hash])) === value);
+    let bytes = 0;
+    for (const item of items) {
+      bytes += itemBytes(item);
+      for (const index of table.definition.LocalSecondaryIndexes) if ((index.KeySchema ?? []).every((k) => item[k.AttributeName!] !== undefined)) bytes += itemBytes(item);
+    }
+    const low = Math.floor(bytes / 2 ** 30);
+    return { ItemCollectionKey: { [hash]: given[hash] }, SizeEstimateRangeGB: [low, low + 1] };
+  }
+
   private addTable(table: TableRecord): void {
     const name = table.definition.TableName!;
     this.engine.createTable(table.definition, table.timeToLive ? { timeToLive: { TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: table.timeToLive } } } : undefined);
@@ -156,12 +180,13 @@ export class LocalDynamoDB {
     return `arn:aws:dynamodb:${this.region}:${this.account}:table/${name}`;
   }
 
-  private byArn(arn: unknown): TableRecord {
+  /** The table an ARN names; one that names no table here is refused as DynamoDB refuses it: access to it is denied. */
+  private byArn(arn: unknown, action: string): TableRecord {
     const text = String(arn ?? '');
     const match = /^arn:aws:dynamodb:[^:]*:[^:]*:table\/([^/]+)$/.exec(text);
     if (!match) throw validation(`Invalid TableArn: Invalid ResourceArn provided as input ${text}`);
     const table = this.tables.get(match[1]!);
-    if (!table) throw new RequestError('ResourceNotFoundException', `Requested resource not found: ResourceArn: ${text} not found`);
+    if (!table) throw new RequestError('AccessDeniedException', `User: arn:aws:iam::${this.account}:user/local is not authorized to perform: dynamodb:${action} on resource: ${text} because no identity-based policy allows the dynamodb:${action} action`);
     return table;
   }
 
@@ -169,13 +194,18 @@ export class LocalDynamoDB {
   // Tables.
 
   private createTable(input: CreateTableCommandInput): Record<string, unknown> {
+    if (input.TableName === undefined || input.TableName === null) throw validation("The parameter 'TableName' is required but was not present in the request");
     const problems = [
       ...(input.AttributeDefinitions === undefined ? [`Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null`] : []),
       ...nameProblems(input.TableName, 'tableName'),
       ...(input.KeySchema === undefined ? [`Value null at 'keySchema' failed to satisfy constraint: Member must not be null`] : []),
     ];
+    for (const [at, element] of (input.KeySchema ?? []).entries()) {
+      if (element.KeyType !== 'HASH' && element.KeyType !== 'RANGE') problems.push(`Value '${String(element.KeyType)}' at 'keySchema.${at + 1}.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]`);
+    }
     if (input.KeySchema && (input.KeySchema.length < 1 || input.KeySchema.length > 2)) {
-      problems.push(`Value '${JSON.stringify(input.KeySchema)}' at 'keySchema' failed to satisfy constraint: Member must have length ${input.KeySchema.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 2'}`);
+      const elements = input.KeySchema.map((k) => `KeySchemaElement(attributeName=${k.AttributeName}, keyType=${k.KeyType})`).join(', ');
+      problems.push(`Value '[${elements}]' at 'keySchema' failed to satisfy constraint: Member must have length ${input.KeySchema.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 2'}`);
     }
     if (problems.length) throw constraints(problems);
     const name = input.TableName!;
@@ -348,6 +378,13 @@ export class LocalDynamoDB {
         if (update.Update.ProvisionedThroughput) index.ProvisionedThroughput = update.Update.ProvisionedThroughput;
       }
     }
+    const asked = input.ProvisionedThroughput as ProvisionedThroughput | undefined;
+    if (asked && table.billingMode === 'PROVISIONED' && billingMode === 'PROVISIONED' && Number(asked.ReadCapacityUnits) === table.throughput.ReadCapacityUnits && Number(asked.WriteCapacityUnits) === table.throughput.WriteCapacityUnits) {
+      const { ReadCapacityUnits: read, WriteCapacityUnits: write } = table.throughput;
+      throw validation(
+        `The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: ${read}. Requested ReadCapacityUnits: ${read}. Current WriteCapacityUnits provisioned for the table: ${write}. Requested WriteCapacityUnits: ${write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.`,
+      );
+    }
     table.billingMode = billingMode;
     if (input.ProvisionedThroughput !== undefined || billingMode === 'PAY_PER_REQUEST') table.throughput = throughputOf(input.ProvisionedThroughput as ProvisionedThroughput | undefined);
     if (input.StreamSpecification !== undefined) {
@@ -370,6 +407,9 @@ export class LocalDynamoDB {
   private updateTimeToLive(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
     const spec = input.TimeToLiveSpecification as { Enabled?: boolean; AttributeName?: string } | undefined;
     const problems = [...nameProblems(input.TableName, 'tableName'), ...(spec === undefined ? [`Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null`] : [])];
+    if (spec?.AttributeName !== undefined && (spec.AttributeName.length < 1 || spec.AttributeName.length > 255)) {
+      problems.push(`Value '${spec.AttributeName}' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length ${spec.AttributeName.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 255'}`);
+    }
     if (problems.length) throw constraints(problems);
     const table = this.record(input.TableName);
     if (spec!.Enabled) {
@@ -382,7 +422,7 @@ export class LocalDynamoDB {
   }
 
   private tagResource(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-    const table = this.byArn(input.ResourceArn);
+    const table = this.byArn(input.ResourceArn, 'TagResource');
     const tags = (input.Tags as Tag[] | undefined) ?? [];
     for (const tag of tags) {
       const at = table.tags.findIndex((t) => t.Key === tag.Key);
@@ -394,7 +434,7 @@ export class LocalDynamoDB {
   }
 
   private untagResource(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-    const table = this.byArn(input.ResourceArn);
+    const table = this.byArn(input.ResourceArn, 'UntagResource');
     const keys = new Set((input.TagKeys as string[] | undefined) ?? []);
     table.tags = table.tags.filter((tag) => !keys.has(tag.Key!));
     return {};
@@ -540,13 +580,13 @@ function checkKeySchema(keys: readonly KeySchemaElement[], definitions: readonly
       throw constraints([`Value '${definition.AttributeType}' at 'attributeDefinitions.${definitions.indexOf(definition) + 1}.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]`]);
     }
   }
+  if (keys.length === 2 && keys[0]!.AttributeName === keys[1]!.AttributeName) throw validation('Invalid KeySchema: Some index key attribute have no definition');
   const missing = keys.filter((k) => !definitions.some((d) => d.AttributeName === k.AttributeName)).map((k) => k.AttributeName);
   if (missing.length) {
     throw invalid(`Some index key attributes are not defined in AttributeDefinitions. Keys: [${missing.join(', ')}], AttributeDefinitions: [${definitions.map((d) => d.AttributeName).join(', ')}]`);
   }
   if (keys[0]?.KeyType !== 'HASH') throw invalid('Invalid KeySchema: The first KeySchemaElement is not a HASH key type');
   if (keys.length === 2 && keys[1]!.KeyType !== 'RANGE') throw invalid('Invalid KeySchema: The second KeySchemaElement is not a RANGE key type');
-  if (keys.length === 2 && keys[0]!.AttributeName === keys[1]!.AttributeName) throw invalid('Both the Hash Key and the Range Key element in the KeySchema have the same name');
 }
 
 function checkIndex(index: GlobalSecondaryIndex | LocalSecondaryIndex, definitions: readonly AttributeDefinition[], kind: 'global' | 'local'): void {
@@ -568,4 +608,24 @@ function checkStream(spec: StreamSpecification | undefined): string | undefined 
     throw constraints([`Value '${view}' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]`]);
   }
   return view;
+}
+
+/** An attribute value as the wire carries it (bytes as base64), to compare with one given in a request. */
+function wireOf(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value, (_, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v)));
+}
+
+/** A Key parameter names exactly the table's key attributes, each of its declared type. */
+function checkKeyShape(definition: CreateTableCommandInput, key: unknown): void {
+  const given = (key ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const schema = definition.KeySchema ?? [];
+  const matches =
+    Object.keys(given).length === schema.length &&
+    schema.every((k) => {
+      const value = given[k.AttributeName!];
+      const type = definition.AttributeDefinitions!.find((d) => d.AttributeName === k.AttributeName)!.AttributeType!;
+      return typeof value === 'object' && value !== null && value[type] !== undefined && Object.keys(value).length === 1;
+    });
+  if (!matches) throw validation('The provided key element does not match the schema');
 }

@@ -47,7 +47,9 @@ function constraintProblems(operation: string, input: Input): string[] {
       problems.push(`Value '${String(value)}' at '${parameter}' failed to satisfy constraint: Member must satisfy enum value set: [${values.join(', ')}]`);
     }
   }
-  if ((operation === 'Query' || operation === 'Scan') && input.Limit !== undefined && Number(input.Limit) < 1) {
+  // DynamoDB words the two differently: a Query's names the parameter as given, without its value
+  if (operation === 'Query' && input.Limit !== undefined && Number(input.Limit) < 1) problems.push(`Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1`);
+  if (operation === 'Scan' && input.Limit !== undefined && Number(input.Limit) < 1) {
     problems.push(`Value '${String(input.Limit)}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1`);
   }
   if (operation === 'Scan') {
