@@ -1,10 +1,11 @@
-// `ddbgen local`: the local DynamoDB (local-dynamodb.ts) served over DynamoDB's JSON 1.0 HTTP
-// protocol on 127.0.0.1, so any SDK, the AWS CLI and NoSQL Workbench can use it: POST / with
-// `X-Amz-Target: DynamoDB_20120810.<Operation>` (or `DynamoDBStreams_20120810.<Operation>`), a
-// JSON body, binary values in base64; errors as `{"__type": "…#<Name>", "message": "…"}` with
-// status 400 (500 for an internal error). Any credentials are accepted and none are checked.
-// With `persist`, the tables are kept in a folder: loaded at start, written atomically (a
-// temporary file renamed over the old one) every few seconds after a change and on `stop()`.
+// `ddbgen local` (and `startLocal`, exported as `ddbgen/local`): the local DynamoDB
+// (local-dynamodb.ts) served over DynamoDB's JSON 1.0 HTTP protocol on 127.0.0.1, so any SDK, the
+// AWS CLI and NoSQL Workbench can use it: POST / with `X-Amz-Target: DynamoDB_20120810.<Operation>`
+// (or `DynamoDBStreams_20120810.<Operation>`), a JSON body, binary values in base64; errors as
+// `{"__type": "…#<Name>", "message": "…"}` with status 400 (500 for an internal error). Any
+// credentials are accepted and none are checked. With `persist`, the tables are kept in a folder:
+// loaded at start, written atomically (a temporary file renamed over the old one) every few
+// seconds after a change and on `stop()`.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
