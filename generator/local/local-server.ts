@@ -11,8 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { RequestError } from '../../templates/runtime/in-memory-value.js';
-import { wireMap } from '../../templates/runtime/in-memory-wire.js';
+import { RequestError, wireMap } from '../../templates/runtime/in-memory-value.js';
 import { LocalDynamoDB, type SavedTable } from './local-dynamodb.js';
 
 export interface LocalOptions {

@@ -45,10 +45,10 @@ import {
   typeOf,
   unmarshallMap as unmarshallDocument,
   validation,
+  wireMap,
   type AttributeMap,
   type AttributeValue,
 } from './in-memory-value.js';
-import { wireMap } from './in-memory-wire.js';
 
 /**
  * How the request being answered carries its values: the DocumentClient's JavaScript values
