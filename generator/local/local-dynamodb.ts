@@ -20,6 +20,7 @@ import { InMemoryDynamoDB, type InMemoryOperation, type InMemoryStreamRecord } f
 import { itemBytes, RequestError, validation, type AttributeMap } from '../../templates/runtime/in-memory-value.js';
 import { translateLegacy } from './legacy-parameters.js';
 import { checkRequest } from './request-checks.js';
+import { checkReservedWords } from './reserved-words.js';
 
 const DATA_PLANE = new Set<string>(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem', 'TransactGetItems', 'TransactWriteItems']);
 
@@ -80,6 +81,7 @@ export class LocalDynamoDB {
   handle(operation: string, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
     if (DATA_PLANE.has(operation)) {
       checkRequest(operation, input, (name) => this.tables.has(name));
+      checkReservedWords(input);
       if (operation === 'GetItem' || operation === 'UpdateItem' || operation === 'DeleteItem') checkKeyShape(this.tables.get(String(input.TableName))!.definition, input.Key);
       const request = translateLegacy(operation, input);
       this.engine.sweepExpired();

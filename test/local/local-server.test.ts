@@ -226,3 +226,19 @@ test('it starts in well under 100 ms', async (t) => {
   await server.stop();
   t.true(elapsed < 100, `${elapsed} ms`);
 });
+
+test('a reserved word named bare in an expression is refused; through an alias it is answered', async (t) => {
+  const { client } = await serve(t);
+  await client.send(new CreateTableCommand(table('Words')));
+  const key = { pk: { S: 'p' }, sk: { N: '1' } };
+  const cases: Array<[string, string]> = [
+    ['SET status = :v', 'Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: status'],
+    ['SET a.Name = :v', 'Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: Name'],
+  ];
+  for (const [given, want] of cases) {
+    const error = await t.throwsAsync(client.send(new UpdateItemCommand({ TableName: 'Words', Key: key, UpdateExpression: given, ExpressionAttributeValues: { ':v': { S: 'x' } } })), undefined, given);
+    t.deepEqual([error?.name, error?.message], ['ValidationException', want], given);
+  }
+  await client.send(new UpdateItemCommand({ TableName: 'Words', Key: key, UpdateExpression: 'SET #s = :v', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':v': { S: 'x' } }, ConditionExpression: 'attribute_not_exists(pk) AND NOT begins_with(other, :v)' }));
+  t.is((await client.send(new GetItemCommand({ TableName: 'Words', Key: key }))).Item?.status?.S, 'x');
+});
