@@ -12,6 +12,8 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  ExecuteStatementCommand,
+  ExecuteTransactionCommand,
   GetItemCommand,
   ListTablesCommand,
   ListTagsOfResourceCommand,
@@ -241,4 +243,24 @@ test('a reserved word named bare in an expression is refused; through an alias i
   }
   await client.send(new UpdateItemCommand({ TableName: 'Words', Key: key, UpdateExpression: 'SET #s = :v', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':v': { S: 'x' } }, ConditionExpression: 'attribute_not_exists(pk) AND NOT begins_with(other, :v)' }));
   t.is((await client.send(new GetItemCommand({ TableName: 'Words', Key: key }))).Item?.status?.S, 'x');
+});
+
+test('PartiQL statements are answered as the requests they mean', async (t) => {
+  const { client } = await serve(t);
+  await client.send(new CreateTableCommand(table('Statements')));
+  const run = (Statement: string, Parameters?: Array<Record<string, unknown>>) => client.send(new ExecuteStatementCommand({ Statement, ...(Parameters ? { Parameters: Parameters as never } : {}) }));
+  await run(`INSERT INTO "Statements" VALUE {'pk': 'p', 'sk': 1, 'tags': <<'a', 'b'>>, 'm': {'deep': 'x'}}`);
+  await run(`INSERT INTO "Statements" VALUE {'pk': ?, 'sk': ?, 'n': 12345678901234567890123456789012345678}`, [{ S: 'p' }, { N: '2' }]);
+  const duplicate = await t.throwsAsync(run(`INSERT INTO "Statements" VALUE {'pk': 'p', 'sk': 1}`));
+  t.is(duplicate?.name, 'DuplicateItemException');
+  await run(`UPDATE "Statements" SET n = n + 1 REMOVE gone WHERE pk = 'p' AND sk = 2`);
+  t.deepEqual((await run(`SELECT sk, m.deep FROM "Statements" WHERE pk = 'p' AND sk >= 1`)).Items, [{ sk: { N: '1' }, deep: { S: 'x' } }, { sk: { N: '2' } }]);
+  t.deepEqual((await run(`SELECT n FROM "Statements" WHERE pk = 'p' AND sk = 2`)).Items, [{ n: { N: '12345678901234567890123456789012345679' } }]);
+  const missing = await t.throwsAsync(run(`UPDATE "Statements" SET a = 1 WHERE pk = 'q' AND sk = 1`));
+  t.is(missing?.name, 'ConditionalCheckFailedException');
+  const cancelled = await t.throwsAsync(client.send(new ExecuteTransactionCommand({ TransactStatements: [{ Statement: `DELETE FROM "Statements" WHERE pk = 'p' AND sk = 2` }, { Statement: `INSERT INTO "Statements" VALUE {'pk': 'p', 'sk': 1}` }] })));
+  t.deepEqual([cancelled?.name, (cancelled as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons?.map((r) => r.Code)], ['TransactionCanceledException', ['None', 'DuplicateItem']]);
+  t.is((await run(`SELECT * FROM "Statements" WHERE pk = 'p'`)).Items?.length, 2, 'nothing of the cancelled transaction was applied');
+  const malformed = await t.throwsAsync(run(`SELECTT * FROMM "Statements"`));
+  t.is(malformed?.name, 'ValidationException');
 });
