@@ -84,6 +84,7 @@ export class LocalDynamoDB {
       checkRequest(operation, input, (name) => this.tables.has(name));
       checkReservedWords(input);
       if (operation === 'GetItem' || operation === 'UpdateItem' || operation === 'DeleteItem') checkKeyShape(this.tables.get(String(input.TableName))!.definition, input.Key);
+      if (operation === 'TransactGetItems') this.checkTransactGetKeys(input);
       const request = translateLegacy(operation, input);
       this.engine.sweepExpired();
       const output = this.engine.request(operation as InMemoryOperation, request);
@@ -150,6 +151,22 @@ export class LocalDynamoDB {
       this.addTable(table);
       this.engine.restoreItems(table.definition.TableName!, items);
     }
+  }
+
+  /** A Get of a transaction whose Key does not match its table's schema cancels the transaction with a ValidationError for that Get, as DynamoDB answers it. */
+  private checkTransactGetKeys(input: Readonly<Record<string, unknown>>): void {
+    const reasons = ((input.TransactItems ?? []) as Array<{ Get?: { TableName?: string; Key?: unknown } }>).map(({ Get }) => {
+      if (!Get) return { Code: 'None' }; // not a Get: the engine refuses it
+      try {
+        checkKeyShape(this.tables.get(String(Get?.TableName))!.definition, Get?.Key);
+        return { Code: 'None' };
+      } catch (error) {
+        if (!(error instanceof RequestError)) throw error;
+        return { Code: 'ValidationError', Message: error.message };
+      }
+    });
+    if (reasons.every((reason) => reason.Code === 'None')) return;
+    throw new RequestError('TransactionCanceledException', `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`, { CancellationReasons: reasons });
   }
 
   /**

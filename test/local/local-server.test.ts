@@ -19,6 +19,7 @@ import {
   ListTagsOfResourceCommand,
   PutItemCommand,
   QueryCommand,
+  TransactGetItemsCommand,
   TagResourceCommand,
   UpdateItemCommand,
   UpdateTableCommand,
@@ -130,6 +131,10 @@ test('attribute values DynamoDB refuses are refused with its messages', async (t
   }
   const digits = await t.throwsAsync(client.send(new PutItemCommand({ TableName: 'Checked', Item: { pk: { S: 'p' }, sk: { N: '1' }, v: { N: '123456789012345678901234567890123456789' } } })));
   t.is(digits?.name, 'ValidationException', 'a number of 39 significant digits');
+  const shape = await t.throwsAsync(client.send(new GetItemCommand({ TableName: 'Checked', Key: { pk: { S: 'p' } } })));
+  t.deepEqual([shape?.name, shape?.message], ['ValidationException', 'The provided key element does not match the schema']);
+  const inTransaction = await t.throwsAsync(client.send(new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: 'Checked', Key: { pk: { S: 'p' }, sk: { N: '1' } } } }, { Get: { TableName: 'Checked', Key: {} } }] })));
+  t.deepEqual([inTransaction?.name, (inTransaction as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons?.map((r) => r.Code)], ['TransactionCanceledException', ['None', 'ValidationError']]);
   const missing = await t.throwsAsync(client.send(new GetItemCommand({ TableName: 'Nowhere', Key: { pk: { S: 'p' } } })));
   t.deepEqual([missing?.name, missing?.message, (missing as { __type?: string }).__type], ['ResourceNotFoundException', 'Requested resource not found', 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException']);
 });
