@@ -337,6 +337,8 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ...(pii ? [spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([]))))] : []),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
     ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
+    // the clock reads hide expired items by: the client's own (the in-memory table's), else the system's
+    ...(table.ttl === undefined ? [] : [spread(call(s.runtimeValue('item', 'clientClock'), [id('client')]))]),
   ]);
   const first = s.entities[0];
   return {

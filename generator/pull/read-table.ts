@@ -1,11 +1,13 @@
 // Reads a live table for `ddbgen pull`: its description (DescribeTable, and the time to live,
 // point-in-time recovery and tags beside it) and a sample of its items by parallel Scan segments,
-// capped at a rate of read units measured from the ConsumedCapacity DynamoDB reports. SDK failures
-// become PullErrors that say what was read so far and what to do.
+// capped at read units per second in every one-second window, measured from the ConsumedCapacity
+// DynamoDB reports (read-window.ts). SDK failures become PullErrors that say what was read so far
+// and what to do.
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PullError, type Item } from './infer-schema.js';
+import { ReadWindow } from './read-window.js';
 import { describedTable, type PulledTable } from './table-description.js';
 
 /** Where the table was read, for messages: the endpoint or the region. */
@@ -66,11 +68,11 @@ export async function describeLiveTable(client: DynamoDBClient, place: Place): P
 export interface SampleOptions {
   /** Items to read at most. */
   readonly limit: number;
-  /** Read units per second at most, from the ConsumedCapacity DynamoDB reports. */
+  /** Read units per second at most, in every one-second window, from the ConsumedCapacity DynamoDB reports. */
   readonly maxRcu: number;
   /** Parallel Scan segments (default: 4, fewer for a small sample). */
   readonly segments?: number;
-  /** Items a Scan page asks for (default 100). */
+  /** Items a Scan page asks for at most (default 100). */
   readonly pageSize?: number;
   readonly onProgress?: (items: number, units: number) => void;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -84,48 +86,47 @@ export interface Sample {
   readonly pages: number;
   /** The whole table was read (every segment reached its end). */
   readonly complete: boolean;
-  /** The fastest the reads went, in units per second over the run. */
+  /** Units per second over the run (at least a second). */
   readonly rate: number;
 }
 
 /**
- * Up to `limit` items by parallel Scan segments (eventually consistent, 100 items a page), never
- * more than `maxRcu` read units per second over the run: each page waits until the units consumed
- * so far fit the elapsed time, and is charged what DynamoDB reports it consumed.
+ * Up to `limit` items by parallel Scan segments (eventually consistent, up to 100 items a page),
+ * never more than `maxRcu` read units in a second (ReadWindow): each page waits until the window
+ * has units left, asks for as many items as they pay for, and is charged what DynamoDB reports it
+ * consumed.
  */
 export async function sampleItems(documents: DynamoDBDocumentClient, place: Place, options: SampleOptions, inferred: () => string): Promise<Sample> {
   const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
   const segments = Math.max(1, Math.min(options.segments ?? 4, Math.ceil(options.limit / 100)));
+  const window = new ReadWindow(options.maxRcu, { now, sleep });
   const items: Item[] = [];
   const started = now();
   let units = 0;
   let pages = 0;
   let ended = 0;
-  const waitForBudget = async () => {
-    // the first second's budget is spent at once; after that, units keep to maxRcu × elapsed seconds
-    for (;;) {
-      const allowed = options.maxRcu * (1 + (now() - started) / 1000);
-      if (units < allowed) return;
-      await sleep(Math.min(1000, ((units - allowed) / options.maxRcu) * 1000 + 5));
-    }
-  };
+  let failed = false;
   const scanSegment = async (segment: number) => {
     let start: Record<string, unknown> | undefined;
     do {
-      if (items.length >= options.limit) return;
-      await waitForBudget();
+      if (items.length >= options.limit || failed) return;
+      const admitted = await window.admit(Math.min(options.pageSize ?? 100, options.limit - items.length));
       let page;
       try {
         page = await documents.send(
-          new ScanCommand({ TableName: place.table, Segment: segment, TotalSegments: segments, Limit: Math.min(options.pageSize ?? 100, options.limit - items.length), ReturnConsumedCapacity: 'TOTAL', ...(start ? { ExclusiveStartKey: start } : {}) }),
+          new ScanCommand({ TableName: place.table, Segment: segment, TotalSegments: segments, Limit: admitted.limit, ReturnConsumedCapacity: 'TOTAL', ...(start ? { ExclusiveStartKey: start } : {}) }),
         );
       } catch (error) {
+        admitted.settle(undefined, 0);
+        failed = true;
         throw sdkFailure(error, place, 'Scan', inferred());
       }
+      const consumed = page.ConsumedCapacity?.CapacityUnits ?? 0;
+      admitted.settle(consumed, page.Items?.length ?? 0);
       pages++;
-      units += page.ConsumedCapacity?.CapacityUnits ?? 0;
+      units += consumed;
       for (const item of page.Items ?? []) if (items.length < options.limit) items.push(item);
       options.onProgress?.(items.length, units);
       start = page.LastEvaluatedKey;

@@ -272,7 +272,7 @@ export class EdgeRepository<N extends EdgeNode, Attributes extends object> {
   /** The edge's attributes, or undefined when there is no such edge. */
   async get(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<Attributes | undefined> {
     const result = await this.context.client.send(new GetCommand({ TableName: this.context.tableName, Key: this.forwardKey(from, to), ...(options.consistent ? { ConsistentRead: true } : {}) }));
-    return result.Item && unexpired(this.context.ttl, options)(result.Item) ? edgeAttributes<Attributes>(this.model, result.Item) : undefined;
+    return result.Item && unexpired(this.context, options)(result.Item) ? edgeAttributes<Attributes>(this.model, result.Item) : undefined;
   }
 
   async exists(from: N, to: N, options: { consistent?: boolean } & ExpiryOptions = {}): Promise<boolean> {

@@ -168,7 +168,7 @@ export async function gatherPage<T>(
   // a shard whose own position is earlier): a single-partition cursor would not return them either.
   let last = start.last;
   const ahead = (record: Stored) => last === undefined || order(record, last) > 0;
-  const keep = unexpired(ctx.ttl, page);
+  const keep = unexpired(ctx, page);
   const states: ShardState[] = positions.map((p, shard) => ({ shard, buffer: [], next: p.after, exhausted: p.done === true, after: p.after, returned: false }));
   const items: T[] = [];
   // The first wave asks each shard for its share of the page (plus a little); a shard that runs dry

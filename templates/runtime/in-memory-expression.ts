@@ -12,6 +12,7 @@ import {
   copyValue,
   equalValues,
   formatDecimal,
+  givenText,
   negateDecimal,
   parseDecimal,
   sortedSet,
@@ -484,7 +485,7 @@ export function resolveCondition(condition: Condition, aliases: Aliases, kind: E
 /** A value as DynamoDB's messages print it: `{N:9}`, `{S:abc}`. */
 export function describeValue(value: AttributeValue): string {
   const type = typeOf(value);
-  const inner = (value as Record<string, unknown>)[type];
+  const inner = givenText(value) ?? (value as Record<string, unknown>)[type];
   return `{${type}:${typeof inner === 'string' || typeof inner === 'boolean' ? String(inner) : JSON.stringify(inner)}}`;
 }
 

@@ -111,6 +111,25 @@ test('pages stop at 1 MB read', async (t) => {
   t.deepEqual([page.Count, page.LastEvaluatedKey], [4, { pk: 'big', sk: '3' }]);
 });
 
+test('an index query pages by what it reads: the index entries of a keys-only LSI or an INCLUDE GSI, the table items an LSI query fetches', async (t) => {
+  const db = open();
+  // 13 items of 200 KB whose index entries are a few bytes
+  for (let i = 0; i < 13; i++) await put(db, { pk: 'big', sk: String(i).padStart(2, '0'), g: 'G', gs: i, l: String(i).padStart(2, '0'), name: 'n', data: 'x'.repeat(200 * 1024) });
+  const query = (input: Partial<QueryCommandInput>) => db.send(new QueryCommand({ TableName: 'T', ReturnConsumedCapacity: 'INDEXES', ...input } as QueryCommandInput));
+  const local = { IndexName: 'byL', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'big' } };
+  const global = { IndexName: 'byG', KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': 'G' } };
+  for (const [name, input] of [['keys-only LSI', local], ['INCLUDE GSI', global]] as const) {
+    const page = await query(input);
+    t.deepEqual([page.Count, page.LastEvaluatedKey, page.ConsumedCapacity?.CapacityUnits], [13, undefined, 0.5], `${name}: one page, half a unit`);
+  }
+  // fetching what the LSI does not project reads the table's items: 1 MB of them a page
+  for (const input of [{ ...local, Select: 'ALL_ATTRIBUTES' as const }, { ...local, ProjectionExpression: 'sk, #d', ExpressionAttributeNames: { '#d': 'data' } }]) {
+    const page = await query(input);
+    t.deepEqual([page.Count, page.LastEvaluatedKey?.['sk']], [6, '05']);
+    t.true(page.ConsumedCapacity!.CapacityUnits! >= 150);
+  }
+});
+
 test('indexes: a sparse GSI with its projection, a keys-only LSI, and a GSI that lags until settled', async (t) => {
   const db = open({ now: 0, gsiLagMs: 1000 });
   await put(db, { pk: 'a', sk: '1', g: 'G', gs: 2, name: 'two', other: 'x', l: 'L1' });

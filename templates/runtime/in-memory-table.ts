@@ -15,7 +15,7 @@
 
 import type { CreateTableCommandInput, DynamoDBClient, GlobalSecondaryIndex, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';
-import { utf8ByteLength } from './codec.js';
+import { stringBytes } from './item-size.js';
 import {
   Aliases,
   applyUpdate,
@@ -40,11 +40,14 @@ import {
   copyMap,
   equalMaps,
   itemBytes,
+  marshallExpressionValues as marshallDocumentValues,
   marshallMap as marshallDocument,
   RequestError,
+  sentNumber,
   typeOf,
   unmarshallMap as unmarshallDocument,
   validation,
+  wireExpressionValues,
   wireMap,
   type AttributeMap,
   type AttributeValue,
@@ -54,17 +57,21 @@ import {
  * How the request being answered carries its values: the DocumentClient's JavaScript values
  * (converted both ways), or the low-level API's attribute values (checked and copied in, copied
  * out). Requests are answered synchronously, one at a time, so one codec is in force at a time;
- * the engine reads its requests' values through `marshallMap` and writes its answers' through
- * `unmarshallMap`, both the codec's.
+ * the engine reads its requests' values through `marshallMap` and `marshallExpressionValues`
+ * and writes its answers' through `unmarshallMap`, all the codec's.
  */
 interface RequestCodec {
-  decode(data: Readonly<Record<string, unknown>>): AttributeMap;
+  /** An item, key or start key (`number`: how the DocumentClient's numbers are read, default checked and canonical). */
+  decode(data: Readonly<Record<string, unknown>>, number?: (text: string) => string): AttributeMap;
+  /** ExpressionAttributeValues, an invalid one named by its placeholder. */
+  values(data: Readonly<Record<string, unknown>>): AttributeMap;
   encode(map: Readonly<AttributeMap>): Record<string, unknown>;
 }
-const DOCUMENT: RequestCodec = { decode: marshallDocument, encode: unmarshallDocument };
-const WIRE: RequestCodec = { decode: wireMap, encode: copyMap };
+const DOCUMENT: RequestCodec = { decode: marshallDocument, values: marshallDocumentValues, encode: unmarshallDocument };
+const WIRE: RequestCodec = { decode: (data) => wireMap(data), values: wireExpressionValues, encode: copyMap };
 let codec = DOCUMENT;
-const marshallMap = (data: Readonly<Record<string, unknown>>): AttributeMap => codec.decode(data);
+const marshallMap = (data: Readonly<Record<string, unknown>>, number?: (text: string) => string): AttributeMap => codec.decode(data, number);
+const marshallExpressionValues = (data: Readonly<Record<string, unknown>>): AttributeMap => codec.values(data);
 const unmarshallMap = (map: Readonly<AttributeMap>): Record<string, unknown> => codec.encode(map);
 
 /** DynamoDB's API names of the operations the in-memory table answers. */
@@ -455,7 +462,7 @@ function checkKeyValue(table: Table, name: string, value: AttributeValue | undef
 
 function keySize(value: AttributeValue): number {
   const v = value as { S?: string; N?: string; B?: Uint8Array };
-  return v.S !== undefined ? utf8ByteLength(v.S) : v.B !== undefined ? v.B.length : 0;
+  return v.S !== undefined ? stringBytes(v.S) : v.B !== undefined ? v.B.length : 0;
 }
 
 /** A Key parameter: exactly the table's key attributes, each valid. */
@@ -520,7 +527,23 @@ function aliasesOf(input: RequestInput, hasExpression: boolean): Aliases {
     if (input.ExpressionAttributeNames !== undefined) throw validation('ExpressionAttributeNames can only be specified when using expressions');
     if (input.ExpressionAttributeValues !== undefined) throw validation(`ExpressionAttributeValues can only be specified when using expressions${input.Item !== undefined ? ': ConditionExpression is null' : ''}`);
   }
-  return new Aliases(input.ExpressionAttributeNames, input.ExpressionAttributeValues === undefined ? undefined : marshallMap(input.ExpressionAttributeValues));
+  return new Aliases(input.ExpressionAttributeNames, input.ExpressionAttributeValues === undefined ? undefined : marshallExpressionValues(input.ExpressionAttributeValues));
+}
+
+/** The input members the DocumentClient marshalls: items, keys and expression values. */
+const MARSHALLED = new Set(['Item', 'Key', 'ExclusiveStartKey', 'ExpressionAttributeValues']);
+
+/** Marshalls what the DocumentClient marshalls of an input (numbers unchecked), for its own errors alone. */
+function checkMarshalling(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(checkMarshalling);
+  if (typeof value !== 'object' || value === null) return;
+  for (const [name, member] of Object.entries(value)) {
+    if (member === undefined) continue;
+    if (MARSHALLED.has(name)) marshallMap(member as Record<string, unknown>, sentNumber);
+    else if (name === 'Keys' && Array.isArray(member)) for (const key of member) marshallMap(key as Record<string, unknown>, sentNumber);
+    else if (name === 'RequestItems') Object.values(member as object).forEach(checkMarshalling);
+    else checkMarshalling(member);
+  }
 }
 
 /** A request's input as the DocumentClient's commands carry it (native values). */
@@ -631,6 +654,9 @@ function baseClient(): DynamoDBClient {
   return client as unknown as DynamoDBClient;
 }
 
+/** The key under which a client offers its clock to generated code (item.ts reads it by the same registered symbol). */
+const CLIENT_CLOCK: unique symbol = Symbol.for('ddbgen.clock') as never;
+
 const WRITES = new Set<InMemoryOperation>(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 const timers = globalThis as unknown as { setTimeout(callback: () => void, ms: number): unknown };
 
@@ -688,6 +714,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   now(): number {
     return (this.started ?? Date.now()) + this.offset;
   }
+
+  /**
+   * The clock offered to the generated table class (item.ts, `clientClock`): its reads hide items
+   * whose Time to Live passed on this clock, as DynamoDB's clock would at that time.
+   */
+  readonly [CLIENT_CLOCK] = (): number => this.now();
 
   /** Moves the table's clock forward (TTL, index lag and idempotency tokens follow it). */
   advanceTime(ms: number): void {
@@ -865,6 +897,9 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
 
   private async answer(command: { input: RequestInput; middlewareStack?: { identify(): string[]; resolve(handler: unknown, context: unknown): (args: unknown) => Promise<{ output: unknown }> } } & Parameters<typeof operationOf>[0]): Promise<unknown> {
     const operation = operationOf(command);
+    // the DocumentClient marshalls the input before the command's middleware runs: its errors (an
+    // undefined value, a number past 2^53) are raised before it, never seen by it as a failed request
+    checkMarshalling(command.input);
     const handler = async () => ({ output: await this.attempt(operation, command.input), response: {} });
     const stack = command.middlewareStack;
     const run = stack && stack.identify().length > 0 ? () => stack.resolve(handler, {})({ input: command.input }) : handler;
@@ -1116,16 +1151,20 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     let more = false;
     const count = input.Select === 'COUNT';
     let counted = 0;
+    // a local index reads what it does not project from the table (a global one cannot): the 1 MB
+    // and the read units count what was read, the index entry or the table's item (DynamoDB Local
+    // counts the table's item either way)
+    const fetches =
+      index?.kind === 'lsi' && index.projection !== 'ALL' && (input.Select === 'ALL_ATTRIBUTES' || (projection ?? []).some((parts) => !projectedNames(table, index).has(parts[0] as string)));
     for (const entry of candidates) {
       if ((input.Limit !== undefined && scanned >= input.Limit) || bytes >= PAGE_BYTES) {
         more = true;
         break;
       }
       scanned++;
-      bytes += entry.size;
       last = entry;
-      // a local index reads what it does not project from the table (a global one cannot)
-      const whole = index?.kind === 'lsi' && (filter || projection || input.Select === 'ALL_ATTRIBUTES') ? (table.get(table.keyOf(entry.item)) ?? entry.item) : entry.item;
+      const whole = fetches ? (table.get(table.keyOf(entry.item)) ?? entry.item) : entry.item;
+      bytes += whole === entry.item ? entry.size : itemBytes(whole);
       if (filter && !evaluateCondition(filter, whole)) continue;
       counted++;
       if (count) continue;
@@ -1496,9 +1535,14 @@ function topNames(condition: ResolvedCondition): string[] {
  * What a query's filter or a read's projection names must be in the index (a local index reads a
  * projection's other attributes from the table), as DynamoDB Local checks it.
  */
+/** The attributes an index that does not project ALL holds: the table's keys, its own, and what it includes. */
+function projectedNames(table: Table, index: IndexShape): Set<string> {
+  return new Set([...table.keyNames, ...index.key.hash, ...index.key.range, ...(index.projection === 'INCLUDE' ? index.include : [])]);
+}
+
 function checkProjected(table: Table, index: IndexShape, use: 'filter' | 'projection', names: readonly string[]): void {
   if (index.projection === 'ALL' || (use === 'projection' && index.kind === 'lsi')) return;
-  const projected = new Set([...table.keyNames, ...index.key.hash, ...index.key.range, ...(index.projection === 'INCLUDE' ? index.include : [])]);
+  const projected = projectedNames(table, index);
   const missing = [...new Set(names)].filter((name) => !projected.has(name));
   if (missing.length === 0) return;
   throw validation(

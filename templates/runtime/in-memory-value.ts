@@ -5,7 +5,8 @@
 // stores them, so 0.1 + 0.2 is 0.3), DynamoDB's orders (strings by UTF-8 bytes, numbers by value,
 // binary by bytes) and an item's size as DynamoDB counts it.
 
-import { compareUtf8, utf8ByteLength } from './codec.js';
+import { compareUtf8 } from './codec.js';
+import { numberBytes, stringBytes } from './item-size.js';
 
 export type AttributeValue =
   | { readonly S: string }
@@ -163,42 +164,43 @@ const UNDEFINED_VALUE = 'Pass options.removeUndefinedValues=true to remove undef
 
 /**
  * A JavaScript value as the DocumentClient sends it (marshall with default options); numbers are
- * checked and kept as their canonical text. Throws the DocumentClient's own errors.
+ * checked and kept as their canonical text (`number`: the text the SDK sends, as it is, for a
+ * check of the DocumentClient's own errors alone). Throws the DocumentClient's own errors.
  */
-export function marshallValue(data: unknown): AttributeValue {
+export function marshallValue(data: unknown, number: (text: string) => string = canonicalNumber): AttributeValue {
   if (data === undefined) throw new Error(UNDEFINED_VALUE);
   if (data === null) return { NULL: true };
   if (typeof data === 'string') return { S: data };
-  if (typeof data === 'number') return { N: canonicalNumber(numberText(data)) };
+  if (typeof data === 'number') return { N: number(numberText(data)) };
   if (typeof data === 'boolean') return { BOOL: data };
-  if (typeof data === 'bigint') return { N: canonicalNumber(data.toString()) };
-  if (Array.isArray(data)) return { L: data.filter((item) => typeof item !== 'function').map(marshallValue) };
+  if (typeof data === 'bigint') return { N: number(data.toString()) };
+  if (Array.isArray(data)) return { L: data.filter((item) => typeof item !== 'function').map((item) => marshallValue(item, number)) };
   if (typeof data !== 'object') throw new Error(`Unsupported type passed: ${String(data)}. Pass options.convertClassInstanceToMap=true to marshall typeof object as map attribute.`);
   const kind = (data as { constructor?: { name?: string } }).constructor?.name;
-  if (kind === 'Set') return marshallSet(data as ReadonlySet<unknown>);
+  if (kind === 'Set') return marshallSet(data as ReadonlySet<unknown>, number);
   if (kind === 'Map') {
     const map: AttributeMap = {};
-    for (const [key, value] of data as ReadonlyMap<string, unknown>) if (typeof value !== 'function') map[key] = marshallValue(value);
+    for (const [key, value] of data as ReadonlyMap<string, unknown>) if (typeof value !== 'function') map[key] = marshallValue(value, number);
     return { M: map };
   }
-  if (kind === 'Object' || kind === undefined) return { M: marshallMap(data as Record<string, unknown>) };
+  if (kind === 'Object' || kind === undefined) return { M: marshallMap(data as Record<string, unknown>, number) };
   if (kind !== undefined && BINARY.has(kind)) return { B: bytesOf(data) };
   if (kind === 'Boolean') return { BOOL: (data as unknown as boolean).valueOf() };
-  if (kind === 'Number') return { N: canonicalNumber(numberText((data as unknown as number).valueOf())) };
+  if (kind === 'Number') return { N: number(numberText((data as unknown as number).valueOf())) };
   if (kind === 'String') return { S: (data as unknown as string).toString() };
-  if (isNumberValue(data)) return { N: canonicalNumber(data.toAttributeValue().N) };
+  if (isNumberValue(data)) return { N: number(data.toAttributeValue().N) };
   throw new Error(`Unsupported type passed: ${String(data)}. Pass options.convertClassInstanceToMap=true to marshall typeof object as map attribute.`);
 }
 
-function marshallSet(set: ReadonlySet<unknown>): AttributeValue {
+function marshallSet(set: ReadonlySet<unknown>, number: (text: string) => string): AttributeValue {
   if (set.has(undefined)) throw new Error(UNDEFINED_VALUE);
   if (set.size === 0) throw new Error('Pass a non-empty set, or options.convertEmptyValues=true.');
   const first = set.values().next().value as unknown;
   const all = [...set];
-  if (typeof first === 'number') return sortedSet({ NS: all.map((n) => canonicalNumber(numberText(n as number))) });
-  if (typeof first === 'bigint') return sortedSet({ NS: all.map((n) => canonicalNumber(String(n))) });
+  if (typeof first === 'number') return sortedSet({ NS: all.map((n) => number(numberText(n as number))) });
+  if (typeof first === 'bigint') return sortedSet({ NS: all.map((n) => number(String(n))) });
   if (typeof first === 'string') return sortedSet({ SS: all.map((s) => String(s)) });
-  if (typeof first === 'object' && first !== null && isNumberValue(first)) return sortedSet({ NS: all.map((n) => canonicalNumber((n as NumberLike).value)) });
+  if (typeof first === 'object' && first !== null && isNumberValue(first)) return sortedSet({ NS: all.map((n) => number((n as NumberLike).value)) });
   if (typeof first === 'object' && first !== null && BINARY.has((first as { constructor?: { name?: string } }).constructor?.name ?? '')) return sortedSet({ BS: all.map((b) => bytesOf(b as object)) });
   throw new Error('Only Number Set (NS), Binary Set (BS) or String Set (SS) are allowed.');
 }
@@ -213,11 +215,42 @@ export function sortedSet<V extends AttributeValue>(set: V): V {
 }
 
 /** An item or key as the DocumentClient sends it. */
-export function marshallMap(data: Readonly<Record<string, unknown>>): AttributeMap {
+export function marshallMap(data: Readonly<Record<string, unknown>>, number: (text: string) => string = canonicalNumber): AttributeMap {
   const map: AttributeMap = {};
   for (const key in data) {
     const value = data[key];
-    if (typeof value !== 'function') map[key] = marshallValue(value);
+    if (typeof value !== 'function') map[key] = marshallValue(value, number);
+  }
+  return map;
+}
+
+/** The text the SDK sends a number in, unchecked: for finding the DocumentClient's own errors alone. */
+export const sentNumber = (text: string): string => text;
+
+/** The text an expression's number was given in, where DynamoDB's messages print it as given (`{N:1e5}`). */
+const givenTexts = new WeakMap<AttributeValue, string>();
+
+/** The text a value was given in, when it is an expression's number: else undefined. */
+export const givenText = (value: AttributeValue): string | undefined => givenTexts.get(value);
+
+/**
+ * ExpressionAttributeValues as the DocumentClient sends them, checked as DynamoDB checks them: an
+ * invalid number is named with its placeholder ("… for key :v0"), and each number keeps the text
+ * it was given in for messages.
+ */
+export function marshallExpressionValues(values: Readonly<Record<string, unknown>>): AttributeMap {
+  const map: AttributeMap = {};
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === 'function') continue;
+    try {
+      map[name] = marshallValue(value);
+    } catch (error) {
+      if (error instanceof RequestError) throw validation(`ExpressionAttributeValues contains invalid value: ${error.message} for key ${name}`);
+      throw error;
+    }
+    const given = marshallValue(value, sentNumber) as { readonly N?: string };
+    if (given.N !== undefined) givenTexts.set(map[name]!, given.N);
   }
   return map;
 }
@@ -317,38 +350,27 @@ export function equalMaps(a: Readonly<AttributeMap>, b: Readonly<AttributeMap>):
   return equalValues({ M: a }, { M: b });
 }
 
-/** The bytes a number (stored in its canonical text, plain decimal) counts for: about one per two significant digits, plus one. */
-function numberSize(text: string): number {
-  let first = 0;
-  let last = text.length - 1;
-  while (first <= last && (text[first] === '-' || text[first] === '0' || text[first] === '.')) first++;
-  while (last >= first && (text[last] === '0' || text[last] === '.')) last--;
-  let digits = last - first + 1;
-  if (digits > 0 && text.indexOf('.', first) !== -1 && text.indexOf('.', first) < last) digits--;
-  return Math.ceil(Math.max(digits, 1) / 2) + 1;
-}
-
-/** A value's size as DynamoDB counts it. */
+/** A value's size as DynamoDB counts it (item-size.ts: numbers by pairs of digits, strings in UTF-8). */
 export function valueSize(value: AttributeValue): number {
   const v = value as Partial<Record<ValueType, unknown>>;
-  if (v.S !== undefined) return utf8ByteLength(v.S as string);
-  if (v.N !== undefined) return numberSize(v.N as string);
+  if (v.S !== undefined) return stringBytes(v.S as string);
+  if (v.N !== undefined) return numberBytes(v.N as string);
   if (v.B !== undefined) return (v.B as Uint8Array).length;
   if (v.BOOL !== undefined || v.NULL !== undefined) return 1;
-  if (v.SS !== undefined) return (v.SS as string[]).reduce((sum, s) => sum + utf8ByteLength(s), 0);
-  if (v.NS !== undefined) return (v.NS as string[]).reduce((sum, n) => sum + numberSize(n), 0);
+  if (v.SS !== undefined) return (v.SS as string[]).reduce((sum, s) => sum + stringBytes(s), 0);
+  if (v.NS !== undefined) return (v.NS as string[]).reduce((sum, n) => sum + numberBytes(n), 0);
   if (v.BS !== undefined) return (v.BS as Uint8Array[]).reduce((sum, b) => sum + b.length, 0);
   if (v.L !== undefined) return (v.L as AttributeValue[]).reduce((sum, e) => sum + valueSize(e) + 1, 3);
   let total = 3;
   const map = v.M as AttributeMap;
-  for (const name in map) total += utf8ByteLength(name) + valueSize(map[name]!) + 1;
+  for (const name in map) total += stringBytes(name) + valueSize(map[name]!) + 1;
   return total;
 }
 
 /** An item's size: every attribute's name and value. */
 export function itemBytes(item: Readonly<AttributeMap>): number {
   let total = 0;
-  for (const name in item) total += utf8ByteLength(name) + valueSize(item[name]!);
+  for (const name in item) total += stringBytes(name) + valueSize(item[name]!);
   return total;
 }
 
@@ -463,6 +485,23 @@ export function wireValue(given: unknown): AttributeValue {
     case 'M':
       return { M: wireMap(value as Record<string, unknown>) };
   }
+}
+
+/** ExpressionAttributeValues as the low-level API sends them: checked, an invalid one named by its placeholder, each number keeping the text it was given in for messages. */
+export function wireExpressionValues(given: Readonly<Record<string, unknown>>): AttributeMap {
+  const map: AttributeMap = {};
+  for (const name of Object.keys(given ?? {})) {
+    try {
+      map[name] = wireValue(given[name]);
+    } catch (error) {
+      if (error instanceof RequestError && error.message.startsWith('One or more parameter values were invalid')) throw error;
+      if (error instanceof RequestError) throw validation(`ExpressionAttributeValues contains invalid value: ${error.message} for key ${name}`);
+      throw error;
+    }
+    const text = (given[name] as { N?: unknown } | undefined)?.N;
+    if (text !== undefined) givenTexts.set(map[name]!, String(text));
+  }
+  return map;
 }
 
 /** An item, key or map of values as the low-level API sends it, each value checked and copied. */

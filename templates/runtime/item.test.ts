@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { renderCondition } from './condition.js';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, clientClock, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));
@@ -177,9 +177,18 @@ for (const [name, stored, expired] of expiryCases) {
 test('unexpired keeps everything without a TTL attribute or with includeExpired, else what has not expired', (t) => {
   const records = [{ id: 'past', expiresAt: seconds - 60 }, { id: 'future', expiresAt: seconds + 60 }, { id: 'never' }];
   const ids = (keep: (r: Record<string, unknown>) => boolean) => records.filter(keep).map((r) => r.id);
-  t.deepEqual(ids(unexpired('expiresAt', {}, now)), ['future', 'never']);
-  t.deepEqual(ids(unexpired('expiresAt', { includeExpired: true }, now)), ['past', 'future', 'never']);
-  t.deepEqual(ids(unexpired(undefined, {}, now)), ['past', 'future', 'never']);
+  const clock = () => now;
+  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: clock }, {})), ['future', 'never']);
+  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: clock }, { includeExpired: true })), ['past', 'future', 'never']);
+  t.deepEqual(ids(unexpired({ now: clock }, {})), ['past', 'future', 'never']);
+  // the context's clock decides: an hour on, both have expired
+  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: () => now + 3_600_000 }, {})), ['never']);
+});
+
+test('clientClock: a client offers its clock under the registered symbol (the in-memory table does); others give none', (t) => {
+  t.deepEqual(clientClock({}), {});
+  const at = 1_700_000_000_000;
+  t.is(clientClock({ [Symbol.for('ddbgen.clock')]: () => at }).now?.(), at);
 });
 
 test('withRequiredSets: a required set a stored item lacks reads back empty; optional and present ones are left as they are', (t) => {

@@ -155,7 +155,7 @@ export async function queryNativePage<T>(ctx: TableContext, model: EntityModel, 
   const start = options.cursor === undefined ? undefined : await decodeCursor(options.cursor, scope, ctx.cursor, nativePositionCheck(model, indexOf(model, indexName), partition));
   const result = await ctx.client.send(new QueryCommand(nativeQueryInput(ctx, model, query, indexName, partition, options, start)));
   // items another entity owns are skipped, and so are items whose TTL has passed (unless includeExpired), as every read does
-  const keep = unexpired(ctx.ttl, options);
+  const keep = unexpired(ctx, options);
   const projected = indexOf(model, indexName).withoutDiscriminator !== true;
   const items = (result.Items ?? []).filter((stored) => owns(model, stored, projected) && keep(stored)).map((stored) => nativeRecord<T>(model, indexName, stored));
   return result.LastEvaluatedKey ? { items, cursor: await encodeCursor(scope, result.LastEvaluatedKey, ctx.cursor) } : { items };

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, hasDiscriminator, isExpired, projectsDiscriminator, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, hasDiscriminator, isExpired, nowOf, projectsDiscriminator, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
 import type { TransactionRetryPolicy } from './transaction.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
 
@@ -32,6 +32,11 @@ export interface TableContext {
   readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
   /** The table's TTL attribute: reads hide records past it unless asked with `includeExpired`. */
   readonly ttl?: string;
+  /**
+   * The clock reads hide expired records by (milliseconds since the epoch): the client's own when
+   * it has one (the in-memory table's, `clientClock`), else absent and the system's.
+   */
+  readonly now?: () => number;
   /** How errors print key parts marked pii: keyed with the table's `piiSecret`; absent: the process's random key. */
   readonly pii?: PiiFingerprint;
 }
@@ -327,7 +332,7 @@ export async function getItem(ctx: TableContext, model: EntityModel, key: Readon
   const result = await ctx.client.send(
     new GetCommand({ TableName: ctx.tableName, Key: primaryKey(model, key), ...(options.consistent ? { ConsistentRead: true } : {}) }),
   );
-  return result.Item && unexpired(ctx.ttl, options)(result.Item) && hasDiscriminator(model, result.Item) ? itemOf<unknown>(model, result.Item) : undefined;
+  return result.Item && unexpired(ctx, options)(result.Item) && hasDiscriminator(model, result.Item) ? itemOf<unknown>(model, result.Item) : undefined;
 }
 
 /**
@@ -383,7 +388,7 @@ export async function batchDeleteItems(ctx: TableContext, model: EntityModel, ke
  */
 export async function readInOrder<T, S>(ctx: TableContext, model: EntityModel, reads: readonly BatchRead<S>[], options: ReadOptions): Promise<Array<T | undefined>> {
   const attributes = tableKeyAttributes(model);
-  const keep = unexpired(ctx.ttl, options);
+  const keep = unexpired(ctx, options);
   const decode = (stored: Record<string, unknown>) => (keep(stored) && hasDiscriminator(model, stored) ? itemOf<T>(model, stored) : undefined);
   const found = await batchGetRecords(ctx, { operation: 'batchGet', entity: model.name }, reads, attributes, decode, { ...(options.consistent ? { consistent: true } : {}), ...(ctx.retry ? { policy: ctx.retry } : {}) });
   return reads.map((read) => found.get(keyId(read.key, attributes)));
@@ -518,7 +523,7 @@ export async function queryPage(ctx: TableContext, request: QueryRequest, page: 
   const result = await ctx.client.send(new QueryCommand(queryInput(ctx, request, page, start)));
   // the expiry check without unexpired()'s closure: this loop runs once per item read
   const ttl = page.includeExpired === true ? undefined : ctx.ttl;
-  const now = Date.now();
+  const now = nowOf(ctx);
   const items: unknown[] = [];
   for (const stored of result.Items ?? []) {
     if (!ownsRecord(request, stored) || (ttl !== undefined && isExpired(stored, ttl, now))) continue;

@@ -42,7 +42,7 @@ export async function* scanSegments<Tagged>(ctx: TableContext, members: readonly
   const only = options.segment;
   if (only !== undefined && (!Number.isInteger(only) || only < 0 || only >= segments)) throw new RangeError(`segment must be an integer from 0 to ${segments - 1} (segments - 1), got ${only}`);
   const last = only === undefined ? segments : only + 1;
-  const keep = unexpired(ctx.ttl, options);
+  const keep = unexpired(ctx, options);
   const concurrency = only === undefined ? Math.max(1, Math.min(options.concurrency ?? segments, segments)) : 1;
   const queue: Tagged[] = [];
   const waiters: Array<() => void> = [];

@@ -62,7 +62,7 @@ test('table class: the transaction extends the runtime\'s TableTransaction, decl
   t.deepEqual(transaction.ctors![0]!.statements, ['super(context, { order: orderModel, line: lineModel });']);
 });
 
-test('table class: the context takes each option only when it is set, and the ttl attribute', (t) => {
+test('table class: the context takes each option only when it is set, and the ttl attribute with the client\'s clock', (t) => {
   // built by create<Table>Context, which the function forms of the operations take in place of the class
   const [protect, context, tableName, ...repositories] = classOf(shop, 'ShopTable').ctors![0]!.statements as string[];
   // the class signs or encrypts cursors as its options say (protectCursors brings that code); the context checks them
@@ -87,7 +87,9 @@ test('table class: the context takes each option only when it is set, and the tt
       '    ...(options.retry ? { retry: options.retry } : {}),',
       '    ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}),',
       '    ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}),',
-      "    ttl: 'expiresAt'",
+      "    ttl: 'expiresAt',",
+      // the clock its reads hide expired items by: the client's own (the in-memory table's), else the system's
+      '    ...clientClock(client)',
       '};',
     ].join('\n'),
   );

@@ -25,6 +25,12 @@ const transactionCapacity = {
   leaveOut: withoutCapacity,
 };
 
+const indexPaging = {
+  note: "a query of an index counts its 1 MB on the index entries it reads, as DynamoDB documents (the data read; an index's read units are the projected attributes' sizes); DynamoDB Local counts the table's whole items",
+  // the same items in the same order, as far as DynamoDB Local's page goes
+  leaveOut: (outcome: Outcome): Outcome => ('ok' in outcome ? { ok: { first: ((outcome.ok as { Items?: unknown[] }).Items ?? []).slice(0, 6) } } : outcome),
+};
+
 /** A transaction with a token, of every kind of action: sent twice by the cases, as a retry would. */
 const tokenedWrites = (T: string) =>
   new TransactWriteCommand({ ClientRequestToken: T.slice(-36), ReturnConsumedCapacity: 'TOTAL', TransactItems: [
@@ -47,6 +53,19 @@ const fullScan = (input: Record<string, unknown>) => async (send: (command: obje
 };
 
 const big = (n: number) => 'x'.repeat(n);
+/** An item of `total` bytes: its keys, `v` (of `bytes` bytes) and padding. */
+const sized = (sk: string, v: unknown, bytes: number, total: number) => ({ pk: 'a', sk, v, x: big(total - 3 - (2 + Buffer.byteLength(sk)) - (1 + bytes) - 1) });
+/** Values whose size a rule of thumb gets wrong, with the bytes DynamoDB Local counts them for. */
+const sizedValues: ReadonlyArray<readonly [string, unknown, number]> = [
+  ['zero', 0, 1],
+  ['minus one', -1, 3],
+  ['one and a half', 1.5, 3],
+  ['-1e-30', -1e-30, 3],
+  ['1.1e4', 11000, 3],
+  ['38 digits in 19 pairs', NumberValue.from('-12345678901234567890123456789012345678'), 21],
+  ['38 digits in 20 pairs', NumberValue.from('-1.2345678901234567890123456789012345678'), 21],
+  ['a lone surrogate', 'a\ud800', 2],
+];
 const item = { pk: 'c', sk: 'c', n: 5, s: 'abc', l: [1, 'x'], m: { a: 1 }, ss: new Set(['a', 'b']), b: new Uint8Array([1, 2]), nul: null, t: true };
 const check = (name: string, expression: string, values?: Record<string, unknown>): CommandCase => ({
   name: `condition ${name}`,
@@ -66,6 +85,11 @@ export const commandCases: readonly CommandCase[] = [
   put('put a big item', { pk: 'a', sk: 'b', x: big(400 * 1024) }),
   put('put exactly 400 KB', { pk: 'a', sk: 'size', x: big(400 * 1024 - 9) }),
   put('put 400 KB and a byte', { pk: 'a', sk: 'size', x: big(400 * 1024 - 8) }),
+  // numbers and strings at the limit, each counted as DynamoDB Local counts it (templates/runtime/item-size.ts)
+  ...sizedValues.flatMap(([label, v, bytes]) => [
+    put(`put exactly 400 KB with ${label}`, sized(`at ${label}`, v, bytes, 400 * 1024)),
+    put(`put 400 KB and a byte with ${label}`, sized(`past ${label}`, v, bytes, 400 * 1024 + 1)),
+  ]),
   put('put an empty partition key', { pk: '', sk: 'b' }),
   put('put an empty sort key', { pk: 'a', sk: '' }),
   put('put a 2049-byte partition key', { pk: 'p'.repeat(2049), sk: 'b' }),
@@ -139,6 +163,23 @@ export const commandCases: readonly CommandCase[] = [
   update('update 0.1 + 0.2', { pk: 'c', sk: 'c' }, 'SET f = :a + :b', { ':a': 0.1, ':b': 0.2 }, { ReturnValues: 'UPDATED_NEW' }),
   update('update past 38 digits', { pk: 'c', sk: 'c' }, 'SET g = :a + :b', { ':a': NumberValue.from('1E+20'), ':b': NumberValue.from('1E-30') }),
   update('update to overflow', { pk: 'c', sk: 'c' }, 'SET g = :a + :b', { ':a': NumberValue.from('9E+125'), ':b': NumberValue.from('9E+125') }),
+  // an invalid number among the expression's values is named by its placeholder; in a key or an item, it is not
+  update('update with a value that underflows', { pk: 'c', sk: 'c' }, 'SET g = :a, h = :b', { ':a': 1, ':b': NumberValue.from('1E-131') }),
+  update('update with a value that overflows', { pk: 'c', sk: 'c' }, 'ADD g :a', { ':a': NumberValue.from('-1E+126') }),
+  update('update with a value of 39 digits', { pk: 'c', sk: 'c' }, 'SET g = :a', { ':a': NumberValue.from('1.23456789012345678901234567890123456789') }),
+  update('update with a value that is no number', { pk: 'c', sk: 'c' }, 'SET g = :a', { ':a': NumberValue.from('1e') }),
+  update('update with a nested value that underflows', { pk: 'c', sk: 'c' }, 'SET g = :a', { ':a': { m: [new Set([NumberValue.from('-1E-131')])] } }),
+  update('update with an unused value that underflows', { pk: 'c', sk: 'c' }, 'SET g = :a', { ':a': 1, ':b': NumberValue.from('1E-131') }),
+  put('put an item that underflows', { pk: 'c', sk: 'u', n: NumberValue.from('1E-131') }),
+  { name: 'get a key that overflows', command: (T) => new GetCommand({ TableName: T, Key: { pk: 'c', sk: NumberValue.from('1E+126') } }) },
+  check('with a value that underflows', 'n = :v', { ':v': NumberValue.from('1E-131') }),
+  query('query with a value that underflows', { KeyConditionExpression: 'pk = :p AND sk = :s', ExpressionAttributeValues: { ':p': 'c', ':s': NumberValue.from('1E-131') } }),
+  // a number in a message is printed as it was given
+  query('query between bounds given out of order', { KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': 'c', ':a': 'z', ':b': 'a' } }),
+  check('between numbers given out of order', 'n BETWEEN :a AND :b', { ':a': 1, ':b': -1e-30 }),
+  check('between numbers written their own way', 'n BETWEEN :a AND :b', { ':a': NumberValue.from('1e5'), ':b': NumberValue.from('+0.00012') }),
+  check('between a number and a string', 'n BETWEEN :a AND :b', { ':a': NumberValue.from('2E0'), ':b': 'x' }),
+  query('filter between numbers written their own way', { KeyConditionExpression: 'pk = :p', FilterExpression: 'n BETWEEN :a AND :b', ExpressionAttributeValues: { ':p': 'c', ':a': NumberValue.from('1.50'), ':b': NumberValue.from('-12345678901234567890') } }),
   update('update list index and map member', { pk: 'c', sk: 'c' }, 'SET l[5] = :v, m.x = :v', { ':v': 'z' }, { ReturnValues: 'ALL_NEW' }),
   update('update UPDATED_NEW of nested paths', { pk: 'c', sk: 'c' }, 'SET m.z = :a, l[0] = :a', { ':a': 7 }, { ReturnValues: 'UPDATED_NEW' }),
   update('update UPDATED_OLD of nested paths', { pk: 'c', sk: 'c' }, 'SET m.a = :a, l[1] = :a', { ':a': 8 }, { ReturnValues: 'UPDATED_OLD' }),
@@ -249,6 +290,23 @@ export const commandCases: readonly CommandCase[] = [
       const result = (await send(new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 50 }, (_, i) => ({ pk: 'g16', sk: String(i) })), ProjectionExpression: 'sk' } } }))) as { Responses: Record<string, Array<{ sk: string }>>; UnprocessedKeys: Record<string, { Keys: unknown[] }> };
       return { answered: result.Responses[T]!.length, unprocessed: result.UnprocessedKeys[T]!.Keys.length };
     },
+  },
+  // 13 items of 200 KB whose entries in the keys-only LSI and the INCLUDE GSI are a few bytes
+  {
+    name: 'batch of 13 items of 200 KB in two indexes',
+    large: true,
+    command: (T) => new BatchWriteCommand({ RequestItems: { [T]: Array.from({ length: 13 }, (_, i) => ({ PutRequest: { Item: { pk: 'idx', sk: String(i).padStart(2, '0'), lsi1sk: String(i).padStart(2, '0'), gsi2pk: 'idx', gsi2sk: String(i).padStart(2, '0'), name: 'n', x: big(200 * 1024) } } })) } }),
+  },
+  ...(['byTitle', 'featured'] as const).map((index): CommandCase => ({
+    name: `query of ${index === 'byTitle' ? 'a keys-only LSI' : 'an INCLUDE GSI'} over 2.6 MB of items and a few bytes of entries`,
+    large: true,
+    command: (T) => new QueryCommand({ TableName: T, IndexName: index, KeyConditionExpression: index === 'byTitle' ? 'pk = :p' : 'gsi2pk = :p', ExpressionAttributeValues: { ':p': 'idx' }, ReturnConsumedCapacity: 'INDEXES' }),
+    deliberate: indexPaging,
+  })),
+  {
+    name: 'query of a keys-only LSI that fetches the items: 1 MB of them',
+    large: true,
+    command: (T) => new QueryCommand({ TableName: T, IndexName: 'byTitle', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'idx' }, Select: 'ALL_ATTRIBUTES' }),
   },
   { name: 'batch get 101', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: Array.from({ length: 101 }, (_, i) => ({ pk: 'b', sk: String(i) })) } } }) },
   { name: 'batch get one key twice', command: (T) => new BatchGetCommand({ RequestItems: { [T]: { Keys: [{ pk: 'a', sk: 'b' }, { pk: 'a', sk: 'b' }] } } }) },

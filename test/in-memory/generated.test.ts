@@ -41,6 +41,35 @@ test('createSessionsInMemory knows the TTL attribute: a sweep on the test clock 
   t.is(await db.session.get({ userId: 'u1', sessionId: 'short' }, { includeExpired: true }), undefined);
 });
 
+test("the generated reads hide expired items by the in-memory table's clock, not the system's: get, batchGet, queries, index queries, gathered queries and scans", async (t) => {
+  // the table's clock starts years after the system's, then moves on two hours: what production would read then
+  const start = new Date('2040-03-01T12:00:00Z');
+  const memory = createSessionsInMemory({ now: start });
+  const db = new SessionsTable(memory);
+  const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
+  await db.session.put({ sessionId: 'short', userId: 'u1', device: 'd1', createdAt: start, expiresAt: at(60) });
+  await db.session.put({ sessionId: 'long', userId: 'u1', device: 'd1', createdAt: at(1), expiresAt: at(180) });
+  await db.event.put({ stream: 's', at: start, id: 'e1', kind: 'login', expiresAt: at(60) });
+  await db.event.put({ stream: 's', at: at(1), id: 'e2', kind: 'login', expiresAt: at(180) });
+  const scanned = async () => {
+    const names: string[] = [];
+    for await (const found of db.scanSegments()) names.push(found.type === 'Session' ? found.item.sessionId : found.type === 'Event' ? found.item.id : '?');
+    return names.sort();
+  };
+  const sessions = async () => ({
+    get: (await db.session.get({ userId: 'u1', sessionId: 'short' }))?.sessionId,
+    batchGet: (await db.session.batchGet([{ userId: 'u1', sessionId: 'short' }, { userId: 'u1', sessionId: 'long' }])).map((s) => s?.sessionId),
+    query: (await db.session.query({ userId: 'u1' })).items.map((s) => s.sessionId),
+    byDevice: (await db.session.queryByDevice({ device: 'd1' })).items.map((s) => s.sessionId),
+    gathered: (await db.event.query({ stream: 's' })).items.map((e) => e.id),
+    scan: await scanned(),
+  });
+  t.deepEqual(await sessions(), { get: 'short', batchGet: ['short', 'long'], query: ['long', 'short'], byDevice: ['short', 'long'], gathered: ['e1', 'e2'], scan: ['e1', 'e2', 'long', 'short'] });
+  memory.advanceTime(2 * 3_600_000);
+  t.deepEqual(await sessions(), { get: undefined, batchGet: [undefined, 'long'], query: ['long'], byDevice: ['long'], gathered: ['e2'], scan: ['e2', 'long'] });
+  t.is((await db.session.get({ userId: 'u1', sessionId: 'short' }, { includeExpired: true }))?.sessionId, 'short', 'not deleted until a sweep');
+});
+
 test('a table name given to both: the generated table and its class agree; another name is not found', async (t) => {
   const memory = createSocialInMemory({ tableName: 'Social-test' });
   await new SocialTable(memory, { tableName: 'Social-test' }).actor.put({ id: 'a', name: 'A' });

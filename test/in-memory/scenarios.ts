@@ -66,6 +66,8 @@ export async function socialScenario(db: SocialTable, r: Recorder): Promise<void
   // counters, scores, shards
   await r.step('increment a counter', () => db.dailyStats.increment({ userId: 'u1', day: day(2) }, { views: 2 }));
   await r.step('increment it again', () => db.dailyStats.increment({ userId: 'u1', day: day(2) }, { views: 3, likes: 1 }));
+  // the DocumentClient refuses a number past 2^53 before sending: a plain Error, not an ambiguous write
+  await r.step('increment it past 2^53', () => db.dailyStats.increment({ userId: 'u1', day: day(2) }, { views: 2 ** 53 + 2 }));
   await r.step('scores', () => db.score.batchPut([-20, -5, 0, 3, 99].map((points, i) => ({ game: 'chess' as const, day: day(1), playerId: `p${i}`, points }))));
   await r.step('top scores', () => db.score.topScores({ game: 'chess', day: day(1), points: -5 }));
   await r.step('votes', () => db.vote.batchPut(Array.from({ length: 12 }, (_, i) => ({ candidateId: 'c1', voterId: `v${i}`, votedAt: day(1 + (i % 4)) }))));
