@@ -72,6 +72,7 @@ export class LocalDynamoDB {
   private readonly tables = new Map<string, TableRecord>();
   private readonly region: string;
   private readonly account = '000000000000';
+  private swept = -Infinity;
 
   constructor(options: { readonly region?: string } = {}) {
     this.region = options.region ?? 'local';
@@ -86,7 +87,7 @@ export class LocalDynamoDB {
       if (operation === 'GetItem' || operation === 'UpdateItem' || operation === 'DeleteItem') checkKeyShape(this.tables.get(String(input.TableName))!.definition, input.Key);
       if (operation === 'TransactGetItems') this.checkTransactGetKeys(input);
       const request = translateLegacy(operation, input);
-      this.engine.sweepExpired();
+      this.sweep();
       const output = this.engine.request(operation as InMemoryOperation, request);
       if (input.ReturnItemCollectionMetrics === 'SIZE' && (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem')) {
         const metrics = this.itemCollectionMetrics(this.tables.get(String(input.TableName))!, (input.Item ?? input.Key) as Record<string, unknown>);
@@ -138,6 +139,14 @@ export class LocalDynamoDB {
       default:
         throw new RequestError('UnknownOperationException', `Unknown operation: ${operation}`);
     }
+  }
+
+  /** Deletes the items whose Time to Live has passed, at most once a second (DynamoDB takes days; a sweep reads every item). */
+  private sweep(): void {
+    const now = this.engine.now();
+    if (now - this.swept < 1000) return;
+    this.swept = now;
+    this.engine.sweepExpired();
   }
 
   /** Every table with its items, for saving. */
