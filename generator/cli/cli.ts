@@ -88,6 +88,8 @@ const OPTIONS = {
   discriminator: { type: 'string', commands: ['pull'], help: '--discriminator ATTR  pull: the attribute that names each item\'s entity (default: __edb_e__, _et or _type when the items carry one)' },
   force: { type: 'boolean', commands: ['pull'], help: '--force       pull: replace the schema file even if it was edited since it was pulled' },
   workbench: { type: 'string', commands: ['pull'], help: '--workbench FILE  pull: read a NoSQL Workbench data model (exported JSON) instead of a live table' },
+  port: { type: 'string', commands: ['local'], help: '--port N      local: the port to listen on, on 127.0.0.1 (default 8000; 0: a free one)' },
+  persist: { type: 'string', commands: ['local'], help: '--persist DIR  local: keep the tables in DIR across restarts (loaded at start, written every few seconds after a change and on a clean shutdown)' },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init', 'pull'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
@@ -123,6 +125,11 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     usage: 'ddbgen pull --table NAME [--endpoint URL] [--region R] [--sample N] [--max-rcu R] [--out FILE] [--format text|json] [--discriminator ATTR] [--force] | --workbench model.json [--table NAME]',
     summary: 'write a schema for a table that already holds items',
     detail: 'Describes the table (keys, indexes, TTL, stream, point-in-time recovery, tags, capacity), samples its items by parallel Scan segments within --max-rcu, infers the entities (by a discriminator attribute, else by the shape of their keys), their key templates in the stored format, index mappings and attribute types, and writes a schema module with the coverage of every inference. Items that fit no entity are listed. A file edited since it was pulled is not replaced without --force: the new one is written beside it.',
+  },
+  local: {
+    usage: 'ddbgen local [--port 8000] [--persist DIR]',
+    summary: "a local DynamoDB on DynamoDB's HTTP protocol",
+    detail: "Serves ddbgen's in-memory DynamoDB on http://127.0.0.1:PORT over DynamoDB's JSON protocol (the data plane, CreateTable, DescribeTable, ListTables, UpdateTable, DeleteTable, Time to Live, tags and the Streams API), for any SDK, the AWS CLI or NoSQL Workbench; any credentials are accepted. In memory unless --persist names a folder. Stops on Ctrl-C (SIGINT) or SIGTERM, writing the tables first.",
   },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
@@ -576,6 +583,13 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'pull': {
       const { pullCommand } = await import('../pull/pull-command.js');
       return await pullCommand(io, rest, values);
+    }
+    case 'local': {
+      if (rest.length) throw new UsageError('local takes no arguments', command);
+      const port = values.port === undefined ? 8000 : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${values.port}"`, command);
+      const { localCommand } = await import('../local/local-command.js');
+      return await localCommand(io, { port, ...(values.persist === undefined ? {} : { persist: values.persist }) });
     }
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);

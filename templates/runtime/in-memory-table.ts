@@ -13,7 +13,7 @@
 // What it answers is proved against DynamoDB Local by the differential suite
 // (test/in-memory/differential.test.ts); the deliberate differences are listed in docs/guide/testing.md.
 
-import type { CreateTableCommandInput, DynamoDBClient, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
+import type { CreateTableCommandInput, DynamoDBClient, GlobalSecondaryIndex, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';
 import { stringBytes } from './item-size.js';
 import {
@@ -40,16 +40,39 @@ import {
   copyMap,
   equalMaps,
   itemBytes,
-  marshallExpressionValues,
-  marshallMap,
+  marshallExpressionValues as marshallDocumentValues,
+  marshallMap as marshallDocument,
   RequestError,
   sentNumber,
   typeOf,
-  unmarshallMap,
+  unmarshallMap as unmarshallDocument,
   validation,
+  wireExpressionValues,
+  wireMap,
   type AttributeMap,
   type AttributeValue,
 } from './in-memory-value.js';
+
+/**
+ * How the request being answered carries its values: the DocumentClient's JavaScript values
+ * (converted both ways), or the low-level API's attribute values (checked and copied in, copied
+ * out). Requests are answered synchronously, one at a time, so one codec is in force at a time;
+ * the engine reads its requests' values through `marshallMap` and `marshallExpressionValues`
+ * and writes its answers' through `unmarshallMap`, all the codec's.
+ */
+interface RequestCodec {
+  /** An item, key or start key (`number`: how the DocumentClient's numbers are read, default checked and canonical). */
+  decode(data: Readonly<Record<string, unknown>>, number?: (text: string) => string): AttributeMap;
+  /** ExpressionAttributeValues, an invalid one named by its placeholder. */
+  values(data: Readonly<Record<string, unknown>>): AttributeMap;
+  encode(map: Readonly<AttributeMap>): Record<string, unknown>;
+}
+const DOCUMENT: RequestCodec = { decode: marshallDocument, values: marshallDocumentValues, encode: unmarshallDocument };
+const WIRE: RequestCodec = { decode: (data) => wireMap(data), values: wireExpressionValues, encode: copyMap };
+let codec = DOCUMENT;
+const marshallMap = (data: Readonly<Record<string, unknown>>, number?: (text: string) => string): AttributeMap => codec.decode(data, number);
+const marshallExpressionValues = (data: Readonly<Record<string, unknown>>): AttributeMap => codec.values(data);
+const unmarshallMap = (map: Readonly<AttributeMap>): Record<string, unknown> => codec.encode(map);
 
 /** DynamoDB's API names of the operations the in-memory table answers. */
 export type InMemoryOperation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem' | 'TransactGetItems' | 'TransactWriteItems';
@@ -310,8 +333,8 @@ class Table {
   /** Every item by its key's id, for reads by key. */
   private readonly byId = new Map<string, AttributeMap>();
   readonly spaces = new Map<string, KeySpace>();
-  readonly streamView: string | undefined;
-  readonly ttl: string | undefined;
+  streamView: string | undefined;
+  ttl: string | undefined;
   readonly provisioned: boolean;
   /** GSI changes waiting for their time (gsiLagMs). */
   readonly pending: Array<{ readonly due: number; readonly index: IndexShape; readonly old: AttributeMap | undefined; readonly item: AttributeMap | undefined }> = [];
@@ -765,6 +788,82 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
 
   clearFaults(): void {
     this.rules.length = 0;
+  }
+
+  /**
+   * Answers one data-plane request of DynamoDB's low-level API (what `ddbgen local` serves):
+   * attribute values in and out as the API carries them (binary as bytes, or base64 text), so
+   * numbers of 38 digits and sets come back exactly. A refusal is thrown as a RequestError (`type`
+   * is DynamoDB's error name). Faults are not applied.
+   */
+  request(operation: InMemoryOperation, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const previous = codec;
+    codec = WIRE;
+    try {
+      return this.dispatch(operation, input as RequestInput, undefined) as Record<string, unknown>;
+    } finally {
+      codec = previous;
+    }
+  }
+
+  /** Drops a table, its items and its stream records. */
+  deleteTable(tableName: string): void {
+    this.selected(tableName);
+    this.tables.delete(tableName);
+    this.records.delete(tableName);
+    this.taken.delete(tableName);
+  }
+
+  /** Every item of a table as attribute values, in scan order (copies). */
+  rawItems(tableName: string): AttributeMap[] {
+    return [...this.selected(tableName)[0]!.all()].map(copyMap);
+  }
+
+  /** Writes items as they are (attribute values), with no stream records and no checks: a table restored from a copy. */
+  restoreItems(tableName: string, items: readonly AttributeMap[]): void {
+    const table = this.selected(tableName)[0]!;
+    for (const item of items) table.write({ old: table.get(table.keyOf(item)), item: copyMap(item) }, this.now(), 0);
+  }
+
+  /** Turns Time to Live on (the attribute that holds the expiry) or off (undefined). */
+  setTimeToLive(tableName: string, attribute: string | undefined): void {
+    this.selected(tableName)[0]!.ttl = attribute;
+  }
+
+  /** Turns the stream on (its view type) or off (undefined); records kept so far stay. */
+  setStream(tableName: string, viewType: string | undefined): void {
+    this.selected(tableName)[0]!.streamView = viewType;
+  }
+
+  /** Adds a global secondary index and fills it from the items already in the table. */
+  addIndex(tableName: string, index: GlobalSecondaryIndex, types: Readonly<Record<string, 'S' | 'N' | 'B'>>): void {
+    const table = this.selected(tableName)[0]!;
+    for (const [name, type] of Object.entries(types)) if (!table.types.has(name)) table.types.set(name, type);
+    const elements = index.KeySchema ?? [];
+    const shape: IndexShape = {
+      name: index.IndexName!,
+      kind: 'gsi',
+      key: { hash: elements.filter((e) => e.KeyType === 'HASH').map((e) => e.AttributeName!), range: elements.filter((e) => e.KeyType === 'RANGE').map((e) => e.AttributeName!) },
+      projection: (index.Projection?.ProjectionType ?? 'ALL') as IndexShape['projection'],
+      include: index.Projection?.NonKeyAttributes ?? [],
+    };
+    table.settle();
+    table.indexes.push(shape);
+    table.spaces.set(shape.name, new KeySpace(shape.key));
+    for (const item of table.all()) {
+      // an item whose index key has another type than the index declares is left out, as DynamoDB's backfill leaves it
+      if ([...shape.key.hash, ...shape.key.range].some((name) => item[name] !== undefined && typeOf(item[name]!) !== table.types.get(name))) continue;
+      table.indexWrite(shape, undefined, item);
+    }
+  }
+
+  /** Removes a global secondary index. */
+  removeIndex(tableName: string, indexName: string): void {
+    const table = this.selected(tableName)[0]!;
+    table.settle();
+    const at = table.indexes.findIndex((index) => index.name === indexName);
+    if (at >= 0) table.indexes.splice(at, 1);
+    table.spaces.delete(indexName);
   }
 
   private selected(tableName: string | undefined, one = false): Table[] {
