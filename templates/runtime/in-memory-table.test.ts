@@ -79,6 +79,8 @@ test("DynamoDB's refusals, with its names and messages", async (t) => {
     [db.send(new PutCommand({ TableName: 'nope', Item: { pk: 'a', sk: 'b' } })), 'ResourceNotFoundException', 'Cannot do operations on a non-existent table'],
     [db.send(new GetCommand({ TableName: 'T', Key: { pk: 'a' } })), 'ValidationException', 'The number of conditions on the keys is invalid'],
     [db.send(new QueryCommand({ TableName: 'T', IndexName: 'byG', ConsistentRead: true, KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': 'x' } })), 'ValidationException', 'Consistent reads are not supported on global secondary indexes'],
+    [db.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: 'sk = :s', ExpressionAttributeValues: { ':s': 'x' } })), 'ValidationException', 'Query condition missed key schema element: pk'],
+    [db.send(new QueryCommand({ TableName: 'T', KeyConditionExpression: 'other = :s', ExpressionAttributeValues: { ':s': 'x' } })), 'ValidationException', 'Query condition missed key schema element: pk'],
     [db.send(new BatchWriteCommand({ RequestItems: { T: Array.from({ length: 26 }, (_, i) => ({ PutRequest: { Item: { pk: 'b', sk: String(i) } } })) } })), 'ValidationException', 'Too many items requested for the BatchWriteItem call'],
     [db.send(new BatchGetCommand({ RequestItems: { T: { Keys: [{ pk: 'a', sk: 'b' }, { pk: 'a', sk: 'b' }] } } })), 'ValidationException', 'Provided list of item keys contains duplicates'],
     [db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'T', Item: { pk: 't', sk: '1' } } }, { Delete: { TableName: 'T', Key: { pk: 't', sk: '1' } } }] })), 'ValidationException', 'Transaction request cannot include multiple operations on one item'],

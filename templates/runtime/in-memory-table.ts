@@ -1589,17 +1589,23 @@ function keyTest(
     return target.parts[0] as string;
   };
   const byName = new Map<string, ResolvedCondition>();
+  const equality = (atom: ResolvedCondition | undefined): atom is Extract<ResolvedCondition, { kind: 'compare' }> => atom?.kind === 'compare' && atom.op === '=' && atom.right.kind === 'value';
+  // DynamoDB names the key element a condition misses: the first partition-key attribute without an
+  // equality, else (a condition on a non-key attribute) the sort key's first. (DynamoDB Local names none.)
+  const missed = () => validation(`Query condition missed key schema element: ${key.hash.find((name) => !equality(byName.get(name))) ?? key.range[0] ?? key.hash[0]}`);
+  let nonKey = false;
   for (const atom of atoms) {
     const name = attributeOf(atom);
-    if (![...key.hash, ...key.range].includes(name)) throw validation('Query condition missed key schema element');
-    if (byName.has(name)) throw validation(`KeyConditionExpressions must only contain one condition per key`);
-    byName.set(name, atom);
+    if (![...key.hash, ...key.range].includes(name)) nonKey = true;
+    else if (byName.has(name)) throw validation(`KeyConditionExpressions must only contain one condition per key`);
+    else byName.set(name, atom);
   }
+  if (nonKey) throw missed();
   let partition = '';
   for (const name of key.hash) {
     const atom = byName.get(name);
-    if (!atom || atom.kind !== 'compare' || atom.op !== '=' || atom.right.kind !== 'value') throw validation('Query condition missed key schema element');
-    partition += valueId(atom.right.value) + '\u0000';
+    if (!equality(atom)) throw missed();
+    partition += valueId((atom.right as Extract<Resolved, { kind: 'value' }>).value) + '\u0000';
   }
   const sortTests = key.range.filter((name) => byName.has(name)).map((name) => byName.get(name)!);
   if (sortTests.length === 0) return { partition, test: undefined, bounds: {} };
