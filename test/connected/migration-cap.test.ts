@@ -10,14 +10,11 @@
 //
 // The workers run in this process (one client each, as separate processes would) so every response
 // is seen; each test checks the table item by item afterwards.
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientFor, scanTable, type LocalDynamo } from '../support/dynamodb-local.js';
 import { libraryItems, librarySchema } from '../support/library-design.js';
-import { emitMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
+import { libraryMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
 
 const shared = sharedDynamoDbLocal(test);
 const CAP = 30;
@@ -65,15 +62,7 @@ function recordingClient(local: LocalDynamo, tableName: string, worker: number, 
 /** Emits the MEMBER → PATRON migration, seeds a table with `members` members and their edges, and loads the plan and the worker. */
 async function prepare(t: ExecutionContext, members: number) {
   const { local, dir } = await workspace(t, await shared());
-  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
-  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-  const folder = path.join(dir, 'migrations', 'library');
-  const { plan } = await import(path.join(folder, 'plan.ts'));
-  const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration-lease.js'));
-  const after = await import(path.join(folder, 'new', 'library', 'index.js'));
-  const tableName = `library-${randomUUID()}`;
-  await local.createTable(after.libraryTableDefinition(tableName));
+  const { plan, lease, tableName } = await libraryMigration(t, local, dir, librarySchema(), librarySchema({ member: 'PATRON' }));
   const seed = libraryItems(members);
   await putRaw(local.documents, tableName, seed.items);
   return { local, plan, lease, tableName, seed };

@@ -5,15 +5,12 @@
 // alive once a lease has passed. A second worker finishes the run; cleanup refuses while it is
 // alive, then removes the run and the lease table; a worker started afterwards sweeps the table
 // again (a new run) and finds nothing left to move. The table is checked item by item.
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { libraryItems, librarySchema } from '../support/library-design.js';
-import { emitMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
+import { libraryMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
 
 const shared = sharedDynamoDbLocal(test);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,16 +18,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test.serial('status: progress item by item before the first checkpoint, liveness by the lease stored with the run; cleanup: refused while a worker lives, then the run and the lease table go, and a later run sweeps again', async (t) => {
   t.timeout(180_000);
   const { local, dir } = await workspace(t, await shared());
-  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
-  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-  const folder = path.join(dir, 'migrations', 'library');
-  const { plan } = await import(path.join(folder, 'plan.ts'));
-  const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration-lease.js'));
-  const after = await import(path.join(folder, 'new', 'library', 'index.js'));
-  const tableName = `library-${randomUUID()}`;
+  const { plan, lease, tableName } = await libraryMigration(t, local, dir, librarySchema(), librarySchema({ member: 'PATRON' }));
   const leaseTable = `${tableName}-migration`;
-  await local.createTable(after.libraryTableDefinition(tableName));
   const members = 40;
   const seed = libraryItems(members);
   await putRaw(local.documents, tableName, seed.items);

@@ -5,14 +5,11 @@
 // items whose write is a no-op (random-shard counters whose shard keeps its key when the count goes
 // from 8 to 4) never counted as rewritten, and an edge whose two halves both move (a new delimiter)
 // counted once, not once from each half. The table is checked item by item afterwards.
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { libraryItems, librarySchema } from '../support/library-design.js';
-import { emitMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
+import { libraryMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
 
 const shared = sharedDynamoDbLocal(test);
 
@@ -39,15 +36,7 @@ for (const design of designs) {
     test.serial(`${design.change}: a worker dies mid-page after ${dieAfter} moves; the worker that takes the segment over counts every write once`, async (t) => {
       t.timeout(180_000);
       const { local, dir } = await workspace(t, await shared());
-      writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-      writeFileSync(path.join(dir, 'new.ts'), design.schema);
-      t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-      const folder = path.join(dir, 'migrations', 'library');
-      const { plan } = await import(path.join(folder, 'plan.ts'));
-      const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration-lease.js'));
-      const after = await import(path.join(folder, 'new', 'library', 'index.js'));
-      const tableName = `library-${randomUUID()}`;
-      await local.createTable(after.libraryTableDefinition(tableName));
+      const { plan, lease, after, tableName } = await libraryMigration(t, local, dir, librarySchema(), design.schema);
       await putRaw(local.documents, tableName, seed.items);
 
       // the dying worker: its moves are counted as they are answered; after `dieAfter`, nothing more
