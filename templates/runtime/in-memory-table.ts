@@ -1154,8 +1154,12 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
     // a local index reads what it does not project from the table (a global one cannot): the 1 MB
     // and the read units count what was read, the index entry or the table's item (DynamoDB Local
     // counts the table's item either way)
+    // (a scan's filter on what the index does not project reads the table's item too, as DynamoDB Local does)
+    const unprojected = (names: readonly string[]) => names.some((name) => !projectedNames(table, index!).has(name));
     const fetches =
-      index?.kind === 'lsi' && index.projection !== 'ALL' && (input.Select === 'ALL_ATTRIBUTES' || (projection ?? []).some((parts) => !projectedNames(table, index).has(parts[0] as string)));
+      index?.kind === 'lsi' &&
+      index.projection !== 'ALL' &&
+      (input.Select === 'ALL_ATTRIBUTES' || unprojected((projection ?? []).map((parts) => parts[0] as string)) || (filter !== undefined && unprojected(topNames(filter))));
     for (const entry of candidates) {
       if ((input.Limit !== undefined && scanned >= input.Limit) || bytes >= PAGE_BYTES) {
         more = true;

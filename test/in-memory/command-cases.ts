@@ -264,6 +264,7 @@ export const commandCases: readonly CommandCase[] = [
   query('query a KEYS_ONLY GSI for what it does not project', { IndexName: 'followers', KeyConditionExpression: 'gsi3pk = :p', ProjectionExpression: 'sk, i', ExpressionAttributeValues: { ':p': 'K' } }),
   { name: 'scan a KEYS_ONLY GSI for what it does not project', command: (T) => new ScanCommand({ TableName: T, IndexName: 'followers', ProjectionExpression: 'sk, i' }) },
   { name: 'scan a KEYS_ONLY LSI filtered and projected on what it does not project', run: fullScan({ IndexName: 'byTitle', FilterExpression: 'i > :i', ExpressionAttributeValues: { ':i': 4 }, ProjectionExpression: 'sk, i' }), unordered: true },
+  { name: 'scan a KEYS_ONLY LSI filtered on what it does not project, 2 items a page', run: fullScan({ IndexName: 'byTitle', FilterExpression: 'attribute_exists(i)', Limit: 2, ReturnConsumedCapacity: 'INDEXES' }), unordered: true },
   { name: 'scan segment 4 of 4', command: (T) => new ScanCommand({ TableName: T, Segment: 4, TotalSegments: 4 }) },
   { name: 'scan a segment without the total', command: (T) => new ScanCommand({ TableName: T, Segment: 0 }) },
   // batches
