@@ -51,6 +51,9 @@ const refused: Array<[string, Record<string, unknown>, string]> = [
   ['((n = :a))', { ':a': 1 }, 'Invalid ConditionExpression: The expression has redundant parentheses;'],
   ['ATTRIBUTE_EXISTS(n)', {}, 'Invalid ConditionExpression: Invalid function name; function: ATTRIBUTE_EXISTS'],
   ['n = = :x', { ':x': 1 }, 'Invalid ConditionExpression: Syntax error; token: "=", near: "= = :x"'],
+  // a character no token starts with is one token; near: from the token before it to the one after
+  ['!!! n', {}, 'Invalid ConditionExpression: Syntax error; token: "!", near: "!!"'],
+  ['n = :x ~ :x', { ':x': 1 }, 'Invalid ConditionExpression: Syntax error; token: "~", near: ":x ~ :x"'],
   ['n = :x', {}, 'Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :x'],
   ['#q = :x', { ':x': 1 }, 'Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #q'],
   [`n IN (${Array.from({ length: 101 }, (_, i) => `:a${i}`).join(',')})`, Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`:a${i}`, i])), 'Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101'],

@@ -76,7 +76,7 @@ export class Aliases {
 // Tokens and parsing.
 
 interface Token {
-  readonly type: 'name' | 'alias' | 'value' | 'number' | 'op' | 'end';
+  readonly type: 'name' | 'alias' | 'value' | 'number' | 'op' | 'end' | 'bad';
   readonly text: string;
   readonly at: number;
 }
@@ -92,8 +92,11 @@ function tokenize(text: string, kind: ExpressionKind): Token[] {
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
     if (!m) {
-      const rest = text.slice(at).trimStart();
-      throw validation(`Invalid ${kind}: Syntax error; token: "${rest[0]}", near: "${rest.slice(0, 3)}"`);
+      // a character no token starts with is a token of its own, as DynamoDB's lexer reads it
+      const start = at + (text.slice(at).length - text.slice(at).trimStart().length);
+      tokens.push({ type: 'bad', text: text[start]!, at: start });
+      at = start + 1;
+      continue;
     }
     const start = m.index + m[0].length - (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').length;
     if (m[1] !== undefined) tokens.push({ type: 'alias', text: m[1], at: start });
@@ -104,7 +107,18 @@ function tokenize(text: string, kind: ExpressionKind): Token[] {
     at = TOKEN.lastIndex;
   }
   tokens.push({ type: 'end', text: '<EOF>', at: text.length });
+  const bad = tokens.find((t) => t.type === 'bad');
+  if (bad) throw syntaxError(text, kind, tokens, bad);
   return tokens;
+}
+
+/** DynamoDB's syntax error: the token, and the text from the token before it to the one after it. */
+function syntaxError(text: string, kind: ExpressionKind, tokens: readonly Token[], token: Token): Error {
+  const at = tokens.indexOf(token);
+  const before = tokens[Math.max(0, at - 1)]!;
+  const after = tokens[Math.min(tokens.length - 1, at + 1)]!;
+  const near = text.slice(before.at, after.type === 'end' ? text.length : after.at + after.text.length).trim();
+  return validation(`Invalid ${kind}: Syntax error; token: "${token.text}", near: "${near}"`);
 }
 
 const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
@@ -136,13 +150,8 @@ class Parser {
     const t = this.peek(offset);
     return t.type === 'op' && t.text === op;
   }
-  /** DynamoDB's syntax error: the token, and the text from the token before it to the one after it. */
   syntaxError(token: Token = this.peek()): Error {
-    const at = this.tokens.indexOf(token);
-    const before = this.tokens[Math.max(0, at - 1)]!;
-    const after = this.tokens[Math.min(this.tokens.length - 1, at + 1)]!;
-    const near = this.text.slice(before.at, after.type === 'end' ? this.text.length : after.at + after.text.length).trim();
-    return validation(`Invalid ${this.kind}: Syntax error; token: "${token.text}", near: "${near}"`);
+    return syntaxError(this.text, this.kind, this.tokens, token);
   }
   private expectOp(op: string): void {
     if (!this.isOp(op)) throw this.syntaxError();
