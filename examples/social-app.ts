@@ -1,17 +1,17 @@
 // The example app behind `npm start`: uses the repositories generated from fixtures/social.ts and
-// fixtures/fans.ts (seed 002's fan graph) against an embedded DynamoDB Local, printing what it
-// writes and reads.
+// fixtures/fans.ts (seed 002's fan graph) against an embedded DynamoDB Local (or, without Java,
+// `ddbgen local`), printing what it writes and reads.
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { FansTable, UserKeys as FanUserKeys, fansTableDefinition } from '../out/fans/index.js';
 import { ItemExistsError, KeyValueError, SocialTable, UserKeys, socialTableDefinition } from '../out/social/index.js';
-import { startDynamoDbLocal } from '../test/support/dynamodb-local.js';
+import { startExampleDynamoDB } from './example-dynamodb.js';
 
 const log = (label: string, value?: unknown) =>
   console.log(value === undefined ? label : `${label.padEnd(44)} ${JSON.stringify(value, (_, v) => (v instanceof Set ? [...v] : v))}`);
 
-const local = await startDynamoDbLocal();
-console.log(`DynamoDB Local started on ${local.endpoint} (pid ${local.pid})\n`);
+const local = await startExampleDynamoDB();
+console.log(`${local.name} started on ${local.endpoint}\n`);
 try {
   await local.createTable(socialTableDefinition('Social'));
   const db = new SocialTable(local.documents, { tableName: 'Social' });
@@ -96,8 +96,9 @@ try {
   const userPk = FanUserKeys.key({ id: 1 }).pk;
   const rawUser = await local.documents.send(new QueryCommand({ TableName: 'Fans', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': userPk } }));
   log(`raw items of user 1 (pk ${userPk}): profile and FAN_OF in one partition`);
-  for (const item of rawUser.Items ?? []) log(`  ${String(item['sk'])}`, Object.fromEntries(Object.entries(item).filter(([name]) => name !== 'pk' && name !== 'sk')));
+  // a stored item's attributes have no order (DynamoDB Local and ddbgen local list them differently): by name
+  for (const item of rawUser.Items ?? []) log(`  ${String(item['sk'])}`, Object.fromEntries(Object.entries(item).filter(([name]) => name !== 'pk' && name !== 'sk').sort(([a], [b]) => (a < b ? -1 : 1))));
 } finally {
   await local.stop();
-  console.log('\nDynamoDB Local stopped.');
+  console.log(`\n${local.name.replace(/ \(.*/, '')} stopped.`);
 }
