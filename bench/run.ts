@@ -25,6 +25,7 @@ import { schema as oneTableSchema } from './models/onetable.js';
 import { startDynamoDbLocal, useDynamoDbLocal } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
 import { SUBJECTS, appSizes, footprint, type Footprint } from './footprint.js';
+import { benchLocalServer } from './local-server.js';
 
 /** --smoke: every section once at a tiny size, to prove the benchmark still runs and its correctness gates pass (the test suite's smoke test; no number means anything). */
 const smoke = process.argv.includes('--smoke');
@@ -590,6 +591,12 @@ if (want(8)) {
   } finally {
     await local.stop();
   }
+}
+
+// ---------------------------------------------------------------- 11. ddbgen local against DynamoDB Local
+if (want(11)) {
+  const { title, text } = await benchLocalServer({ requests: size(300, 2000), rounds: size(2, 3), starts: smoke ? 0 : size(2, 5), items: smoke ? 500 : quick ? 20_000 : 1_000_000, freshForMemory: !smoke });
+  section(title, text);
 }
 
 // ---------------------------------------------------------------- 3 and 4. type-check cost and generation

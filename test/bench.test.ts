@@ -19,7 +19,7 @@ test.before(async () => {
 test('bench/run.ts --smoke runs every section', async (t) => {
   t.timeout(600_000); // generous: a busy shared machine slows every process it starts
   const { stdout } = await exec(process.execPath, ['--import=tsx', 'bench/run.ts', '--smoke'], { cwd: root, maxBuffer: 1 << 26 });
-  for (const heading of ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 3. Type-check cost', '## 4. Generation', '## 6. Footprint', '## 8. The in-memory table']) t.true(stdout.includes(heading), heading);
+  for (const heading of ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 3. Type-check cost', '## 4. Generation', '## 6. Footprint', '## 8. The in-memory table', '## 11. `ddbgen local` against DynamoDB Local']) t.true(stdout.includes(heading), heading);
   t.regex(stdout, /With 30 % of every batch returned as UnprocessedItems: (\d+) of \1 items landed/);
 });
 

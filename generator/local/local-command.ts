@@ -5,8 +5,32 @@ import path from 'node:path';
 import type { CliIo } from '../cli/cli.js';
 import { startLocal } from './local-server.js';
 
+export interface LocalCommandOptions {
+  readonly port: number;
+  readonly persist?: string;
+}
+
+/**
+ * The options of `ddbgen local …` when its arguments are plainly right (`--port N`, `--persist DIR`,
+ * each at most once): the executable then starts the server without loading the rest of the CLI.
+ * Anything else (help, a typo, a bad port) is undefined and left to the CLI, which words the error.
+ */
+export function plainLocalOptions(args: readonly string[]): LocalCommandOptions | undefined {
+  const given = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const match = /^--(port|persist)(?:=(.*))?$/.exec(args[i]!);
+    if (!match || given.has(match[1]!)) return undefined;
+    const value = match[2] ?? args[++i];
+    if (value === undefined || value === '' || value.startsWith('-')) return undefined;
+    given.set(match[1]!, value);
+  }
+  const port = given.has('port') ? Number(given.get('port')) : 8000;
+  if (!/^\d+$/.test(given.get('port') ?? '8000') || port > 65535) return undefined;
+  return { port, ...(given.has('persist') ? { persist: given.get('persist')! } : {}) };
+}
+
 /** Serves until the process is told to stop (or `signal` aborts); resolves to the exit code. */
-export async function localCommand(io: CliIo, options: { readonly port: number; readonly persist?: string }, signal?: AbortSignal): Promise<number> {
+export async function localCommand(io: CliIo, options: LocalCommandOptions, signal?: AbortSignal): Promise<number> {
   const started = performance.now();
   const persist = options.persist === undefined ? undefined : path.resolve(io.cwd, options.persist);
   const server = await startLocal({ port: options.port, ...(persist === undefined ? {} : { persist }) });

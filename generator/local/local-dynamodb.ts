@@ -1,5 +1,5 @@
 // The engine `ddbgen local` serves: the in-memory table's data plane (its low-level path,
-// `InMemoryDynamoDB.request`) under a control plane that keeps what DynamoDB keeps about each
+// `InMemoryEngine.request`) under a control plane that keeps what DynamoDB keeps about each
 // table — its definition, status, ARNs, billing mode, Time to Live, tags and stream — and the
 // Streams API over the stream records the engine keeps. Operations take and answer the JSON
 // protocol's shapes (attribute values as the low-level API carries them); a refusal is thrown as
@@ -16,7 +16,7 @@ import type {
   StreamSpecification,
   Tag,
 } from '@aws-sdk/client-dynamodb';
-import { InMemoryDynamoDB, type InMemoryOperation, type InMemoryStreamRecord } from '../../templates/runtime/in-memory-table.js';
+import { InMemoryEngine, type InMemoryOperation, type InMemoryStreamRecord } from '../../templates/runtime/in-memory-engine.js';
 import { itemBytes, RequestError, validation, type AttributeMap } from '../../templates/runtime/in-memory-value.js';
 import { translateLegacy } from './legacy-parameters.js';
 import { compileSelect, compileWrite, duplicateItem, keyAndCondition, parseStatement, projectSelected, type PartiqlTable, type Statement } from './partiql.js';
@@ -68,7 +68,7 @@ const notFound = (name: string) => new RequestError('ResourceNotFoundException',
 
 /** The local DynamoDB: one engine, its tables' records, and the operations of the DynamoDB and DynamoDB Streams APIs. */
 export class LocalDynamoDB {
-  readonly engine: InMemoryDynamoDB;
+  readonly engine: InMemoryEngine;
   private readonly tables = new Map<string, TableRecord>();
   private readonly region: string;
   private readonly account = '000000000000';
@@ -76,7 +76,7 @@ export class LocalDynamoDB {
 
   constructor(options: { readonly region?: string } = {}) {
     this.region = options.region ?? 'local';
-    this.engine = new InMemoryDynamoDB({ region: this.region });
+    this.engine = new InMemoryEngine({ region: this.region });
   }
 
   /** Answers one operation (`GetItem`, `CreateTable`, … or a Streams operation) with its input as the JSON protocol carries it. */
@@ -92,6 +92,10 @@ export class LocalDynamoDB {
       if (input.ReturnItemCollectionMetrics === 'SIZE' && (operation === 'PutItem' || operation === 'UpdateItem' || operation === 'DeleteItem')) {
         const metrics = this.itemCollectionMetrics(this.tables.get(String(input.TableName))!, (input.Item ?? input.Key) as Record<string, unknown>);
         if (metrics) output.ItemCollectionMetrics = metrics;
+      }
+      if (input.ReturnItemCollectionMetrics === 'SIZE' && (operation === 'BatchWriteItem' || operation === 'TransactWriteItems')) {
+        const metrics = this.collectionsWritten(operation, input, output);
+        if (Object.keys(metrics).length) output.ItemCollectionMetrics = metrics;
       }
       return output;
     }
@@ -182,6 +186,41 @@ export class LocalDynamoDB {
    * The item collection a write touched, for a table with local secondary indexes (DynamoDB
    * answers nothing for others): its partition key and its size's estimate in GB, a range one GB wide.
    */
+  /**
+   * A batch's or a transaction's ItemCollectionMetrics, as DynamoDB documents them: for each table
+   * with a local secondary index, the item collections its writes (puts, updates, deletes; not
+   * condition checks, nor a batch's unprocessed items) touched, each once, sized after the writes.
+   */
+  private collectionsWritten(operation: 'BatchWriteItem' | 'TransactWriteItems', input: Readonly<Record<string, unknown>>, output: Readonly<Record<string, unknown>>): Record<string, Array<Record<string, unknown>>> {
+    const writes: Array<[string, Record<string, unknown>]> = [];
+    if (operation === 'BatchWriteItem') {
+      const unprocessed = JSON.stringify(output.UnprocessedItems ?? {});
+      for (const [name, requests] of Object.entries((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Record<string, unknown> }; DeleteRequest?: { Key: Record<string, unknown> } }>>)) {
+        for (const request of requests) {
+          if (unprocessed.includes(JSON.stringify(request))) continue;
+          writes.push([name, (request.PutRequest?.Item ?? request.DeleteRequest?.Key)!]);
+        }
+      }
+    } else {
+      for (const action of (input.TransactItems ?? []) as Array<Record<string, { TableName: string; Item?: Record<string, unknown>; Key?: Record<string, unknown> } | undefined>>) {
+        const write = action.Put ?? action.Update ?? action.Delete;
+        if (write) writes.push([write.TableName, (write.Item ?? write.Key)!]);
+      }
+    }
+    const metrics: Record<string, Array<Record<string, unknown>>> = {};
+    const seen = new Set<string>();
+    for (const [name, given] of writes) {
+      const table = this.tables.get(name)!;
+      const hash = table.definition.KeySchema!.find((k) => k.KeyType === 'HASH')!.AttributeName!;
+      const id = JSON.stringify([name, given[hash]]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const entry = this.itemCollectionMetrics(table, given);
+      if (entry) (metrics[name] ??= []).push(entry);
+    }
+    return metrics;
+  }
+
   private itemCollectionMetrics(table: TableRecord, given: Record<string, unknown>): Record<string, unknown> | undefined {
     if (!table.definition.LocalSecondaryIndexes?.length) return undefined;
     const hash = table.definition.KeySchema!.find((k) => k.KeyType === 'HASH')!.AttributeName!;

