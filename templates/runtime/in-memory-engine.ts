@@ -455,7 +455,9 @@ function checkKeyValue(table: Table, name: string, value: AttributeValue | undef
   if (type === 'B' && (value as { B: Uint8Array }).B.length === 0) throw validation(`One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: ${name}`);
   const size = keySize(value);
   const range = table.key.range.includes(name);
-  if ((range && size > 1024) || (!range && size > 2048)) throw validation('Hash primary key values must be under 2048 bytes, and range primary key values must be under 1024 bytes');
+  // DynamoDB's words (DynamoDB Local says 'Hash primary key values must be under 2048 bytes, and range primary key values must be under 1024 bytes' for both)
+  if (!range && size > 2048) throw validation('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes');
+  if (range && size > 1024) throw validation('One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes');
 }
 
 function keySize(value: AttributeValue): number {
@@ -489,7 +491,10 @@ function checkItem(table: Table, item: Readonly<AttributeMap>, update = false): 
             : `One or more parameter values are not valid. A value specified for a secondary index key is not supported. ${empty} IndexName: ${index.name}, IndexKey: ${name}`,
         );
       }
-      if (keySize(value) > (index.key.range.includes(name) ? 1024 : 2048)) throw validation('One or more parameter values were invalid: Size limit exceeded');
+      const max = index.key.range.includes(name) ? 1024 : 2048;
+      const size = keySize(value);
+      // DynamoDB's words; DynamoDB Local's stop at 'Size limit exceeded'
+      if (size > max) throw validation(`One or more parameter values were invalid: Size limit exceeded for Index Key ${name} Actual Size: ${size} bytes Max Size: ${max} bytes IndexName: ${index.name}`);
     }
   }
   if (itemBytes(item) > MAX_ITEM_BYTES) throw validation(update ? 'Item size to update has exceeded the maximum allowed size' : 'Item size has exceeded the maximum allowed size');

@@ -74,7 +74,7 @@ test("DynamoDB's refusals, with its names and messages", async (t) => {
     [put(db, { pk: 'a', sk: '' }), 'ValidationException', 'One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: sk'],
     [put(db, { pk: 'a' }), 'ValidationException', 'One of the required keys was not given a value'],
     [put(db, { pk: 'a', sk: 'b', x: 'x'.repeat(400 * 1024) }), 'ValidationException', 'Item size has exceeded the maximum allowed size'],
-    [put(db, { pk: 'p'.repeat(2049), sk: 'b' }), 'ValidationException', 'Hash primary key values must be under 2048 bytes, and range primary key values must be under 1024 bytes'],
+    [put(db, { pk: 'p'.repeat(2049), sk: 'b' }), 'ValidationException', 'One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes'],
     [put(db, { pk: 'a', sk: 'b', g: '' }), 'ValidationException', 'One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: byG, IndexKey: g'],
     [db.send(new PutCommand({ TableName: 'nope', Item: { pk: 'a', sk: 'b' } })), 'ResourceNotFoundException', 'Cannot do operations on a non-existent table'],
     [db.send(new GetCommand({ TableName: 'T', Key: { pk: 'a' } })), 'ValidationException', 'The number of conditions on the keys is invalid'],

@@ -35,7 +35,7 @@ for (const [given, want] of numbers) {
 
 const refused: Array<[string, string]> = [
   ['abc', 'A value provided cannot be converted into a number'],
-  ['123456789012345678901234567890123456789', 'DynamoDB only supports precision up to 38 digits'],
+  ['123456789012345678901234567890123456789', 'Attempting to store more than 38 significant digits in a Number'],
   ['1E126', 'Number overflow. Attempting to store a number with magnitude larger than supported range'],
   ['1E-131', 'Number underflow. Attempting to store a number with magnitude smaller than supported range'],
 ];
@@ -50,7 +50,7 @@ for (const [given, message] of refused) {
 test('arithmetic is exact decimal arithmetic, as DynamoDB does it (0.1 + 0.2 = 0.3)', (t) => {
   t.is(formatDecimal(addDecimal(parseDecimal('0.1'), parseDecimal('0.2'))), '0.3');
   t.is(formatDecimal(addDecimal(parseDecimal('5'), parseDecimal('-7.25'))), '-2.25');
-  t.throws(() => addDecimal(parseDecimal('1E+20'), parseDecimal('1E-30')), { message: 'DynamoDB only supports precision up to 38 digits' });
+  t.throws(() => addDecimal(parseDecimal('1E+20'), parseDecimal('1E-30')), { message: 'Attempting to store more than 38 significant digits in a Number' });
 });
 
 /** Doubles DynamoDB stores: 0, or magnitudes from 1E-130 (below, it refuses them). */

@@ -88,7 +88,7 @@ export function parseDecimal(text: string): Decimal {
 export function checkRange(decimal: Decimal): Decimal {
   if (decimal.digits === 0n) return decimal;
   const count = digitCount(decimal.digits);
-  if (count > 38) throw validation('DynamoDB only supports precision up to 38 digits');
+  if (count > 38) throw validation('Attempting to store more than 38 significant digits in a Number');
   const magnitude = count - 1 + decimal.exponent; // the power of ten of the leading digit
   if (magnitude > 125) throw validation('Number overflow. Attempting to store a number with magnitude larger than supported range');
   if (magnitude < -130) throw validation('Number underflow. Attempting to store a number with magnitude smaller than supported range');
