@@ -549,11 +549,22 @@ export class LocalDynamoDB {
     }
   }
 
+  /**
+   * One ExecuteStatement: a write, or one page of a SELECT — the page of the Query or Scan it means
+   * (`Limit` items read at most, 1 MB), with a NextToken to ask for the next while there is more.
+   */
   private executeStatement(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    if (input.Limit !== undefined && !(Number(input.Limit) >= 1)) throw constraints([`Value '${String(input.Limit)}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1`]);
     const statement = parseStatement(input.Statement, input.Parameters);
-    if (statement.kind === 'select') return { Items: this.select(statement, input.ConsistentRead) };
-    this.write(statement);
-    return { Items: [] };
+    if (statement.kind !== 'select') {
+      this.write(statement);
+      return { Items: [] };
+    }
+    const { operation, input: request } = compileSelect(statement, this.partiqlKey(statement.table, statement.index), input.ConsistentRead);
+    const start = input.NextToken === undefined ? undefined : readNextToken(input.NextToken, input.Statement);
+    const page = this.handle(operation, { ...request, ...(input.Limit === undefined ? {} : { Limit: input.Limit }), ...(start ? { ExclusiveStartKey: start } : {}) });
+    const items = (page.Items as Array<Record<string, unknown>>).map((item) => projectSelected(statement, item));
+    return { Items: items, ...(page.LastEvaluatedKey ? { NextToken: nextToken(input.Statement, page.LastEvaluatedKey) } : {}) };
   }
 
   private batchExecuteStatement(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -795,4 +806,19 @@ function checkKeyShape(definition: CreateTableCommandInput, key: unknown): void 
       return typeof value === 'object' && value !== null && value[type] !== undefined && Object.keys(value).length === 1;
     });
   if (!matches) throw validation('The provided key element does not match the schema');
+}
+
+/** An ExecuteStatement's NextToken: where the next page starts, for this statement only (opaque to the caller, as DynamoDB's are). */
+function nextToken(statement: unknown, start: unknown): string {
+  return Buffer.from(JSON.stringify({ statement, start })).toString('base64');
+}
+
+function readNextToken(token: unknown, statement: unknown): Record<string, unknown> {
+  try {
+    const read = JSON.parse(Buffer.from(String(token), 'base64').toString('utf8')) as { statement?: unknown; start?: Record<string, unknown> };
+    if (read.statement === statement && typeof read.start === 'object' && read.start !== null) return read.start;
+  } catch {
+    // not one of ours
+  }
+  throw validation('Invalid NextToken: it was not returned by an ExecuteStatement of this statement');
 }

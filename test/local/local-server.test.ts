@@ -264,6 +264,26 @@ test('PartiQL statements are answered as the requests they mean', async (t) => {
   t.is(malformed?.name, 'ValidationException');
 });
 
+test('a PartiQL SELECT is answered a page at a time: Limit items read, a NextToken while there is more', async (t) => {
+  const { client } = await serve(t);
+  await client.send(new CreateTableCommand(table('Paged')));
+  for (let sk = 1; sk <= 5; sk++) await client.send(new PutItemCommand({ TableName: 'Paged', Item: { pk: { S: 'p' }, sk: { N: String(sk) }, odd: { BOOL: sk % 2 === 1 } } }));
+  const pages: Array<Array<string | undefined>> = [];
+  let NextToken: string | undefined;
+  do {
+    const page = await client.send(new ExecuteStatementCommand({ Statement: `SELECT sk FROM "Paged" WHERE pk = 'p' AND odd = true`, Limit: 2, ...(NextToken ? { NextToken } : {}) }));
+    pages.push((page.Items ?? []).map((item) => item.sk?.N));
+    NextToken = page.NextToken;
+  } while (NextToken);
+  t.deepEqual(pages, [['1'], ['3'], ['5']], 'two items read a page (the filter after the limit, as a Query with a filter), the last page without a token');
+  const whole = await client.send(new ExecuteStatementCommand({ Statement: `SELECT sk FROM "Paged" WHERE pk = 'p'` }));
+  t.deepEqual([whole.Items?.length, whole.NextToken], [5, undefined]);
+  const foreign = await t.throwsAsync(client.send(new ExecuteStatementCommand({ Statement: `SELECT * FROM "Paged"`, NextToken: 'bm90IGEgdG9rZW4=' })));
+  t.deepEqual([foreign?.name, foreign?.message], ['ValidationException', 'Invalid NextToken: it was not returned by an ExecuteStatement of this statement']);
+  const zero = await t.throwsAsync(client.send(new ExecuteStatementCommand({ Statement: `SELECT * FROM "Paged"`, Limit: 0 })));
+  t.deepEqual([zero?.name, zero?.message], ['ValidationException', "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"]);
+});
+
 test('ReturnItemCollectionMetrics: the collections a put, a batch and a transaction touched, for tables with a local index', async (t) => {
   const { client } = await serve(t);
   const withLsi = table('Collections', {
