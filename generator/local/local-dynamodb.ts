@@ -334,11 +334,16 @@ export class LocalDynamoDB {
       tableClass: input.TableClass,
     };
     this.addTable(table);
-    return this.describe(table);
+    return this.describe(table, 'CREATING', new Set((input.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!)));
   }
 
   /** A TableDescription as DescribeTable answers it. */
-  private describe(table: TableRecord, status = 'ACTIVE'): Record<string, unknown> {
+  /**
+   * A table's description. `status` and `creating` (global indexes being built) are what a
+   * CreateTable, UpdateTable or DeleteTable answers, as DynamoDB's do; here the change is done by
+   * then, so DescribeTable answers ACTIVE at once.
+   */
+  private describe(table: TableRecord, status = 'ACTIVE', creating: ReadonlySet<string> = new Set()): Record<string, unknown> {
     const definition = table.definition;
     const name = definition.TableName!;
     const items = this.engine.rawItems(name);
@@ -359,9 +364,9 @@ export class LocalDynamoDB {
       IndexName: index.IndexName,
       KeySchema: index.KeySchema,
       Projection: index.Projection,
-      IndexStatus: 'ACTIVE',
+      IndexStatus: creating.has(index.IndexName!) ? 'CREATING' : 'ACTIVE',
       ProvisionedThroughput: throughput(throughputOf(index.ProvisionedThroughput)),
-      ...indexSize(index.KeySchema, index.Projection),
+      ...(creating.has(index.IndexName!) ? { IndexSizeBytes: 0, ItemCount: 0 } : indexSize(index.KeySchema, index.Projection)),
       IndexArn: `${arn}/index/${index.IndexName}`,
       ...(index.OnDemandThroughput ? { OnDemandThroughput: index.OnDemandThroughput } : {}),
     }));
@@ -424,6 +429,23 @@ export class LocalDynamoDB {
     if (nothing) throw validation('At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required');
     if (updates.length > 1) throw invalid('Only one global secondary index update per index is allowed simultaneously.');
     const billingMode = input.BillingMode === undefined && input.ProvisionedThroughput === undefined ? table.billingMode : checkBilling((input.BillingMode as string | undefined) ?? table.billingMode, input.ProvisionedThroughput as ProvisionedThroughput | undefined);
+    // every check before any change: a refused UpdateTable leaves the table as it was
+    const asked = input.ProvisionedThroughput as ProvisionedThroughput | undefined;
+    if (asked && table.billingMode === 'PROVISIONED' && billingMode === 'PROVISIONED' && Number(asked.ReadCapacityUnits) === table.throughput.ReadCapacityUnits && Number(asked.WriteCapacityUnits) === table.throughput.WriteCapacityUnits) {
+      const { ReadCapacityUnits: read, WriteCapacityUnits: write } = table.throughput;
+      throw validation(
+        `The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: ${read}. Requested ReadCapacityUnits: ${read}. Current WriteCapacityUnits provisioned for the table: ${write}. Requested WriteCapacityUnits: ${write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.`,
+      );
+    }
+    let streamAsked: string | undefined;
+    if (input.StreamSpecification !== undefined) {
+      const spec = input.StreamSpecification as StreamSpecification;
+      if (spec.StreamEnabled) {
+        if (table.stream) throw invalid(`Table already has an enabled stream: TableName: ${name}`);
+        streamAsked = checkStream(spec)!;
+      } else if (!table.stream) throw invalid(`Table does not have an enabled stream: TableName: ${name}`);
+    }
+    const creating = new Set(updates.flatMap((update) => (update.Create ? [update.Create.IndexName!] : [])));
     for (const update of updates) {
       if (update.Create) {
         const index = update.Create;
@@ -452,30 +474,15 @@ export class LocalDynamoDB {
         if (update.Update.ProvisionedThroughput) index.ProvisionedThroughput = update.Update.ProvisionedThroughput;
       }
     }
-    const asked = input.ProvisionedThroughput as ProvisionedThroughput | undefined;
-    if (asked && table.billingMode === 'PROVISIONED' && billingMode === 'PROVISIONED' && Number(asked.ReadCapacityUnits) === table.throughput.ReadCapacityUnits && Number(asked.WriteCapacityUnits) === table.throughput.WriteCapacityUnits) {
-      const { ReadCapacityUnits: read, WriteCapacityUnits: write } = table.throughput;
-      throw validation(
-        `The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: ${read}. Requested ReadCapacityUnits: ${read}. Current WriteCapacityUnits provisioned for the table: ${write}. Requested WriteCapacityUnits: ${write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.`,
-      );
-    }
     table.billingMode = billingMode;
     if (input.ProvisionedThroughput !== undefined || billingMode === 'PAY_PER_REQUEST') table.throughput = throughputOf(input.ProvisionedThroughput as ProvisionedThroughput | undefined);
     if (input.StreamSpecification !== undefined) {
-      const spec = input.StreamSpecification as StreamSpecification;
-      if (spec.StreamEnabled) {
-        if (table.stream) throw invalid(`Table already has an enabled stream: TableName: ${name}`);
-        const viewType = checkStream(spec)!;
-        table.stream = { viewType, label: new Date(Date.now()).toISOString().replace('Z', '') };
-      } else {
-        if (!table.stream) throw invalid(`Table does not have an enabled stream: TableName: ${name}`);
-        table.stream = undefined;
-      }
+      table.stream = streamAsked ? { viewType: streamAsked, label: new Date(Date.now()).toISOString().replace('Z', '') } : undefined;
       this.engine.setStream(name, table.stream?.viewType);
     }
     if (input.DeletionProtectionEnabled !== undefined) table.deletionProtection = input.DeletionProtectionEnabled === true;
     if (input.TableClass !== undefined) table.tableClass = String(input.TableClass);
-    return this.describe(table);
+    return this.describe(table, 'UPDATING', creating);
   }
 
   private updateTimeToLive(input: Readonly<Record<string, unknown>>): Record<string, unknown> {

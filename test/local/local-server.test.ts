@@ -61,13 +61,14 @@ async function serve(t: { teardown(fn: () => Promise<void>): void }, persist?: s
 test('a table is created, described, listed in pages and deleted', async (t) => {
   const { client } = await serve(t);
   const created = await client.send(new CreateTableCommand(table('Orders', { Tags: [{ Key: 'team', Value: 'a' }] })));
-  t.like(created.TableDescription, { TableName: 'Orders', TableStatus: 'ACTIVE', ItemCount: 0, BillingModeSummary: { BillingMode: 'PAY_PER_REQUEST' } });
+  t.like(created.TableDescription, { TableName: 'Orders', TableStatus: 'CREATING', ItemCount: 0, BillingModeSummary: { BillingMode: 'PAY_PER_REQUEST' } }, 'CreateTable answers CREATING, as DynamoDB does');
   for (const name of ['Aa1', 'Bb2', 'Cc3']) await client.send(new CreateTableCommand(table(name)));
   const first = await client.send(new ListTablesCommand({ Limit: 2 }));
   t.deepEqual([first.TableNames, first.LastEvaluatedTableName], [['Aa1', 'Bb2'], 'Bb2']);
   const second = await client.send(new ListTablesCommand({ Limit: 2, ExclusiveStartTableName: first.LastEvaluatedTableName }));
   t.deepEqual([second.TableNames, second.LastEvaluatedTableName], [['Cc3', 'Orders'], undefined]);
   const described = (await client.send(new DescribeTableCommand({ TableName: 'Orders' }))).Table!;
+  t.is(described.TableStatus, 'ACTIVE', 'and is ready by the next request');
   t.is(described.TableArn, 'arn:aws:dynamodb:local:000000000000:table/Orders');
   t.deepEqual((await client.send(new ListTagsOfResourceCommand({ ResourceArn: described.TableArn }))).Tags, [{ Key: 'team', Value: 'a' }]);
   await client.send(new TagResourceCommand({ ResourceArn: described.TableArn, Tags: [{ Key: 'env', Value: 'dev' }] }));
@@ -170,9 +171,22 @@ test('a GSI added by UpdateTable is filled from the items already there; removed
       GlobalSecondaryIndexUpdates: [{ Create: { IndexName: 'byEmail', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } } }],
     }),
   );
-  t.like(updated.TableDescription?.GlobalSecondaryIndexes?.[0], { IndexName: 'byEmail', IndexStatus: 'ACTIVE', ItemCount: 1 });
+  t.like(updated.TableDescription, { TableStatus: 'UPDATING', GlobalSecondaryIndexes: [{ IndexName: 'byEmail', IndexStatus: 'CREATING', ItemCount: 0 }] }, 'answered as DynamoDB answers the start of a backfill');
+  t.like((await client.send(new DescribeTableCommand({ TableName: 'Grown' }))).Table, { TableStatus: 'ACTIVE', GlobalSecondaryIndexes: [{ IndexName: 'byEmail', IndexStatus: 'ACTIVE', ItemCount: 1 }] });
   const found = await client.send(new QueryCommand({ TableName: 'Grown', IndexName: 'byEmail', KeyConditionExpression: 'email = :e', ExpressionAttributeValues: { ':e': { S: 'a@x' } } }));
   t.deepEqual(found.Items, [{ pk: { S: 'p' }, sk: { N: '1' }, email: { S: 'a@x' } }]);
+  const refused = await t.throwsAsync(
+    client.send(
+      new UpdateTableCommand({
+        TableName: 'Grown',
+        AttributeDefinitions: [{ AttributeName: 'sk', AttributeType: 'N' }],
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: 'bySk', KeySchema: [{ AttributeName: 'sk', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } } }],
+        StreamSpecification: { StreamEnabled: false },
+      }),
+    ),
+  );
+  t.deepEqual([refused?.name, refused?.message], ['ValidationException', 'One or more parameter values were invalid: Table does not have an enabled stream: TableName: Grown']);
+  t.deepEqual((await client.send(new DescribeTableCommand({ TableName: 'Grown' }))).Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName), ['byEmail'], 'a refused update changes nothing');
   await client.send(new UpdateTableCommand({ TableName: 'Grown', GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'byEmail' } }] }));
   const gone = await t.throwsAsync(client.send(new QueryCommand({ TableName: 'Grown', IndexName: 'byEmail', KeyConditionExpression: 'email = :e', ExpressionAttributeValues: { ':e': { S: 'a@x' } } })));
   t.is(gone?.name, 'ValidationException');
