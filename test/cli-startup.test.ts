@@ -43,8 +43,9 @@ function traced(args: string[], cwd: string): { stdout: string; stderr: string; 
   return { stdout, stderr, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
-/** Modules a lint must not load: the compiler, the formatter and the emitters (the shared names of context.ts and the cache's paths aside). */
-const heavy = (url: string) => /\/node_modules\/(ts-morph|@ts-morph|typescript|@dprint)\//.test(url) || (/\/generator\/emit\//.test(url) && !/\/emit\/(context|generation-cache)\.js$/.test(url));
+/** Modules a lint must not load: the compiler, the formatter and the emitters (the shared names of context.ts, the cache's paths and the output writer aside). */
+const notEmitter = /\/emit\/(context|generation-cache|write-output)\.js$/;
+const heavy = (url: string) => /\/node_modules\/(ts-morph|@ts-morph|typescript|@dprint)\//.test(url) || (/\/generator\/emit\//.test(url) && !notEmitter.test(url));
 
 test('ddbgen lint (and plan) of a clean schema loads neither the compiler, the formatter nor the emitters', (t) => {
   const project = mkdtempSync(path.join(tmpdir(), 'ddbgen-startup-project-'));
@@ -64,7 +65,7 @@ test('ddbgen lint with findings loads what places them, and places them in the s
   t.is(stdout, 'ddbgen lint: 2 errors, 0 warnings, 1 info\n');
   t.regex(stderr, /^fixtures\/lint\/hk001-constant-partition-key\.ts:9:89 - error HK001: LogLine \(table\): partition key "OPS_LOG" has no placeholder/m);
   t.true(modules.some((url) => url.endsWith('/load/locate.js')));
-  t.deepEqual(modules.filter((url) => /\/generator\/emit\//.test(url) && !/\/emit\/(context|generation-cache)\.js$/.test(url)), [], 'still no emitter');
+  t.deepEqual(modules.filter((url) => /\/generator\/emit\//.test(url) && !notEmitter.test(url)), [], 'still no emitter');
 });
 
 test('an entity declared twice is never screened out; one named once is', (t) => {

@@ -12,7 +12,7 @@ import { defineTable, entity, t as types } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { commentText, quote } from '../generator/emit/context.js';
 import { generateTable } from '../generator/emit/generate.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PAYLOAD = '(globalThis as any).ddbgenInjected = true;';

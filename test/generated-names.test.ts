@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { defineTable, edge, entity, t as types } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { generateTable, type Generation } from '../generator/emit/generate.js';
-import { validateTable } from '../generator/validate/validate-table.js';
-import { emittedNames, javascriptGlobals, runtimeExports } from '../generator/validate/generated-names.js';
+import { validateTable } from '../generator/load/validate-table.js';
+import { emittedNames, javascriptGlobals, runtimeExports } from '../generator/emit/generated-names.js';
 import { couldExtend, judgeNames, namePrefixes, screenNames } from '../generator/validate/name-rules.js';
 
 const hard = [

@@ -10,7 +10,7 @@ import test from 'ava';
 import { defineTable, edge, entity, t as types } from '../dsl/index.js';
 import { generateTable } from '../generator/emit/generate.js';
 import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime-modules.js';
-import { writeOutput } from '../generator/cli/output.js';
+import { writeOutput } from '../generator/emit/write-output.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const exec = promisify(execFile);

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { TableDef } from '../dsl/ir.js';
 import { messages } from '../generator/diagnostics/messages.js';
 import { generateTable, type Generation } from '../generator/emit/generate.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 import { schemaOf, schemaSpec } from './support/schema-space.js';
 
 const runs = Number(process.env['DDBGEN_FUZZ_RUNS'] ?? 12);

@@ -7,7 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { defineTable, entity, gsi, t as types } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { generateTable } from '../generator/emit/generate.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 import { KeyValueError, SeamsTable, ValidationError, seamsTableDefinition, type Thread } from '../out/seams/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import test from 'ava';
 import { defineTable, entity, gsi, t } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const brief = (def: TableDef) => validateTable(def).map((d) => `${d.code} ${d.target}: ${d.message}`);

@@ -6,7 +6,7 @@ import test from 'ava';
 import { defineTable, entity, t } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const table = (entities: Parameters<typeof defineTable>[0]['entities']): TableDef => defineTable({ name: 'App', entities });

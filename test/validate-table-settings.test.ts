@@ -7,7 +7,7 @@ import test from 'ava';
 import { defineTable, edge, entity, gsi, t } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
 import { main } from '../generator/cli/cli.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 
 const session = entity({
   attributes: { id: t.string(), expiresAt: t.timestamp().optional(), createdAt: t.timestamp() },

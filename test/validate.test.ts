@@ -3,7 +3,7 @@
 import test from 'ava';
 import { defineTable, edge, entity, gsi, lsi, t } from '../dsl/index.js';
 import type { TableDef } from '../dsl/ir.js';
-import { validateTable } from '../generator/validate/validate-table.js';
+import { validateTable } from '../generator/load/validate-table.js';
 
 const user = entity({ attributes: { id: t.string() }, key: { pk: 'User#<id>', sk: 'PROFILE' } });
 const table = (extra: Partial<Parameters<typeof defineTable>[0]>): TableDef =>

@@ -1,6 +1,6 @@
 // The ddbgen command line. `main` is pure over its arguments and streams so tests run it in-process;
 // bin.ts wires it to the real process. Exit codes: 0 ok; 1 invalid schema, stale output or
-// generation failure (a filesystem failure is one line, see output.ts); 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
+// generation failure (a filesystem failure is one line, see emit/write-output.ts); 2 usage error. Diagnostics go to stderr as `file:line:column - error CODE: …`.
 
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
@@ -16,28 +16,19 @@ import { EMIT_KINDS, tableFolder, type EmitKind, type Origin } from '../emit/con
 import * as nodeFs from 'node:fs';
 import { existsSync, readFileSync } from 'node:fs';
 import { packageVersion } from '../package-root.js';
+import { UsageError, type CliIo } from '../command-io.js';
+import type { Inputs } from './inputs.js';
+
+export { UsageError, type CliIo } from '../command-io.js';
 import { projectRootOf } from '../project-root.js';
 import { projectPath, regenerateCommand } from './origin.js';
 import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
-import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from './output.js';
+import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from '../emit/write-output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
 // The compiler (ts-morph), the schema loader and each command's own modules are imported when a
 // command needs them, so --version, help and usage errors answer at once.
 
-export interface CliIo {
-  readonly cwd: string;
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  /** stderr is a terminal: progress lines, and code frames under diagnostics. */
-  readonly interactive?: boolean;
-  /** ANSI colours (a terminal, and no NO_COLOR). */
-  readonly color?: boolean;
-  /** --quiet: no status lines and no progress line. */
-  readonly quiet?: boolean;
-  /** The filesystem output is written through (default node:fs); tests inject failures here. */
-  readonly fs?: OutputFs;
-}
 
 /** One diagnostic on stderr; on a terminal with colour and the schema lines it points at. */
 function show(io: CliIo, d: Diagnostic): void {
@@ -154,16 +145,6 @@ function commandHelp(name: string): string {
   return `Usage: ${command.usage}\n\n${command.detail}${command.detail ? '\n\n' : ''}Options:\n${options.map((o) => `  ${OPTIONS[o].help}`).join('\n')}`;
 }
 
-export class UsageError extends Error {
-  /** The command whose usage applies, for the "ddbgen help <command>" hint. */
-  readonly command: string | undefined;
-  readonly suggestion: string | undefined;
-  constructor(message: string, command?: string, suggestion?: string) {
-    super(message);
-    this.command = command;
-    this.suggestion = suggestion;
-  }
-}
 
 /** No schema and no config: one line, exit 2 (no usage dump: the line says what to do). */
 class NoSchemaError extends Error {}
@@ -223,20 +204,6 @@ function checkOptions(command: string, values: Partial<Record<OptionName, unknow
   }
 }
 
-export interface Inputs {
-  readonly files: string[];
-  readonly out: string;
-  /** The config file the inputs came from, if any (watched too). */
-  readonly config?: string;
-  /** Project-wide lint severities from the config. */
-  readonly lint?: Readonly<Record<string, Severity>>;
-  /** What generate writes: the flag's value, else the config's, else `ts`. */
-  readonly emit: EmitKind;
-  /** Reuse and keep the generation cache (off with --no-cache). */
-  readonly cache: boolean;
-  /** File headers: the project root their paths are relative to, what the table came from, and the output root and emit kind used without flags. */
-  readonly header: { readonly root: string; readonly fromConfig?: { readonly config: string | undefined }; readonly defaultOut: string; readonly defaultEmit: EmitKind };
-}
 
 /** Schema files and output root from the arguments, else from ddbgen.config.ts. */
 async function resolveInputs(io: CliIo, positionals: string[], out: string | undefined, configPath?: string, emit?: string, noCache?: boolean): Promise<Inputs> {

@@ -2,7 +2,7 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CliIo } from './cli.js';
+import type { CliIo } from '../command-io.js';
 import { CONFIG_FILE } from './config.js';
 
 const SCHEMA = `import { defineTable, entity, t } from 'ddbgen';

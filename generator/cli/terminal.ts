@@ -8,7 +8,7 @@
 // streams with `terminalIo` once, so no path of any command can write a schema's, a file's or an
 // argument's text raw.
 
-import type { CliIo } from './cli.js';
+import type { CliIo } from '../command-io.js';
 
 /** ddbgen's own SGR colours (diagnostic.ts) and the reset. */
 const OWN_COLOURS = /\x1b\[(?:0|1|31|33|34|36|90)m/y;

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, statSync, watch as watchFiles, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import type { CliIo, Inputs } from './cli.js';
+import type { CliIo } from '../command-io.js';
+import type { Inputs } from './inputs.js';
 
 const DEBOUNCE_MS = 150;
 

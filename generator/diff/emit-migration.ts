@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AttributeDef, TableDef } from '../../dsl/ir.js';
-import { writeOutput } from '../cli/output.js';
+import { writeOutput } from '../emit/write-output.js';
 import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
 import { generateTable } from '../emit/generate.js';
 import { planTable } from '../plan/capacity-plan.js';
 import { KEY_CODEC_VERSION } from '../../templates/runtime/codec.js';
 import type { KeyCodecVersion } from './compare-tables.js';
-import type { LocatedChange, TablePair } from './schema-diff.js';
+import type { LocatedChange, TablePair } from './located-change.js';
 
 /** 80 % of one partition's 1,000 WCU/s: a rewrite that lands on one partition still cannot throttle it. */
 const PARTITION_CAP = 800;

@@ -16,6 +16,9 @@ import { packageVersion } from '../package-root.js';
 import { emitMigrations } from './emit-migration.js';
 import { KEY_CODEC_VERSION } from '../../templates/runtime/codec.js';
 import { acknowledges, CHANGE_CLASSES, CLASS_LABEL, compareTables, type ChangeClass, type KeyCodecVersion, type SchemaChange } from './compare-tables.js';
+import type { LocatedChange, TablePair } from './located-change.js';
+
+export type { LocatedChange, TablePair } from './located-change.js';
 
 export interface DiffIo {
   readonly cwd: string;
@@ -29,22 +32,6 @@ export interface DiffOptions {
   readonly base?: string;
   /** The key codec version that wrote the stored items (default: the current one). */
   readonly oldCodec?: KeyCodecVersion;
-}
-
-/** One classified change, placed in the schema that has it. */
-export interface LocatedChange extends SchemaChange {
-  readonly table: string;
-  /** `Social.entities.User.key.pk` */
-  readonly target: string;
-  readonly acknowledged: boolean;
-  readonly file?: string;
-  readonly line?: number;
-  readonly column?: number;
-}
-
-export interface TablePair {
-  readonly before?: SchemaTable;
-  readonly after?: SchemaTable;
 }
 
 /** A problem with the inputs that is not the schema's: one line (or a located diagnostic), then the exit code. */

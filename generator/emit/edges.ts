@@ -8,7 +8,7 @@ import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
 import { templateAttributes } from '../model/key-segments.js';
 import { attributeCodec, attributeTypeNode, runtimeAttributeType } from './attribute-type.js';
 import { camelCase, entityModuleSpecifier, type EmitContext } from './context.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 import { getter, id, jsDoc, literal, literalType, obj, objectType, print, prop, union, type TypeNode } from './ast.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });

@@ -4,22 +4,15 @@
 import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
 import type { AccessPath } from '../model/access-paths.js';
-import { shardInputs } from '../model/key-segments.js';
 import { KeyTemplate } from '../../templates/runtime/codec.js';
 import { genericConversions, type EntityModel } from '../../templates/runtime/repository.js';
 import { arr, arrow, call, id, jsDoc, literal, print, type Expression } from './ast.js';
 import { attributeCodec, runtimeAttributeType } from './attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
-import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
+import { indexInputs, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 
-/** What an index of the entity reads: its key inputs and the optional ones among them (a sparse index). */
-export function indexInputs(scope: EntityScope, indexName: string): { inputs: string[]; optional: string[] } {
-  const path = scope.indexPaths.find((p) => p.index!.name === indexName)!;
-  const shard = scope.entity.indexes[indexName]!.shard;
-  const inputs = [...new Set([...(path.index!.kind === 'gsi' ? path.partition : []), ...path.sort, ...(shard ? shardInputs(scope.entity, shard) : [])])];
-  return { inputs, optional: inputs.filter((a) => scope.entity.attributes[a]!.optional) };
-}
+export { indexInputs } from './entity-scope.js';
 
 function constant(name: string, type: string, initializer: Expression, description: string, exported = false): StatementStructures {
   return {

@@ -5,7 +5,8 @@
 
 import type { EntityDef, TableDef } from '../../dsl/ir.js';
 import { createContext } from './context.js';
-import { emitEntity, type EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
+import { emitEntity } from './entity.js';
 
 /** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */
 export function entityTable(table: TableDef, entity: EntityDef): TableDef {

@@ -132,3 +132,11 @@ export function an(name: string): string {
   const vowelSound = /^[aeiou]/i.test(name) && !/^(u[b-df-hj-np-tv-z][aeiouy]|uni|eu|one)/i.test(name);
   return `${vowelSound ? 'an' : 'a'} ${name}`;
 }
+
+/** What an index of the entity reads: its key inputs and the optional ones among them (a sparse index). */
+export function indexInputs(scope: EntityScope, indexName: string): { inputs: string[]; optional: string[] } {
+  const path = scope.indexPaths.find((p) => p.index!.name === indexName)!;
+  const shard = scope.entity.indexes[indexName]!.shard;
+  const inputs = [...new Set([...(path.index!.kind === 'gsi' ? path.partition : []), ...path.sort, ...(shard ? shardInputs(scope.entity, shard) : [])])];
+  return { inputs, optional: inputs.filter((a) => scope.entity.attributes[a]!.optional) };
+}

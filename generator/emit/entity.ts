@@ -6,7 +6,7 @@
 // A new method family is one emitter `(scope) → Method[]` added to REPOSITORY_METHODS.
 
 import { StructureKind } from '../ts-morph.js';
-import type { FunctionDeclarationStructure, ImportDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
+import type { FunctionDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
 import { operationName, pascalCase, type EmitContext } from './context.js';
@@ -21,11 +21,9 @@ import { emitCrud, type Method } from './repository-crud.js';
 import { emitIndexQueries } from './repository-index-query.js';
 import { emitPatterns } from './repository-pattern.js';
 import { emitSparseIndexes } from './repository-sparse-index.js';
+import type { EmittedModule } from './context.js';
 
-export interface EmittedModule {
-  readonly imports: OptionalKind<ImportDeclarationStructure>[];
-  readonly statements: StatementStructures[];
-}
+export type { EmittedModule } from './context.js';
 
 /** The queries of the entity's native multi-attribute GSIs (native-index.ts), importing the runtime they call. */
 function emitNativeIndexQueries(scope: EntityScope): Method[] {

@@ -13,7 +13,7 @@ import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, contextFunctionName, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
 import { emitEdges } from './edges.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 import { entityTable, takeEntityModule } from './entity-module.js';
 import { emitInMemory, inMemoryInput } from './in-memory.js';
 import { emitStream } from './stream.js';

@@ -7,7 +7,7 @@ import { StructureKind } from '../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
 import type { TableDef } from '../../dsl/ir.js';
 import { pascalCase, quote, tableClassName, type EmitContext } from './context.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 import { call, construct, id, Imports, jsDoc, keyword, path, print, prop, returns, typeRef } from './ast.js';
 import { param } from './repository-crud.js';
 import { hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';

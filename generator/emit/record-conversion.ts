@@ -9,10 +9,11 @@ import type { StatementStructures } from 'ts-morph';
 import type { AttributeDef } from '../../dsl/ir.js';
 import { as, assignsIf, binary, call, constant, construct, element, id, jsDoc, keyword, nonNull, num, obj, parenthesized, print, prop, returns, statement, str, throwsIf, typeRef, union, type Expression } from './ast.js';
 import { attributeCodec, attributeTypeNode } from './attribute-type.js';
-import { indexInputs } from './entity-model.js';
+import { indexInputs } from './entity-scope.js';
 import { an, pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
 import { keysRef } from './key-builders.js';
-import { javascriptGlobals, RESERVED_WORDS, runtimeExports } from '../validate/generated-names.js';
+import { RESERVED_WORDS } from '../validate/name-rules.js';
+import { javascriptGlobals, runtimeExports } from './output-globals.js';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -4,7 +4,7 @@
 
 import { arr, as, id, jsDoc, keyword, objectType, print, str, typeRef } from './ast.js';
 import { attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
-import { indexInputs } from './entity-model.js';
+import { indexInputs } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
 import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 

@@ -3,7 +3,7 @@
 
 import { arr, id, jsDoc, obj, print, str, typeRef } from './ast.js';
 import { an, attributesType, runtimeType, type EntityScope } from './entity-scope.js';
-import { indexInputs } from './entity-model.js';
+import { indexInputs } from './entity-scope.js';
 import { pascalCase } from './context.js';
 import { examplesOf } from './doc-examples.js';
 import { delegate, example, param, type Method } from './repository-crud.js';

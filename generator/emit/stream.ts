@@ -7,7 +7,7 @@ import type { StructureKind as Kind, StatementStructures } from 'ts-morph';
 import type { StreamViewType, TableDef } from '../../dsl/ir.js';
 import { camelCase, entityModuleSpecifier, pascalCase, printLiteral, quote, raw, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 
 /** The StreamViewType DynamoDB names for each of the DSL's view types. */
 export const STREAM_VIEW_TYPES: Readonly<Record<StreamViewType, string>> = {

@@ -44,7 +44,7 @@ import {
 } from './ast.js';
 import { camelCase, contextFunctionName, entityModuleSpecifier, entityNames, operationName, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
 import { edgeTypeNames } from './edges.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 import { entityScope, type EntityScope } from './entity-scope.js';
 import { examplesOf, scanExample, transactionExample } from './doc-examples.js';
 import { updateType } from './item-types.js';

@@ -9,7 +9,7 @@ import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../ds
 import { indexProjection } from '../model/access-paths.js';
 import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
 import { camelCase, quote, type EmitContext } from './context.js';
-import type { EmittedModule } from './entity.js';
+import type { EmittedModule } from './context.js';
 import { STREAM_VIEW_TYPES } from './stream.js';
 import { id, Imports, jsDoc, keyword, literal, obj, objectType, print, returns, str, typeRef } from './ast.js';
 import { param } from './repository-crud.js';

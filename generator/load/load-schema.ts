@@ -157,7 +157,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
         diagnostics.push({ code: 'DDB021', severity: 'error', ...messages.DDB021(duplicate.name), target: `${table.name}.entities.${duplicate.name}`, file: display(file), ...duplicate.location });
       }
       // the names the output declares: from the owners' names when the screen decides, else the emitters list them
-      const names = screenNames(table) ?? (await import('../validate/generated-names.js')).nameProblems(table);
+      const names = screenNames(table) ?? (await import('../emit/generated-names.js')).nameProblems(table);
       const problems = checkTable(table, () => names);
       if (problems.length) await locatorLoaded();
       diagnostics.push(...problems.map(place));

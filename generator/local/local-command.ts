@@ -2,7 +2,7 @@
 // (SIGINT) or SIGTERM, which write the tables to --persist's folder before the process ends.
 
 import path from 'node:path';
-import type { CliIo } from '../cli/cli.js';
+import type { CliIo } from '../command-io.js';
 import { startLocal } from './local-server.js';
 
 export interface LocalCommandOptions {

@@ -7,8 +7,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { CliIo } from '../cli/cli.js';
-import { UsageError } from '../cli/cli.js';
+import { UsageError, type CliIo } from '../command-io.js';
 import { messages, pullWarnings } from '../diagnostics/messages.js';
 import { typeText } from './infer-attributes.js';
 import { checkFits } from './check-fits.js';

@@ -7,11 +7,13 @@
 import type { AttributeDef, EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
-import { messages, type MessageCode } from '../diagnostics/messages.js';
-import { RULE_IDS } from '../lint/rules/index.js';
+import { lintMessages, messages, type MessageCode } from '../diagnostics/messages.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, integerKeyForm, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import type { NameProblem } from './name-rules.js';
+import { DYNAMODB_NAME, type Report } from './report.js';
+
+export { DYNAMODB_NAME, type Report } from './report.js';
 import { validateNativeIndexes } from './native-indexes.js';
 import { validateStoredFormats } from './stored-formats.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
@@ -48,16 +50,10 @@ const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
 const MAX_LSIS = 5;
 const DEFAULT_GSI_QUOTA = 20;
 const UNITS = ['second', 'minute', 'hour', 'day', 'month'];
-/**
- * DynamoDB's naming rule for tables and indexes: 3 to 255 characters of a-z, A-Z, 0-9, _, - and .
- * (AWS, "Supported data types and naming rules in Amazon DynamoDB").
- */
-export const DYNAMODB_NAME = { min: 3, max: 255, characters: /^[A-Za-z0-9_.-]*$/ } as const;
 /** What rotation appends to a table's name at most: `_YYYY-MM-DD`, `_YYYY-Www`, `_YYYY-MM`, `_YYYY`. */
 const ROTATION_EXAMPLE: Readonly<Record<string, string>> = { day: '_2024-05-06', week: '_2024-W19', month: '_2024-05', year: '_2024' };
 const STREAM_VIEW_TYPES: readonly string[] = ['new-and-old-images', 'new-image', 'old-image', 'keys-only'];
 
-export type Report = <C extends MessageCode>(code: C, path: readonly string[], args: Parameters<(typeof messages)[C]>, offset?: number, severity?: 'error' | 'info') => void;
 
 export function checkTable(table: TableDef, nameProblems: (table: TableDef) => readonly NameProblem[]): PendingDiagnostic[] {
   const found: PendingDiagnostic[] = [];
@@ -244,7 +240,7 @@ function validateMaxItems(name: string, attribute: AttributeDef, path: readonly 
 
 function validateLintConfig(config: Readonly<Record<string, string>> | undefined, path: readonly string[], report: Report): void {
   for (const [rule, severity] of Object.entries(config ?? {})) {
-    if (!RULE_IDS.includes(rule)) report('DDB081', [...path, rule], [`lint names rule "${rule}", which does not exist`, RULE_IDS]);
+    if (!Object.hasOwn(lintMessages, rule)) report('DDB081', [...path, rule], [`lint names rule "${rule}", which does not exist`, Object.keys(lintMessages)]);
     else if (!SEVERITIES.includes(severity)) report('DDB081', [...path, rule], [`lint severity "${severity}" for ${rule} is not a severity`, SEVERITIES]);
   }
 }

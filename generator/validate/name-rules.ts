@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TableDef } from '../../dsl/ir.js';
-import { camelCase, kebabCase, pascalCase, tableFolder } from '../emit/context.js';
+import { camelCase, kebabCase, pascalCase, tableFolder } from '../model/names.js';
 import { compiledRuntimeDir, packageRoot } from '../package-root.js';
 
 /** ECMAScript reserved words, strict-mode ones, and TypeScript's predefined type names. */

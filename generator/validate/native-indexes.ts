@@ -5,7 +5,7 @@
 
 import type { TableDef } from '../../dsl/ir.js';
 import { NATIVE_KEY_ATTRIBUTES, nativeIndexes, scalarType } from '../model/native-keys.js';
-import type { Report } from './check-table.js';
+import type { Report } from './report.js';
 
 export function validateNativeIndexes(table: TableDef, report: Report): void {
   const natives = nativeIndexes(table);

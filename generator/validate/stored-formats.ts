@@ -2,7 +2,7 @@
 // key format's values, timestamp formats, stored attribute names (`storedAs`) and discriminators.
 
 import type { AttributeDef, EntityDef, TableDef } from '../../dsl/ir.js';
-import { DYNAMODB_NAME, type Report } from './check-table.js';
+import { DYNAMODB_NAME, type Report } from './report.js';
 
 const TIMESTAMP_FORMATS: readonly string[] = ['iso', 'iso-seconds', 'date', 'epoch-seconds', 'epoch-milliseconds'];
 const KEY_FORMAT_OPTIONS = { integers: ['padded', 'plain'], casing: ['preserve', 'lower', 'upper'] } as const;

@@ -3,7 +3,7 @@
 // DynamoDB's own limits.
 
 import type { TableDef, Throughput } from '../../dsl/ir.js';
-import type { Report } from './check-table.js';
+import type { Report } from './report.js';
 
 /** DynamoDB's tag limits (TaggingRestrictions): 50 tags, keys 1–128 and values 0–256 characters of this set. */
 const MAX_TAGS = 50;

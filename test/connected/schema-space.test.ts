@@ -16,7 +16,7 @@ import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/i
 import { camelCase, tableClassName, tableFolder } from '../../generator/emit/context.js';
 import { generateTable } from '../../generator/emit/generate.js';
 import { tableDefinitionName } from '../../generator/emit/table-definition.js';
-import { validateTable } from '../../generator/validate/validate-table.js';
+import { validateTable } from '../../generator/load/validate-table.js';
 import { useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { schemaOf, schemaSpec } from '../support/schema-space.js';
 

@@ -17,7 +17,7 @@ import { emitCounters } from '../../generator/emit/repository-counter.js';
 import { emitSparseIndexes } from '../../generator/emit/repository-sparse-index.js';
 import { emitRecordConversion } from '../../generator/emit/record-conversion.js';
 import { emitTableClass } from '../../generator/emit/table-class.js';
-import { nameProblems } from '../../generator/validate/generated-names.js';
+import { nameProblems } from '../../generator/emit/generated-names.js';
 
 const table = defineTable({
   name: 'Shop',

@@ -7,14 +7,11 @@
 
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
-import { BANNER } from '../emit/context.js';
-import type { GeneratedFiles } from '../emit/generate.js';
+import type { OutputFs } from '../command-io.js';
+import { BANNER } from './context.js';
+import type { GeneratedFiles } from './generate.js';
 
-/** The filesystem calls output writing makes; tests inject failures through it. */
-export type OutputFs = Pick<
-  typeof nodeFs,
-  'existsSync' | 'lstatSync' | 'statSync' | 'readdirSync' | 'readFileSync' | 'readlinkSync' | 'writeFileSync' | 'mkdirSync' | 'linkSync' | 'copyFileSync' | 'symlinkSync' | 'renameSync' | 'rmSync' | 'chmodSync' | 'realpathSync'
->;
+export type { OutputFs } from '../command-io.js';
 
 /** A filesystem call failed; `target` is the output it was for. */
 export class OutputError extends Error {

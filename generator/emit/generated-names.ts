@@ -4,59 +4,22 @@
 // runtime helper it imports, and two declarations (or two files) that come out the same, such as
 // entities `User` and `user`, or `User` and `UserKey`.
 
-import { writeFileSync } from 'node:fs';
-import { getLibFiles, StructureKind, ts } from '../ts-morph.js';
+import { StructureKind } from '../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { EmittedModule } from '../emit/entity.js';
+import type { EmittedModule } from './context.js';
 import type { TableDef } from '../../dsl/ir.js';
-import { createContext } from '../emit/context.js';
-import { emitEdges } from '../emit/edges.js';
-import { entityModule } from '../emit/entity-module.js';
-import { emitInMemory } from '../emit/in-memory.js';
-import { emitStream } from '../emit/stream.js';
-import { runtimeModules } from '../emit/runtime-modules.js';
-import { emitTableClass } from '../emit/table-class.js';
-import { emitTableDefinition } from '../emit/table-definition.js';
-import { GLOBALS_FILE, builtJavascriptGlobals, exportedNames, judgeNames, screenNames, tsMorphCommonVersion, type DeclaredNames, type NameProblem, type OperationNames } from './name-rules.js';
+import { createContext } from './context.js';
+import { emitEdges } from './edges.js';
+import { entityModule } from './entity-module.js';
+import { emitInMemory } from './in-memory.js';
+import { emitStream } from './stream.js';
+import { javascriptGlobals, runtimeExports } from './output-globals.js';
+import { emitTableClass } from './table-class.js';
+import { emitTableDefinition } from './table-definition.js';
+import { judgeNames, screenNames, type DeclaredNames, type NameProblem, type OperationNames } from '../validate/name-rules.js';
 
-export { RESERVED_WORDS, type NameOwner, type NameProblem } from './name-rules.js';
-
-let globalNames: ReadonlySet<string> | undefined;
-
-/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …), read from the libraries. */
-function libraryGlobals(): Set<string> {
-  const names = new Set<string>();
-  for (const lib of getLibFiles()) {
-    if (!/^lib\.(es5|es20\d\d(\.[a-z.]+)?|decorators(\.legacy)?)\.d\.ts$/.test(lib.fileName) || lib.fileName.includes('.full.')) continue;
-    for (const statement of ts.createSourceFile(lib.fileName, lib.text, ts.ScriptTarget.ES2022).statements) {
-      if (ts.isVariableStatement(statement)) {
-        for (const declaration of statement.declarationList.declarations) if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
-      } else if ((ts.isFunctionDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isModuleDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
-        names.add(statement.name.text);
-      }
-    }
-  }
-  return names;
-}
-
-/** Writes the globals of this TypeScript's libraries for later runs (a build step, compile-runtime.ts): parsing the libraries would cost every run a tenth of a second or more. */
-export function writeJavascriptGlobals(): void {
-  writeFileSync(GLOBALS_FILE, `${JSON.stringify({ tsMorphCommon: tsMorphCommonVersion(), typescript: ts.version, names: [...libraryGlobals()].sort() })}\n`);
-}
-
-/** Every global the ES library declarations of TypeScript name (Promise, Array, Record, …). */
-export function javascriptGlobals(): ReadonlySet<string> {
-  globalNames ??= builtJavascriptGlobals() ?? libraryGlobals();
-  return globalNames;
-}
-
-let runtimeNames: Set<string> | undefined;
-
-/** Every name the runtime helpers export; generated modules import them by these names. */
-export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => exportedNames(declarations)));
-  return runtimeNames;
-}
+export { RESERVED_WORDS, type NameOwner, type NameProblem } from '../validate/name-rules.js';
+export { javascriptGlobals, runtimeExports, writeJavascriptGlobals } from './output-globals.js';
 
 function declaredNames(statements: readonly StatementStructures[] | string | undefined): string[] {
   if (!Array.isArray(statements)) return [];

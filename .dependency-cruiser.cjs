@@ -1,0 +1,52 @@
+// The layers of ddbgen, checked by `npm test` (test/architecture.test.ts runs dependency-cruiser
+// with this file; docs/guide/contributing.md explains them). A module imports its own layer or a
+// lower one, never a higher one, and no import circle stands anywhere. Circles that stood when
+// the check came in are listed in .dependency-cruiser-known-violations.json, each to be taken out;
+// nothing may be added to that list.
+
+/** From the bottom. Each entry: its name and the paths (regular expressions from the root) it holds. */
+const LAYERS = [
+  ['foundation', ['^dsl/', '^templates/runtime/', '^generator/(package-root|project-root|ts-morph|command-io)\\.ts$']],
+  ['model', ['^generator/model/', '^generator/diagnostics/']],
+  ['validate', ['^generator/validate/']],
+  ['lint', ['^generator/lint/']],
+  ['plan, iam, emit', ['^generator/(plan|iam|emit)/']],
+  ['load', ['^generator/load/']],
+  ['diff, pull, report, local, editor, telemetry', ['^generator/(diff|pull|report|local|editor|telemetry)/']],
+  ['cli', ['^generator/cli/']],
+];
+
+const upward = LAYERS.slice(0, -1).map(([name, paths], i) => ({
+  name: `no-upward-import-from-${name.replace(/\W+/g, '-')}`,
+  severity: 'error',
+  comment: `The ${name} layer imports a layer above it. Move what it needs down (or pass it in from above).`,
+  from: { path: paths },
+  to: { path: LAYERS.slice(i + 1).flatMap(([, above]) => above) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import circle: its modules cannot be understood, tested or loaded one without the others. Move what they share into a module of its own.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unlayered-module',
+      severity: 'error',
+      comment: 'A generator module outside every layer: add its folder to LAYERS in .dependency-cruiser.cjs.',
+      from: { path: '^generator/', pathNot: LAYERS.flatMap(([, paths]) => paths) },
+      to: {},
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|out)/|\\.test\\.ts$' },
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
