@@ -9,24 +9,10 @@
 
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { BatchError, UnprocessedItemsError, type BatchOperation } from './errors.js';
-import type { TableContext } from './repository.js';
+import type { RetryPolicy, TableContext } from './table-context.js';
 
-export interface RetryPolicy {
-  /** Attempts in a row that process nothing before a batch gives up; any progress starts the count again. Default 16. */
-  readonly maxAttempts?: number;
-  /** First backoff ceiling in ms. Default 25. */
-  readonly baseDelayMs?: number;
-  /** Largest backoff ceiling in ms. Default 2000. */
-  readonly maxDelayMs?: number;
-  /** Longest time a batch may go without processing anything, in ms. Default 30000. */
-  readonly budgetMs?: number;
-  /** Requests in flight at once. Default 4. */
-  readonly concurrency?: number;
-  /** Injectable for tests: uniform in [0, 1). */
-  readonly random?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly now?: () => number;
-}
+export type { RetryPolicy } from './table-context.js';
+
 
 type Key = Record<string, unknown>;
 export type WriteRequest = { readonly PutRequest: { readonly Item: Record<string, unknown> } } | { readonly DeleteRequest: { readonly Key: Key } };

@@ -1,126 +1,20 @@
 // The operations behind every generated repository. Generated classes are thin typed wrappers over
 // these functions and an `EntityModel` constant, so the behaviour lives here, tested once.
 
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGetRecords, batchWriteRecords, keyId, type BatchRead, type RetryPolicy } from './batch.js';
-import { SHARD_SEGMENT, escapeSegment, parseExactKey, type KeyCodec } from './codec.js';
-import { decodeCursor, encodeCursor, isKey, type CursorOptions, type CursorScope, type PositionCheck } from './cursor.js';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetRecords, batchWriteRecords, keyId, type BatchRead } from './batch.js';
+import { SHARD_SEGMENT, parseExactKey, type KeyCodec } from './codec.js';
+import { decodeCursor, encodeCursor, isKey, type CursorScope, type PositionCheck } from './cursor.js';
 import { ItemTooLargeError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { itemSize, itemSizeBound, MAX_ITEM_BYTES } from './item-size.js';
-import { checkAttributeNames, checkValue, checkValueNames, fromStored, hasDiscriminator, isExpired, nowOf, projectsDiscriminator, propertyNamed, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions, type PiiFingerprint } from './item.js';
-import type { TransactionRetryPolicy } from './transaction.js';
+import { checkAttributeNames, checkValue, checkValueNames, fromStored, hasDiscriminator, isExpired, nowOf, projectsDiscriminator, propertyNamed, toStored, unexpired, withRequiredSets, type ExpiryOptions } from './item.js';
 import { meetsSortCondition, planSortCondition, renderSortCondition, type PlannedSortCondition, type SortOperator } from './key-condition.js';
+import type { EntityModel, IndexModel, KeyAttributeModel, NativeKeyAttribute, TableContext } from './table-context.js';
+
+export type { EntityModel, IndexModel, KeyAttributeModel, NativeIndexModel, NativeKeyAttribute, RotationPeriod, TableContext } from './table-context.js';
 
 const hasOwn = (record: object, name: string) => Object.prototype.hasOwnProperty.call(record, name);
-
-/** The period of a rotated table: one physical table per day, ISO week, month or year. */
-export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
-
-/** Where generated repositories send their commands, and how. */
-export interface TableContext {
-  readonly client: DynamoDBDocumentClient;
-  readonly tableName: string;
-  readonly cursor?: CursorOptions;
-  /** Retries of batch reads and writes. */
-  readonly retry?: RetryPolicy;
-  /** Retries of transactions cancelled by conflicts. */
-  readonly transactionRetry?: TransactionRetryPolicy;
-  /** Shard queries in flight at once when a query gathers over a sharded key. Default 8. */
-  readonly gatherConcurrency?: number;
-  /** For a rotated table: the base name and period, so a time range can be read across its tables. */
-  readonly rotation?: { readonly base: string; readonly every: RotationPeriod };
-  /** The table's TTL attribute: reads hide records past it unless asked with `includeExpired`. */
-  readonly ttl?: string;
-  /**
-   * The clock reads hide expired records by (milliseconds since the epoch): the client's own when
-   * it has one (the in-memory table's, `clientClock`), else absent and the system's.
-   */
-  readonly now?: () => number;
-  /** How errors print key parts marked pii: keyed with the table's `piiSecret`; absent: the process's random key. */
-  readonly pii?: PiiFingerprint;
-}
-
-export interface KeyAttributeModel {
-  /** Physical attribute name, e.g. `pk` or `gsi1pk`. */
-  readonly attribute: string;
-  readonly template: KeyCodec;
-}
-
-/** How an entity's items appear in one secondary index. */
-export interface IndexModel {
-  readonly name: string;
-  /** The index's IndexName in DynamoDB, when it is not `name`. */
-  readonly indexName?: string;
-  readonly kind: 'gsi' | 'lsi';
-  /** The index's partition key; for an LSI, the table's. */
-  readonly pk: KeyAttributeModel;
-  readonly sk?: KeyAttributeModel;
-  /** Attributes its key templates read. */
-  readonly inputs: readonly string[];
-  /** The optional ones among them: the item is in the index only when all are present. */
-  readonly optional: readonly string[];
-  readonly projection: 'all' | 'keys-only' | readonly string[];
-}
-
-/** An entity's keys and conversions, emitted as a constant per entity. */
-export interface EntityModel {
-  readonly name: string;
-  readonly pk: KeyAttributeModel;
-  readonly sk: KeyAttributeModel | undefined;
-  readonly indexes: readonly IndexModel[];
-  readonly codecs: AttributeCodecs;
-  /** Each declared attribute's type and bounds: a write's values are checked against them before any request. */
-  readonly types?: AttributeTypes;
-  /** Declared attribute names: a write naming another is a ValidationError, a read drops others (unless `passthrough`). */
-  readonly attributes: readonly string[];
-  /** Declared attributes that are not optional: `update` cannot remove them. */
-  readonly required: readonly string[];
-  /** Attributes marked pii: error messages print a fingerprint of them, never the value. */
-  readonly pii?: readonly string[];
-  /** How errors fingerprint them without a `piiSecret` (`processFingerprint`): set when `pii` is. */
-  readonly fingerprint?: PiiFingerprint;
-  /** Undeclared attributes are written and read as given (entity({ passthrough: true })). */
-  readonly passthrough?: boolean;
-  /** Every key attribute of the table and its indexes: added on write, stripped on read. */
-  readonly keyAttributes: readonly string[];
-  /** Attributes read by the primary key: `update` cannot change them (the item would move). */
-  readonly primaryParts: readonly string[];
-  /** The optimistic-locking version attribute, if the entity declares one. */
-  readonly version?: string;
-  /** Attributes the table holds under another name (`.storedAs`): property name → stored name. */
-  readonly storedNames?: Readonly<Record<string, string>>;
-  /**
-   * Attributes with a fixed value on every item of the entity (`{ _et: 'User' }`): written with each
-   * item (and listed in `keyAttributes`, so they are never an item's), and a record whose values
-   * differ is another entity's.
-   */
-  readonly discriminator?: Readonly<Record<string, string>>;
-  /** Native multi-attribute GSIs the entity maps into (their keys are its own attributes, or copies of them). */
-  readonly nativeIndexes?: readonly NativeIndexModel[];
-  /**
-   * The entity's item → stored record conversion, generated straight-line (checked, converted, keys
-   * built), or `genericRecord` for an entity without one (a passthrough entity): the model names
-   * it, so a bundle keeps the generic conversion only for a model that uses it.
-   */
-  toRecord(item: object): Record<string, unknown>;
-  /** The entity's stored record → item conversion, generated straight-line, or `genericItem`. */
-  toItem(record: Readonly<Record<string, unknown>>): object;
-}
-
-/** One key attribute of a native index: the index's attribute and the entity attribute it holds. */
-export type NativeKeyAttribute = readonly [attribute: string, source: string];
-
-/** How an entity's items appear in one native GSI. */
-export interface NativeIndexModel {
-  readonly name: string;
-  /** Its projection leaves out the entity's discriminator: its records are told apart by their keys alone. */
-  readonly withoutDiscriminator?: true;
-  /** The partition-key attributes, in key order. */
-  readonly partition: readonly NativeKeyAttribute[];
-  /** The sort-key attributes, in key order. */
-  readonly sort: readonly NativeKeyAttribute[];
-}
 
 /** Index key attributes an entity writes as copies of its own attributes of other names. */
 function copies(model: EntityModel): NativeKeyAttribute[] {

@@ -9,8 +9,10 @@ import { backoffDelay, defaultSleep, keyId } from './batch.js';
 import type { Condition } from './condition.js';
 import { TransactionError, ValidationError, hideProperty, type TransactionItemFailure } from './errors.js';
 import type { PiiFingerprint } from './item.js';
-import type { EntityModel, TableContext } from './repository.js';
+import type { EntityModel, TableContext, TransactionRetryPolicy } from './table-context.js';
 import { planCheck, planDelete, planPut, planUpdate, type UpdateInput, type VersionedWriteOptions, type WriteOptions, type WritePlan } from './write.js';
+
+export type { TransactionRetryPolicy } from './table-context.js';
 
 // 4 MiB written out: a bundler keeps a top-level `4 * 1024 * 1024` (an operator it does not evaluate) even unused
 export const TRANSACTION_LIMITS = { items: 100, bytes: 4_194_304 } as const;
@@ -25,18 +27,6 @@ export function newToken(): string {
 
 const SHAPE: Record<WritePlan['operation'], string> = { put: 'Put', update: 'Update', delete: 'Delete', check: 'ConditionCheck' };
 
-/** How a transaction cancelled only by TransactionConflict (or still in progress) is retried, with the same token. */
-export interface TransactionRetryPolicy {
-  /** Attempts, the first included. Default 5. */
-  readonly maxAttempts?: number;
-  /** First backoff ceiling in ms. Default 25. */
-  readonly baseDelayMs?: number;
-  /** Largest backoff ceiling in ms. Default 2000. */
-  readonly maxDelayMs?: number;
-  /** Injectable for tests: uniform in [0, 1). */
-  readonly random?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
-}
 
 export interface CommitOptions {
   /** Idempotency token; by default a new one per commit, reused by its own retries. */

@@ -22,7 +22,7 @@ import {
 import { ExpressionAliases, changedAttributes, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType, type PiiFingerprint } from './item.js';
-import type { EntityModel, TableContext } from './repository.js';
+import type { EntityModel, TableContext } from './table-context.js';
 import { genericItem, indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
