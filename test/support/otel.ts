@@ -5,6 +5,7 @@
 import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
+import { JsonMetricsSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 
 let registered = false;
@@ -24,6 +25,8 @@ export interface OtelHarness {
   readonly meter: api.Meter;
   spans(): ReadableSpan[];
   metrics(): Promise<Point[]>;
+  /** The metrics as an OTLP/HTTP JSON body (ExportMetricsServiceRequest), as the SDK's own serializer writes it. */
+  otlpJson(): Promise<string>;
   /** The sum of a metric's points whose attributes include `where`. */
   total(points: readonly Point[], name: string, where?: Readonly<Record<string, unknown>>): number;
   shutdown(): Promise<void>;
@@ -59,6 +62,10 @@ export function otelHarness(): OtelHarness {
         }
       }
       return out;
+    },
+    async otlpJson() {
+      const { resourceMetrics } = await reader.collect();
+      return new TextDecoder().decode(JsonMetricsSerializer.serializeRequest(resourceMetrics));
     },
     total(points, name, where = {}) {
       return points.filter((p) => p.name === name && Object.entries(where).every(([k, v]) => p.attributes[k] === v)).reduce((sum, p) => sum + p.value, 0);
