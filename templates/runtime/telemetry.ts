@@ -28,11 +28,11 @@ export interface OperationStart {
   /** The physical table name. */
   readonly table: string;
   /** The entity (or edge) whose repository was called; absent for a table-wide call (a scan). */
-  readonly entity?: string;
+  readonly entity?: string | undefined;
   /** The access pattern: the method, without the `All` of an iterating form (`recentArticles`). */
   readonly pattern: string;
   /** The key space's templates (`User.<id> / PROFILE`), when the method names one before any request. */
-  readonly keySpace?: string;
+  readonly keySpace?: string | undefined;
   /** Milliseconds since the epoch. */
   readonly startTime: number;
 }
@@ -49,8 +49,8 @@ export interface OperationSummary extends OperationStart {
   /** DynamoDB operation(s) sent, in order of first use: `GetItem`, `Query`, `BatchWriteItem`, … */
   readonly operations: readonly string[];
   /** The index queried, if any. */
-  readonly index?: string;
-  readonly keySpace?: string;
+  readonly index?: string | undefined;
+  readonly keySpace?: string | undefined;
   readonly durationMs: number;
   /** Requests answered (each page, chunk, attempt that succeeded). */
   readonly requests: number;
@@ -68,7 +68,7 @@ export interface OperationSummary extends OperationStart {
   readonly retries: number;
   readonly unprocessed: number;
   /** The error's name, when the operation failed (never its message: messages may quote values). */
-  readonly error?: string;
+  readonly error?: string | undefined;
 }
 
 /** One operation as a sink sees it. */
@@ -476,24 +476,37 @@ class Operation {
   end(error?: unknown): void {
     if (this.done) return;
     this.done = true;
-    const consumed = [...this.consumed].map(([index, units]) => (index === '' ? { read: units.read, write: units.write } : { index, read: units.read, write: units.write }));
+    const consumed: ConsumedUnits[] = [];
+    let readUnits = 0;
+    let writeUnits = 0;
+    for (const [index, units] of this.consumed) {
+      consumed.push(index === '' ? { read: units.read, write: units.write } : { index, read: units.read, write: units.write });
+      readUnits += units.read;
+      writeUnits += units.write;
+    }
+    const start = this.start;
+    // one literal of one shape (no spreads): this runs once per call
     const summary: OperationSummary = {
-      ...this.start,
-      ...(this.keySpace !== undefined ? { keySpace: this.keySpace } : {}),
+      name: start.name,
+      table: start.table,
+      entity: start.entity,
+      pattern: start.pattern,
+      keySpace: this.keySpace,
+      startTime: start.startTime,
       operations: this.operations,
-      ...(this.index !== undefined ? { index: this.index } : {}),
+      index: this.index,
       durationMs: this.clock() - this.started,
       requests: this.requests,
       consumed,
-      readUnits: consumed.reduce((s, c) => s + c.read, 0),
-      writeUnits: consumed.reduce((s, c) => s + c.write, 0),
+      readUnits,
+      writeUnits,
       items: this.items,
       count: this.count,
       scannedCount: this.scannedCount,
       throttles: this.throttles,
       retries: this.retries,
       unprocessed: this.unprocessed,
-      ...(error !== undefined ? { error: errorName(error) } : {}),
+      error: error === undefined ? undefined : errorName(error),
     };
     const last: TelemetryAttributes = {};
     if (this.consumedJson.length > 0) last['aws.dynamodb.consumed_capacity'] = this.consumedJson;
@@ -556,15 +569,29 @@ interface Naming {
   readonly keySpaceOf: (indexName: string | undefined) => string | undefined;
 }
 
-function wrapMember(target: Record<string | symbol, unknown>, naming: Naming, sinks: readonly TelemetrySink[], base: TableContext, clock: () => number): void {
+function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sinks: readonly TelemetrySink[], base: TableContext, clock: () => number): void {
   const names = methodNames(target);
+  // key spaces worked out once per method and index, not per call
+  const byIndex = new Map<string | undefined, string | undefined>();
+  const byMethod = new Map<string, string | undefined>();
+  const naming: Naming = {
+    ...given,
+    keySpaceOf: (indexName) => {
+      if (!byIndex.has(indexName)) byIndex.set(indexName, given.keySpaceOf(indexName));
+      return byIndex.get(indexName);
+    },
+    keySpace: (method) => {
+      if (!byMethod.has(method)) byMethod.set(method, given.keySpace?.(method));
+      return byMethod.get(method);
+    },
+  };
   for (const name of names) {
     const method = target[name] as (...args: unknown[]) => unknown;
     const pattern = name.endsWith('All') && names.includes(name.slice(0, -3)) ? name.slice(0, -3) : name;
     const start = (): Operation => {
       const keySpace = naming.keySpace?.(name);
       return new Operation(
-        { name: `${naming.owner}.${name}`, table: base.tableName, ...(naming.entity !== undefined ? { entity: naming.entity } : {}), pattern, ...(keySpace !== undefined ? { keySpace } : {}), startTime: Date.now() },
+        { name: `${naming.owner}.${name}`, table: base.tableName, entity: naming.entity, pattern, keySpace, startTime: Date.now() },
         sinks,
         base,
         naming.keySpaceOf,
@@ -575,7 +602,9 @@ function wrapMember(target: Record<string | symbol, unknown>, naming: Naming, si
       // a method called by another inside one operation is part of it
       if (this !== undefined && this !== null && this[IN_OPERATION] === true) return method.apply(this, args);
       const operation = start();
-      const self = Object.create(target, { context: { value: operation.context }, [IN_OPERATION]: { value: true } }) as object;
+      const self = Object.create(target) as Record<string | symbol, unknown>;
+      self['context'] = operation.context;
+      self[IN_OPERATION] = true;
       let result: unknown;
       try {
         result = operation.run(() => method.apply(self, args));
