@@ -236,3 +236,15 @@ test('EMF: one line per pattern and key space, with the units the responses repo
   t.deepEqual((of('User', 'get', '(table)')!['Latency'] as number[]).length, 2);
   t.deepEqual(emf.flush(), []);
 });
+
+test('openTelemetry(api) alone uses the tracer and meter the application registered globally', async (t) => {
+  const otel = otelHarness();
+  // what an application's SDK set-up does: register its providers with the API
+  otel.api.trace.setGlobalTracerProvider({ getTracer: () => otel.tracer });
+  otel.api.metrics.setGlobalMeterProvider({ getMeter: () => otel.meter });
+  const { memory } = memoryTable();
+  const db = new SocialTable(memory as unknown as DynamoDBDocumentClient, { telemetry: openTelemetry(otel.api) });
+  await db.user.put(user('g1'));
+  t.deepEqual(otel.spans().map((s) => s.name), ['User.put']);
+  t.is(otel.total(await otel.metrics(), 'ddbgen.operations', { 'ddbgen.pattern': 'put' }), 1);
+});
