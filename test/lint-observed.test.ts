@@ -124,12 +124,21 @@ test('Contributor Insights: a hot key the declaration did not expect, and a thro
   // two minutes (two one-minute datapoints): User.u-42 took 40% of the accesses, 2,000/s × 0.5 RCU
   const hot = file('insights.json', REPORT('DynamoDBContributorInsights-PKC-Social-1700000000000', [['User.u-42', 240_000], ['User.u-7', 1_000]]));
   const result = await run(['lint', 'fixtures/social.ts', '--observed', hot]);
-  t.regex(result.stderr, /warning HK102: User \(table\), key "User\.u-42" \(User\.<id>\): observed 240,000 accesses in 120 s = 2,000\/s × 0\.5 RCU per access \(600 B reads\) = 1,000 RCU\/s, 33\.3% of a partition's 3,000 RCU\/s; 70\.4% of the 341,000 accesses reported, against no declared hotKeyShare \(assumed spread\): a hot key the declaration did not expect\n {4}at Social\.entities\.User\.key\.pk\n {4}fix: declare hotKeyShare: 0\.71 on User's traffic, and lint again/);
+  t.regex(result.stderr, /warning HK102: User \(table\), key "User\.u-42" \(User\.<id>\), a partition shared with Article, Settings, DailyStats: observed 240,000 accesses in 120 s = 2,000\/s × 0\.5 RCU per access \(600 B reads\) = 1,000 RCU\/s, 33\.3% of a partition's 3,000 RCU\/s; 70\.4% of the 341,000 accesses reported, against no declared hotKeyShare \(assumed spread\): a hot key the declaration did not expect\n {4}at Social\.entities\.User\.key\.pk\n {4}fix: declare hotKeyShare: 0\.71 on User's traffic, and lint again/);
   t.notRegex(result.stderr, /u-7/);
   const throttled = file('DynamoDBContributorInsights-PKT-Social-1700000000000.json', REPORT('DynamoDBContributorInsights-PKT-Social-1700000000000', [['Candidate.A.3', 50]]));
   const second = await run(['lint', 'fixtures/social.ts', '--observed', throttled]);
   t.is(second.code, 1);
   t.regex(second.stderr, /error HK102: Vote \(table\), key "Candidate\.A\.3" \(Candidate\.<candidateId>\.<shard>\): observed throttled 50 times in 120 s/);
+});
+
+test('Contributor Insights: a key whose template holds a pii attribute is named by its template, never its value', async (t) => {
+  const schema = file('crm.ts', `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({\n  name: 'Crm',\n  entities: {\n    Contact: entity({ attributes: { email: t.string({ pii: true }), name: t.string() }, key: { pk: 'Contact#<email>', sk: 'C' }, lint: { HK016: 'off' } }),\n  },\n});\n`);
+  const report = file('crm-insights.json', REPORT('DynamoDBContributorInsights-PKT-Crm-1700000000000', [['Contact#ada@example.com', 12]]));
+  const result = await run(['lint', schema, '--observed', report]);
+  t.regex(result.stderr, /error HK102: Contact \(table\), a key of Contact#<email> \(pii: its value is not printed\): observed throttled 12 times in 120 s/);
+  t.false(result.stderr.includes('ada@example.com'));
+  t.false(result.stdout.includes('ada@example.com'));
 });
 
 test('a GSI that writes more than its table (HK103), from EMF', async (t) => {

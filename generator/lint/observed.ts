@@ -209,11 +209,15 @@ export function observedLint(table: TableDef, observed: ObservedTraffic, default
   const total = observed.total ?? observed.keys.reduce((s, k) => s + k.value, 0);
   for (const key of observed.keys) {
     const value = key.keys[0] ?? '';
-    const space = spaces.find((s): s is Extract<KeySpace, { kind: 'entity' }> => s.kind === 'entity' && (key.index === undefined ? true : s.index === key.index) && templatePattern(s.pk, table.delimiter).test(value));
+    // every key space whose partition-key template builds this key: entities sharing a partition (a collection) all match
+    const matching = spaces.filter((s): s is Extract<KeySpace, { kind: 'entity' }> => s.kind === 'entity' && (key.index === undefined ? true : s.index === key.index) && templatePattern(s.pk, table.delimiter).test(value));
+    const space = matching.find((s) => s.index === 'table') ?? matching[0];
     if (!space) continue;
     const entity = space.entity;
-    const shown = hasPii(entity, space.pk) ? `a key of ${space.pk.source} (pii: its value is not printed)` : `key ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)} (${space.pk.source})`;
-    const where = `${space.label}, ${shown}`;
+    const pii = matching.some((s) => hasPii(s.entity, s.pk));
+    const shown = pii ? `a key of ${space.pk.source} (pii: its value is not printed)` : `key ${JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)} (${space.pk.source})`;
+    const sharing = [...new Set(matching.filter((s) => s !== space && s.index === space.index).map((s) => s.owner))];
+    const where = `${space.label}, ${shown}${sharing.length ? `, a partition shared with ${sharing.join(', ')}` : ''}`;
     const rate = key.value / seconds;
     const path = space.index === 'table' ? ['entities', entity.name, 'key', 'pk'] : ['entities', entity.name, 'indexes', space.index, 'pk'];
     if (key.kind === 'throttled') {
