@@ -68,7 +68,7 @@ test('only the runtime modules a schema uses are written: edges, gathering and r
     new Set([...generateTable(table(variant), out).files.keys()].filter((f) => f.startsWith('shop/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js')));
   // a table with queries, batches, conditions and transactions, and none of the features below
   const plain = runtimeOf({});
-  t.deepEqual([...plain].sort(), ['batch', 'codec', 'condition', 'cursor', 'errors', 'expression', 'hmac', 'in-memory-engine', 'in-memory-expression', 'in-memory-table', 'in-memory-value', 'item', 'item-size', 'key-condition', 'repository', 'scan', 'table-context', 'transaction', 'write']);
+  t.deepEqual([...plain].sort(), ['batch', 'codec', 'condition', 'cursor', 'errors', 'expression', 'hmac', 'in-memory-engine', 'in-memory-expression', 'in-memory-table', 'in-memory-value', 'item', 'item-size', 'key-condition', 'repository', 'scan', 'table-context', 'telemetry', 'telemetry-emf', 'transaction', 'write']);
   const cases: Array<[Variant, string[], string[]]> = [
     [{ edge: true }, ['edge'], ['gather', 'rotation']],
     [{ shard: true }, ['gather'], ['edge', 'rotation']],

@@ -41,6 +41,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'TTL and table settings', link: '/guide/ttl' },
       { text: 'Streams', link: '/guide/streams' },
       { text: 'The lint and the planner', link: '/guide/lint' },
+      { text: 'Telemetry', link: '/guide/telemetry' },
       { text: 'Schema evolution', link: '/guide/schema-evolution' },
       { text: 'Migrations', link: '/guide/migrations' },
       { text: 'Security', link: '/guide/security' },

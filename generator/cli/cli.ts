@@ -81,6 +81,7 @@ const OPTIONS = {
   workbench: { type: 'string', commands: ['pull'], help: '--workbench FILE  pull: read a NoSQL Workbench data model (exported JSON) instead of a live table' },
   port: { type: 'string', commands: ['local'], help: '--port N      local: the port to listen on, on 127.0.0.1 (default 8000; 0: a free one)' },
   persist: { type: 'string', commands: ['local'], help: '--persist DIR  local: keep the tables in DIR across restarts (loaded at start, written every few seconds after a change and on a clean shutdown)' },
+  observed: { type: 'string', commands: ['lint', 'report'], help: "--observed FILE  lint, report: observed traffic (ddbgen's EMF lines, an OTLP JSON metrics export, or a Contributor Insights report) held against the declared" },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init', 'pull'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
   version: { type: 'boolean', short: 'v', commands: [], help: '-v, --version the version' },
@@ -94,9 +95,18 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     summary: 'validate, lint and emit out/<table>/*.ts',
     detail: 'Validates the schemas, runs the hot-key lint (an error stops it) and writes one folder per table. Only changed files are rewritten; files ddbgen wrote before and no longer generates are removed.',
   },
-  lint: { usage: 'ddbgen lint [schema…] [--format text|json|sarif]', summary: `the hot-key lint (${Object.keys(lintMessages)[0]}–${Object.keys(lintMessages).at(-1)})`, detail: 'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools.' },
+  lint: {
+    usage: 'ddbgen lint [schema…] [--format text|json|sarif] [--observed FILE]',
+    summary: `the hot-key lint (${Object.keys(lintMessages)[0]}–${Object.keys(lintMessages).at(-1)})`,
+    detail:
+      'Prints every finding; exit 1 when any is an error. json and sarif go to stdout for tools. With --observed FILE (the EMF lines the generated code\'s EmfWriter wrote, an OTLP JSON metrics export, or a Contributor Insights GetInsightRuleReport answer), the observed traffic is held against the declared: a pattern at 10× its declared rate (HK101), an unexpected hot key (HK102), a GSI writing more than its table (HK103), and the lint again on the observed rates; text prints the figures side by side.',
+  },
   plan: { usage: 'ddbgen plan [schema…] [--format text|json]', summary: 'capacity per index and pattern, shard counts', detail: 'The declared load per key space against the partition limits.' },
-  report: { usage: 'ddbgen report [schema…] [--out report.html]', summary: 'one HTML page: keys, patterns, findings, heat, edges', detail: 'A self-contained page (no request leaves it) to share in a review.' },
+  report: {
+    usage: 'ddbgen report [schema…] [--out report.html] [--observed FILE]',
+    summary: 'one HTML page: keys, patterns, findings, heat, edges',
+    detail: 'A self-contained page (no request leaves it) to share in a review. With --observed FILE (as for ddbgen lint), it draws the declared units against the observed per key space, and the observed findings.',
+  },
   table: {
     usage: 'ddbgen table [schema…] [--format create-table|cloudformation|cloudformation-yaml|cdk] [--resource-policy]',
     summary: 'print the table definition',
@@ -386,17 +396,63 @@ async function lintTables(tables: readonly SchemaTable[], defaults: Inputs['lint
   return found.flatMap(({ t, pending }) => pending.map(t.place));
 }
 
-async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined): Promise<number> {
+/** The observed-traffic file of --observed, read; a file that cannot be read is shown (DDB310/DDB311) and undefined returned. */
+async function readObservedFile(io: CliIo, file: string, command: string) {
+  const { readObserved, ObservedFileError } = await import('../lint/observed-input.js');
+  const full = path.resolve(io.cwd, file);
+  if (!existsSync(full)) throw new UsageError(`--observed ${file}: no such file`, command);
+  try {
+    return readObserved(path.relative(io.cwd, full) || full, readFileSync(full, 'utf8'));
+  } catch (error) {
+    if (error instanceof ObservedFileError) {
+      show(io, error.diagnostic);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** The tables observed traffic is about: those its table names name, else the only one. */
+function observedTables<T extends { table: { name: string } }>(tables: readonly T[], names: readonly string[]): T[] {
+  const named = tables.filter((t) => names.includes(t.table.name));
+  return named.length ? named : tables.length === 1 ? [...tables] : [];
+}
+
+/** The lint against observed traffic, per observed table: placed diagnostics (HK101–HK103, the lint again), and the figures as text. */
+async function lintObserved(tables: readonly SchemaTable[], observed: import('../lint/observed-input.js').ObservedTraffic, defaults: Inputs['lint']) {
+  const [{ observedLint, observedText }, { locatorLoaded }] = await Promise.all([import('../lint/observed.js'), import('../load/load-schema.js')]);
+  await locatorLoaded();
+  const diagnostics: Diagnostic[] = [];
+  const texts: string[] = [];
+  const results: Array<{ table: SchemaTable['table']; result: ReturnType<typeof observedLint> }> = [];
+  for (const t of observedTables(tables, observed.tables)) {
+    const result = observedLint(t.table, observed, defaults);
+    diagnostics.push(...result.diagnostics.map(t.place));
+    for (const name of result.unknown) {
+      const text = messages.DDB312(observed.file, name, [...Object.keys(t.table.entities), ...Object.keys(t.table.edges)].join(', '));
+      diagnostics.push({ code: 'DDB312', severity: 'warn', message: text.message, fix: text.fix, target: 'observed', file: observed.file, line: 1, column: 1 });
+    }
+    texts.push(observedText(t.table, observed, result));
+    results.push({ table: t.table, result });
+  }
+  return { diagnostics, text: texts.join('\n'), results };
+}
+
+async function lint(io: CliIo, positionals: string[], format: string | undefined, config: string | undefined, observedFile?: string): Promise<number> {
   if (format !== undefined && !['text', 'json', 'sarif'].includes(format)) throw formatError('lint', format, ['text', 'json', 'sarif']);
   const inputs = await resolveInputs(io, positionals, undefined, config);
   const [{ loadSchemas }, { lintJson, lintSarif }] = await Promise.all([import('../load/load-schema.js'), import('../lint/output.js')]);
+  const observed = observedFile === undefined ? undefined : await readObservedFile(io, observedFile, 'lint');
+  if (observedFile !== undefined && observed === undefined) return EXIT.failed;
   const { tables, diagnostics: invalid } = await loadSchemas(inputs.files, io.cwd, { locate: 'lazy' });
-  const diagnostics = [...invalid, ...(await lintTables(tables, inputs.lint))];
+  const held = observed === undefined || invalid.some((d) => d.severity === 'error') ? undefined : await lintObserved(tables, observed, inputs.lint);
+  const diagnostics = [...invalid, ...(await lintTables(tables, inputs.lint)), ...(held?.diagnostics ?? [])];
   const counts = summarize(diagnostics);
   if (format === 'json') io.stdout(`${JSON.stringify(lintJson(diagnostics), null, 2)}\n`);
   else if (format === 'sarif') io.stdout(`${JSON.stringify(lintSarif(diagnostics, packageVersion()), null, 2)}\n`);
   else {
     for (const d of diagnostics) show(io, d);
+    if (held) io.stdout(held.text);
     io.stdout(`ddbgen lint: ${counts.errors} error${counts.errors === 1 ? '' : 's'}, ${counts.warnings} warning${counts.warnings === 1 ? '' : 's'}, ${counts.infos} info\n`);
   }
   return counts.errors ? EXIT.failed : EXIT.ok;
@@ -413,13 +469,17 @@ async function plan(io: CliIo, positionals: string[], format: string | undefined
   return EXIT.ok;
 }
 
-async function writeReport(io: CliIo, positionals: string[], out: string | undefined, config: string | undefined): Promise<number> {
+async function writeReport(io: CliIo, positionals: string[], out: string | undefined, config: string | undefined, observedFile?: string): Promise<number> {
   const inputs = await resolveInputs(io, positionals, undefined, config);
+  const observed = observedFile === undefined ? undefined : await readObservedFile(io, observedFile, 'report');
+  if (observedFile !== undefined && observed === undefined) return EXIT.failed;
   const tables = await loadValid(io, inputs.files, true, 'lazy');
   if (!tables) return EXIT.failed;
   const [{ renderReport }, { reportView }] = await Promise.all([import('../report/render-report.js'), import('../report/view-model.js')]);
-  const diagnostics = await lintTables(tables, inputs.lint);
-  const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion()));
+  const held = observed === undefined ? undefined : await lintObserved(tables, observed, inputs.lint);
+  const diagnostics = [...(await lintTables(tables, inputs.lint)), ...(held?.diagnostics ?? [])];
+  const views = new Map((held?.results ?? []).map(({ table, result }) => [table.name, { file: observed!.file, seconds: observed!.seconds, format: observed!.format, rows: result.rows, patterns: result.patterns }]));
+  const html = renderReport(reportView(tables.map((t) => t.table), diagnostics, packageVersion(), views));
   const named = path.resolve(io.cwd, out ?? 'report.html');
   // --out naming a folder puts report.html in it
   const file = isFolder(io.fs ?? nodeFs, named) ? path.join(named, 'report.html') : named;
@@ -534,7 +594,7 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       }
       return await generate(io, rest, values);
     case 'lint':
-      return await lint(io, rest, values.format, values.config);
+      return await lint(io, rest, values.format, values.config, values.observed);
     case 'plan':
       return await plan(io, rest, values.format, values.config);
     case 'table':
@@ -542,7 +602,7 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
     case 'iam':
       return await iam(io, rest, values.format, values.config, values['tenant-tag'], values.account);
     case 'report':
-      return await writeReport(io, rest, values.out, values.config);
+      return await writeReport(io, rest, values.out, values.config, values.observed);
     case 'diff': {
       const { diffCommand } = await import('../diff/schema-diff.js');
       return await diffCommand(io, values.base !== undefined && !rest.length ? (await resolveInputs(io, rest, undefined, values.config)).files : rest, values);

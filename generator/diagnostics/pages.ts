@@ -21,7 +21,19 @@ export function renderPage(given: string): string | undefined {
   const code = given.toUpperCase();
   const page = explanation(code);
   if (!page) return undefined;
-  const kind = code.startsWith('HK') ? 'hot-key lint rule' : /^DDB30[0-3]$/.test(code) ? '`ddbgen pull` error' : /^DDB30[4-6]$/.test(code) ? '`ddbgen pull` warning' : 'schema validation error';
+  const kind = /^HK1\d\d$/.test(code)
+    ? 'hot-key lint rule of `ddbgen lint --observed` (observed traffic against the declared)'
+    : code.startsWith('HK')
+      ? 'hot-key lint rule'
+      : /^DDB30[0-3]$/.test(code)
+        ? '`ddbgen pull` error'
+        : /^DDB30[4-6]$/.test(code)
+          ? '`ddbgen pull` warning'
+          : /^DDB31[01]$/.test(code)
+            ? '`ddbgen lint --observed` error'
+            : code === 'DDB312'
+              ? '`ddbgen lint --observed` warning'
+              : 'schema validation error';
   return [
     `# ${code}: ${page.title}`,
     '',

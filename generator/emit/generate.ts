@@ -131,6 +131,16 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? [{ moduleSpecifier: './runtime/native-index.js', namedExports: [{ name: 'NativeRange', isTypeOnly: true }] }] : []),
     {
+      moduleSpecifier: './runtime/telemetry.js',
+      namedExports: [
+        'telemetry',
+        'openTelemetry',
+        'openTelemetrySink',
+        ...['ConsumedUnits', 'OpenTelemetryApi', 'OpenTelemetryOptions', 'OperationStart', 'OperationSummary', 'SinkOperation', 'TableTelemetry', 'TelemetrySink'].map((name) => ({ name, isTypeOnly: true })),
+      ],
+    },
+    { moduleSpecifier: './runtime/telemetry-emf.js', namedExports: ['EmfWriter', { name: 'EmfOptions', isTypeOnly: true }] },
+    {
       moduleSpecifier: './runtime/repository.js',
       namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions', 'TableContext'].map((name) => ({ name, isTypeOnly: true })),
     },

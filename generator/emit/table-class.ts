@@ -93,6 +93,7 @@ const RUNTIME = {
   rotation: './runtime/rotation.js',
   scan: './runtime/scan.js',
   transaction: './runtime/transaction.js',
+  telemetry: './runtime/telemetry.js',
 } as const;
 
 /** `options = {}`: an options parameter that may be left out. */
@@ -161,6 +162,10 @@ function emitOptions(s: TableScope): StatementStructures {
       property('piiSecret', keyword.string(), {
         optional: true,
         doc: 'Keys the fingerprints errors print for key parts marked pii (HMAC-SHA-256, at least 32 bytes), so they match across processes. Default: a random key per process.',
+      }),
+      property('telemetry', s.runtimeType('telemetry', 'TableTelemetry'), {
+        optional: true,
+        doc: 'Telemetry per access pattern (OpenTelemetry spans and metrics, CloudWatch EMF): `openTelemetry(api)` or `telemetry(...sinks)`, exported by the output index. Off by default, and then it costs nothing.',
       }),
       ...(table.rotation
         ? [property('rotationBase', keyword.string(), { optional: true, doc: 'The base name of the rotated tables, for reads across them. Default `tableName` (forTime sets it).' })]
@@ -401,6 +406,26 @@ function emitTable(s: TableScope, groups: readonly Collection[]): StatementStruc
           ...edges.map((e) =>
             assigns(path(`this.${camelCase(e.name)}`), construct(s.runtimeValue('edge', 'EdgeRepository'), [path('this.context'), id(s.imports.value('./edges.js', edgeTypeNames(e).model))])),
           ),
+          // telemetry wraps the members just made; without it, nothing else runs
+          `if (options.telemetry !== undefined) ${statement(
+            call(path('options.telemetry.instrument'), [
+              id('this'),
+              path('this.context'),
+              obj([
+                ['table', str(table.name)],
+                [
+                  'members',
+                  obj([
+                    ...entities.map((e): [string, Expression] => [entityNames(e).member, id(s.fromEntity(e, entityNames(e).model, 'value'))]),
+                    ...edges.map((e): [string, Expression] => [camelCase(e.name), id(s.imports.value('./edges.js', edgeTypeNames(e).model))]),
+                  ]),
+                ],
+                ...(groups.length
+                  ? [['collections', obj(groups.map((group): [string, Expression] => [collectionMethod(group), id(s.fromEntity(group.members[0]!, entityNames(group.members[0]!).model, 'value'))]))] as [string, Expression]]
+                  : []),
+              ]),
+            ]),
+          )}`,
         ],
       },
     ],

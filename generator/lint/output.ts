@@ -25,11 +25,19 @@ export function lintJson(diagnostics: readonly Diagnostic[]) {
   };
 }
 
+/** The rules of `ddbgen lint --observed` (observed.ts), which hold observed traffic against the declared. */
+export const OBSERVED_RULES = [
+  { id: 'HK101', name: 'observed-rate-over-declared' },
+  { id: 'HK102', name: 'observed-hot-key' },
+  { id: 'HK103', name: 'observed-gsi-write-cost' },
+] as const;
+
 const LEVEL = { error: 'error', warn: 'warning', info: 'note' } as const;
 
 /** A SARIF 2.1.0 log with one run; paths are relative to the project root (%SRCROOT%). */
 export function lintSarif(diagnostics: readonly Diagnostic[], version: string) {
-  const ruleIds = [...rules.map((r) => r.id), ...new Set(diagnostics.map((d) => d.code).filter((c) => !rules.some((r) => r.id === c)))];
+  const known = [...rules, ...OBSERVED_RULES];
+  const ruleIds = [...known.map((r) => r.id), ...new Set(diagnostics.map((d) => d.code).filter((c) => !known.some((r) => r.id === c)))];
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -41,7 +49,7 @@ export function lintSarif(diagnostics: readonly Diagnostic[], version: string) {
             version,
             informationUri: 'https://www.npmjs.com/package/ddbgen',
             rules: ruleIds.map((id) => {
-              const rule = rules.find((r) => r.id === id);
+              const rule = known.find((r) => r.id === id);
               const page = explanation(id);
               return {
                 id,

@@ -91,6 +91,86 @@ export interface TableView {
   readonly findingCount: number;
   readonly heat: { readonly bars: readonly HeatBar[]; readonly height: number; readonly barX: number; readonly limitX: number; readonly width: number; readonly ticks: readonly HeatTick[]; readonly axisY: number; readonly tickY: number; readonly tickLabelY: number; readonly captionY: number };
   readonly edges: readonly EdgeGraph[];
+  /** Declared against observed traffic, with `--observed`. */
+  readonly observed?: ObservedView;
+}
+
+/** Declared against observed units per key space (`ddbgen report --observed`): paired bars on one scale. */
+export interface ObservedView {
+  readonly source: string;
+  readonly bars: ReadonlyArray<{
+    readonly label: string;
+    readonly keySpace: string;
+    readonly fullKeySpace: string;
+    readonly unit: 'RCU/s' | 'WCU/s';
+    readonly declared: number | null;
+    readonly observed: number;
+    readonly declaredText: string;
+    readonly observedText: string;
+    /** Observed at ten times the declared or more, or with nothing declared. */
+    readonly over: boolean;
+    readonly y: number;
+    readonly declaredWidth: number;
+    readonly observedWidth: number;
+    readonly declaredLabelX: number;
+    readonly observedLabelX: number;
+  }>;
+  readonly patterns: ReadonlyArray<{ readonly pattern: string; readonly entity: string; readonly kind: string; readonly declared: string; readonly observed: string; readonly over: boolean }>;
+  readonly barX: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** What the report draws of observed traffic for one table: the figures `observedLint` worked out. */
+export interface ObservedInput {
+  readonly file: string;
+  readonly seconds: number;
+  readonly format: string;
+  readonly rows: ReadonlyArray<{ readonly entity: string; readonly index: string; readonly keySpace: string; readonly declared: { readonly readUnits?: number; readonly writeUnits?: number }; readonly observed: { readonly readUnits: number; readonly writeUnits: number } }>;
+  readonly patterns: ReadonlyArray<{ readonly entity: string; readonly pattern: string; readonly declared?: number; readonly observed: number; readonly kind: string }>;
+}
+
+const OBSERVED_BAR_X = 300;
+/** Key templates longer than this are cut in the label (the whole one is its tooltip). */
+const LABEL_CHARS = 42;
+const OBSERVED_BAR_WIDTH = 480;
+const OBSERVED_ROW = 46;
+
+function observedView(input: ObservedInput): ObservedView {
+  const figures = input.rows.flatMap((row) =>
+    (['RCU/s', 'WCU/s'] as const).flatMap((unit) => {
+      const declared = unit === 'RCU/s' ? row.declared.readUnits : row.declared.writeUnits;
+      const observed = unit === 'RCU/s' ? row.observed.readUnits : row.observed.writeUnits;
+      const keySpace = row.keySpace.length > LABEL_CHARS ? `${row.keySpace.slice(0, LABEL_CHARS - 1)}…` : row.keySpace;
+      return observed > 0 || (declared ?? 0) > 0 ? [{ label: `${row.entity} ${row.index === 'table' ? '(table)' : `in ${row.index}`} · ${unit}`, keySpace, fullKeySpace: row.keySpace, unit, declared: declared ?? null, observed }] : [];
+    }),
+  );
+  const max = Math.max(1e-9, ...figures.flatMap((f) => [f.declared ?? 0, f.observed]));
+  const scale = (n: number) => Math.max(n > 0 ? 2 : 0, Math.round((n / max) * OBSERVED_BAR_WIDTH));
+  const text = (n: number) => units(Math.round(n * 100) / 100);
+  return {
+    source: `${input.file} (${input.format}, ${units(Math.round(input.seconds * 10) / 10)} s)`,
+    bars: figures.map((f, i) => {
+      const y = 10 + i * OBSERVED_ROW;
+      const declaredWidth = scale(f.declared ?? 0);
+      const observedWidth = scale(f.observed);
+      return {
+        ...f,
+        declaredText: f.declared === null ? 'declared: none' : `declared ${text(f.declared)} ${f.unit}`,
+        observedText: `observed ${text(f.observed)} ${f.unit}`,
+        over: f.declared === null ? f.observed > 0 : f.observed >= 10 * f.declared,
+        y,
+        declaredWidth,
+        observedWidth,
+        declaredLabelX: OBSERVED_BAR_X + declaredWidth + 6,
+        observedLabelX: OBSERVED_BAR_X + observedWidth + 6,
+      };
+    }),
+    patterns: input.patterns.map((p) => ({ pattern: p.pattern, entity: p.entity, kind: p.kind, declared: p.declared === undefined ? '–' : `${units(p.declared)}/s`, observed: `${units(Math.round(p.observed * 100) / 100)}/s`, over: p.declared === undefined || p.observed >= 10 * p.declared })),
+    barX: OBSERVED_BAR_X,
+    width: OBSERVED_BAR_X + OBSERVED_BAR_WIDTH + 190,
+    height: 20 + figures.length * OBSERVED_ROW,
+  };
 }
 
 export interface ReportView {
@@ -341,7 +421,7 @@ function settingRows(table: TableDef): TableView['settings'] {
 }
 
 /** The report's view model: pure over the tables and the diagnostics found for them. */
-export function reportView(tables: readonly TableDef[], diagnostics: readonly Diagnostic[], version: string): ReportView {
+export function reportView(tables: readonly TableDef[], diagnostics: readonly Diagnostic[], version: string, observed: ReadonlyMap<string, ObservedInput> = new Map()): ReportView {
   return {
     title: `ddbgen report: ${tables.map((t) => t.name).join(', ')}`,
     version,
@@ -360,6 +440,7 @@ export function reportView(tables: readonly TableDef[], diagnostics: readonly Di
         findingCount: findings.reduce((sum, g) => sum + g.findings.length, 0),
         heat: heatBars(planTable(table).spaces),
         edges: edgeGraphs(table),
+        ...(observed.has(table.name) ? { observed: observedView(observed.get(table.name)!) } : {}),
       };
     }),
   };

@@ -37,7 +37,7 @@ const importsOf = (table: typeof shop) => Object.fromEntries(module(table).impor
 test('table class: options, the tagged item unions, the transaction and the table, in order', (t) => {
   t.deepEqual(module(shop).statements.map((s) => (s as { name: string }).name), ['ShopTableOptions', 'ShopItem', 'ShopOrderCollectionItem', 'createShopContext', 'ShopTransaction', 'ShopTable']);
   const options = declaration<InterfaceDeclarationStructure>(module(shop).statements, 'ShopTableOptions');
-  t.deepEqual(options.properties!.map((p) => `${p.name}?: ${p.type}`), ['tableName?: string', 'cursor?: CursorOptions', 'retry?: RetryPolicy', 'transactionRetry?: TransactionRetryPolicy', 'gatherConcurrency?: number', 'piiSecret?: string']);
+  t.deepEqual(options.properties!.map((p) => `${p.name}?: ${p.type}`), ['tableName?: string', 'cursor?: CursorOptions', 'retry?: RetryPolicy', 'transactionRetry?: TransactionRetryPolicy', 'gatherConcurrency?: number', 'piiSecret?: string', 'telemetry?: TableTelemetry']);
 });
 
 test('table class: a tagged union one member per line, the untagged rest last', (t) => {
@@ -98,7 +98,13 @@ test('table class: the context takes each option only when it is set, and the tt
   const withPii = declaration<FunctionDeclarationStructure>(module(pii).statements, 'createCrmContext').statements as string[];
   t.is(withPii.length, 2);
   t.true(withPii[1]!.includes('    ...(options.piiSecret !== undefined ? { pii: keyedFingerprint(options.piiSecret) } : {})'));
-  t.deepEqual(repositories, ['this.order = new OrderRepository(this.context);', 'this.line = new LineRepository(this.context);', 'this.hit = new HitRepository(this.context);']);
+  t.deepEqual(repositories, [
+    'this.order = new OrderRepository(this.context);',
+    'this.line = new LineRepository(this.context);',
+    'this.hit = new HitRepository(this.context);',
+    // telemetry, when given, wraps the members just made with their models (and the collections' owners)
+    "if (options.telemetry !== undefined) options.telemetry.instrument(this, this.context, {\n    table: 'Shop',\n    members: { order: orderModel, line: lineModel, hit: hitModel },\n    collections: { orderCollection: orderModel }\n});",
+  ]);
 });
 
 test('table class: a collection query tags each record by the member whose templates parse it', (t) => {
@@ -128,8 +134,10 @@ test('table class: a rotated table names its period tables and opens one', (t) =
 
 test('table class: imports are what it uses (no collections, edges or rotation runtime when the table has none)', (t) => {
   const imports = importsOf(lone);
-  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/item.js', './runtime/repository.js', './runtime/scan.js', './runtime/transaction.js', './setting.js']);
+  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/item.js', './runtime/repository.js', './runtime/scan.js', './runtime/telemetry.js', './runtime/transaction.js', './setting.js']);
   t.deepEqual(imports['./runtime/repository.js'], ['TableContext']);
+  // telemetry's option type only: its code comes with openTelemetry / telemetry, which the app imports when it turns it on
+  t.deepEqual(imports['./runtime/telemetry.js'], ['TableTelemetry']);
   // the random-shard entity brings no key type: no transaction addresses it
   t.deepEqual(importsOf(shop)['./hit.js'], ['Hit', 'hitModel', 'HitRepository']);
   t.deepEqual(importsOf(rotated)['./runtime/rotation.js'], ['rotatedTableName', 'rotatedTablesBetween']);

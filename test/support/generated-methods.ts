@@ -39,7 +39,7 @@ export interface Fixture {
   readonly folder: string;
   readonly table: TableDef;
   /** The generated table class; a rotated one is made for the sample instant's period (`forTime`). */
-  readonly Table: (new (client: DynamoDBDocumentClient) => object) & { forTime?: (client: DynamoDBDocumentClient, at: Date) => object };
+  readonly Table: (new (client: DynamoDBDocumentClient, options?: never) => object) & { forTime?: (client: DynamoDBDocumentClient, at: Date, options?: never) => object };
   /** The placeholder a tenant-scoped run names. */
   readonly tenant?: string;
 }
@@ -63,7 +63,8 @@ export const FIXTURES: readonly Fixture[] = [
 const SAMPLE_INSTANT = new Date(Date.UTC(2024, 0, 15, 9, 30));
 
 /** The fixture's table object over `client`: for a rotated table, the table of the sample instant's period. */
-const tableOf = (fixture: Fixture, client: DynamoDBDocumentClient) => (fixture.Table.forTime ? fixture.Table.forTime(client, SAMPLE_INSTANT) : new fixture.Table(client)) as Record<string, never>;
+const tableOf = (fixture: Fixture, client: DynamoDBDocumentClient, options?: object) =>
+  (fixture.Table.forTime ? fixture.Table.forTime(client, SAMPLE_INSTANT, options as never) : new fixture.Table(client, options as never)) as Record<string, never>;
 
 /** Sample values given instead of the usual ones, by attribute name (another tenant's id, a hostile value); JSON values, as examples are code text. */
 type Overrides = Readonly<Record<string, unknown>>;
@@ -287,13 +288,13 @@ export interface Outcome {
 }
 
 /** Runs every unit that has a call, each against its own recording client, and says what each did. */
-export async function runEach(fixture: Fixture, overrides: Overrides = {}): Promise<Outcome[]> {
+export async function runEach(fixture: Fixture, overrides: Overrides = {}, options?: () => object): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const unit of unitsOf(fixture, overrides)) {
     if (!unit.call) continue;
     const { client, sent } = recordingClient();
     let error: unknown;
-    await unit.call(tableOf(fixture, client)).catch((e: unknown) => (error = e));
+    await unit.call(tableOf(fixture, client, options?.())).catch((e: unknown) => (error = e));
     outcomes.push({ unit, sent, error });
   }
   return outcomes;
