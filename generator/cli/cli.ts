@@ -22,6 +22,9 @@ import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from './output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
+import { closest } from '../diagnostics/closest.js';
+
+export { closest };
 // The compiler (ts-morph), the schema loader and each command's own modules are imported when a
 // command needs them, so --version, help and usage errors answer at once.
 
@@ -170,26 +173,6 @@ class NoSchemaError extends Error {}
 
 /** Flags users reach for from other tools, and the name ddbgen uses. */
 const RENAMED: Record<string, string> = { '--output': '--out', '-o': '--out', '--outDir': '--out', '--config-file': '--config', '--project': '--config', '--verify': '--check' };
-
-/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The candidate closest to `word` when it is close enough to be a slip (a third of its length or less, at least 1). */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  const ranked = candidates.map((c) => ({ c, d: distance(word.toLowerCase(), c.toLowerCase()) })).sort((x, y) => x.d - y.d);
-  const best = ranked[0];
-  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.c : undefined;
-}
 
 function parse(args: readonly string[]) {
   const command = args.find((a) => !a.startsWith('-'));
