@@ -92,6 +92,7 @@ const OPTIONS = {
   force: { type: 'boolean', commands: ['pull'], help: '--force       pull: replace the schema file even if it was edited since it was pulled' },
   workbench: { type: 'string', commands: ['pull'], help: '--workbench FILE  pull: read a NoSQL Workbench data model (exported JSON) instead of a live table' },
   port: { type: 'string', commands: ['local'], help: '--port N      local: the port to listen on, on 127.0.0.1 (default 8000; 0: a free one)' },
+  stdio: { type: 'boolean', commands: ['lsp'], help: '--stdio       lsp: speak the protocol over stdin and stdout (the default and only transport; editors pass it)' },
   persist: { type: 'string', commands: ['local'], help: '--persist DIR  local: keep the tables in DIR across restarts (loaded at start, written every few seconds after a change and on a clean shutdown)' },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init', 'pull'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
   help: { type: 'boolean', short: 'h', commands: [], help: '-h, --help    this text' },
@@ -133,6 +134,11 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     usage: 'ddbgen local [--port 8000] [--persist DIR]',
     summary: "a local DynamoDB on DynamoDB's HTTP protocol",
     detail: "Serves ddbgen's in-memory DynamoDB on http://127.0.0.1:PORT over DynamoDB's JSON protocol (the data plane, CreateTable, DescribeTable, ListTables, UpdateTable, DeleteTable, Time to Live, tags and the Streams API), for any SDK, the AWS CLI or NoSQL Workbench; any credentials are accepted. In memory unless --persist names a folder. Stops on Ctrl-C (SIGINT) or SIGTERM, writing the tables first.",
+  },
+  lsp: {
+    usage: 'ddbgen lsp [--stdio]',
+    summary: 'a language server: the design check in any editor',
+    detail: "A Language Server Protocol server over stdin and stdout for editors that do not run TypeScript plugins (Neovim, Zed, Helix, JetBrains, VS Code with TypeScript 7): diagnostics as generate prints them at their spans, completions in key templates, hover with an example key and the lint's arithmetic, quick fixes. It checks the schemas the config names and any module whose default export is defineTable(…), from the editor's unsaved text; it runs the schema module as generate does, so use it in trusted workspaces only.",
   },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
@@ -573,6 +579,11 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${values.port}"`, command);
       const { localCommand } = await import('../local/local-command.js');
       return await localCommand(io, { port, ...(values.persist === undefined ? {} : { persist: values.persist }) });
+    }
+    case 'lsp': {
+      if (rest.length) throw new UsageError('lsp takes no arguments (it talks over stdin and stdout)', command);
+      const { startLspServer } = await import('../editor/lsp-server.js');
+      return await startLspServer();
     }
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);
