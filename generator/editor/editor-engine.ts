@@ -202,6 +202,11 @@ export function exportsTable(source: ts.SourceFile): boolean {
   return isTable(exported);
 }
 
+/** Whether a module's text default-exports defineTable(…) (the files ddbgen checks without a config naming them). */
+export function declaresTable(file: string, text: string): boolean {
+  return exportsTable(parse(file, text).source);
+}
+
 /** A ddbgen config and what it names, read once per change of the config file. */
 interface ConfigInfo {
   readonly file: string;
