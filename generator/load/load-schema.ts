@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createJiti } from 'jiti';
+import { createJiti, type JitiOptions } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
@@ -24,6 +24,8 @@ export interface SchemaTable {
   readonly tableIndex: number;
   /** Gives a diagnostic about this table its file:line:column. */
   readonly place: (diagnostic: PendingDiagnostic) => Diagnostic;
+  /** The parsed schema module `place` uses (once the locator is loaded), for callers that find other places in it (the editor's quick fixes). */
+  readonly locator?: () => SchemaLocator;
 }
 
 export interface LoadResult {
@@ -40,10 +42,10 @@ const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') :
  * nowhere when there is no project, no `file` is named or `cache` is false; the files jiti writes
  * there are made 0600 after each import (jiti takes no file mode).
  */
-export function schemaImporter(file?: string, cache = true, moduleCache = false) {
+export function schemaImporter(file?: string, cache = true, editor: Pick<JitiOptions, 'moduleCache' | 'transform'> = {}) {
   const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  // moduleCache (the editor's): modules stay in Node's require cache, and the caller drops the schema's own
-  const jiti = createJiti(import.meta.url, { moduleCache, fsCache, alias: { ddbgen: dslEntry } });
+  // the editor's: modules stay in Node's require cache (the caller drops the schema's own), and its own transform
+  const jiti = createJiti(import.meta.url, { moduleCache: false, ...editor, fsCache, alias: { ddbgen: dslEntry } });
   if (!fsCache) return jiti;
   const load = jiti.import.bind(jiti);
   const privateImport = async (...args: Parameters<typeof load>) => {
@@ -179,7 +181,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
       const other = tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
       if (other) await locatorLoaded();
       if (other) diagnostics.push(place({ code: 'DDB012', severity: 'error', ...messages.DDB012(table.name, display(other.file)), target: `${table.name}.name`, path: ['name'] }));
-      tables.push({ table, file, tableIndex, place });
+      tables.push({ table, file, tableIndex, place, locator });
     }
   }
   if (options.locate !== 'lazy') await locatorLoaded();
