@@ -344,6 +344,9 @@ const mtimeOf = (file: string) => {
 const KEPT = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'dsl') + path.sep, path.join(packageRoot, 'templates') + path.sep];
 const kept = (file: string) => file.includes(`${path.sep}node_modules${path.sep}`) || KEPT.some((dir) => file.startsWith(dir));
 
+/** The evaluation in progress in this process (each one reads and prunes Node's require cache). */
+let evaluations: Promise<void> = Promise.resolve();
+
 export class EditorEngine {
   private readonly results: Lru<Analysis & { readonly stamps: readonly Stamp[] }>;
   private readonly lastGood: Lru<readonly TableDef[]>;
@@ -516,7 +519,17 @@ export class EditorEngine {
     return { code: this.babel.transform(options) };
   }
 
-  private async evaluate(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
+  private evaluate(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
+    // Node's require cache is one per process: evaluations (of every engine in it) take turns
+    const turn = evaluations.then(() => this.evaluateNow(file, text, stamps));
+    evaluations = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  private async evaluateNow(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
     // no transpile cache on disk (each edit is a new text: nothing is written), the DSL kept loaded
     this.importer ??= schemaImporter(file, false, { moduleCache: true, transform: (options) => this.transform(options) });
     const before = new Set(Object.keys(this.requireCache));
