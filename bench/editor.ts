@@ -156,12 +156,19 @@ if (!smoke) {
   const goals = SIZES.map((size) => {
     const engineStats = stats(engineTimes.get(size)!);
     const lspStats = stats(lspTimes.get(size)!);
-    const met = lspStats.max <= GOAL_MS[size]! && engineStats.max <= GOAL_MS[size]!;
-    return `| editor diagnostics after an edit, ${size}-entity schema: median / max (engine; \`ddbgen lsp\` end to end) | ${ms(engineStats.median)} / ${ms(engineStats.max)} ms; ${ms(lspStats.median)} / ${ms(lspStats.max)} ms | ≤ ${GOAL_MS[size]} ms | ${met ? 'met' : 'missed'} | section 11 |`;
+    const goal = GOAL_MS[size]!;
+    const medians = lspStats.median <= goal && engineStats.median <= goal;
+    const met = medians && lspStats.max <= goal && engineStats.max <= goal;
+    const cause = met
+      ? 'section 11'
+      : `section 11: ${medians ? `the medians are within it; the slowest edits (${ms(Math.max(engineStats.max, lspStats.max))} ms) came with a load average of ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores` : 'the medians are over it'}; next, run the check in a worker thread, so that neither a collection nor a slow schema holds the editor's process`;
+    return `| editor diagnostics after an edit, ${size}-entity schema: median / max (engine; \`ddbgen lsp\` end to end) | ${ms(engineStats.median)} / ${ms(engineStats.max)} ms; ${ms(lspStats.median)} / ${ms(lspStats.max)} ms | ≤ ${goal} ms, median and max | ${met ? 'met' : medians ? 'median met, max missed' : 'missed'} | ${cause} |`;
   });
   const lines = text.split('\n').filter((l) => !l.startsWith('| editor diagnostics after an edit'));
-  const last = lines.findIndex((l, i) => i > lines.indexOf('## 0. Goals') && l.startsWith('| ') && !lines[i + 1]?.startsWith('| '));
-  lines.splice(last + 1, 0, ...goals);
+  // the goals table: after its separator row, up to the first line that is not a row
+  const separator = lines.findIndex((l, i) => i > lines.indexOf('## 0. Goals') && l.startsWith('|---'));
+  const end = lines.findIndex((l, i) => i > separator && !l.startsWith('|'));
+  lines.splice(end, 0, ...goals);
   writeFileSync(file, lines.join('\n'));
   process.stdout.write('BENCHMARKS.md: section 11 and its goal rows written\n');
 }

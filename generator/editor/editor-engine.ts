@@ -354,6 +354,8 @@ export class EditorEngine {
   private readonly configs = new Map<string, ConfigInfo | 'loading' | undefined>();
   private readonly stale = new Lru<{ key: string; diagnostic?: EditorDiagnostic; fix?: EditorFix } | 'running'>(64);
   private readonly pending = new Map<string, string>();
+  /** The diagnostics last answered for each file, and the text they were for. */
+  private readonly shown = new Lru<{ text: string; diagnostics: readonly EditorDiagnostic[] }>(64);
   private queue: Promise<void> = Promise.resolve();
   private readonly options: EngineOptions;
   /** jiti with a module cache: the DSL loads once; the schema's own imports are dropped after each analysis. */
@@ -462,10 +464,15 @@ export class EditorEngine {
       const ready = this.peek(file, text);
       if (!ready) {
         void this.analyze(file, text).then(() => this.options.onChange?.(file));
-        return [];
+        // meanwhile the last answer for the file, moved with the edit (no flicker while typing), unless the text is mid-edit
+        const parsed = this.parsedText(file, text);
+        const last = this.shown.get(file);
+        return last && !parsed.syntaxErrors && !parsed.editing ? shifted(last.diagnostics, last.text, text) : [];
       }
       const stale = this.staleFinding(file, text, ready);
-      return stale?.diagnostic ? [...ready.diagnostics, stale.diagnostic] : ready.diagnostics;
+      const diagnostics = stale?.diagnostic ? [...ready.diagnostics, stale.diagnostic] : ready.diagnostics;
+      this.shown.set(file, { text, diagnostics });
+      return diagnostics;
     } catch (error) {
       this.log(`ddbgen: ${String(error)}`);
       return [];
@@ -760,6 +767,26 @@ const show = (value: unknown) => (value instanceof Date ? value.toISOString() : 
 
 function entityTemplates(entity: EntityDef): TemplateDef[] {
   return [entity.key.pk, entity.key.sk, ...Object.values(entity.indexes).flatMap((m) => [m.pk, m.sk])].filter((t): t is TemplateDef => t !== undefined);
+}
+
+/**
+ * Diagnostics of `before` carried over to `after`: the edit is the span between their common prefix
+ * and suffix; diagnostics before it stay, those after it move by the length it added, and those
+ * that touch it are dropped.
+ */
+export function shifted(diagnostics: readonly EditorDiagnostic[], before: string, after: string): EditorDiagnostic[] {
+  let prefix = 0;
+  const shortest = Math.min(before.length, after.length);
+  while (prefix < shortest && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < shortest - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const editEnd = before.length - suffix;
+  const delta = after.length - before.length;
+  return diagnostics.flatMap((d) => {
+    if (d.start + d.length <= prefix && d.start + d.length <= after.length) return [d];
+    if (d.start >= editEnd && d.start + delta >= 0 && d.start + delta + d.length <= after.length) return [{ ...d, start: d.start + delta }];
+    return [];
+  });
 }
 
 /** Offset of the default export, where findings about the module as a whole go. */

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import lsp from 'vscode-languageserver/node';
 import type { CodeAction, CompletionItem, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { packageVersion } from '../package-root.js';
 import { EditorEngine, type EditorDiagnostic } from './editor-engine.js';
 
 const { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CodeActionKind, CompletionItemKind, MarkupKind } = lsp;
@@ -89,7 +90,7 @@ export function startLspServer(input: NodeJS.ReadableStream = process.stdin, out
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       executeCommandProvider: { commands: [GENERATE_COMMAND] },
     },
-    serverInfo: { name: 'ddbgen', version: process.env['npm_package_version'] ?? undefined },
+    serverInfo: { name: 'ddbgen', version: packageVersion() },
   }));
 
   documents.onDidChangeContent(({ document }) => check(document));

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { EditorEngine, applyEdits, codeOfNumber, numericCode } from '../../generator/editor/editor-engine.js';
+import { EditorEngine, applyEdits, codeOfNumber, numericCode, shifted, type EditorDiagnostic } from '../../generator/editor/editor-engine.js';
 import { starterProject } from '../support/editor-project.js';
 
 const codes = (a: { diagnostics: ReadonlyArray<{ code: string }> }) => a.diagnostics.map((d) => d.code);
@@ -89,4 +89,14 @@ test('completions at the start of a segment offer the literal segments other ent
   t.deepEqual(items.map((i) => [i.name, i.kind, i.detail, typing.slice(i.start, i.start + i.length)]), [['USER', 'literal', 'used by User', 'US']]);
   t.is(engine.completions(schema, typing, typing.indexOf("name: 'App'") + 7), undefined, 'outside a key template: none');
   t.deepEqual([numericCode('HK001'), numericCode('DDB030'), codeOfNumber(91001), codeOfNumber(90030), codeOfNumber(2322)], [91001, 90030, 'HK001', 'DDB030', undefined]);
+});
+
+test('while a new text is checked, the last diagnostics are carried over the edit: kept before it, moved after it, dropped where it touched them', (t) => {
+  const before = "pk: 'ORDERS', sk: 'A#<b>', gsi: 'HOT'";
+  const after = "pk: 'ORDERS', sk: 'A#<bc>#<d>', gsi: 'HOT'";
+  const at = (text: string, code: string, start: number, length: number): EditorDiagnostic => ({ code, severity: 'error', message: text, fix: '', target: '', docs: '', start, length });
+  const diagnostics = [at('pk', 'HK001', before.indexOf("'ORDERS'"), 8), at('b', 'DDB030', before.indexOf('<b>'), 3), at('gsi', 'HK008', before.indexOf("'HOT'"), 5)];
+  const moved = shifted(diagnostics, before, after);
+  t.deepEqual(moved.map((d) => [d.code, after.slice(d.start, d.start + d.length)]), [['HK001', "'ORDERS'"], ['HK008', "'HOT'"]]);
+  t.deepEqual(shifted(diagnostics, before, ''), []);
 });

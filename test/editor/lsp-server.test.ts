@@ -164,3 +164,18 @@ test('stale output: DDB090 on the saved schema whose output no longer matches it
     await stop(server);
   }
 });
+
+test('ddbgen lsp in the command line: its help, and arguments it does not take', async (t) => {
+  const run = async (args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(args, { cwd: root, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+    return { code, stdout, stderr };
+  };
+  const help = await run(['help', 'lsp']);
+  t.is(help.code, 0);
+  t.regex(help.stdout, /^Usage: ddbgen lsp \[--stdio\]\n\nA Language Server Protocol server over stdin and stdout/);
+  t.regex((await run(['--help'])).stdout, /\n {2}ddbgen lsp {9}a language server: the design check in any editor\n/);
+  t.deepEqual(await run(['lsp', 'schema.ts']), { code: 2, stdout: '', stderr: 'ddbgen: lsp takes no arguments (it talks over stdin and stdout)\n  run ddbgen help lsp for the usage\n' });
+  t.is((await run(['lsp', '--check'])).stderr, 'ddbgen: lsp does not take --check\n  run ddbgen help lsp for the usage\n');
+});
