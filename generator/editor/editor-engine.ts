@@ -112,6 +112,8 @@ export interface EngineOptions {
   readonly onChange?: (file: string) => void;
   /** Where failures of the engine itself go (never thrown at the editor). */
   readonly log?: (text: string) => void;
+  /** Called when a text has been checked (the plugin writes it to tsserver's log). */
+  readonly onAnalyzed?: (analysis: Analysis, text: string) => void;
 }
 
 const CODE_PATTERN = /^(DDB|HK)\d{3}$/;
@@ -352,6 +354,7 @@ export class EditorEngine {
   private readonly lastGood: Lru<readonly TableDef[]>;
   private readonly parsed = new Lru<ReturnType<typeof parse>>(16);
   private readonly configs = new Map<string, ConfigInfo | 'loading' | undefined>();
+  private readonly configLoads = new Map<string, Promise<ConfigInfo>>();
   private readonly stale = new Lru<{ key: string; diagnostic?: EditorDiagnostic; fix?: EditorFix } | 'running'>(64);
   private readonly pending = new Map<string, string>();
   /** The diagnostics last answered for each file, and the text they were for. */
@@ -386,24 +389,44 @@ export class EditorEngine {
 
   /** The config that applies to `file` (searched upward, as the CLI does), once loaded; loading starts on first use. */
   private config(file: string): ConfigInfo | undefined {
+    const found = this.configLoad(file);
+    return found && found !== 'loading' ? found : undefined;
+  }
+
+  /** The config that applies to `file`, 'loading' while it is read (onChange follows), undefined when there is none. */
+  private configLoad(file: string): ConfigInfo | 'loading' | undefined {
     const configFile = findConfig(path.dirname(file));
     if (!configFile) return undefined;
     const known = this.configs.get(configFile);
     const stamp = String(mtimeOf(configFile));
     if (known && known !== 'loading' && known.stamp === stamp) return known;
-    if (known === 'loading') return undefined;
+    if (known === 'loading') return 'loading';
     this.configs.set(configFile, 'loading');
-    loadConfig(configFile)
-      .then((config) => {
+    const loading = loadConfig(configFile)
+      .then((config): ConfigInfo => {
         const base = path.dirname(configFile);
-        this.configs.set(configFile, { file: configFile, stamp, schemas: new Set(config.schemas.map((s) => path.resolve(base, s))), out: path.resolve(base, config.out ?? 'out'), lint: config.lint ?? {} });
-        this.options.onChange?.(file);
+        return { file: configFile, stamp, schemas: new Set(config.schemas.map((s) => path.resolve(base, s))), out: path.resolve(base, config.out ?? 'out'), lint: config.lint ?? {} };
       })
-      .catch((error: unknown) => {
+      .catch((error: unknown): ConfigInfo => {
         this.log(`ddbgen: cannot read ${configFile}: ${error instanceof Error ? error.message : String(error)}`);
-        this.configs.set(configFile, { file: configFile, stamp, schemas: new Set(), out: path.join(path.dirname(configFile), 'out'), lint: {} });
+        return { file: configFile, stamp, schemas: new Set(), out: path.join(path.dirname(configFile), 'out'), lint: {} };
+      })
+      .then((info) => {
+        this.configs.set(configFile, info);
+        this.configLoads.delete(configFile);
+        this.options.onChange?.(file);
+        return info;
       });
-    return undefined;
+    this.configLoads.set(configFile, loading);
+    return 'loading';
+  }
+
+  /** The config that applies to `file`, once read. */
+  private async configReady(file: string): Promise<ConfigInfo | undefined> {
+    const found = this.configLoad(file);
+    if (found !== 'loading') return found;
+    const configFile = findConfig(path.dirname(file));
+    return configFile ? this.configLoads.get(configFile) : undefined;
   }
 
   /** Whether ddbgen checks this file: the config names it, or its default export is defineTable(…). */
@@ -560,12 +583,18 @@ export class EditorEngine {
       const analysis = { file, hash: key, ...result, took: performance.now() - started, stamps };
       this.results.set(key, analysis);
       if (result.tables.length) this.lastGood.set(file, result.tables);
+      try {
+        this.options.onAnalyzed?.(analysis, text);
+      } catch (error) {
+        this.log(`ddbgen: ${String(error)}`);
+      }
       return analysis;
     };
     const { syntaxErrors, editing } = this.parsedText(file, text);
     if (syntaxErrors) return finish({ diagnostics: [], fixes: [], tables: [], skipped: 'syntax' });
     if (editing) return finish({ diagnostics: [], fixes: [], tables: [], skipped: 'editing' });
-    const config = this.config(file);
+    // the config's lint severities apply to the schemas it names (read first, as the CLI reads it)
+    const config = await this.configReady(file);
     const lintDefaults = config?.schemas.has(path.resolve(file)) ? config.lint : {};
     const cwd = projectRootOf(path.dirname(file));
     const loaded = await loadSchemas([file], cwd, { sources: new Map([[file, text]]), evaluate: (f, t) => this.evaluate(f, t, stamps), locate: 'lazy' });
@@ -598,6 +627,13 @@ export class EditorEngine {
       for (const { diagnostic, change } of lintFindings(table, lintDefaults)) {
         const at = placed(place(diagnostic));
         diagnostics.push(at);
+        // no declared load to size it: the least count the lint allows (2), from its own fix
+        const unsized = !change && diagnostic.severity !== 'info' ? /for write heat shard it: pk "([^"]+)" with shard: \{ count: N(, random: true)? \}, N = [^;]*, at least 2/.exec(diagnostic.fix) : null;
+        const keyPath = diagnostic.path.at(-1) === 'pk' ? diagnostic.path.slice(0, -1) : undefined;
+        if (unsized && keyPath) {
+          const fix = shardFix({ target: keyPath, pk: unsized[1]!, shard: { count: 2, ...(unsized[2] ? { random: true } : {}) } }, at, locator, tableIndex, text);
+          if (fix) fixes.push({ ...fix, title: `${fix.title.replace('as the lint computed', 'with the least count, 2')} (declare traffic for the lint to size it)` });
+        }
         if (change && diagnostic.severity !== 'info') {
           const fix = shardFix(change, at, locator, tableIndex, text);
           // one change may silence several rules at the same key: one fix, naming them all
@@ -621,7 +657,10 @@ export class EditorEngine {
       return undefined;
     }
     if (saved !== text) return undefined;
-    const config = this.config(file);
+    // which command generates this schema depends on the config: wait for it (onChange follows)
+    const loading = this.configLoad(file);
+    if (loading === 'loading') return undefined;
+    const config = loading;
     const named = config?.schemas.has(path.resolve(file)) ? config : undefined;
     const root = projectRootOf(path.dirname(file));
     const out = named ? named.out : path.join(root, 'out');
@@ -660,7 +699,7 @@ export class EditorEngine {
   async generate(file: string): Promise<{ ok: boolean; output: string }> {
     try {
       const root = projectRootOf(path.dirname(file));
-      const config = this.config(file);
+      const config = await this.configReady(file);
       const args = config?.schemas.has(path.resolve(file)) ? ['generate', '-c', config.file] : ['generate', path.relative(root, file)];
       const { code, output } = await runDdbgen(args, root);
       this.stale.set(file, 'running');

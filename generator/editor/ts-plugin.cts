@@ -9,6 +9,7 @@
 // the one tsserver passes in; the plugin never loads a TypeScript of its own. Nothing here throws
 // at tsserver: any failure is logged to tsserver's log and TypeScript's answer stands.
 
+import { createHash } from 'node:crypto';
 import type * as TS from 'typescript';
 import type { EditorDiagnostic, EditorEngine } from './editor-engine.js';
 
@@ -51,7 +52,12 @@ function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
     let engine: EditorEngine | undefined;
     const getEngine = (): EditorEngine | undefined => {
       if (engine) return engine;
-      if (engineModule) return (engine = new engineModule.EditorEngine({ onChange: refresh, log, staleCheck: config.staleCheck !== false }));
+      if (engineModule) {
+        // each check in tsserver's log: the file, what was found, the text's SHA-1 and the time taken
+        const onAnalyzed = (a: { file: string; diagnostics: readonly unknown[]; skipped?: string; took: number }, text: string) =>
+          log(`checked ${a.file}: ${a.skipped ? `skipped (${a.skipped})` : `${a.diagnostics.length} diagnostics`}, text ${createHash('sha1').update(text).digest('hex')}, ${a.took.toFixed(0)} ms`);
+        return (engine = new engineModule.EditorEngine({ onChange: refresh, log, onAnalyzed, staleCheck: config.staleCheck !== false }));
+      }
       if (!loading) {
         loading = import('./editor-engine.js');
         loading.then(

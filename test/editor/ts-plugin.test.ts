@@ -38,13 +38,13 @@ test.serial('the starter schema: a hot key typed in shows HK001 at the key with 
   const { schema, text } = project;
   server.notify('open', { file: schema, fileContent: text, scriptKindName: 'TS', projectRootPath: project.dir });
   // the starter is clean: TypeScript's own diagnostics, none of ddbgen's
-  await server.diagnosticsUntil(schema, () => true);
-  const clean = await server.diagnosticsUntil(schema, (d) => d.length === 0, 30_000);
+
+  const clean = await server.settled(schema, text);
   t.deepEqual(clean, []);
 
   const hot = withHotKey(text);
   server.replaceText(schema, text, hot);
-  const found = await server.diagnosticsUntil(schema, (d) => codes(d).includes('HK001'));
+  const found = await server.settled(schema, hot);
   const hk001 = ddbgen(found).find((d) => d.text.startsWith('HK001'))!;
   const literal = hot.indexOf("'ORDERS'");
   t.deepEqual([hk001.start, hk001.end], [lineOffset(hot, literal), lineOffset(hot, literal + "'ORDERS'".length)], 'the span is the key template');
@@ -67,7 +67,7 @@ test.serial('the starter schema: a hot key typed in shows HK001 at the key with 
   // the edits go in last first, so that each one's position still holds
   const edits = [...shard!.changes[0]!.textChanges].sort((a, b) => positionOf(hot, b.start) - positionOf(hot, a.start));
   for (const change of edits) server.notify('change', { file: schema, line: change.start.line, offset: change.start.offset, endLine: change.end.line, endOffset: change.end.offset, insertString: change.newText });
-  const after = await server.diagnosticsUntil(schema, (d) => !codes(d).includes('HK001'));
+  const after = await server.settled(schema, fixed);
   t.false(codes(after).includes('HK001'));
   // the server holds exactly the fixed text: a no-op check through its own view of the file
   const view = lineOffset(fixed, fixed.indexOf("'ORDERS#<shard>'") + 2);
@@ -76,12 +76,31 @@ test.serial('the starter schema: a hot key typed in shows HK001 at the key with 
   server.replaceText(schema, fixed, text);
 });
 
+test.serial('a hot key typed without traffic: HK001 as a warning that says the load is unknown, and a quick fix with the least shard count that applies', async (t) => {
+  t.timeout(120_000);
+  const { schema, text } = project;
+  const hot = text.replace("pk: 'USER#<userId>', sk: 'ORDER#", "pk: 'ORDERS', sk: 'ORDER#");
+  server.replaceText(schema, text, hot);
+  const found = await server.settled(schema, hot);
+  const hk001 = ddbgen(found).find((d) => d.text.startsWith('HK001'))!;
+  t.is(hk001.category, 'warning');
+  t.true(hk001.text.startsWith('HK001: Order (table): partition key "ORDERS" has no placeholder, so every write goes to one key; no traffic is declared, so its load is unknown\nfix: declare traffic'), hk001.text);
+  const fixes = await server.request<CodeFix[]>('getCodeFixes', { file: schema, startLine: hk001.start.line, startOffset: hk001.start.offset, endLine: hk001.end.line, endOffset: hk001.end.offset, errorCodes: [hk001.code] });
+  const shard = fixes.find((f) => f.description.startsWith('Shard the key with the least count, 2'))!;
+  t.truthy(shard, JSON.stringify(fixes));
+  const fixed = applyFix(hot, shard);
+  t.true(fixed.includes("key: { pk: 'ORDERS#<shard>', sk: 'ORDER#<placedAt>#<orderId>', shard: { count: 2 } }"), fixed);
+  server.replaceText(schema, hot, fixed);
+  t.deepEqual(ddbgen(await server.settled(schema, fixed)), []);
+  server.replaceText(schema, fixed, text);
+});
+
 test.serial('TypeScript diagnostics are returned unchanged beside ddbgen\'s; a syntax error mid-edit yields none of ddbgen\'s and the server keeps answering', async (t) => {
   t.timeout(120_000);
   const { schema, text } = project;
   const hot = `${withHotKey(text)}\nconst wrong: number = 'not a number';\nexport { wrong };\n`;
   server.replaceText(schema, text, hot);
-  const both = await server.diagnosticsUntil(schema, (d) => codes(d).includes('HK001'));
+  const both = await server.settled(schema, hot);
   const typescript = both.filter((d) => d.source !== 'ddbgen');
   t.deepEqual(typescript.map((d) => d.code), [2322]);
   t.is(typescript[0]!.text, "Type 'string' is not assignable to type 'number'.");
@@ -92,12 +111,12 @@ test.serial('TypeScript diagnostics are returned unchanged beside ddbgen\'s; a s
   await new Promise((r) => setTimeout(r, 300));
   const syntactic = await server.request<unknown[]>('syntacticDiagnosticsSync', { file: schema });
   t.true(syntactic.length > 0);
-  for (let i = 0; i < 3; i++) t.deepEqual(ddbgen(await server.semanticDiagnostics(schema)), []);
+  t.deepEqual(ddbgen(await server.settled(schema, broken)), []);
 
   // a half-typed placeholder: no ddbgen diagnostics, completions offer the attributes
   const typing = hot.replace("sk: 'ORDER#<placedAt>#<orderId>'", "sk: 'ORDER#<pl'");
   server.replaceText(schema, broken, typing);
-  for (let i = 0; i < 3; i++) t.deepEqual(ddbgen(await server.semanticDiagnostics(schema)), []);
+  t.deepEqual(ddbgen(await server.settled(schema, typing)), []);
   const at = lineOffset(typing, typing.indexOf('<pl') + 3);
   const completions = await server.request<{ entries: Array<{ name: string; insertText?: string; labelDetails?: { description?: string }; replacementSpan?: unknown }> }>('completionInfo', { file: schema, ...at, triggerCharacter: undefined });
   const names = completions.entries.filter((e) => e.labelDetails?.description !== undefined).map((e) => [e.name, e.labelDetails!.description]);
@@ -110,7 +129,7 @@ test.serial('TypeScript diagnostics are returned unchanged beside ddbgen\'s; a s
   ]);
   t.is(completions.entries.find((e) => e.name === 'placedAt')!.insertText, 'placedAt>');
   server.replaceText(schema, typing, text);
-  t.deepEqual(ddbgen(await server.diagnosticsUntil(schema, (d) => !codes(d).includes('HK001'))), []);
+  t.deepEqual(ddbgen(await server.settled(schema, text)), []);
 });
 
 test.serial('a placeholder naming no attribute: DDB030 at the placeholder, renamed to the closest attribute by the quick fix', async (t) => {
@@ -118,7 +137,7 @@ test.serial('a placeholder naming no attribute: DDB030 at the placeholder, renam
   const { schema, text } = project;
   const typo = text.replace("sk: 'ORDER#<placedAt>#<orderId>'", "sk: 'ORDER#<placedAt>#<ordrId>'");
   server.replaceText(schema, text, typo);
-  const found = await server.diagnosticsUntil(schema, (d) => codes(d).includes('DDB030'));
+  const found = await server.settled(schema, typo);
   const d030 = ddbgen(found).find((d) => d.text.startsWith('DDB030'))!;
   const at = typo.indexOf('<ordrId>');
   t.deepEqual([d030.start, d030.end], [lineOffset(typo, at), lineOffset(typo, at + '<ordrId>'.length)]);
@@ -128,7 +147,7 @@ test.serial('a placeholder naming no attribute: DDB030 at the placeholder, renam
   t.truthy(rename, JSON.stringify(fixes));
   t.is(applyFix(typo, rename), text);
   server.replaceText(schema, typo, text);
-  t.deepEqual(ddbgen(await server.diagnosticsUntil(schema, (d) => !codes(d).includes('DDB030'))), []);
+  t.deepEqual(ddbgen(await server.settled(schema, text)), []);
 });
 
 test.serial('a module whose default export is defineTable(…) is checked even when the config does not name it; other modules are not', async (t) => {
@@ -137,7 +156,7 @@ test.serial('a module whose default export is defineTable(…) is checked even w
   const text = "import { defineTable, entity, t } from 'ddbgen';\n\nexport default defineTable({\n  name: 'Second',\n  entities: {\n    Hot: entity({ attributes: { id: t.string() }, key: { pk: 'HOT', sk: '<id>' }, traffic: { writesPerSecond: 3000 } }),\n  },\n});\n";
   writeFileSync(other, text);
   server.notify('open', { file: other, fileContent: text, scriptKindName: 'TS', projectRootPath: project.dir });
-  const found = await server.diagnosticsUntil(other, (d) => codes(d).includes('HK001'));
+  const found = await server.settled(other, text);
   t.true(ddbgen(found).some((d) => d.text.includes('3,000 writes/s')));
   const plain = path.join(project.dir, 'plain.ts');
   const plainText = "export const pk = 'HOT';\nexport default { name: 'NotATable' };\n";

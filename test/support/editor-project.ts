@@ -3,7 +3,8 @@
 // the plugin line from docs/guide/editor.md), and clients for the two servers: a real tsserver
 // process (TypeScript's own, with the plugin loaded by name from the tsconfig) and `ddbgen lsp`.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../generator/cli/cli.js';
@@ -78,9 +79,12 @@ export class TsServer {
   readonly events: Message[] = [];
   stderr = '';
 
-  constructor(cwd: string, logFile?: string) {
-    const args = [path.join(root, 'node_modules/typescript/lib/tsserver.js'), '--disableAutomaticTypingAcquisition', '--useNodeIpc=false'];
-    if (logFile) args.push('--logVerbosity', 'verbose', '--logFile', logFile);
+  /** tsserver's log, where the plugin notes each text it has checked. */
+  readonly logFile: string;
+
+  constructor(cwd: string) {
+    this.logFile = path.join(cwd, 'tsserver.log');
+    const args = [path.join(root, 'node_modules/typescript/lib/tsserver.js'), '--disableAutomaticTypingAcquisition', '--useNodeIpc=false', '--logVerbosity', 'normal', '--logFile', this.logFile];
     this.process = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stderr.on('data', (d) => (this.stderr += d));
     this.process.stdout.on('data', (chunk: Buffer) => this.read(chunk));
@@ -156,6 +160,24 @@ export class TsServer {
       if (done(diagnostics)) return diagnostics;
       if (Date.now() > until) throw new Error(`diagnostics never matched; last: ${JSON.stringify(diagnostics)}\n${this.stderr}`);
       await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /**
+   * The semantic diagnostics of `file` once the plugin has checked `text` (its log says so): the
+   * answers before that carry the last check's findings moved with the edit.
+   */
+  async settled(file: string, text: string, timeout = 60_000): Promise<TsDiagnostic[]> {
+    const line = `checked ${file}: `;
+    const hash = `, text ${createHash('sha1').update(text).digest('hex')}, `;
+    const until = Date.now() + timeout;
+    for (let i = 0; ; i++) {
+      // asking for diagnostics asks for the check (again while the plugin itself is still loading)
+      if (i % 10 === 0) await this.semanticDiagnostics(file);
+      const log = existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+      if (log.split('\n').some((l) => l.includes(line) && l.includes(hash))) return this.semanticDiagnostics(file);
+      if (Date.now() > until) throw new Error(`the plugin never checked this text of ${file}; ${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
 
