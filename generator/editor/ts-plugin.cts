@@ -180,7 +180,7 @@ function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
     };
 
     proxy.getSupportedCodeFixes = (fileName) => {
-      const own = ls.getSupportedCodeFixes(fileName);
+      const own = typeof ls.getSupportedCodeFixes === 'function' ? ls.getSupportedCodeFixes(fileName) : [];
       try {
         return engineModule ? [...own, ...engineModule.FIXABLE_CODES.map((c) => String(engineModule!.numericCode(c)))] : own;
       } catch {

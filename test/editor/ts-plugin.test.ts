@@ -142,6 +142,9 @@ test.serial('a placeholder naming no attribute: DDB030 at the placeholder, renam
   const at = typo.indexOf('<ordrId>');
   t.deepEqual([d030.start, d030.end], [lineOffset(typo, at), lineOffset(typo, at + '<ordrId>'.length)]);
   t.is(d030.code, 90030);
+  // editors ask for fixes only for codes the server says it can fix (VS Code does)
+  const supported = await server.request<string[]>('getSupportedCodeFixes', { file: schema });
+  t.true(['90030', '90034', '90090', '91001'].every((c) => supported.includes(c)), JSON.stringify(supported.slice(-30)));
   const fixes = await server.request<CodeFix[]>('getCodeFixes', { file: schema, startLine: d030.start.line, startOffset: d030.start.offset, endLine: d030.end.line, endOffset: d030.end.offset, errorCodes: [d030.code] });
   const rename = fixes.find((f) => f.description.startsWith('Rename <ordrId> to <orderId>'))!;
   t.truthy(rename, JSON.stringify(fixes));
