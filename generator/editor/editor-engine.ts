@@ -116,8 +116,6 @@ export interface EngineOptions {
   readonly onAnalyzed?: (analysis: Analysis, text: string) => void;
 }
 
-const CODE_PATTERN = /^(DDB|HK)\d{3}$/;
-
 /** An editor's number for a code (TypeScript diagnostics carry numbers): DDB030 → 90030, HK001 → 91001. */
 export function numericCode(code: string): number {
   const match = /^(DDB|HK)(\d{3})$/.exec(code);
@@ -132,7 +130,7 @@ export function codeOfNumber(value: number): string | undefined {
   return undefined;
 }
 
-/** Every code in the catalogue as the editor numbers them (for tsserver's supported code fixes). */
+/** The codes whose findings can have a quick fix (tsserver's supported code fixes list them, numbered). */
 export const FIXABLE_CODES: readonly string[] = ['DDB030', 'DDB034', 'DDB090', ...Object.keys(lintMessages)];
 
 const hashOf = (...parts: string[]) => createHash('sha1').update(parts.join('\0')).digest('hex');
@@ -951,4 +949,3 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return [...edits].sort((a, b) => b.start - a.start).reduce((t, e) => `${t.slice(0, e.start)}${e.newText}${t.slice(e.end)}`, text);
 }
 
-export { CODE_PATTERN };
