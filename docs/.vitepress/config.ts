@@ -26,6 +26,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Install and first query', link: '/guide/getting-started' },
       { text: 'In your project', link: '/guide/project' },
       { text: 'The command line', link: '/guide/cli' },
+      { text: 'In your editor', link: '/guide/editor' },
     ],
   },
   {

@@ -26,6 +26,9 @@ import { CONFIG_FILES, ConfigError, findConfig, loadConfig } from './config.js';
 import { OutputError, compareOutput, describeFailure, isFolder, writeFileAtomically, writeOutput, type OutputFs } from '../emit/write-output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
+import { closest } from '../diagnostics/closest.js';
+
+export { closest };
 // The compiler (ts-morph), the schema loader and each command's own modules are imported when a
 // command needs them, so --version, help and usage errors answer at once.
 
@@ -80,6 +83,7 @@ const OPTIONS = {
   force: { type: 'boolean', commands: ['pull'], help: '--force       pull: replace the schema file even if it was edited since it was pulled' },
   workbench: { type: 'string', commands: ['pull'], help: '--workbench FILE  pull: read a NoSQL Workbench data model (exported JSON) instead of a live table' },
   port: { type: 'string', commands: ['local'], help: '--port N      local: the port to listen on, on 127.0.0.1 (default 8000; 0: a free one)' },
+  stdio: { type: 'boolean', commands: ['lsp'], help: '--stdio       lsp: speak the protocol over stdin and stdout (the default and only transport; editors pass it)' },
   persist: { type: 'string', commands: ['local'], help: '--persist DIR  local: keep the tables in DIR across restarts (loaded at start, written every few seconds after a change and on a clean shutdown)' },
   observed: { type: 'string', commands: ['lint', 'report'], help: "--observed FILE  lint, report: observed traffic (ddbgen's EMF lines, an OTLP JSON metrics export, or a Contributor Insights report) held against the declared" },
   quiet: { type: 'boolean', short: 'q', commands: ['generate', 'lint', 'plan', 'report', 'table', 'iam', 'diff', 'init', 'pull'], help: '-q, --quiet   print only problems (and the requested output), no status lines' },
@@ -132,6 +136,11 @@ const COMMANDS: Record<string, { readonly usage: string; readonly summary: strin
     summary: "a local DynamoDB on DynamoDB's HTTP protocol",
     detail: "Serves ddbgen's in-memory DynamoDB on http://127.0.0.1:PORT over DynamoDB's JSON protocol (the data plane, CreateTable, DescribeTable, ListTables, UpdateTable, DeleteTable, Time to Live, tags and the Streams API), for any SDK, the AWS CLI or NoSQL Workbench; any credentials are accepted. In memory unless --persist names a folder. Stops on Ctrl-C (SIGINT) or SIGTERM, writing the tables first.",
   },
+  lsp: {
+    usage: 'ddbgen lsp [--stdio]',
+    summary: 'a language server: the design check in any editor',
+    detail: "A Language Server Protocol server over stdin and stdout for editors that do not run TypeScript plugins (Neovim, Zed, Helix, JetBrains, VS Code with TypeScript 7): diagnostics as generate prints them at their spans, completions in key templates, hover with an example key and the lint's arithmetic, quick fixes. It checks the schemas the config names and any module whose default export is defineTable(…), from the editor's unsaved text; it runs the schema module as generate does, so use it in trusted workspaces only.",
+  },
   init: { usage: 'ddbgen init', summary: 'write a starter schema.ts and ddbgen.config.ts', detail: 'Never overwrites a file.' },
   explain: { usage: 'ddbgen explain CODE', summary: 'what a diagnostic code means, why, an example and the fix', detail: 'CODE is a validation code (DDB030) or a lint rule (HK003); prints its page from docs/.' },
   help: { usage: 'ddbgen help [command]', summary: 'this overview, or one command\'s options', detail: '' },
@@ -161,26 +170,6 @@ class NoSchemaError extends Error {}
 
 /** Flags users reach for from other tools, and the name ddbgen uses. */
 const RENAMED: Record<string, string> = { '--output': '--out', '-o': '--out', '--outDir': '--out', '--config-file': '--config', '--project': '--config', '--verify': '--check' };
-
-/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The candidate closest to `word` when it is close enough to be a slip (a third of its length or less, at least 1). */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  const ranked = candidates.map((c) => ({ c, d: distance(word.toLowerCase(), c.toLowerCase()) })).sort((x, y) => x.d - y.d);
-  const best = ranked[0];
-  return best && best.d <= Math.max(1, Math.floor(word.length / 3)) ? best.c : undefined;
-}
 
 function parse(args: readonly string[]) {
   const command = args.find((a) => !a.startsWith('-'));
@@ -617,6 +606,11 @@ async function run(command: string, rest: string[], values: ReturnType<typeof pa
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number (0 to 65535), got "${values.port}"`, command);
       const { localCommand } = await import('../local/local-command.js');
       return await localCommand(io, { port, ...(values.persist === undefined ? {} : { persist: values.persist }) });
+    }
+    case 'lsp': {
+      if (rest.length) throw new UsageError('lsp takes no arguments (it talks over stdin and stdout)', command);
+      const { startLspServer } = await import('../editor/lsp-server.js');
+      return await startLspServer();
     }
     case 'init':
       if (rest.length) throw new UsageError('init takes no arguments', command);

@@ -135,6 +135,10 @@ export const messages = {
     message: `${owner} declares attribute "${name}", a name that reaches into JavaScript's object prototype`,
     fix: `rename it, e.g. "${name.replace(/_/g, '')}Value"; __proto__, constructor, prototype and the members every object inherits (toString, valueOf, hasOwnProperty, …) are refused as attribute and map-field names, because plain objects and JSON input treat them specially`,
   }),
+  DDB090: (folder: string, stale: string, command: string) => ({
+    message: `the generated output in ${folder} no longer matches this schema (${stale}): what generate --check reports`,
+    fix: `run ${command} to regenerate it`,
+  }),
   DDB099: (detail: string) => ({
     message: `internal error: the generated code does not compile: ${detail}`,
     fix: 'this is a ddbgen bug; please report it with your schema',
@@ -678,6 +682,7 @@ export const explanations: Partial<Record<MessageCode | keyof typeof lintMessage
   DDB075: { title: 'edge declaration is invalid', why: 'An edge stores two items under its ends\' partitions with labelled sort keys, so it needs declared entities and a table with a sort key.', example: "edges: { Fan: edge({ types: ['User', 'Actr'], forward: 'FAN_OF' }) }", fix: "Declare edge({ types: ['User', 'Actor'], forward: 'FAN_OF', inverse: 'FANNED_BY' }) on a table with a sort key." },
   DDB080: { title: 'traffic number is not valid', why: 'The lint and the plan compute load from these numbers.', example: 'traffic: { writesPerSecond: -5 }', fix: 'Use finite numbers that are not negative; hotKeyShare is a fraction from 0 to 1; leave a number out when unknown.' },
   DDB081: { title: 'unknown option value', why: 'The value is not one ddbgen knows.', example: "capacity: { mode: 'ondemand' }", fix: 'Use one of the values the message lists.' },
+  DDB090: { title: 'the generated output is stale', why: 'The repositories the app imports were generated from an earlier version of the schema: until they are generated again, the app reads and writes the items as the old schema described them. `ddbgen generate --check` exits 1 on it (in CI), and the editor reports it on the saved schema.', example: "// schema.ts saved with a new attribute, out/app/ generated before it\nattributes: { id: t.string(), nickname: t.string() }", fix: 'Run the generator (`npx ddbgen generate`, or the quick fix in the editor), and commit the output with the schema if the output is committed.' },
   DDB099: { title: 'the generated code does not compile', why: 'ddbgen type-checks its own output before writing it; a failure is a ddbgen bug, never yours.', example: '// any schema that meets the bug', fix: 'Report it with your schema; nothing was written.' },
   DDB100: { title: 'a name is a reserved word', why: 'Entity, edge and table names become TypeScript classes, types and members; a reserved word there does not compile.', example: "entities: { class: entity({ … }) }", fix: 'Rename it, e.g. "ClassItem".' },
   DDB101: { title: 'a name clashes with a global or a runtime helper', why: 'The generated modules use JavaScript globals (Promise, Date, …) and import ddbgen runtime helpers by name; declaring one of those names hides it and the output does not compile.', example: "entities: { Promise: entity({ … }) }", fix: 'Rename it so it does not produce that name, e.g. "PromiseRecord".' },

@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createJiti } from 'jiti';
+import { createJiti, type JitiOptions } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
@@ -24,6 +24,8 @@ export interface SchemaTable {
   readonly tableIndex: number;
   /** Gives a diagnostic about this table its file:line:column. */
   readonly place: (diagnostic: PendingDiagnostic) => Diagnostic;
+  /** The parsed schema module `place` uses (once the locator is loaded), for callers that find other places in it (the editor's quick fixes). */
+  readonly locator?: () => SchemaLocator;
 }
 
 export interface LoadResult {
@@ -40,9 +42,10 @@ const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') :
  * nowhere when there is no project, no `file` is named or `cache` is false; the files jiti writes
  * there are made 0600 after each import (jiti takes no file mode).
  */
-export function schemaImporter(file?: string, cache = true) {
+export function schemaImporter(file?: string, cache = true, editor: Pick<JitiOptions, 'moduleCache' | 'transform'> = {}) {
   const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache, alias: { ddbgen: dslEntry } });
+  // the editor's: modules stay in Node's require cache (the caller drops the schema's own), and its own transform
+  const jiti = createJiti(import.meta.url, { moduleCache: false, ...editor, fsCache, alias: { ddbgen: dslEntry } });
   if (!fsCache) return jiti;
   const load = jiti.import.bind(jiti);
   const privateImport = async (...args: Parameters<typeof load>) => {
@@ -64,6 +67,19 @@ export interface LoadOptions {
    * awaits locatorLoaded() first.
    */
   readonly locate?: 'eager' | 'lazy';
+  /**
+   * Unsaved text of schema modules by absolute path (an editor's buffers): such a module is
+   * evaluated and placed from this text, not read from disk (the modules it imports still are).
+   */
+  readonly sources?: ReadonlyMap<string, string>;
+  /** Evaluates a schema module (default: a fresh schemaImporter per file, as generate does); `text` is its unsaved text when `sources` has it. */
+  readonly evaluate?: (file: string, text: string | undefined) => Promise<unknown>;
+}
+
+/** Evaluates a schema module as generate does: from disk, or from `text` (its unsaved text) resolved as if it were the file. */
+export async function evaluateSchema(file: string, text: string | undefined, cache = true): Promise<unknown> {
+  const jiti = schemaImporter(file, cache);
+  return text === undefined ? jiti.import(file) : jiti.evalModule(text, { filename: file, id: file, async: true });
 }
 
 let locateModule: typeof import('./locate.js') | undefined;
@@ -117,13 +133,14 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
     const file = path.resolve(cwd, input);
     const fail = (message: { message: string; fix: string }, code: string, location?: { line: number; column: number }) =>
       diagnostics.push({ code, severity: 'error', ...message, target: display(file), file: display(file), line: location?.line ?? 1, column: location?.column ?? 1 });
-    if (!existsSync(file)) {
+    const text = options.sources?.get(file);
+    if (text === undefined && !existsSync(file)) {
       fail(messages.DDB001(display(file), 'no such file'), 'DDB001');
       continue;
     }
     let exported: unknown;
     try {
-      const module = (await schemaImporter(file, options.cache).import(file)) as Record<string, unknown> | undefined;
+      const module = (await (options.evaluate ?? ((f, t) => evaluateSchema(f, t, options.cache)))(file, text)) as Record<string, unknown> | undefined;
       exported = module && 'default' in module ? module['default'] : undefined;
     } catch (error) {
       if ((error as { ddbgenCode?: unknown }).ddbgenCode === 'DDB103') {
@@ -137,7 +154,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
     let parsed: SchemaLocator | undefined;
     const locator = () => {
       if (!locateModule) throw new Error('internal: diagnostics placed before the schema locator was loaded (await locatorLoaded())');
-      return (parsed ??= new locateModule.SchemaLocator(file));
+      return (parsed ??= new locateModule.SchemaLocator(file, undefined, text));
     };
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isTable)) {
@@ -151,7 +168,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
         const { path: at, offset, ...rest } = p;
         return { ...rest, file: display(file), ...locator().locate(tableIndex, at, offset) };
       };
-      const repeats = mayRepeatKeys(readFileSync(file, 'utf8'), Object.keys(table.entities));
+      const repeats = mayRepeatKeys(text ?? readFileSync(file, 'utf8'), Object.keys(table.entities));
       if (repeats) await locatorLoaded();
       for (const duplicate of repeats ? locator().duplicateKeys(tableIndex, ['entities']) : []) {
         diagnostics.push({ code: 'DDB021', severity: 'error', ...messages.DDB021(duplicate.name), target: `${table.name}.entities.${duplicate.name}`, file: display(file), ...duplicate.location });
@@ -164,7 +181,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
       const other = tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
       if (other) await locatorLoaded();
       if (other) diagnostics.push(place({ code: 'DDB012', severity: 'error', ...messages.DDB012(table.name, display(other.file)), target: `${table.name}.name`, path: ['name'] }));
-      tables.push({ table, file, tableIndex, place });
+      tables.push({ table, file, tableIndex, place, locator });
     }
   }
   if (options.locate !== 'lazy') await locatorLoaded();

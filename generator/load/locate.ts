@@ -9,7 +9,8 @@ export interface SourceLocation {
   readonly column: number;
 }
 
-function unwrap(node: Node | undefined): Node | undefined {
+/** The expression a node stands for: through parentheses, `as`, `satisfies`, factory calls (their first argument), same-file constants and property assignments. */
+export function unwrap(node: Node | undefined): Node | undefined {
   let current = node;
   for (let i = 0; current && i < 20; i++) {
     if (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) current = current.getExpression();
@@ -38,8 +39,9 @@ function propertyName(node: Node): string | undefined {
 export class SchemaLocator {
   private readonly source: SourceFile;
 
-  constructor(file: string, project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } })) {
-    this.source = project.addSourceFileAtPath(file);
+  /** `text`, when given, is the module's unsaved text (an editor's), parsed instead of the file on disk. */
+  constructor(file: string, project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } }), text?: string) {
+    this.source = text === undefined ? project.addSourceFileAtPath(file) : project.createSourceFile(file, text, { overwrite: true });
   }
 
   /** The declaration of the table at `tableIndex` of the default export (-1: the export is one table). */
@@ -95,6 +97,16 @@ export class SchemaLocator {
       } else if (value && (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))) position = value.getStart();
     }
     return this.source.getLineAndColumnAtPos(position);
+  }
+
+  /** The node at `path` from the table's declaration (a property assignment; the declaration itself for []), when every step is in the source. */
+  nodeAt(tableIndex: number, path: readonly string[]): Node | undefined {
+    let node: Node | undefined = this.tableNode(tableIndex);
+    for (const name of path) {
+      node = this.property(node, name);
+      if (!node) return undefined;
+    }
+    return node;
   }
 
   /** Names declared more than once in the object literal at `path` (`{ User: …, User: … }`). */

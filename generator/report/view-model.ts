@@ -197,7 +197,7 @@ function sampleValue(name: string, attribute: AttributeDef | undefined, n = 1): 
   }
 }
 
-function sampleValues(entity: EntityDef, n = 1): Record<string, unknown> {
+export function sampleValues(entity: EntityDef, n = 1): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const name of Object.keys(entity.attributes)) values[name] = sampleValue(name, entity.attributes[name], n);
   return values;
@@ -209,7 +209,7 @@ function liveTemplate(entity: EntityDef, template: TemplateDef | undefined, targ
   return segments ? new KeyTemplate({ entity: entity.name, target, delimiter, maxBytes: 2048, segments }) : undefined;
 }
 
-function sampleKey(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): string {
+export function sampleKey(entity: EntityDef, template: TemplateDef | undefined, target: string, delimiter: string, shard?: EntityDef['key']['shard']): string {
   return liveTemplate(entity, template, target, delimiter, shard)?.build(sampleValues(entity)) ?? '';
 }
 
