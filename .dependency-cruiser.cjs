@@ -10,8 +10,8 @@ const LAYERS = [
   ['lint', ['^generator/lint/']],
   ['plan, iam, emit', ['^generator/(plan|iam|emit)/']],
   ['load', ['^generator/load/']],
-  ['diff, pull, report, local, editor, telemetry', ['^generator/(diff|pull|report|local|editor|telemetry)/']],
-  ['cli', ['^generator/cli/']],
+  ['diff, pull, report, local', ['^generator/(diff|pull|report|local)/']],
+  ['cli, editor', ['^generator/(cli|editor)/']],
 ];
 
 const upward = LAYERS.slice(0, -1).map(([name, paths], i) => ({
