@@ -20,7 +20,7 @@ import type { ShardChange } from '../generator/lint/describe.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { lintTable } from '../generator/lint/run-lint.js';
 import { RULE_IDS, rules } from '../generator/lint/rules/index.js';
-import { lintMessages } from '../generator/diagnostics/messages.js';
+import { lintMessages, OBSERVED_CODES } from '../generator/diagnostics/messages.js';
 import { planTable } from '../generator/plan/capacity-plan.js';
 import type { Diagnostic } from '../generator/diagnostics/diagnostic.js';
 
@@ -50,7 +50,7 @@ test('every rule has a fixture triple named like its rule file', (t) => {
   const files = readdirSync(lintDir).filter((f) => /^hk\d{3}-.*\.ts$/.test(f));
   t.deepEqual(files.map((f) => f.slice(0, 5).toUpperCase()), [...RULE_IDS]);
   // validation checks a schema's lint settings against the catalogue's rules (it sits below lint): the same ids, in the same order
-  t.deepEqual(Object.keys(lintMessages), [...RULE_IDS]);
+  t.deepEqual(Object.keys(lintMessages).filter((code) => !OBSERVED_CODES.has(code)), [...RULE_IDS]);
   t.deepEqual(files.map((f) => f.slice(6, -3)), rules.map((r) => r.name));
   const ruleFiles = readdirSync(path.join(root, 'generator/lint/rules')).filter((f) => f !== 'index.ts').map((f) => f.slice(0, -3));
   t.deepEqual(ruleFiles.sort(), rules.map((r) => r.name).sort());

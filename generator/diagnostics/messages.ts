@@ -547,6 +547,9 @@ export const pullWarnings = {
 };
 
 /** The hot-key lint's messages (rule ids are binding, DESIGN.md §5). Numbers come formatted. */
+/** The lint's findings on observed traffic (`ddbgen lint --observed`): in the catalogue beside the rules' codes, but no rule a schema's lint settings can name. */
+export const OBSERVED_CODES: ReadonlySet<string> = new Set(['HK101', 'HK102', 'HK103']);
+
 export const lintMessages = {
   HK001: (where: string, pk: string, load: string, fix: string) => ({
     message: `${where}: partition key "${pk}" has no placeholder, so every write goes to one key; ${load}`,

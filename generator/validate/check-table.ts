@@ -7,17 +7,20 @@
 import type { AttributeDef, EdgeDef, EntityDef, IndexMappingDef, ShardDef, TableDef, TemplateDef, Throughput, TrafficDef } from '../../dsl/ir.js';
 import type { SegmentDef } from '../../templates/runtime/codec.js';
 import type { PendingDiagnostic } from '../diagnostics/diagnostic.js';
-import { lintMessages, messages, type MessageCode } from '../diagnostics/messages.js';
+import { lintMessages, messages, OBSERVED_CODES, type MessageCode } from '../diagnostics/messages.js';
 import { resolvePattern } from '../model/access-paths.js';
 import { KEYABLE_KINDS, fixedByPartition, identityTemplates, integerKeyForm, keySegments, shardInputs, templateAttributes } from '../model/key-segments.js';
 import type { NameProblem } from './name-rules.js';
 import { DYNAMODB_NAME, type Report } from './report.js';
-
-export { DYNAMODB_NAME, type Report } from './report.js';
 import { validateNativeIndexes } from './native-indexes.js';
 import { validateStoredFormats } from './stored-formats.js';
 import { collectionText, leadingLiterals, sortKeyCanOverlap, templatesCanCollide } from './key-collisions.js';
 import { validateTableSettings } from './table-settings.js';
+
+export { DYNAMODB_NAME, type Report } from './report.js';
+
+/** The rules a schema's lint settings may name: the catalogue's lint codes, less the findings on observed traffic. */
+const RULE_CODES = Object.keys(lintMessages).filter((code) => !OBSERVED_CODES.has(code));
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
@@ -240,7 +243,7 @@ function validateMaxItems(name: string, attribute: AttributeDef, path: readonly 
 
 function validateLintConfig(config: Readonly<Record<string, string>> | undefined, path: readonly string[], report: Report): void {
   for (const [rule, severity] of Object.entries(config ?? {})) {
-    if (!Object.hasOwn(lintMessages, rule)) report('DDB081', [...path, rule], [`lint names rule "${rule}", which does not exist`, Object.keys(lintMessages)]);
+    if (!RULE_CODES.includes(rule)) report('DDB081', [...path, rule], [`lint names rule "${rule}", which does not exist`, RULE_CODES]);
     else if (!SEVERITIES.includes(severity)) report('DDB081', [...path, rule], [`lint severity "${severity}" for ${rule} is not a severity`, SEVERITIES]);
   }
 }
