@@ -4,14 +4,15 @@
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
+// `ddbgen local` with plain arguments starts the server without loading the rest of the CLI (a dev
+// server and a test set-up wait for it); anything else goes through the CLI below
+const local = args[0] === 'local' ? await import('../local/local-command.js') : undefined;
+const plainLocal = local?.plainLocalOptions(args.slice(1));
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const manifest = new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url);
   process.stdout.write(`${(JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version}\n`);
-} else if (args[0] === 'local' && (await import('../local/local-command.js')).plainLocalOptions(args.slice(1))) {
-  // `ddbgen local` with plain arguments starts the server without loading the rest of the CLI (a dev
-  // server and a test set-up wait for it); anything else goes through the CLI below
-  const { localCommand, plainLocalOptions } = await import('../local/local-command.js');
-  process.exitCode = await localCommand({ cwd: process.cwd(), stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }, plainLocalOptions(args.slice(1))!);
+} else if (local && plainLocal) {
+  process.exitCode = await local.localCommand({ cwd: process.cwd(), stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }, plainLocal);
 } else {
   // before anything large is loaded: V8's code cache for the compiler and the transpiler (code-cache.ts)
   const { enableCodeCache } = await import('./code-cache.js');

@@ -539,6 +539,20 @@ function methodNames(target: object): string[] {
 const isAsyncIterator = (value: unknown): value is AsyncIterator<unknown> & AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { next?: unknown }).next === 'function' && Symbol.asyncIterator in value;
 
+/** The promise's outcome, the operation ended with it (with the error when it rejects). */
+function endWhenSettled<T>(promise: Promise<T>, operation: Operation): Promise<T> {
+  return promise.then(
+    (value) => {
+      operation.end();
+      return value;
+    },
+    (error: unknown) => {
+      operation.end(error);
+      throw error;
+    },
+  );
+}
+
 /** An async iterator whose steps run in the operation's context; the operation ends when it does. */
 function tracedIterator(iterator: AsyncIterator<unknown> & AsyncIterable<unknown>, operation: Operation): AsyncGenerator<unknown, void, undefined> {
   const step = async (run: () => Promise<IteratorResult<unknown>>) => {
@@ -612,18 +626,7 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
         operation.end(error);
         throw error;
       }
-      if (result instanceof Promise) {
-        return result.then(
-          (value) => {
-            operation.end();
-            return value;
-          },
-          (error: unknown) => {
-            operation.end(error);
-            throw error;
-          },
-        );
-      }
+      if (result instanceof Promise) return endWhenSettled(result, operation);
       if (isAsyncIterator(result)) return tracedIterator(result, operation);
       if (typeof result === 'object' && result !== null && typeof (result as { commit?: unknown }).commit === 'function') {
         // a transaction: the operation lasts until its commit settles
@@ -637,16 +640,7 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
             operation.end(error);
             throw error;
           }
-          return sent.then(
-            (value) => {
-              operation.end();
-              return value;
-            },
-            (error: unknown) => {
-              operation.end(error);
-              throw error;
-            },
-          );
+          return endWhenSettled(sent, operation);
         };
         return result;
       }
