@@ -170,6 +170,25 @@ test('a transaction cancelled by a conflict is an event, and its retry is counte
   t.is(span.status.code, otel.api.SpanStatusCode.UNSET);
 });
 
+test('a transaction is reported from its commit: a builder never committed sends nothing and leaves no span or metric', async (t) => {
+  const { otel, db, emf, emfLines } = setUp();
+  const abandoned = db.transaction().user.create(user('t1'));
+  t.truthy(abandoned);
+  const built = db.transaction().user.create(user('t2'));
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const committing = Date.now();
+  await built.commit();
+  const spans = otel.spans().filter((s) => s.name === 'Social.transaction');
+  t.is(spans.length, 1);
+  // the span lasts from the commit, not from the builder made 30 ms before it
+  const startedMs = spans[0]!.startTime[0] * 1000 + spans[0]!.startTime[1] / 1e6;
+  t.true(startedMs >= committing - 1, `the span started ${committing - startedMs} ms before the commit`);
+  t.like(spans[0]!.attributes, { 'db.operation.name': 'TransactWriteItems', 'ddbgen.items': 1 });
+  t.is(otel.total(await otel.metrics(), 'ddbgen.operations', { 'ddbgen.pattern': 'transaction' }), 1);
+  emf.flush();
+  t.deepEqual(emfLines.map((line) => (JSON.parse(line) as { Calls: number }).Calls), [1]);
+});
+
 test('edges and collections: spans named by the edge and the table, with their key spaces', async (t) => {
   const { otel, db } = setUp();
   await db.user.put(user('u1'));

@@ -276,8 +276,10 @@ const MAX_EVENTS = 128;
 
 /** One logical operation: its sinks' operations, and what its requests reported. */
 class Operation {
-  private readonly sinks: SinkOperation[];
-  private readonly started: number;
+  private readonly given: readonly TelemetrySink[];
+  /** The sinks' side of this operation, once it has begun (its first request, or its end). */
+  private begun: SinkOperation[] | undefined;
+  private started: number;
   private readonly operations: string[] = [];
   private index: string | undefined;
   private keySpace: string | undefined;
@@ -295,7 +297,7 @@ class Operation {
   private resend = false;
   private done = false;
   readonly context: TableContext;
-  readonly start: OperationStart;
+  private start: OperationStart;
   private readonly keySpaceOf: (indexName: string | undefined) => string | undefined;
   private readonly clock: () => number;
 
@@ -305,9 +307,24 @@ class Operation {
     this.clock = clock;
     this.started = clock();
     this.keySpace = start.keySpace;
-    this.sinks = sinks.map((sink) => sink.start(start));
+    this.given = sinks;
     const client = { send: (command: Command, ...rest: unknown[]) => this.send(base.client, command, rest) } as unknown as DynamoDBDocumentClient;
     this.context = { ...base, client };
+  }
+
+  /** The sinks' side, told of the operation the first time it is needed (sinks see only operations that happen). */
+  private get sinks(): SinkOperation[] {
+    return (this.begun ??= this.given.map((sink) => sink.start(this.start)));
+  }
+
+  /**
+   * From now: an operation that has not begun (a transaction's builder, made before its commit)
+   * starts its clock again, so that it lasts from the commit to the answer.
+   */
+  restart(): void {
+    if (this.begun !== undefined) return;
+    this.start = { ...this.start, startTime: Date.now() };
+    this.started = this.clock();
   }
 
   /** Runs `fn` within every sink's context (OpenTelemetry's span as the active one). */
@@ -621,7 +638,8 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
       self[IN_OPERATION] = true;
       let result: unknown;
       try {
-        result = operation.run(() => method.apply(self, args));
+        // the operation begins with its first request (whose SDK spans run in its context) or its end
+        result = method.apply(self, args);
       } catch (error) {
         operation.end(error);
         throw error;
@@ -629,10 +647,11 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
       if (result instanceof Promise) return endWhenSettled(result, operation);
       if (isAsyncIterator(result)) return tracedIterator(result, operation);
       if (typeof result === 'object' && result !== null && typeof (result as { commit?: unknown }).commit === 'function') {
-        // a transaction: the operation lasts until its commit settles
+        // a transaction: the operation is its commit (a builder never committed sent nothing and is not reported)
         const tx = result as { commit: (...args: unknown[]) => Promise<unknown> };
         const commit = tx.commit;
         tx.commit = (...commitArgs: unknown[]) => {
+          operation.restart();
           let sent: Promise<unknown>;
           try {
             sent = operation.run(() => commit.apply(tx, commitArgs));
@@ -762,7 +781,8 @@ export function openTelemetrySink(api: OpenTelemetryApi, options: OpenTelemetryO
       };
       if (start.entity !== undefined) attributes['ddbgen.entity'] = start.entity;
       if (start.keySpace !== undefined) attributes['ddbgen.key_space'] = start.keySpace;
-      const span = tracer.startSpan(start.name, { kind: api.SpanKind.CLIENT as never, attributes });
+      // begun at its first request: the span starts when the app called
+      const span = tracer.startSpan(start.name, { kind: api.SpanKind.CLIENT as never, attributes, startTime: start.startTime });
       const spanContext = api.trace.setSpan(api.context.active(), span);
       return {
         run: <T>(fn: () => T): T => api.context.with(spanContext as never, fn),
