@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { TransformOptions } from 'jiti';
 import { Node, Project, ts } from 'ts-morph';
 import type { AttributeDef, EntityDef, Severity, TableDef, TemplateDef } from '../../dsl/ir.js';
@@ -76,8 +77,11 @@ export interface Analysis {
   readonly hash: string;
   readonly diagnostics: readonly EditorDiagnostic[];
   readonly fixes: readonly EditorFix[];
-  /** Why nothing was checked: the text does not parse, a key template is half typed, or a newer text came first. */
-  readonly skipped?: 'syntax' | 'editing' | 'superseded';
+  /**
+   * Why nothing was checked: the text does not parse, a key template is half typed, a newer text
+   * came first, or loading the module took longer than `timeoutMs` (its worker was ended).
+   */
+  readonly skipped?: 'syntax' | 'editing' | 'superseded' | 'timeout';
   /** The tables the text declares (for hover and completions), when it loaded. */
   readonly tables: readonly TableDef[];
   /** Milliseconds the analysis took. */
@@ -114,7 +118,28 @@ export interface EngineOptions {
   readonly log?: (text: string) => void;
   /** Called when a text has been checked (the plugin writes it to tsserver's log). */
   readonly onAnalyzed?: (analysis: Analysis, text: string) => void;
+  /**
+   * Check in a worker thread (analysis-worker.ts) instead of the caller's: the editor's thread keeps
+   * answering meanwhile, and a schema whose module does not finish loading within `timeoutMs` has
+   * its worker ended (no diagnostics for that text; the next text gets a fresh worker). Default false.
+   */
+  readonly worker?: boolean;
+  /**
+   * With `worker`: how long one check may take, in milliseconds (default 10,000); a worker's first
+   * check, which also loads the DSL, the schema's packages and the lint, may take five times as long.
+   */
+  readonly timeoutMs?: number;
 }
+
+/** A text for the analysis worker to check. */
+export interface WorkerRequest {
+  readonly id: number;
+  readonly file: string;
+  readonly text: string;
+}
+
+/** The analysis worker's answer to a request, or a line for the engine's log. */
+export type WorkerAnswer = { readonly id: number; readonly analysis: Analysis & { readonly stamps: readonly Stamp[] } } | { readonly log: string } | { readonly ready: true };
 
 /** An editor's number for a code (TypeScript diagnostics carry numbers): DDB030 → 90030, HK001 → 91001. */
 export function numericCode(code: string): number {
@@ -330,7 +355,80 @@ class Lru<V> {
 }
 
 /** A module jiti loaded for a schema: its path and modification time (a change on disk invalidates the analysis). */
-type Stamp = readonly [file: string, mtime: number];
+export type Stamp = readonly [file: string, mtime: number];
+
+/** The worker's module beside this one (its TypeScript source when this runs from source, under tsx). */
+const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './analysis-worker.ts' : './analysis-worker.js', import.meta.url);
+
+/** What the worker made of a text: its analysis, or why there is none. */
+type Checked = (Analysis & { readonly stamps: readonly Stamp[] }) | 'timeout' | 'stopped';
+
+/** One analysis worker thread: a text in, its analysis out; ended when a check takes longer than allowed. */
+class AnalysisWorker {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, (answer: Checked) => void>();
+  private next = 0;
+  /** Checks answered: the first also loads what every later one reuses. */
+  private answered = 0;
+  /** Resolved once the worker has loaded the engine (the timeout counts the check, not the worker's start). */
+  private readonly ready: Promise<void>;
+  private markReady: () => void = () => undefined;
+  ended = false;
+
+  constructor(log: (text: string) => void) {
+    // from source (under tsx, as the tests run), the worker registers tsx before it loads the TypeScript
+    this.worker = workerUrl.pathname.endsWith('.ts')
+      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); });`, { eval: true })
+      : new Worker(workerUrl);
+    // an idle worker does not keep the process alive (a language server exits when its client goes)
+    this.worker.unref();
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+    this.worker.on('message', (answer: WorkerAnswer) => {
+      if ('ready' in answer) return this.markReady();
+      if ('log' in answer) return log(answer.log);
+      this.answered++;
+      this.waiting.get(answer.id)?.(answer.analysis);
+      this.waiting.delete(answer.id);
+    });
+    const fail = (why: string) => {
+      if (!this.ended) log(`ddbgen: the analysis worker stopped: ${why}`);
+      this.end();
+    };
+    this.worker.on('error', (error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    this.worker.on('exit', (code) => fail(`exit code ${code}`));
+  }
+
+  /** The analysis of this text; 'timeout' when the worker did not answer within `timeoutMs` (it is ended then), 'stopped' when it failed. */
+  check(file: string, text: string, timeoutMs: number): Promise<Checked> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ id, file, text } satisfies WorkerRequest);
+      void this.ready.then(() => {
+        if (!this.waiting.has(id)) return;
+        const timer = setTimeout(() => {
+          this.waiting.delete(id);
+          this.end();
+          resolve('timeout');
+        }, this.answered === 0 ? timeoutMs * 5 : timeoutMs);
+        this.waiting.set(id, (analysis) => {
+          clearTimeout(timer);
+          resolve(analysis);
+        });
+      });
+    });
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    void this.worker.terminate();
+    // whoever still waits gets no analysis rather than waiting for ever
+    for (const done of this.waiting.values()) done('stopped');
+    this.waiting.clear();
+    this.markReady();
+  }
+}
 
 const mtimeOf = (file: string) => {
   try {
@@ -363,6 +461,7 @@ export class EditorEngine {
   private importer: ReturnType<typeof schemaImporter> | undefined;
   private readonly requireCache: Record<string, unknown> = createRequire(import.meta.url).cache as Record<string, unknown>;
   private readonly projects = new Map<string, Project>();
+  private worker: AnalysisWorker | undefined;
 
   constructor(options: EngineOptions = {}) {
     this.options = options;
@@ -454,13 +553,18 @@ export class EditorEngine {
 
   /** The analysis of this text: from the cache, else computed (one at a time, the newest text of each file first). Never rejects. */
   analyze(file: string, text: string): Promise<Analysis> {
+    return this.analyzeWithStamps(file, text);
+  }
+
+  /** `analyze`, with the modules the text imported and their modification times (what the worker answers). */
+  analyzeWithStamps(file: string, text: string): Promise<Analysis & { readonly stamps?: readonly Stamp[] }> {
     const ready = this.peek(file, text);
     if (ready) return Promise.resolve(ready);
     this.pending.set(file, text);
     const run = this.queue.then(async (): Promise<Analysis> => {
       // a newer text of this file is waiting: this one is out of date before it is checked
       if (this.pending.get(file) !== text) return { file, hash: '', diagnostics: [], fixes: [], tables: [], skipped: 'superseded', took: 0 };
-      return this.peek(file, text) ?? (await this.compute(file, text));
+      return this.peek(file, text) ?? (await (this.options.worker ? this.computeInWorker(file, text) : this.compute(file, text)));
     });
     this.queue = run.then(
       () => undefined,
@@ -571,6 +675,42 @@ export class EditorEngine {
         delete this.requireCache[key];
       }
     }
+  }
+
+  /** Starts the analysis worker now (with `worker`), so that it loads while the editor starts rather than at the first check. */
+  warm(): void {
+    if (this.options.worker) this.running();
+  }
+
+  /** The analysis worker, started when none runs. */
+  private running(): AnalysisWorker {
+    if (!this.worker || this.worker.ended) this.worker = new AnalysisWorker((line) => this.log(line));
+    return this.worker;
+  }
+
+  /** Ends the analysis worker, if one runs (a language server's shutdown; the engine starts another when asked again). */
+  dispose(): void {
+    this.worker?.end();
+    this.worker = undefined;
+  }
+
+  private async computeInWorker(file: string, text: string): Promise<Analysis & { stamps: readonly Stamp[] }> {
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
+    const found = await this.running().check(file, text, timeoutMs);
+    if (found === 'timeout') this.log(`ddbgen: checking ${file} took longer than ${timeoutMs} ms (does the schema module, or a module it imports, loop?); its worker was ended, no ddbgen diagnostics for this text`);
+    // a text that timed out is not checked again (it would loop again); one whose check failed is, by a fresh worker
+    const analysis =
+      found === 'timeout' ? { file, hash: this.keyOf(file, text), diagnostics: [], fixes: [], tables: [], skipped: 'timeout' as const, took: timeoutMs, stamps: [] }
+      : found === 'stopped' ? { file, hash: '', diagnostics: [], fixes: [], tables: [], took: 0, stamps: [] }
+      : found;
+    if (analysis.hash) this.results.set(analysis.hash, analysis);
+    if (analysis.tables.length) this.lastGood.set(file, analysis.tables);
+    try {
+      this.options.onAnalyzed?.(analysis, text);
+    } catch (error) {
+      this.log(`ddbgen: ${String(error)}`);
+    }
+    return analysis;
   }
 
   private async compute(file: string, text: string): Promise<Analysis & { stamps: readonly Stamp[] }> {

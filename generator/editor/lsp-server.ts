@@ -68,6 +68,8 @@ export function startLspServer(input: NodeJS.ReadableStream = process.stdin, out
   };
   const engine: EditorEngine = new EditorEngine({
     log,
+    // the checks run in a worker thread: requests are answered meanwhile, and a schema that loops is ended
+    worker: true,
     // a result that was not ready (the config, the stale-output check): check the file's documents again
     onChange: (file) => {
       for (const document of documents.all()) if (fileOf(document.uri) === file) check(document);
@@ -82,16 +84,20 @@ export function startLspServer(input: NodeJS.ReadableStream = process.stdin, out
     return engine.isSchemaFile(file, text) ? { document, file, text } : undefined;
   };
 
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['<', '#', '.', ':', '|', '/', '-', '_', "'", '"'] },
-      hoverProvider: true,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-      executeCommandProvider: { commands: [GENERATE_COMMAND] },
-    },
-    serverInfo: { name: 'ddbgen', version: packageVersion() },
-  }));
+  connection.onInitialize(() => {
+    // the worker loads the compiler and the DSL while the client finishes starting
+    engine.warm();
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: ['<', '#', '.', ':', '|', '/', '-', '_', "'", '"'] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        executeCommandProvider: { commands: [GENERATE_COMMAND] },
+      },
+      serverInfo: { name: 'ddbgen', version: packageVersion() },
+    };
+  });
 
   documents.onDidChangeContent(({ document }) => check(document));
   documents.onDidSave(({ document }) => check(document));
@@ -168,5 +174,10 @@ export function startLspServer(input: NodeJS.ReadableStream = process.stdin, out
 
   documents.listen(connection);
   connection.listen();
-  return new Promise((resolve) => connection.onExit(() => resolve(0)));
+  return new Promise((resolve) =>
+    connection.onExit(() => {
+      engine.dispose();
+      resolve(0);
+    }),
+  );
 }

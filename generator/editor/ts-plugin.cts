@@ -4,8 +4,10 @@
 // returned unchanged; completions inside key templates; hover with an example key and the lint's
 // arithmetic; quick fixes. tsserver requires plugins as CommonJS, so this file is one (.cts); it
 // loads the engine, an ES module, with import() on first use. The work runs off the request path:
-// a request answers from the engine's cache at once, and when a result that was missing is ready
-// the plugin asks tsserver to check again (projectsUpdatedInBackground). The `typescript` module is
+// a request answers from the engine's cache at once, the check itself runs in a worker thread
+// (analysis-worker.ts: tsserver's thread is never held by a schema, and a schema that loops is
+// ended), and when a result that was missing is ready the plugin asks tsserver to check again
+// (projectsUpdatedInBackground). The `typescript` module is
 // the one tsserver passes in; the plugin never loads a TypeScript of its own. Nothing here throws
 // at tsserver: any failure is logged to tsserver's log and TypeScript's answer stands.
 
@@ -56,7 +58,7 @@ function init(modules: { typescript: typeof TS }): TS.server.PluginModule {
         // each check in tsserver's log: the file, what was found, the text's SHA-1 and the time taken
         const onAnalyzed = (a: { file: string; diagnostics: readonly unknown[]; skipped?: string; took: number }, text: string) =>
           log(`checked ${a.file}: ${a.skipped ? `skipped (${a.skipped})` : `${a.diagnostics.length} diagnostics`}, text ${createHash('sha1').update(text).digest('hex')}, ${a.took.toFixed(0)} ms`);
-        return (engine = new engineModule.EditorEngine({ onChange: refresh, log, onAnalyzed, staleCheck: config.staleCheck !== false }));
+        return (engine = new engineModule.EditorEngine({ onChange: refresh, log, onAnalyzed, staleCheck: config.staleCheck !== false, worker: true }));
       }
       if (!loading) {
         loading = import('./editor-engine.js');

@@ -100,3 +100,36 @@ test('while a new text is checked, the last diagnostics are carried over the edi
   t.deepEqual(moved.map((d) => [d.code, after.slice(d.start, d.start + d.length)]), [['HK001', "'ORDERS'"], ['HK008', "'HOT'"]]);
   t.deepEqual(shifted(diagnostics, before, ''), []);
 });
+
+test('in a worker thread: the same analysis as in process, the caller\'s thread free meanwhile, and a schema that loops ended at the timeout', async (t) => {
+  const { schema, text } = await starterProject('engine-worker');
+  const hot = text.replace("pk: 'USER#<userId>', sk: 'ORDER#", "pk: 'ORDERS', sk: 'ORDER#");
+  const local = new EditorEngine({ staleCheck: false });
+  const logged: string[] = [];
+  const engine = new EditorEngine({ staleCheck: false, worker: true, timeoutMs: 3000, log: (line) => logged.push(line) });
+  t.teardown(() => engine.dispose());
+  const inWorker = await engine.analyze(schema, hot);
+  const inProcess = await local.analyze(schema, hot);
+  t.deepEqual(codes(inWorker), codes(inProcess));
+  t.true(codes(inWorker).includes('HK001'));
+  t.deepEqual(inWorker.diagnostics, inProcess.diagnostics);
+  t.deepEqual(inWorker.fixes, inProcess.fixes);
+  t.is(engine.peek(schema, hot), inWorker, 'cached by content hash, as in process');
+  // a schema that computes for a while: this thread's timers keep firing while it is checked
+  const slow = `const until = Date.now() + 600; while (Date.now() < until) {}\n${hot}`;
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 10);
+  const checked = await engine.analyze(schema, slow);
+  clearInterval(ticking);
+  t.true(codes(checked).includes('HK001'));
+  t.true(ticks >= 20, `the caller's thread ran ${ticks} timer ticks in 600 ms of checking`);
+  // a schema that never finishes loading: no ddbgen diagnostics for it, a line in the log, and the next text is checked by a fresh worker
+  const looping = `while (true) {}\n${hot}`;
+  const ended = await engine.analyze(schema, looping);
+  t.is(ended.skipped, 'timeout');
+  t.deepEqual(ended.diagnostics, []);
+  t.true(logged.some((line) => line.includes('took longer than 3000 ms')), logged.join('\n'));
+  t.is((await engine.analyze(schema, looping)).skipped, 'timeout', 'the text that looped is not run again');
+  const after = await engine.analyze(schema, `${hot}\n// fixed\n`);
+  t.deepEqual(codes(after), codes(inProcess));
+});
