@@ -3,7 +3,7 @@
 // module format of the output folder's package scope — in the default mode beside readable .ts.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
@@ -11,6 +11,7 @@ import { defineTable, edge, entity, t as types } from '../dsl/index.js';
 import { generateTable } from '../generator/emit/generate.js';
 import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime-modules.js';
 import { writeOutput } from '../generator/emit/write-output.js';
+import { IMPORTED_RUNTIME } from '../generator/validate/name-rules.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const exec = promisify(execFile);
@@ -49,6 +50,23 @@ test('runtimeImports reads the runtime modules a text imports, values and types,
     ["import { ValidationError } from './errors.js';\nexport * from './codec.js';", './', ['errors', 'codec']],
   ];
   for (const [text, prefix, want] of cases) t.deepEqual(runtimeImports(text, prefix), want, text);
+});
+
+test('IMPORTED_RUNTIME (whose exports no generated name may take) names every runtime module the emitters import, and only runtime modules', (t) => {
+  const modules = runtimeModules();
+  for (const name of IMPORTED_RUNTIME) t.true(modules.has(name), `${name} is no runtime module`);
+  // every runtime module an emitter's source names, and every one a generated output of the fixtures imports
+  const emitters = [...readdirSync(path.join(root, 'generator/emit')).map((f) => path.join(root, 'generator/emit', f)), path.join(root, 'generator/diff/emit-migration.ts')].filter((f) => f.endsWith('.ts'));
+  const named = new Set(emitters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/runtime\/([a-z-]+)\.js/g)].map((m) => m[1]!)));
+  const outputs = readdirSync(path.join(root, 'out'), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(path.join(root, 'out', d.name, 'index.ts')));
+  t.true(outputs.length >= 5, 'npm run generate wrote the fixtures\' outputs');
+  for (const dir of outputs) {
+    for (const file of readdirSync(path.join(root, 'out', dir.name)).filter((f) => f.endsWith('.ts'))) {
+      for (const name of runtimeImports(readFileSync(path.join(root, 'out', dir.name, file), 'utf8'), './runtime/')) named.add(name);
+    }
+  }
+  t.true(named.has('repository') && named.has('migration-cli'));
+  t.deepEqual([...named].filter((name) => modules.has(name) && !IMPORTED_RUNTIME.includes(name)).sort(), []);
 });
 
 test('usedRuntime closes over the runtime\'s own imports', (t) => {

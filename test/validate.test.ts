@@ -226,6 +226,12 @@ const limits: Array<[string, TableDef, string[]]> = [
   ]],
   // planPut, planUpdate, planDelete are runtime helpers (write.ts) the entity's module does not import: its function forms may take those names
   ['an entity whose function forms share names with runtime helpers its module does not import (Plan: planPut)', named('Plans', { entities: { Plan: keyed('P#<id>') } }), []],
+  // Charge (capacity-bucket.ts, the migration's throttle), Path and Operand (in-memory-expression.ts) are exported by runtime modules no generated module imports
+  ['entities named like exports of runtime modules generated code never imports (Charge, Path, Operand)', named('Payments', { entities: { Charge: keyed('C#<id>'), Path: keyed('P#<id>'), Operand: keyed('O#<id>') } }), []],
+  // InMemoryEngine is declared by in-memory-engine.ts and re-exported by in-memory-table.ts, which generated code imports
+  ['an entity named like a runtime re-export generated code imports (InMemoryEngine)', named('Engines', { entities: { InMemoryEngine: keyed('E#<id>') } }), [
+    'DDB101 Engines.entities.InMemoryEngine: entity "InMemoryEngine" would declare "InMemoryEngine" in the generated code, which is the name of a ddbgen runtime helper the generated code imports | rename it so that it does not produce "InMemoryEngine", e.g. "InMemoryEngineRecord"',
+  ]],
   ['more than 5 LSIs', named('Many', { indexes: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`lsi${i}`, lsi({ sk: `l${i}sk` })])) }), [
     'DDB104 Many.indexes.lsi5: the table declares 6 local secondary indexes; DynamoDB allows at most 5 per table (a fixed limit, "Local secondary indexes" in the DynamoDB quotas) | keep at most 5 LSIs: turn the others into GSIs, or serve those queries from a sort-key prefix of the table',
   ]],

@@ -5,7 +5,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { getLibFiles, ts } from '../ts-morph.js';
-import { GLOBALS_FILE, builtJavascriptGlobals, exportedNames, tsMorphCommonVersion } from '../validate/name-rules.js';
+import { GLOBALS_FILE, IMPORTED_RUNTIME, builtJavascriptGlobals, exportedNames, tsMorphCommonVersion } from '../validate/name-rules.js';
 import { runtimeModules } from './runtime-modules.js';
 
 let globalNames: ReadonlySet<string> | undefined;
@@ -39,8 +39,8 @@ export function javascriptGlobals(): ReadonlySet<string> {
 
 let runtimeNames: Set<string> | undefined;
 
-/** Every name the runtime helpers export; generated modules import them by these names. */
+/** Every name the runtime modules generated code imports export (IMPORTED_RUNTIME); generated modules import them by these names. */
 export function runtimeExports(): ReadonlySet<string> {
-  runtimeNames ??= new Set([...runtimeModules().values()].flatMap(({ declarations }) => exportedNames(declarations)));
+  runtimeNames ??= new Set([...runtimeModules().values()].filter(({ name }) => IMPORTED_RUNTIME.includes(name)).flatMap(({ declarations }) => exportedNames(declarations)));
   return runtimeNames;
 }

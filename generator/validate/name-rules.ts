@@ -68,18 +68,56 @@ export function builtJavascriptGlobals(): ReadonlySet<string> | undefined {
   return builtGlobals ?? undefined;
 }
 
-/** The names a runtime module's declarations export. */
-export const exportedNames = (declarations: string): string[] =>
-  [...declarations.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!);
+/**
+ * The runtime modules generated code imports by name (every other runtime module is imported only by
+ * these, or by ddbgen itself, never beside a generated declaration): the names they export, their
+ * re-exports included, are the runtime's names a generated declaration may not take.
+ * runtime-modules.test.ts holds this list to every runtime import the emitters write.
+ */
+export const IMPORTED_RUNTIME: readonly string[] = [
+  'batch',
+  'codec',
+  'condition',
+  'cursor',
+  'edge',
+  'errors',
+  'gather',
+  'in-memory-table',
+  'item',
+  'key-condition',
+  'migration',
+  'migration-cli',
+  'native-index',
+  'repository',
+  'rotation',
+  'scan',
+  'stream',
+  'table-context',
+  'telemetry',
+  'telemetry-emf',
+  'transaction',
+  'write',
+];
+
+/** The names a runtime module's declarations export: its exported declarations and its export lists (`export { a, b as c }`, re-exports included). */
+export const exportedNames = (declarations: string): string[] => [
+  ...[...declarations.matchAll(/^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|interface|type|const|let|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!),
+  ...[...declarations.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!)
+      .filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)),
+  ),
+];
 
 let builtRuntime: ReadonlySet<string> | null | undefined;
 
-/** Every name the compiled runtime's declarations export, read from dist/runtime; undefined when it is missing. */
+/** Every name the compiled runtime modules generated code imports export, read from dist/runtime; undefined when it is missing. */
 export function builtRuntimeExports(): ReadonlySet<string> | undefined {
   if (builtRuntime === undefined) {
     try {
       const manifest = JSON.parse(readFileSync(path.join(compiledRuntimeDir, 'manifest.json'), 'utf8')) as { imports: Record<string, unknown> };
-      builtRuntime = new Set(Object.keys(manifest.imports).flatMap((name) => exportedNames(readFileSync(path.join(compiledRuntimeDir, 'esm', `${name}.d.ts`), 'utf8'))));
+      builtRuntime = new Set(Object.keys(manifest.imports).filter((name) => IMPORTED_RUNTIME.includes(name)).flatMap((name) => exportedNames(readFileSync(path.join(compiledRuntimeDir, 'esm', `${name}.d.ts`), 'utf8'))));
     } catch {
       builtRuntime = null;
     }

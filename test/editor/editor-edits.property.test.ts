@@ -53,7 +53,9 @@ test('random edits of every fixture never crash the tsserver plugin or ddbgen ls
   lsp.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number; diagnostics: [] }) => {
     published.set(p.uri, [...(published.get(p.uri) ?? []), p]);
   });
-  lsp.onNotification('window/logMessage', (m: { message: string }) => (lspErrors += `${m.message}\n`));
+  lsp.onNotification('window/logMessage', (m: { message: string }) => {
+    lspErrors += `${m.message}\n`;
+  });
   lsp.listen();
   await lsp.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(project.dir).href, capabilities: {} });
   await lsp.sendNotification('initialized', {});
