@@ -54,6 +54,13 @@ export function initProject(io: CliIo): number {
     return 1;
   }
   for (const f of files) writeFileSync(path.join(io.cwd, f.name), f.text);
-  io.stdout(`ddbgen: wrote schema.ts and ${CONFIG_FILE}\nNext: npx ddbgen generate   (emits out/app/*.ts; needs @aws-sdk/client-dynamodb and @aws-sdk/lib-dynamodb)\n`);
+  io.stdout(
+    `ddbgen: wrote schema.ts and ${CONFIG_FILE}\n` +
+      'Next: npx ddbgen generate   (emits out/app/*.ts; needs @aws-sdk/client-dynamodb and @aws-sdk/lib-dynamodb)\n' +
+      // the API to reach for first: functions of the context, which a bundler keeps only where they are imported
+      "Then: import { createAppContext, orderGet, orderPut, orderQuery } from './out/app/index.js';\n" +
+      '      const db = createAppContext(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n' +
+      "      await orderPut(db, order); await orderQuery(db, { userId });\n",
+  );
   return 0;
 }
