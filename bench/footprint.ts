@@ -13,6 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, transformSync, type Metafile } from 'esbuild';
 import ts from 'typescript';
+import { STARTER_SCHEMA } from '../generator/cli/init.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -25,9 +26,18 @@ export interface Subject {
   readonly className: string;
 }
 
+/** The schema `ddbgen init` writes (User and Order), as bench/out/readme/schema.ts: the app the README teaches. */
+function starterSchema(): string {
+  const file = path.join(here, 'out', 'readme', 'schema.ts');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, STARTER_SCHEMA);
+  return file;
+}
+
 export const SUBJECTS: readonly Subject[] = [
   { label: 'social fixture', schema: path.join(root, 'fixtures/social.ts'), folder: 'social', className: 'SocialTable' },
   { label: 'one entity', schema: path.join(here, 'one-entity.ts'), folder: 'shop', className: 'ShopTable' },
+  { label: 'README app', schema: starterSchema(), folder: 'app', className: 'AppTable' },
 ];
 
 export interface ModuleBytes {
@@ -115,13 +125,30 @@ export interface App {
 const EVENTS: Readonly<Record<string, string>> = {
   shop: `{ item: { userId: 'u1', orderId: 'o1', placedAt: new Date(0), total: 1 }, key: { userId: 'u1', placedAt: new Date(0), orderId: 'o1' } }`,
   social: `{ item: { id: 'u1', email: 'u1@example.com', status: 'ACTIVE', joinedAt: new Date(0) }, key: { id: 'u1' } }`,
+  app: `{ item: { userId: 'u1', orderId: 'o1', placedAt: new Date(0), total: 1 }, key: { userId: 'u1', placedAt: new Date(0), orderId: 'o1' } }`,
 };
 
-const [social, oneEntity] = SUBJECTS as [Subject, Subject];
+const [social, oneEntity, readme] = SUBJECTS as [Subject, Subject, Subject];
 const from = (subject: Subject) => `./out/${subject.folder}/index.js`;
 
-/** The feature sets measured: the function forms of the operations, and the table class (`db.order.get`) for the same work. */
+/**
+ * The feature sets measured: the function forms of the operations, and the table class (`db.order.get`) for the same work.
+ * The README app is the starter's Order written as the README and the getting-started page write it (the function forms over
+ * `createAppContext`), and the same through the table class.
+ */
 export const APPS: readonly App[] = [
+  {
+    features: 'get/put/query',
+    subject: readme,
+    source: `import { createAppContext, orderGet, orderPut, orderQuery } from '${from(readme)}';
+export async function handler(client, event) { const db = createAppContext(client); await orderPut(db, event.item); return [await orderGet(db, event.key), await orderQuery(db, event.key)]; }`,
+  },
+  {
+    features: 'get/put/query through the table class',
+    subject: readme,
+    source: `import { AppTable } from '${from(readme)}';
+export async function handler(client, event) { const db = new AppTable(client); await db.order.put(event.item); return [await db.order.get(event.key), await db.order.query(event.key)]; }`,
+  },
   {
     features: 'get/put',
     subject: oneEntity,

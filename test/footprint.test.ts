@@ -1,9 +1,11 @@
-// Lambda-sized output: an app bundles only the operations it imports. The function forms of the
+// Lambda-sized output: an app bundles only the operations it imports, and the app the README
+// teaches (the init starter's orders: get, put and query in the function forms) stays within its
+// budget. The function forms of the
 // operations (`orderGet(context, key)`) reach no batch, scan, transaction, gather, edge or stream
 // code, and a get/put app no cursor code past the check of its options; the table class, which
 // carries every operation, is the control that shows the check sees them. Bundled with esbuild as
 // bench/footprint.ts does, modules read from the unminified bundle's declarations (no byte counts).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
@@ -16,6 +18,11 @@ writeFileSync(path.join(base, 'package.json'), JSON.stringify({ type: 'module' }
 const app = (subject: string, features: string): App => APPS.find((a) => a.subject.label === subject && a.features === features)!;
 /** What a get/put app must not carry (`runtime/x.js` as the bundle names them). */
 const OPTIONAL = ['batch', 'edge', 'gather', 'scan', 'stream', 'transaction', 'rotation', 'native-index'].map((m) => `runtime/${m}.js`);
+/**
+ * The gzipped bytes a get/put/query app may weigh (BENCHMARKS.md section 6): what it weighs today with a little room,
+ * lowered as the runtime apps share is cut (the goals: 8 KiB for a small schema's app, 15 KiB for the social fixture's).
+ */
+const GET_PUT_QUERY_BUDGET: Readonly<Record<string, number>> = { 'one entity': 15.5 * 1024, 'social fixture': 17 * 1024 };
 const names = (result: Awaited<ReturnType<typeof appFootprint>>, file: string) => result.declarations.filter((d) => d.file === file).map((d) => d.name);
 
 for (const subject of ['one entity', 'social fixture']) {
@@ -48,6 +55,9 @@ for (const subject of ['one entity', 'social fixture']) {
     t.false(result.text.includes('AES-GCM'));
     // HMAC only where a piiSecret keys the fingerprints of pii values (the social fixture's users), not for cursors
     t.is(names(result, 'runtime/hmac.js').includes('hmacSha256'), subject === 'social fixture');
+    // and within its budget: more is code it does not use come back
+    const budget = GET_PUT_QUERY_BUDGET[subject]!;
+    t.true(result.gzipped <= budget, `${result.gzipped} bytes gzipped, over the budget of ${budget}`);
   });
 
   test(`${subject}: the table class carries every operation (the control: the checks above see batches and transactions when they are there)`, async (t) => {
@@ -58,3 +68,38 @@ for (const subject of ['one entity', 'social fixture']) {
     if (subject === 'social fixture') t.true(result.runtime.includes('runtime/edge.js'));
   });
 }
+
+/**
+ * The gzipped bytes the README's app may weigh (the function forms over `createAppContext`; BENCHMARKS.md section 6):
+ * what it weighs today with a little room, lowered as the runtime an app shares is cut (the goal is 8 KiB). More is a
+ * regression: code the app does not use came back.
+ */
+export const README_APP_BUDGET = 15.5 * 1024;
+
+test('the README app (get/put/query of orders, as the README writes it) keeps no batch, scan, transaction, gather, edge or stream code, and stays within its budget', async (t) => {
+  t.timeout(120_000);
+  const result = await appFootprint(app('README app', 'get/put/query'), base);
+  t.deepEqual(result.runtime.filter((m) => OPTIONAL.includes(m)), []);
+  // no operation it does not call: the user's and the order's other operations are dropped
+  const generated = result.declarations.filter((d) => !d.file.startsWith('runtime/') && d.file !== '(entry)').map((d) => d.name);
+  t.deepEqual(generated.filter((n) => /^(user|order)[A-Z]/.test(n) && !/^order(Get|Put|Query|Pk|Sk|Model|ToRecord|FromRecord)$/.test(n)), []);
+  // no request of an operation it does not call is made (an import of the SDK's command names alone is not code)
+  t.false(/new (BatchWriteCommand|BatchGetCommand|ScanCommand|TransactWriteCommand|TransactGetCommand)\(/.test(result.text));
+  t.false(result.text.includes('AES-GCM'));
+  t.true(result.gzipped <= README_APP_BUDGET, `${result.gzipped} bytes gzipped, over the budget of ${README_APP_BUDGET}`);
+  // the control: the same app through the table class keeps them all, and weighs more than the budget
+  const table = await appFootprint(app('README app', 'get/put/query through the table class'), base);
+  for (const module of ['runtime/batch.js', 'runtime/transaction.js', 'runtime/scan.js']) t.true(table.runtime.includes(module), module);
+  t.true(/new ScanCommand\(/.test(table.text));
+  t.true(table.gzipped > README_APP_BUDGET);
+});
+
+test('the README teaches the function forms: its code imports operations and createAppContext from the output, and constructs no table class', (t) => {
+  const readme = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const code = [...readme.matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((block) => block.includes('./out/app/') || /\b(order|user)[A-Z]\w*\(db\b/.test(block));
+  t.true(code.length > 0, 'the README shows code using the generated output');
+  const imports = code.flatMap((block) => [...block.matchAll(/import \{([^}]*)\} from '\.\/out\/app\/index\.js'/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));
+  t.true(imports.includes('createAppContext'));
+  t.deepEqual(imports.filter((n) => n.endsWith('Table')), []);
+  t.false(code.some((block) => /new AppTable\(/.test(block)));
+});

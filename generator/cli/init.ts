@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { CliIo } from '../command-io.js';
 import { CONFIG_FILE } from './config.js';
 
-const SCHEMA = `import { defineTable, entity, t } from 'ddbgen';
+/** The starter schema `ddbgen init` writes (the README's and the getting-started page's). */
+export const STARTER_SCHEMA = `import { defineTable, entity, t } from 'ddbgen';
 
 // One table, many entities: each entity's key templates decide where its items live.
 // Placeholders like <id> must name attributes; numbers in keys need min and max.
@@ -44,7 +45,7 @@ export default defineConfig({
 
 export function initProject(io: CliIo): number {
   const files = [
-    { name: 'schema.ts', text: SCHEMA },
+    { name: 'schema.ts', text: STARTER_SCHEMA },
     { name: CONFIG_FILE, text: CONFIG },
   ];
   const existing = files.filter((f) => existsSync(path.join(io.cwd, f.name)));
@@ -53,6 +54,13 @@ export function initProject(io: CliIo): number {
     return 1;
   }
   for (const f of files) writeFileSync(path.join(io.cwd, f.name), f.text);
-  io.stdout(`ddbgen: wrote schema.ts and ${CONFIG_FILE}\nNext: npx ddbgen generate   (emits out/app/*.ts; needs @aws-sdk/client-dynamodb and @aws-sdk/lib-dynamodb)\n`);
+  io.stdout(
+    `ddbgen: wrote schema.ts and ${CONFIG_FILE}\n` +
+      'Next: npx ddbgen generate   (emits out/app/*.ts; needs @aws-sdk/client-dynamodb and @aws-sdk/lib-dynamodb)\n' +
+      // the API to reach for first: functions of the context, which a bundler keeps only where they are imported
+      "Then: import { createAppContext, orderGet, orderPut, orderQuery } from './out/app/index.js';\n" +
+      '      const db = createAppContext(DynamoDBDocumentClient.from(new DynamoDBClient({})));\n' +
+      "      await orderPut(db, order); await orderQuery(db, { userId });\n",
+  );
   return 0;
 }

@@ -49,7 +49,7 @@ function indexDescription<T>(scope: EntityScope, path: AccessPath, template: Tem
  * and the live object examples are computed with. `template` gives the key templates, `indexes`
  * the index models, `conversions` the generated record conversions (absent when live).
  */
-function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, indexes: I[], conversions?: { toRecord: C; toItem: C }) {
+function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, indexes: I[], conversions?: { check: C; toRecord: C; toItem: C }) {
   const { entity, name, ctx } = scope;
   const { table } = ctx;
   const codecs = Object.fromEntries(
@@ -80,6 +80,7 @@ function modelDescription<T, I, C>(scope: EntityScope, template: TemplateAt<T>, 
     storedNames: renamed.length ? Object.fromEntries(renamed) : undefined,
     discriminator: entity.discriminator ? { ...entity.discriminator } : undefined,
     nativeIndexes: scope.native.models.length ? scope.native.models : undefined,
+    check: conversions?.check,
     toRecord: conversions?.toRecord,
     toItem: conversions?.toItem,
   };
@@ -94,6 +95,9 @@ export function liveEntityModel(scope: EntityScope): EntityModel {
   };
   return { ...modelDescription(scope, template, scope.indexPaths.map((path) => indexDescription(scope, path, template))), ...genericConversions } as EntityModel;
 }
+
+/** The attribute kinds `checkScalar` checks. */
+const SCALAR_KINDS: ReadonlySet<string> = new Set(['string', 'number', 'boolean', 'timestamp', 'enum']);
 
 export function emitEntityModel(scope: EntityScope): StatementStructures[] {
   const { name } = scope;
@@ -116,7 +120,11 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
         toRecord: arrow(['item'], call(runtimeValue(scope, 'repository', 'genericRecord'), [id(scope.model), id('item')])),
         toItem: arrow(['record'], call(runtimeValue(scope, 'repository', 'genericItem'), [id(scope.model), id('record')])),
       };
-  const model = modelDescription(scope, template, indexModels, conversions);
+  // the checks of the kinds the entity writes outside its key: strings, numbers, booleans, timestamps
+  // and enums by checkScalar alone, so that a bundle keeps no list, map or set checks it cannot reach
+  const scalar = Object.entries(scope.entity.attributes).every(([a, def]) => scope.primaryParts.includes(a) || SCALAR_KINDS.has(runtimeAttributeType(def).kind));
+  const check = id(runtimeValue(scope, 'item', scalar ? 'checkScalar' : 'checkValue'));
+  const model = modelDescription(scope, template, indexModels, { check, ...conversions });
   statements.push(
     constant(
       scope.model,

@@ -143,14 +143,15 @@ const EXPECTED: Readonly<Record<AttributeType['kind'], string>> = {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
+/** The kinds `checkScalar` checks: what most entities' attributes are. */
+export type ScalarAttributeType = Extract<AttributeType, { kind: 'string' | 'number' | 'boolean' | 'timestamp' | 'enum' }>;
+
 /**
- * Throws ValidationError (naming `path`) unless `value` is what `type` declares: the JavaScript type
- * the generated item type says, within its declared bounds (an integer, min/max, maxBytes, maxItems,
- * an enum's values), maps with only their declared fields, required fields present. Null is never
- * a value: an absent optional attribute is left out (or removed). Checked before any request, so a
- * value the types forbid (from untyped input) never reaches DynamoDB.
+ * `checkValue` for a string, number, boolean, timestamp (a Date) or enum attribute, the same
+ * checks and errors: what an entity model names as its `check` when it has no attribute of another
+ * kind to check, so a bundle keeps no list, map, set or stored-form checks it cannot reach.
  */
-export function checkValue(entity: string, path: string, type: AttributeType, value: unknown, stored = false): void {
+export function checkScalar(entity: string, path: string, type: AttributeType, value: unknown): void {
   const wrong = (what = EXPECTED[type.kind]) => new ValidationError(entity, path, `must be ${what}, not ${kindOf(value)}`, 'VALUE_TYPE');
   switch (type.kind) {
     case 'string':
@@ -166,14 +167,40 @@ export function checkValue(entity: string, path: string, type: AttributeType, va
       if (typeof value !== 'boolean') throw wrong();
       return;
     case 'timestamp':
-      // `stored`: the text (or number) ddbgen writes, exactly (a loose text such as "Invoice 5" is no timestamp, though new Date() reads one)
-      if (stored ? !isStoredTimestamp(value, type.format) : !(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong(stored ? `a timestamp stored as ${STORED_FORM[type.format ?? 'iso']}` : undefined);
-      return;
-    case 'binary':
-      if (!(value instanceof Uint8Array)) throw wrong();
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong();
       return;
     case 'enum':
       if (typeof value !== 'string' || !type.values.includes(value)) throw wrong(`one of ${type.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      return;
+    default:
+      // a model names checkScalar only when it has no attribute of another kind (see entity-model.ts)
+      throw new TypeError(`checkScalar checks no ${type.kind} attribute (${entity}.${path}): the model should name checkValue`);
+  }
+}
+
+/**
+ * Throws ValidationError (naming `path`) unless `value` is what `type` declares: the JavaScript type
+ * the generated item type says, within its declared bounds (an integer, min/max, maxBytes, maxItems,
+ * an enum's values), maps with only their declared fields, required fields present. Null is never
+ * a value: an absent optional attribute is left out (or removed). Checked before any request, so a
+ * value the types forbid (from untyped input) never reaches DynamoDB.
+ */
+export function checkValue(entity: string, path: string, type: AttributeType, value: unknown, stored = false): void {
+  const wrong = (what = EXPECTED[type.kind]) => new ValidationError(entity, path, `must be ${what}, not ${kindOf(value)}`, 'VALUE_TYPE');
+  switch (type.kind) {
+    case 'timestamp':
+      // `stored`: the text (or number) ddbgen writes, exactly (a loose text such as "Invoice 5" is no timestamp, though new Date() reads one)
+      if (stored && !isStoredTimestamp(value, type.format)) throw wrong(`a timestamp stored as ${STORED_FORM[type.format ?? 'iso']}`);
+      if (!stored) checkScalar(entity, path, type, value);
+      return;
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'enum':
+      checkScalar(entity, path, type, value);
+      return;
+    case 'binary':
+      if (!(value instanceof Uint8Array)) throw wrong();
       return;
     case 'stringSet':
     case 'numberSet':

@@ -52,11 +52,12 @@ export function isCopied(model: EntityModel, name: string): boolean {
 const tableKeyAttributes = (model: EntityModel) => [model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])];
 
 /**
- * `toRecord` and `toItem` by the generic conversions, as methods of the model they are spread into
+ * `check` by the checks of every kind, and `toRecord` and `toItem` by the generic conversions, as methods of the model they are spread into
  * (`{ ...genericConversions, name, … }`, a copy `{ ...model, passthrough: true }` converting as the
  * copy): for models made at run time; generated models name their conversions.
  */
 export const genericConversions = {
+  check: checkValue,
   toRecord(this: EntityModel, item: object): Record<string, unknown> {
     return genericRecord(this, item);
   },
@@ -172,7 +173,7 @@ export function checkWritten(model: EntityModel, written: object): void {
     }
     const value = item[name];
     // primary-key parts are checked by their key templates (a KeyValueError naming the key)
-    if (declared && types !== undefined && value !== undefined && !model.primaryParts.includes(name)) checkValue(model.name, name, types[name]!, value);
+    if (declared && types !== undefined && value !== undefined && !model.primaryParts.includes(name)) model.check(model.name, name, types[name]!, value);
     else if (typeof value === 'object' && value !== null) checkValueNames(model.name, name, value);
   }
 }

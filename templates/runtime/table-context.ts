@@ -7,7 +7,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyCodec } from './codec.js';
 import type { CursorOptions } from './cursor.js';
-import type { AttributeCodecs, AttributeTypes, PiiFingerprint } from './item.js';
+import type { AttributeCodecs, AttributeType, AttributeTypes, PiiFingerprint } from './item.js';
 
 /** The period of a rotated table: one physical table per day, ISO week, month or year. */
 export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
@@ -67,6 +67,12 @@ export interface EntityModel {
   readonly codecs: AttributeCodecs;
   /** Each declared attribute's type and bounds: a write's values are checked against them before any request. */
   readonly types?: AttributeTypes;
+  /**
+   * Checks a written value against its type (`types`): `checkValue`, or `checkScalar` for a model
+   * whose attributes are all strings, numbers, booleans, timestamps and enums. The model names it,
+   * so a bundle keeps the checks of the kinds its entities have.
+   */
+  check(entity: string, path: string, type: AttributeType, value: unknown): void;
   /** Declared attribute names: a write naming another is a ValidationError, a read drops others (unless `passthrough`). */
   readonly attributes: readonly string[];
   /** Declared attributes that are not optional: `update` cannot remove them. */

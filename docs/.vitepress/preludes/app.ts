@@ -1,5 +1,6 @@
-// Hidden before the blocks that say prelude=app: the table over the docs test's client.
-import { AppTable } from './out/app/index.js';
+// Hidden before the blocks that say prelude=app: the table's context over the docs test's client,
+// and the operations the blocks call.
+import { createAppContext, orderQuery } from './out/app/index.js';
 import { documentClient } from './docs-client.js';
 
-const db = new AppTable(documentClient);
+const db = createAppContext(documentClient);
