@@ -12,7 +12,8 @@ const root = path.resolve(import.meta.dirname, '..');
 
 // the bench's own dependencies (the peers, esbuild), installed once before either test runs: an
 // install while the other test reads bench/node_modules would pull them from under it
-test.before(async () => {
+test.before(async (t) => {
+  t.timeout(600_000); // an install from the registry in a fresh clone
   if (!existsSync(path.join(root, 'bench/node_modules/.package-lock.json'))) await exec('npm', ['--prefix', 'bench', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root });
 });
 

@@ -36,7 +36,10 @@ let pages: string[];
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
 
-test.before(async () => {
+test.before(async (t) => {
+  // its own limit, generous for a busy machine (about 45 CPU-seconds of building): ava's 5 minutes without a test
+  // finishing would otherwise count against it while the other test slot is busy as well
+  t.timeout(600_000);
   const started = Date.now();
   await exec(process.execPath, ['--import', 'tsx', 'docs/.vitepress/api.ts'], { cwd: root, maxBuffer: 1 << 24 });
   await exec(process.execPath, [path.join(root, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'], { cwd: root, maxBuffer: 1 << 24 });
