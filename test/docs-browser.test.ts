@@ -1,10 +1,15 @@
-// The documentation site in a real browser: it is built once (the API pages by `npm run docs:api`,
-// then `vitepress build docs`), served from its static folder, and every page is opened in headless
-// Chromium at 1280 and 400 px wide. No page scrolls sideways (code blocks and tables scroll inside
-// themselves), every internal link leads to a page that exists and every #anchor to an element of
-// it, the built-in search finds a diagnostic code and an API name, and the theme follows the
-// system's dark or light setting. Screenshots of the home page, a guide page and an API page at both
-// widths go to out/docs-screenshots/.
+// The documentation site: it is built once (the API pages by `npm run docs:api`, then `vitepress
+// build docs`) and served from its static folder. Every page is checked as served, without a
+// browser: it is an HTML page of the site, every internal link in it leads to a page that exists and
+// every #anchor to an element of it (VitePress renders each page's whole content on the server, so
+// the HTML holds every link and id). In headless Chromium at 1280 px (with the site's scripts) and at
+// 400 px (as served) a sample of the pages is opened, and none scrolls sideways (code blocks and
+// tables scroll inside themselves) or fails to load: every hand-written page (the guide, the recipes,
+// the API reference, the home page) and a rotating tenth of the pages generated from one template
+// (`codes/`, `rules/`), the tenth chosen by the day (DOCS_BROWSER_PAGES=all opens every page,
+// DOCS_BROWSER_PAGES=<0-9> one tenth). The built-in search finds a diagnostic code and an API name,
+// and the theme follows the system's dark or light setting. Screenshots of the home page, a guide
+// page and an API page at both widths go to out/docs-screenshots/.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -31,7 +36,10 @@ let pages: string[];
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
 
-test.before(async () => {
+test.before(async (t) => {
+  // its own limit, generous for a busy machine (about 45 CPU-seconds of building): ava's 5 minutes without a test
+  // finishing would otherwise count against it while the other test slot is busy as well
+  t.timeout(600_000);
   const started = Date.now();
   await exec(process.execPath, ['--import', 'tsx', 'docs/.vitepress/api.ts'], { cwd: root, maxBuffer: 1 << 24 });
   await exec(process.execPath, [path.join(root, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'docs'], { cwd: root, maxBuffer: 1 << 24 });
@@ -74,9 +82,28 @@ async function inspect(page: Page): Promise<{ links: string[]; ids: string[]; ov
   return { links: found.hrefs.map((href) => new URL(href, here).href).filter((href) => href.startsWith(origin)), ids: found.ids, overflow: found.overflow };
 }
 
-/** What the 1280 px pass found, for the link check: each page's element ids, and each internal link target with the first page linking to it. */
+/** A page's static HTML: its element ids and the href of each of its links, as written. */
+function readPage(url: string): { ids: string[]; hrefs: string[] } {
+  const html = readFileSync(path.join(dist, url), 'utf8');
+  const attribute = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return {
+    ids: [...html.matchAll(/<[a-zA-Z][^>]*?\sid="([^"]*)"/g)].map((m) => attribute(m[1]!)),
+    hrefs: [...html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)].map((m) => attribute(m[1]!)),
+  };
+}
+
+/** Each page's element ids, from its HTML as served (every page), for the link check. */
 const ids = new Map<string, Set<string>>();
+/** Each internal link target (`/guide/keys.html#sharding`) with the first page linking to it: from every page's HTML, and from the sampled pages' DOM once their scripts ran. */
 const links = new Map<string, string>();
+const addLinks = (from: string, hrefs: readonly string[]) => {
+  for (const href of hrefs) {
+    const target = new URL(href, origin + from);
+    if (target.origin !== origin) continue;
+    const key = `${target.pathname}${target.hash}`;
+    if (!links.has(key)) links.set(key, from);
+  }
+};
 
 /** Opens each page of `share` in `tab` at `width`, inspecting it; what failed to load or scrolls sideways. */
 async function visit(t: import('ava').ExecutionContext, share: readonly string[], tab: Page, width: number, seen?: (url: string, found: Awaited<ReturnType<typeof inspect>>) => void): Promise<{ failed: string[]; wide: string[] }> {
@@ -97,29 +124,51 @@ async function visit(t: import('ava').ExecutionContext, share: readonly string[]
   return { failed, wide };
 }
 
-/** The pages are visited in shares, a test each, so no test needs minutes on a loaded machine. */
-const SHARES = 4;
-const share = (k: number) => pages.filter((_, i) => i % SHARES === k);
+/**
+ * The pages opened in the browser: every hand-written one, and of the pages generated from one
+ * template (a diagnostic code's or a rule's: the same layout, message text aside) the tenth whose
+ * place in the sorted list is the day's number modulo 10, so ten days open each of them.
+ * DOCS_BROWSER_PAGES=all opens every page; =0 … =9 picks the tenth.
+ */
+function sample(all: readonly string[]): string[] {
+  const chosen = process.env.DOCS_BROWSER_PAGES ?? String(Math.floor(Date.now() / 86_400_000) % 10);
+  if (chosen === 'all') return [...all];
+  if (!/^\d$/.test(chosen)) throw new Error(`DOCS_BROWSER_PAGES=${chosen}: all, or a tenth from 0 to 9`);
+  const generated = all.filter((url) => /^\/(codes|rules)\/[^/]+\.html$/.test(url) && !url.endsWith('/index.html'));
+  const tenth = new Set(generated.filter((_, i) => i % 10 === Number(chosen)));
+  return all.filter((url) => !generated.includes(url) || tenth.has(url));
+}
+
+/** The sampled pages are visited in shares, a test each, so no test needs minutes on a loaded machine. */
+const SHARES = 2;
+let opened: string[] = [];
+const share = (k: number) => opened.filter((_, i) => i % SHARES === k);
+
+test.serial('every page as served is a page of the site; the sample to open in the browser', (t) => {
+  t.true(pages.length > 100, `${pages.length} pages`);
+  for (const url of pages) {
+    const found = readPage(url);
+    t.true(found.ids.includes('app') && found.ids.includes('VPContent'), `${url}: a page of the site`);
+    ids.set(url, new Set(found.ids));
+    addLinks(url, found.hrefs);
+  }
+  opened = sample(pages);
+  t.true(opened.includes('/index.html') && opened.some((url) => url.startsWith('/codes/')) && opened.some((url) => url.startsWith('/rules/')));
+  t.log(`${opened.length} of ${pages.length} pages open in the browser (DOCS_BROWSER_PAGES=${process.env.DOCS_BROWSER_PAGES ?? `${Math.floor(Date.now() / 86_400_000) % 10}, the day's tenth`})`);
+});
 
 // At 1280 px with the site's scripts (a page that fails to hydrate fails here); at 400 px the pages
 // as served, laid out by their CSS alone (the phone layout is media queries), which halves the cost
 // of a load.
 for (let k = 0; k < SHARES; k++) {
-  test.serial(`every page loads at 1280 px with its scripts, without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
+  test.serial(`the sampled pages load at 1280 px with their scripts, without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
     t.timeout(300_000);
-    t.true(pages.length > 100, `${pages.length} pages`);
-    const { failed, wide } = await visit(t, share(k), page, 1280, (url, found) => {
-      ids.set(url, new Set(found.ids));
-      for (const link of found.links) {
-        const target = new URL(link);
-        const key = `${target.pathname}${target.hash}`;
-        if (!links.has(key)) links.set(key, url);
-      }
-    });
+    t.true(share(k).length > 10, `${share(k).length} pages`);
+    const { failed, wide } = await visit(t, share(k), page, 1280, (url, found) => addLinks(url, found.links));
     t.deepEqual(failed, []);
     t.deepEqual(wide, []);
   });
-  test.serial(`every page as served lays out at 400 px without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
+  test.serial(`the sampled pages as served lay out at 400 px without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
     t.timeout(300_000);
     const { failed, wide } = await visit(t, share(k), served, 400);
     t.deepEqual(failed, []);
@@ -128,7 +177,7 @@ for (let k = 0; k < SHARES; k++) {
 }
 
 test.serial('every internal link leads to a page, and every #anchor to an element of it', (t) => {
-  t.is(ids.size, pages.length, 'the 1280 px pass read every page');
+  t.is(ids.size, pages.length, 'every page was read');
   const resolve = (pathname: string) => [pathname, pathname.endsWith('/') ? `${pathname}index.html` : `${pathname}.html`].find((c) => ids.has(c));
   const broken = [...links].flatMap(([key, from]) => {
     const [pathname, hash] = key.split('#') as [string, string | undefined];

@@ -81,16 +81,21 @@ test('the declarations are precise: the app compiles against them with skipLibCh
   const dir = scope('types', 'module');
   t.is((await run(['generate', social, '--out', path.join(dir, 'out'), '--emit', 'js'])).code, 0);
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-  const check = async (body: string) => {
-    writeFileSync(path.join(dir, 'app.ts'), `import type { SocialTable } from './out/social/index.js';\nexport async function use(db: SocialTable) {\n${body}\n}\n`);
-    const args = [tsc, '--ignoreConfig', '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', path.join(dir, 'app.ts')];
-    return exec(process.execPath, args, { cwd: dir }).then(
-      () => '',
-      (error: { stdout: string }) => error.stdout,
-    );
+  // both apps in one compiler run (each module is checked on its own; its errors are named by its file)
+  const apps = {
+    'right.ts': "const user = await db.user.get({ id: 'u1' });\nconst joined: Date | undefined = user?.joinedAt;\nreturn (await db.article.queryByName({ name: 'n' })).items.map((a) => a.name).concat(String(joined));",
+    'wrong.ts': "await db.user.put({ id: 'u1', email: 'e', status: 'GONE', joinedAt: new Date() });",
   };
-  t.is(await check("const user = await db.user.get({ id: 'u1' });\nconst joined: Date | undefined = user?.joinedAt;\nreturn (await db.article.queryByName({ name: 'n' })).items.map((a) => a.name).concat(String(joined));"), '');
-  t.regex(await check("await db.user.put({ id: 'u1', email: 'e', status: 'GONE', joinedAt: new Date() });"), /error TS2322: Type '"GONE"' is not assignable to type '"ACTIVE" \| "BANNED"'/);
+  for (const [file, body] of Object.entries(apps)) writeFileSync(path.join(dir, file), `import type { SocialTable } from './out/social/index.js';\nexport async function use(db: SocialTable) {\n${body}\n}\n`);
+  const args = [tsc, '--ignoreConfig', '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', ...Object.keys(apps).map((file) => path.join(dir, file))];
+  const output = await exec(process.execPath, args, { cwd: dir }).then(
+    () => '',
+    (error: { stdout: string }) => error.stdout,
+  );
+  const errorsOf = (file: string) => output.split('\n').filter((line) => line.startsWith(file)).join('\n');
+  t.is(errorsOf('right.ts'), '');
+  t.regex(errorsOf('wrong.ts'), /error TS2322: Type '"GONE"' is not assignable to type '"ACTIVE" \| "BANNED"'/);
+  t.is(output.split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('wrong.ts')).join('\n'), '', 'no error elsewhere');
 });
 
 test('emit comes from the flag, else ddbgen.config.ts; bad values are clear errors', async (t) => {

@@ -22,7 +22,8 @@ type Version = keyof typeof TYPESCRIPT;
 
 let tarball: string;
 let project: string;
-test.before(async () => {
+test.before(async (t) => {
+  t.timeout(600_000); // installs from the registry: its own limit, not ava's 5 minutes without a test finishing
   const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-pack-'));
   await npm(['pack', '--pack-destination', dir, '--ignore-scripts'], root);
   tarball = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);

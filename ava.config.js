@@ -1,0 +1,28 @@
+// ava's settings for `npm test` (and plain `npx ava`). Test files run two at a time (one per core);
+// the files that take longest start first, so none of them is left running alone at the end of the
+// run while the other slot has nothing to do (the longest first, then the rest in name order).
+// The hooks that take minutes (building the site, installing from the registry) set limits of their
+// own (t.timeout), so ava's 5 minutes without a finished test cannot run out while both slots are in one.
+const FIRST = [
+  'test/docs-browser.test.ts',
+  'test/bench.test.ts',
+  'test/package.test.ts',
+  'test/connected/migration.test.ts',
+  'test/generation-cache.test.ts',
+  'test/lint.test.ts',
+  'test/connected/migration-library.test.ts',
+  'test/connected/migration-cap.test.ts',
+];
+const rank = (file) => {
+  const at = FIRST.findIndex((first) => file.endsWith(`/${first}`) || file === first);
+  return at === -1 ? FIRST.length : at;
+};
+
+export default {
+  files: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts', 'examples/**/*.test.ts'],
+  extensions: { ts: 'module' },
+  nodeArguments: ['--import=tsx'],
+  timeout: '5m',
+  workerThreads: false,
+  sortTestFiles: (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+};
