@@ -353,9 +353,10 @@ function emitContextFunction(s: TableScope): StatementStructures {
     docs: jsDoc(
       `The context the ${table.name} operations run with: what their function forms take in place of the table class` +
         (first ? ` (\`${operationName(first.name, 'put')}(context, item)\` does what \`db.${entityNames(first).member}.put(item)\` does)` : '') +
-        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code.',
+        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code. ' +
+        `Telemetry is the table class's option (\`new ${tableClassName(table)}(client, { telemetry })\` instruments its methods): the function forms are not instrumented, so the context does not take it.`,
     ),
-    parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef(s.optionsType), NO_OPTIONS)],
+    parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef('Omit', typeRef(s.optionsType), literalType('telemetry')), NO_OPTIONS)],
     returnType: print(s.runtimeType('repository', 'TableContext')),
     statements: [
       constant('tableName', binary(path('options.tableName'), '??', str(table.name))),

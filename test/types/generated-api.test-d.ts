@@ -1,4 +1,5 @@
 // Compile-only: the API generated from fixtures/social.ts rejects misuse at compile time.
+import { createSocialContext } from '../../out/social/index.js';
 import type { Article, ArticleSortCondition, ArticleSortPrefix, ArticleSortTextPrefix, Condition, SocialTable, SortCondition, User, UserCondition } from '../../out/social/index.js';
 
 export async function misuse(db: SocialTable): Promise<void> {
@@ -129,4 +130,10 @@ export async function misuse(db: SocialTable): Promise<void> {
   const user = await db.user.get({ id: '1' }, { consistent: true });
   const status: 'ACTIVE' | 'BANNED' | undefined = user?.status;
   void status;
+}
+
+export function contextMisuse(client: import('@aws-sdk/lib-dynamodb').DynamoDBDocumentClient, telemetry: import('../../out/social/index.js').TableTelemetry): void {
+  // @ts-expect-error: the function forms are not instrumented: telemetry is the table class's option, so the context refuses it
+  createSocialContext(client, { telemetry });
+  createSocialContext(client, { tableName: 'Social-test' });
 }
