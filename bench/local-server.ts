@@ -204,7 +204,7 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
       await server.stop();
     }
   }
-  progress(`start-up: ddbgen local ${range(stats(startUps.ddbgen), 0)} ms, bare Node ${range(stats(startUps.bare), 0)} ms, DynamoDB Local ${range(stats(startUps.dynamo), 0)} ms`);
+  if (sizes.starts > 0) progress(`start-up: ddbgen local ${range(stats(startUps.ddbgen), 0)} ms, bare Node ${range(stats(startUps.bare), 0)} ms, DynamoDB Local ${range(stats(startUps.dynamo), 0)} ms`);
   for (let i = 0; i < Math.max(1, sizes.starts); i++) {
     const began = performance.now();
     const server = await startLocal({ port: 0 });
