@@ -7,7 +7,7 @@
 import test from 'ava';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createSocialInMemory } from '../out/social/in-memory.js';
-import { EmfWriter, openTelemetry, SocialTable, type User } from '../out/social/index.js';
+import { articleGet, articlePut, articleQueryByNameAll, articleRecentArticles, createSocialContext, EmfWriter, openTelemetry, SocialTable, userGet, userPut, type User } from '../out/social/index.js';
 import { recordingClient } from './support/recording-client.js';
 import { otelHarness } from './support/otel.js';
 
@@ -72,6 +72,53 @@ test('a span per call, named by what the app called, with the semantic conventio
   t.is(get.attributes['ddbgen.read_units'], answered[1]!.CapacityUnits);
   t.is(spans[0]!.attributes['ddbgen.write_units'], answered[0]!.CapacityUnits);
   t.true((answered[0]!.CapacityUnits ?? 0) > 0);
+});
+
+test('the function forms, given a context with telemetry, report each call as the table class does: one span each, the same names, attributes and events', async (t) => {
+  const run = async (forms: boolean) => {
+    const otel = otelHarness();
+    const { memory } = memoryTable();
+    const options = { telemetry: openTelemetry(otel.api, { tracer: otel.tracer, meter: otel.meter }) };
+    const article = { userId: 'u1', articleId: 'a1', name: 'n', updatedAt: joined, views: 1 };
+    const range = { userId: 'u1', updatedAt: [new Date(Date.UTC(2020, 0, 1)), new Date(Date.UTC(2030, 0, 1))] as [Date, Date] };
+    if (forms) {
+      const context = createSocialContext(memory as unknown as DynamoDBDocumentClient, options);
+      await userPut(context, user('u1'));
+      await userGet(context, { id: 'u1' });
+      await articlePut(context, article);
+      await articleGet(context, { userId: 'u1', updatedAt: joined, articleId: 'a1' });
+      await articleRecentArticles(context, range, { limit: 1 });
+      for await (const found of articleQueryByNameAll(context, { name: 'n' })) t.is(found.articleId, 'a1');
+    } else {
+      const db = new SocialTable(memory as unknown as DynamoDBDocumentClient, options);
+      await db.user.put(user('u1'));
+      await db.user.get({ id: 'u1' });
+      await db.article.put(article);
+      await db.article.get({ userId: 'u1', updatedAt: joined, articleId: 'a1' });
+      await db.article.recentArticles(range, { limit: 1 });
+      for await (const found of db.article.queryByNameAll({ name: 'n' })) t.is(found.articleId, 'a1');
+    }
+    const points = await otel.metrics();
+    return {
+      spans: otel.spans().map((s) => ({ name: s.name, attributes: { ...s.attributes, 'aws.dynamodb.consumed_capacity': undefined }, events: s.events.map((e) => e.name) })),
+      operations: otel.total(points, 'ddbgen.operations', {}),
+    };
+  };
+  const forms = await run(true);
+  const methods = await run(false);
+  t.deepEqual(forms.spans.map((s) => s.name), ['User.put', 'User.get', 'Article.put', 'Article.get', 'Article.recentArticles', 'Article.queryByNameAll']);
+  t.deepEqual(forms, methods);
+  t.like(forms.spans[5]!.attributes, { 'ddbgen.pattern': 'queryByName', 'aws.dynamodb.index_name': 'byName' });
+  t.is(forms.operations, 6);
+});
+
+test('a function form called without telemetry in its context sends its request alone, no consumed capacity asked', async (t) => {
+  const { client, sent } = recordingClient();
+  const context = createSocialContext(client);
+  await userGet(context, { id: 'u1' });
+  t.is(sent.length, 1);
+  t.false('ReturnConsumedCapacity' in sent[0]!.input);
+  t.is(context.telemetry, undefined);
 });
 
 test('a declared pattern: its span, pages, count and scanned count, and the units per key space', async (t) => {

@@ -9,7 +9,7 @@ import { StructureKind } from '../ts-morph.js';
 import type { FunctionDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../dsl/ir.js';
 import { jsDoc, print } from './ast.js';
-import { operationName, pascalCase, type EmitContext } from './context.js';
+import { operationName, pascalCase, quote, type EmitContext } from './context.js';
 import { examplesOf } from './doc-examples.js';
 import { emitEntityModel } from './entity-model.js';
 import { entityScope, RUNTIME, runtimeType, type EntityScope } from './entity-scope.js';
@@ -66,8 +66,11 @@ const unwrapped = (doc: Method['docs']): string => {
  * does. The family emitters write the body against `context`; the function holds it, so a bundle
  * that imports `orderGet` keeps it and what it calls, and nothing of the other operations.
  */
-function operationFunction(scope: EntityScope, method: Method, context: string): FunctionDeclarationStructure {
+function operationFunction(scope: EntityScope, method: Method, context: string, pattern: string): FunctionDeclarationStructure {
   const name = operationName(scope.name, method.name);
+  // with telemetry on, the call is one operation: the function runs again inside it, with its arguments and the operation's context (which has none)
+  const traced = `if (context.telemetry) return context.telemetry.call(${scope.model}, ${quote(method.name)}, ${name}, arguments${pattern === method.name ? '' : `, ${quote(pattern)}`}) as never;`;
+  const body = method.statements === undefined ? [] : Array.isArray(method.statements) ? method.statements : [method.statements];
   const repository = `${scope.name}Repository`;
   const hasExample = (doc: Method['docs']) => (doc ?? []).some((d) => typeof d !== 'string' && (d.tags ?? []).some((tag) => tag.tagName === 'example'));
   const docs = (doc: Method['docs']) => jsDoc(`${unwrapped(doc)} The function form of \`${repository}.${method.name}\`${hasExample(doc) ? ', whose documentation has an example' : ''}.`);
@@ -83,7 +86,7 @@ function operationFunction(scope: EntityScope, method: Method, context: string):
       : { docs: docs(method.docs) }),
     parameters: [contextParam, ...(method.parameters ?? [])],
     returnType: method.returnType,
-    statements: method.statements,
+    statements: [traced, ...body],
   };
 }
 
@@ -105,7 +108,8 @@ function emitOperations(scope: EntityScope): StatementStructures[] {
   const context = print(runtimeType(scope, 'repository', 'TableContext'));
   const methods = REPOSITORY_METHODS.flatMap((family) => family(scope));
   return [
-    ...methods.map((m) => operationFunction(scope, m, context)),
+    // an iterating form (`queryAll`) reports the pattern of the method it iterates (`query`), as the table class does
+    ...methods.map((m) => operationFunction(scope, m, context, m.name.endsWith('All') && methods.some((other) => other.name === m.name.slice(0, -3)) ? m.name.slice(0, -3) : m.name)),
     {
       kind: StructureKind.Class,
       name: `${scope.name}Repository`,

@@ -338,6 +338,7 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ifOption('retry'),
     ifOption('transactionRetry'),
     ifOption('gatherConcurrency'),
+    ifOption('telemetry'),
     // an empty secret is refused, not ignored
     ...(pii ? [spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([]))))] : []),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
@@ -353,10 +354,9 @@ function emitContextFunction(s: TableScope): StatementStructures {
     docs: jsDoc(
       `The context the ${table.name} operations run with: what their function forms take in place of the table class` +
         (first ? ` (\`${operationName(first.name, 'put')}(context, item)\` does what \`db.${entityNames(first).member}.put(item)\` does)` : '') +
-        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code. ' +
-        `Telemetry is the table class's option (\`new ${tableClassName(table)}(client, { telemetry })\` instruments its methods): the function forms are not instrumented, so the context does not take it.`,
+        ', so that a bundle keeps only the operations it imports. Build it once, as the table class. Cursor options with a secret go through `protectCursors` first (`{ cursor: protectCursors({ secret }) }`), which brings the signing and encryption code; `telemetry` makes each function form\'s call an operation it reports, as the table class\'s methods.',
     ),
-    parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef('Omit', typeRef(s.optionsType), literalType('telemetry')), NO_OPTIONS)],
+    parameters: [param('client', typeRef(s.imports.type('@aws-sdk/lib-dynamodb', 'DynamoDBDocumentClient'))), param('options', typeRef(s.optionsType), NO_OPTIONS)],
     returnType: print(s.runtimeType('repository', 'TableContext')),
     statements: [
       constant('tableName', binary(path('options.tableName'), '??', str(table.name))),

@@ -34,6 +34,19 @@ export interface TableContext {
   readonly now?: () => number;
   /** How errors print key parts marked pii: keyed with the table's `piiSecret`; absent: the process's random key. */
   readonly pii?: PiiFingerprint;
+  /** Telemetry per access pattern (telemetry.ts): set, each function form's call is one operation it reports. */
+  readonly telemetry?: OperationTelemetry;
+}
+
+/** What a function form asks of telemetry (telemetry.ts implements it): the types only, so this module imports none of it. */
+export interface OperationTelemetry {
+  /**
+   * One call of an operation's function form (`orderGet(context, key)`) as one operation named
+   * `<Entity>.<method>`: `run` is the function form itself, called again with its arguments (`args`,
+   * the context first) but a context of the operation's own, without telemetry; its result, as
+   * `run` returns it. `pattern` is the access pattern when it is not the method (`queryAll` iterates `query`).
+   */
+  call(model: EntityModel, method: string, run: (context: TableContext, ...args: never[]) => unknown, args: ArrayLike<unknown>, pattern?: string): unknown;
 }
 
 export interface KeyAttributeModel {

@@ -16,6 +16,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyCodec } from './codec.js';
 import type { EntityModel, TableContext } from './repository.js';
+import type { OperationTelemetry } from './table-context.js';
 
 /** A span or metric attribute value: never a key or stored value, only names, templates and numbers. */
 export type TelemetryValue = string | number | boolean | readonly string[];
@@ -109,7 +110,7 @@ export interface TableDescription {
 }
 
 /** The `telemetry` option of a generated table class: made by `telemetry(...sinks)` or `openTelemetry(api)`. */
-export interface TableTelemetry {
+export interface TableTelemetry extends OperationTelemetry {
   /** Wraps the table object's members (called once, by its constructor). */
   instrument(table: object, context: TableContext, description: TableDescription): void;
 }
@@ -309,7 +310,9 @@ class Operation {
     this.keySpace = start.keySpace;
     this.given = sinks;
     const client = { send: (command: Command, ...rest: unknown[]) => this.send(base.client, command, rest) } as unknown as DynamoDBDocumentClient;
-    this.context = { ...base, client };
+    // the operation's own context: its requests counted here, and no telemetry of its own (a function form called within it is part of it)
+    const { telemetry: _telemetry, ...rest } = base;
+    this.context = { ...rest, client };
   }
 
   /** The sinks' side, told of the operation the first time it is needed (sinks see only operations that happen). */
@@ -636,37 +639,42 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
       const self = Object.create(target) as Record<string | symbol, unknown>;
       self['context'] = operation.context;
       self[IN_OPERATION] = true;
-      let result: unknown;
+      return runOperation(operation, () => method.apply(self, args));
+    };
+  }
+}
+
+/** Runs one operation's call: it ends when the call's promise settles, its iterator ends, or (a transaction's builder) its commit settles. */
+function runOperation(operation: Operation, invoke: () => unknown): unknown {
+  let result: unknown;
+  try {
+    // the operation begins with its first request (whose SDK spans run in its context) or its end
+    result = invoke();
+  } catch (error) {
+    operation.end(error);
+    throw error;
+  }
+  if (result instanceof Promise) return endWhenSettled(result, operation);
+  if (isAsyncIterator(result)) return tracedIterator(result, operation);
+  if (typeof result === 'object' && result !== null && typeof (result as { commit?: unknown }).commit === 'function') {
+    // a transaction: the operation is its commit (a builder never committed sent nothing and is not reported)
+    const tx = result as { commit: (...args: unknown[]) => Promise<unknown> };
+    const commit = tx.commit;
+    tx.commit = (...commitArgs: unknown[]) => {
+      operation.restart();
+      let sent: Promise<unknown>;
       try {
-        // the operation begins with its first request (whose SDK spans run in its context) or its end
-        result = method.apply(self, args);
+        sent = operation.run(() => commit.apply(tx, commitArgs));
       } catch (error) {
         operation.end(error);
         throw error;
       }
-      if (result instanceof Promise) return endWhenSettled(result, operation);
-      if (isAsyncIterator(result)) return tracedIterator(result, operation);
-      if (typeof result === 'object' && result !== null && typeof (result as { commit?: unknown }).commit === 'function') {
-        // a transaction: the operation is its commit (a builder never committed sent nothing and is not reported)
-        const tx = result as { commit: (...args: unknown[]) => Promise<unknown> };
-        const commit = tx.commit;
-        tx.commit = (...commitArgs: unknown[]) => {
-          operation.restart();
-          let sent: Promise<unknown>;
-          try {
-            sent = operation.run(() => commit.apply(tx, commitArgs));
-          } catch (error) {
-            operation.end(error);
-            throw error;
-          }
-          return endWhenSettled(sent, operation);
-        };
-        return result;
-      }
-      operation.end();
-      return result;
+      return endWhenSettled(sent, operation);
     };
+    return result;
   }
+  operation.end();
+  return result;
 }
 
 /**
@@ -676,7 +684,21 @@ function wrapMember(target: Record<string | symbol, unknown>, given: Naming, sin
 export function telemetry(...sinks: TelemetrySink[]): TableTelemetry {
   const timer = (globalThis as { performance?: { now(): number } }).performance;
   const clock = timer === undefined ? Date.now : () => timer.now();
+  // an entity's key spaces, worked out once per model and index
+  const keySpaces = new WeakMap<EntityModel, Map<string | undefined, string | undefined>>();
+  const keySpaceOf = (model: EntityModel) => (indexName: string | undefined) => {
+    let known = keySpaces.get(model);
+    if (known === undefined) keySpaces.set(model, (known = new Map()));
+    if (!known.has(indexName)) known.set(indexName, entityKeySpace(model, indexName));
+    return known.get(indexName);
+  };
   return {
+    call(model, method, run, args, pattern = method) {
+      const context = args[0] as TableContext;
+      const operation = new Operation({ name: `${model.name}.${method}`, table: context.tableName, entity: model.name, pattern, startTime: Date.now() }, sinks, context, keySpaceOf(model), clock);
+      const rest = Array.prototype.slice.call(args, 1) as unknown[];
+      return runOperation(operation, () => (run as (context: TableContext, ...args: readonly unknown[]) => unknown)(operation.context, ...rest));
+    },
     instrument(table: object, context: TableContext, description: TableDescription): void {
       const members = description.members;
       const tableName = description.table;

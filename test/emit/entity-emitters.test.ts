@@ -159,7 +159,12 @@ test('operations: each method is also an exported function of the context, holdi
   t.true(operations.every((f) => f.isExported));
   const get = operations[0]!;
   t.deepEqual(get.parameters!.map((p) => `${p.name}: ${p.type}`), ['context: TableContext', 'key: OrderKey', 'options: ReadOptions']);
-  t.is(get.statements, 'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;');
+  // with telemetry in the context, the call is one operation: the function again, inside it; an iterating form names the pattern it iterates
+  t.deepEqual(get.statements, [
+    "if (context.telemetry) return context.telemetry.call(orderModel, 'get', orderGet, arguments) as never;",
+    'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;',
+  ]);
+  t.is((operations.find((f) => f.name === 'orderQueryByStatusAll')!.statements as string[])[0], "if (context.telemetry) return context.telemetry.call(orderModel, 'queryByStatusAll', orderQueryByStatusAll, arguments, 'queryByStatus') as never;");
   t.regex((get.docs![0] as { description: string }).description, /^Reads one Order by its key; undefined when there is none\. The function form of\s+`OrderRepository\.get`/);
   const method = (name: string) => repository.methods!.find((m) => m.name === name)!;
   t.is(method('get').statements, 'return orderGet(this.context, key, options);');

@@ -87,6 +87,7 @@ test('table class: the context takes each option only when it is set, and the tt
       '    ...(options.retry ? { retry: options.retry } : {}),',
       '    ...(options.transactionRetry ? { transactionRetry: options.transactionRetry } : {}),',
       '    ...(options.gatherConcurrency ? { gatherConcurrency: options.gatherConcurrency } : {}),',
+      '    ...(options.telemetry ? { telemetry: options.telemetry } : {}),',
       "    ttl: 'expiresAt',",
       // the clock its reads hide expired items by: the client's own (the in-memory table's), else the system's
       '    ...clientClock(client)',
