@@ -703,8 +703,13 @@ export class EditorEngine {
       found === 'timeout' ? { file, hash: this.keyOf(file, text), diagnostics: [], fixes: [], tables: [], skipped: 'timeout' as const, took: timeoutMs, stamps: [] }
       : found === 'stopped' ? { file, hash: '', diagnostics: [], fixes: [], tables: [], took: 0, stamps: [] }
       : found;
+    return this.record(analysis, text);
+  }
+
+  /** Keeps an analysis (by its hash; one without a hash, a failed check, is not kept) and tells onAnalyzed. */
+  private record<A extends Analysis & { readonly stamps: readonly Stamp[] }>(analysis: A, text: string): A {
     if (analysis.hash) this.results.set(analysis.hash, analysis);
-    if (analysis.tables.length) this.lastGood.set(file, analysis.tables);
+    if (analysis.tables.length) this.lastGood.set(analysis.file, analysis.tables);
     try {
       this.options.onAnalyzed?.(analysis, text);
     } catch (error) {
@@ -717,17 +722,7 @@ export class EditorEngine {
     const started = performance.now();
     const key = this.keyOf(file, text);
     const stamps: Stamp[] = [];
-    const finish = (result: Omit<Analysis, 'file' | 'hash' | 'took'>): Analysis & { stamps: readonly Stamp[] } => {
-      const analysis = { file, hash: key, ...result, took: performance.now() - started, stamps };
-      this.results.set(key, analysis);
-      if (result.tables.length) this.lastGood.set(file, result.tables);
-      try {
-        this.options.onAnalyzed?.(analysis, text);
-      } catch (error) {
-        this.log(`ddbgen: ${String(error)}`);
-      }
-      return analysis;
-    };
+    const finish = (result: Omit<Analysis, 'file' | 'hash' | 'took'>): Analysis & { stamps: readonly Stamp[] } => this.record({ file, hash: key, ...result, took: performance.now() - started, stamps }, text);
     const { syntaxErrors, editing } = this.parsedText(file, text);
     if (syntaxErrors) return finish({ diagnostics: [], fixes: [], tables: [], skipped: 'syntax' });
     if (editing) return finish({ diagnostics: [], fixes: [], tables: [], skipped: 'editing' });

@@ -1,6 +1,6 @@
 // The issue's "done when", as a new user would do it: `ddbgen init`, declare the access pattern the
-// app serves (at a rate), `ddbgen generate`, turn telemetry on in the table class, run a load
-// against DynamoDB Local, see a span per access pattern with its consumed capacity in an
+// app serves (at a rate), `ddbgen generate`, turn telemetry on in the context the README's function forms take,
+// run a load against DynamoDB Local, see a span per access pattern with its consumed capacity in an
 // OpenTelemetry exporter, and `ddbgen lint --observed` on that run (its EMF lines, and its OTLP
 // JSON export) names the pattern whose rate exceeds its declaration.
 import { randomUUID } from 'node:crypto';
@@ -47,18 +47,20 @@ test('the starter app with telemetry on: a span per pattern with its units, and 
   const otel = otelHarness();
   const lines: string[] = [];
   const emf = new app.EmfWriter({ write: (line: string) => lines.push(line) });
-  // the one line a user adds: the telemetry option
-  const db = new app['AppTable'](DynamoDBDocumentClient.from(clientFor(local.endpoint)), { tableName, telemetry: app.openTelemetry(otel.api, { tracer: otel.tracer, meter: otel.meter, sinks: [emf] }) });
+  // the one option a user adds to the context the README's function forms take: telemetry
+  const db = app['createAppContext'](DynamoDBDocumentClient.from(clientFor(local.endpoint)), { tableName, telemetry: app.openTelemetry(otel.api, { tracer: otel.tracer, meter: otel.meter, sinks: [emf] }) });
 
+  // the starter's function forms (its schema, not the social fixture's types)
+  const forms = app as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
   // the load: users and their orders, then the app's reads, as fast as DynamoDB Local answers
   const started = Date.now();
   for (let u = 0; u < 10; u++) {
-    await db.user.put({ id: `u${u}`, email: `u${u}@example.com`, createdAt: new Date(Date.UTC(2024, 0, 1)) });
-    for (let o = 0; o < 5; o++) await db.order.put({ userId: `u${u}`, orderId: `o${o}`, placedAt: new Date(Date.UTC(2024, 0, 1 + o)), total: 10 * o });
+    await forms['userPut']!(db, { id: `u${u}`, email: `u${u}@example.com`, createdAt: new Date(Date.UTC(2024, 0, 1)) });
+    for (let o = 0; o < 5; o++) await forms['orderPut']!(db, { userId: `u${u}`, orderId: `o${o}`, placedAt: new Date(Date.UTC(2024, 0, 1 + o)), total: 10 * o });
   }
   for (let i = 0; i < 200; i++) {
-    await db.order.recentOrders({ userId: `u${i % 10}`, placedAt: new Date(Date.UTC(2024, 0, 2)) });
-    if (i % 4 === 0) await db.user.get({ id: `u${i % 10}` });
+    await forms['orderRecentOrders']!(db, { userId: `u${i % 10}`, placedAt: new Date(Date.UTC(2024, 0, 2)) });
+    if (i % 4 === 0) await forms['userGet']!(db, { id: `u${i % 10}` });
   }
   const seconds = (Date.now() - started) / 1000;
   emf.flush();
