@@ -126,7 +126,8 @@ export interface EngineOptions {
   readonly worker?: boolean;
   /**
    * With `worker`: how long one check may take, in milliseconds (default 10,000); a worker's first
-   * check, which also loads the DSL, the schema's packages and the lint, may take five times as long.
+   * check, which also loads the DSL, the schema's packages and the lint, may take five times as long,
+   * and one sent while the worker starts six times (it loads the compiler as well).
    */
   readonly timeoutMs?: number;
 }
@@ -370,9 +371,8 @@ class AnalysisWorker {
   private next = 0;
   /** Checks answered: the first also loads what every later one reuses. */
   private answered = 0;
-  /** Resolved once the worker has loaded the engine (the timeout counts the check, not the worker's start). */
-  private readonly ready: Promise<void>;
-  private markReady: () => void = () => undefined;
+  /** Whether the worker has loaded the engine (until then, a check's time includes the worker's start). */
+  private ready = false;
   ended = false;
 
   constructor(log: (text: string) => void) {
@@ -382,9 +382,8 @@ class AnalysisWorker {
       : new Worker(workerUrl);
     // an idle worker does not keep the process alive (a language server exits when its client goes)
     this.worker.unref();
-    this.ready = new Promise((resolve) => (this.markReady = resolve));
     this.worker.on('message', (answer: WorkerAnswer) => {
-      if ('ready' in answer) return this.markReady();
+      if ('ready' in answer) return void (this.ready = true);
       if ('log' in answer) return log(answer.log);
       this.answered++;
       this.waiting.get(answer.id)?.(answer.analysis);
@@ -401,21 +400,20 @@ class AnalysisWorker {
   /** The analysis of this text; 'timeout' when the worker did not answer within `timeoutMs` (it is ended then), 'stopped' when it failed. */
   check(file: string, text: string, timeoutMs: number): Promise<Checked> {
     const id = this.next++;
+    // timed from when it is sent, so that no check waits for ever: a worker's first check also loads
+    // the DSL and the lint (five times the time), and one sent while the worker starts, the compiler too (six)
+    const allowed = timeoutMs * (!this.ready ? 6 : this.answered === 0 ? 5 : 1);
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.worker.postMessage({ id, file, text } satisfies WorkerRequest);
-      void this.ready.then(() => {
-        if (!this.waiting.has(id)) return;
-        const timer = setTimeout(() => {
-          this.waiting.delete(id);
-          this.end();
-          resolve('timeout');
-        }, this.answered === 0 ? timeoutMs * 5 : timeoutMs);
-        this.waiting.set(id, (analysis) => {
-          clearTimeout(timer);
-          resolve(analysis);
-        });
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        this.end();
+        resolve('timeout');
+      }, allowed);
+      this.waiting.set(id, (analysis) => {
+        clearTimeout(timer);
+        resolve(analysis);
       });
+      this.worker.postMessage({ id, file, text } satisfies WorkerRequest);
     });
   }
 
@@ -426,7 +424,6 @@ class AnalysisWorker {
     // whoever still waits gets no analysis rather than waiting for ever
     for (const done of this.waiting.values()) done('stopped');
     this.waiting.clear();
-    this.markReady();
   }
 }
 
