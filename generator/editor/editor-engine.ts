@@ -674,11 +674,6 @@ export class EditorEngine {
     }
   }
 
-  /** Starts the analysis worker now (with `worker`), so that it loads while the editor starts rather than at the first check. */
-  warm(): void {
-    if (this.options.worker) this.running();
-  }
-
   /** The analysis worker, started when none runs. */
   private running(): AnalysisWorker {
     if (!this.worker || this.worker.ended) this.worker = new AnalysisWorker((line) => this.log(line));
