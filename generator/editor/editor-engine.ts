@@ -449,7 +449,8 @@ export class EditorEngine {
   private readonly configs = new Map<string, ConfigInfo | 'loading' | undefined>();
   private readonly configLoads = new Map<string, Promise<ConfigInfo>>();
   private readonly stale = new Lru<{ key: string; diagnostic?: EditorDiagnostic; fix?: EditorFix } | 'running'>(64);
-  private readonly pending = new Map<string, string>();
+  /** The newest text asked of each file and not yet answered: one entry per call, so that an answer forgets only its own. */
+  private readonly pending = new Map<string, { readonly text: string }>();
   /** The diagnostics last answered for each file, and the text they were for. */
   private readonly shown = new Lru<{ text: string; diagnostics: readonly EditorDiagnostic[] }>(64);
   private queue: Promise<void> = Promise.resolve();
@@ -557,23 +558,29 @@ export class EditorEngine {
   analyzeWithStamps(file: string, text: string): Promise<Analysis & { readonly stamps?: readonly Stamp[] }> {
     const ready = this.peek(file, text);
     if (ready) return Promise.resolve(ready);
-    this.pending.set(file, text);
+    // the same text asked again while it waits (an editor's didChange that changes nothing, a save) is
+    // answered by the same analysis: only a different, newer text supersedes it
+    const asked = { text };
+    this.pending.set(file, asked);
     const run = this.queue.then(async (): Promise<Analysis> => {
       // a newer text of this file is waiting: this one is out of date before it is checked
-      if (this.pending.get(file) !== text) return { file, hash: '', diagnostics: [], fixes: [], tables: [], skipped: 'superseded', took: 0 };
+      if (this.pending.get(file)?.text !== text) return { file, hash: '', diagnostics: [], fixes: [], tables: [], skipped: 'superseded', took: 0 };
       return this.peek(file, text) ?? (await (this.options.worker ? this.computeInWorker(file, text) : this.compute(file, text)));
     });
     this.queue = run.then(
       () => undefined,
       () => undefined,
     );
+    const answered = () => {
+      if (this.pending.get(file) === asked) this.pending.delete(file);
+    };
     return run.then(
       (analysis) => {
-        if (this.pending.get(file) === text) this.pending.delete(file);
+        answered();
         return analysis;
       },
       (error: unknown) => {
-        if (this.pending.get(file) === text) this.pending.delete(file);
+        answered();
         this.log(`ddbgen: analysis failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         return { file, hash: '', diagnostics: [], fixes: [], tables: [], took: 0 };
       },

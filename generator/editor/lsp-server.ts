@@ -68,10 +68,9 @@ export function startLspServer(input: NodeJS.ReadableStream = process.stdin, out
   };
   const engine: EditorEngine = new EditorEngine({
     log,
-    // the checks run on this process's thread, which is the editor's no more (a language server is a
-    // process of its own); with a worker thread here, publications went missing under heavy load (the
-    // editor property test, 1 run in 2 at load ~10), a cause not yet found
-    worker: false,
+    // the checks run in a worker thread: this one keeps answering completions and hovers meanwhile,
+    // and a schema module that never finishes loading is ended at the timeout, never a frozen server
+    worker: true,
     // a result that was not ready (the config, the stale-output check): check the file's documents again
     onChange: (file) => {
       for (const document of documents.all()) if (fileOf(document.uri) === file) check(document);

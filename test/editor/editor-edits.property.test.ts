@@ -69,36 +69,42 @@ test('random edits of every fixture never crash the tsserver plugin or ddbgen ls
       const seen = new Set([original]);
       ts.notify('open', { file, fileContent: original, scriptKindName: 'TS', projectRootPath: project.dir });
       await lsp.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version, text: original } });
-      await fc.assert(
-        fc.asyncProperty(edit(original), async (change) => {
-          const lines = change.text.split('\n');
-          const inside = (line: number, offset: number) => line >= 0 && line < lines.length && offset >= 0 && offset <= lines[line]!.length;
-          // tsserver: the text replaced, checked, and checked again once the plugin's analysis of it is ready
-          ts.replaceText(file, current, change.text);
-          current = change.text;
-          // a new text that declares a table is analysed after the first answer, and tsserver told to check again
-          const analysed = declaresTable(file, change.text) && !seen.has(change.text);
-          seen.add(change.text);
-          const refreshed = analysed ? ts.next((m) => m.event === 'projectsUpdatedInBackground', 30_000) : undefined;
-          const first = await ts.semanticDiagnostics(file);
-          const second = refreshed ? (await refreshed, await ts.semanticDiagnostics(file)) : [];
-          for (const d of [...first, ...second].filter((x: TsDiagnostic) => x.source === 'ddbgen')) {
-            t.true(inside(d.start.line - 1, d.start.offset - 1) && inside(d.end.line - 1, d.end.offset - 1), `${path.basename(file)}, ${change.what}: tsserver put ${JSON.stringify(d)} outside the text`);
-            t.true(positionOf(change.text, d.start) <= positionOf(change.text, d.end));
-          }
-          // ddbgen lsp: the new version, and its publication
-          version++;
-          await lsp.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text: change.text }] });
-          // the first answer of a file waits for the server's cold start (its worker loads the compiler and the DSL): on a loaded 2-core machine, well past 30 s
-          const until = Date.now() + (version === 2 ? 120_000 : 30_000);
-          let publication;
-          while (!(publication = published.get(uri)?.find((p) => p.version === version)) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-          t.truthy(publication, `${path.basename(file)}, ${change.what}: no publishDiagnostics for version ${version}; ${lspErrors}`);
-          for (const d of publication?.diagnostics ?? []) t.true(inside(d.range.start.line, d.range.start.character) && inside(d.range.end.line, d.range.end.character), `${path.basename(file)}, ${change.what}: lsp put ${JSON.stringify(d.range)} outside the text`);
-          checked++;
-        }),
-        { numRuns: RUNS },
-      );
+      await fc
+        .assert(
+          fc.asyncProperty(edit(original), async (change) => {
+            const lines = change.text.split('\n');
+            const inside = (line: number, offset: number) => line >= 0 && line < lines.length && offset >= 0 && offset <= lines[line]!.length;
+            // tsserver: the text replaced, checked, and checked again once the plugin's analysis of it is ready
+            ts.replaceText(file, current, change.text);
+            current = change.text;
+            // a new text that declares a table is analysed after the first answer, and tsserver told to check again
+            const analysed = declaresTable(file, change.text) && !seen.has(change.text);
+            seen.add(change.text);
+            // the first analysis waits for the plugin's cold start (its worker loads the compiler and the DSL): on a loaded 2-core machine, well past 30 s
+            const refreshed = analysed ? ts.next((m) => m.event === 'projectsUpdatedInBackground', checked === 0 ? 120_000 : 30_000) : undefined;
+            const first = await ts.semanticDiagnostics(file);
+            const second = refreshed ? (await refreshed, await ts.semanticDiagnostics(file)) : [];
+            for (const d of [...first, ...second].filter((x: TsDiagnostic) => x.source === 'ddbgen')) {
+              t.true(inside(d.start.line - 1, d.start.offset - 1) && inside(d.end.line - 1, d.end.offset - 1), `${path.basename(file)}, ${change.what}: tsserver put ${JSON.stringify(d)} outside the text`);
+              t.true(positionOf(change.text, d.start) <= positionOf(change.text, d.end));
+            }
+            // ddbgen lsp: the new version, and its publication
+            version++;
+            await lsp.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text: change.text }] });
+            // the first answer of a file waits for the server's cold start, as above
+            const until = Date.now() + (version === 2 ? 120_000 : 30_000);
+            let publication;
+            while (!(publication = published.get(uri)?.find((p) => p.version === version)) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+            t.truthy(publication, `${path.basename(file)}, ${change.what}: no publishDiagnostics for version ${version}; ${lspErrors}`);
+            for (const d of publication?.diagnostics ?? []) t.true(inside(d.range.start.line, d.range.start.character) && inside(d.range.end.line, d.range.end.character), `${path.basename(file)}, ${change.what}: lsp put ${JSON.stringify(d.range)} outside the text`);
+            checked++;
+          }),
+          { numRuns: RUNS },
+        )
+        // the property's own error (an assertion, a server's timeout) with the counterexample
+        .catch((error: Error & { cause?: unknown }) => {
+          throw error.cause instanceof Error ? Object.assign(error.cause, { message: `${error.cause.message}\n${error.message}` }) : error;
+        });
       ts.notify('close', { file });
       await lsp.sendNotification('textDocument/didClose', { textDocument: { uri } });
     }

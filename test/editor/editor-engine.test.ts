@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { EditorEngine, applyEdits, codeOfNumber, numericCode, shifted, type EditorDiagnostic } from '../../generator/editor/editor-engine.js';
-import { starterProject } from '../support/editor-project.js';
+import { starterProject, withHotKey } from '../support/editor-project.js';
 
 const codes = (a: { diagnostics: ReadonlyArray<{ code: string }> }) => a.diagnostics.map((d) => d.code);
 
@@ -22,6 +22,26 @@ test('results are cached by content hash in a bounded LRU; a new text is checked
   t.is(engine.cacheSize, 3);
   t.is(engine.peek(schema, text), undefined, 'the least recently used analysis went first');
   t.deepEqual(cached(), [], 'no transpile cache is written for editor texts (only the config\'s, as the CLI reads it)');
+});
+
+test('texts asked while others wait: an older text is superseded by a newer one, the same text asked twice is answered twice', async (t) => {
+  const { schema, text } = await starterProject('engine-queue');
+  const engine = new EditorEngine({ staleCheck: false });
+  const hot = withHotKey(text);
+  // an editor's didChange that changes nothing (or a save) asks for the text already waiting: both get its analysis
+  const [once, twice] = await Promise.all([engine.analyze(schema, hot), engine.analyze(schema, hot)]);
+  t.deepEqual([once.skipped, twice.skipped], [undefined, undefined]);
+  t.true(codes(twice).includes('HK001'));
+  // a newer text asked before the older one's turn: the older is not checked, the newer is
+  const older = `${text}\n// older\n`;
+  const newer = `${hot}\n// newer\n`;
+  const [first, second] = await Promise.all([engine.analyze(schema, older), engine.analyze(schema, newer)]);
+  t.is(first.skipped, 'superseded');
+  t.is(engine.peek(schema, older), undefined);
+  t.true(codes(second).includes('HK001'));
+  // and back to the older text, asked twice while the newer one's repeat waits: every call answered
+  const again = await Promise.all([engine.analyze(schema, newer), engine.analyze(schema, older), engine.analyze(schema, older)]);
+  t.deepEqual(again.map((a) => a.skipped), [undefined, undefined, undefined], 'the newer text was cached, so it answers at once');
 });
 
 test('a module the schema imports changed on disk: the cached analysis is not used again', async (t) => {
@@ -106,7 +126,8 @@ test('in a worker thread: the same analysis as in process, the caller\'s thread 
   const hot = text.replace("pk: 'USER#<userId>', sk: 'ORDER#", "pk: 'ORDERS', sk: 'ORDER#");
   const local = new EditorEngine({ staleCheck: false });
   const logged: string[] = [];
-  const engine = new EditorEngine({ staleCheck: false, worker: true, timeoutMs: 3000, log: (line) => logged.push(line) });
+  // a worker's first check may take six times the timeout (it starts the worker): 48 s, enough on a loaded machine
+  const engine = new EditorEngine({ staleCheck: false, worker: true, timeoutMs: 8000, log: (line) => logged.push(line) });
   t.teardown(() => engine.dispose());
   const inWorker = await engine.analyze(schema, hot);
   const inProcess = await local.analyze(schema, hot);
@@ -128,7 +149,7 @@ test('in a worker thread: the same analysis as in process, the caller\'s thread 
   const ended = await engine.analyze(schema, looping);
   t.is(ended.skipped, 'timeout');
   t.deepEqual(ended.diagnostics, []);
-  t.true(logged.some((line) => line.includes('took longer than 3000 ms')), logged.join('\n'));
+  t.true(logged.some((line) => line.includes('took longer than 8000 ms')), logged.join('\n'));
   t.is((await engine.analyze(schema, looping)).skipped, 'timeout', 'the text that looped is not run again');
   const after = await engine.analyze(schema, `${hot}\n// fixed\n`);
   t.deepEqual(codes(after), codes(inProcess));
