@@ -135,6 +135,29 @@ test('didOpen and didChange publish the diagnostics; completion, hover and the c
   }
 });
 
+test('a schema module that never finishes loading freezes nothing: the server answers meanwhile and exits when asked', async (t) => {
+  t.timeout(180_000);
+  const project = await starterProject('lsp-loop');
+  const server = await startServer(project.dir);
+  try {
+    const uri = pathToFileURL(project.schema).href;
+    await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: project.text } });
+    await published(server, uri, (_, v) => v === 1, 0, 120_000);
+    // the module now loops at its top level: its check runs (and loops) on the worker thread
+    const looping = `while (true) {}\n${project.text}`;
+    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: looping }] });
+    await new Promise((r) => setTimeout(r, 1000));
+    const at = looping.indexOf("'USER#<userId>'") + 8;
+    const answer = server.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(looping, at) });
+    const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000));
+    const hover = await Promise.race([answer, late]);
+    t.not(hover, 'late', 'the hover was answered while the schema looped');
+    t.true(hover !== 'late' && hover !== null && hover.contents.value.includes('Example key'), JSON.stringify(hover));
+  } finally {
+    await stop(server);
+  }
+});
+
 test('stale output: DDB090 on the saved schema whose output no longer matches it, and the action that runs the generator clears it', async (t) => {
   t.timeout(180_000);
   const project = await starterProject('lsp-stale');
