@@ -4,7 +4,7 @@
 // flight, as a test sends them, and 16), ddbgen's engine called in process, and each server's
 // resident memory holding the same items. A correctness gate compares both servers' answers first.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -150,16 +150,35 @@ const OPERATIONS = [
   },
 ] as const;
 
-/** Requests per second: `requests` of `run`, `inFlight` at a time. */
-async function rate(send: Send, run: (send: Send, i: number, n: number) => Promise<unknown>, requests: number, n: number, inFlight: number): Promise<number> {
+/** Clock ticks a second, as /proc counts CPU time. */
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+/** The CPU time a process has used (user and system, all its threads), in milliseconds (from /proc). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/** One measurement: requests per second, the server's CPU per request (µs; for a server in its own process) and how busy this process (the client) was. */
+interface Rate {
+  readonly perSecond: number;
+  readonly serverUs: number | undefined;
+  readonly clientBusy: number;
+}
+
+/** `requests` of `run`, `inFlight` at a time, against the server in process `pid` (undefined: in this process). */
+async function rate(send: Send, run: (send: Send, i: number, n: number) => Promise<unknown>, requests: number, n: number, inFlight: number, pid: number | undefined): Promise<Rate> {
   let next = 0;
+  const serverBefore = pid === undefined ? 0 : cpuMs(pid);
+  const clientBefore = process.cpuUsage();
   const began = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < requests) await run(send, next++, n);
     }),
   );
-  return requests / ((performance.now() - began) / 1000);
+  const ms = performance.now() - began;
+  const client = process.cpuUsage(clientBefore);
+  return { perSecond: requests / (ms / 1000), serverUs: pid === undefined ? undefined : ((cpuMs(pid) - serverBefore) * 1000) / requests, clientBusy: (client.user + client.system) / 1000 / ms };
 }
 
 /** A phase's figures as it ends, on stderr (a full run takes a while; the section is written at the end). */
@@ -236,20 +255,29 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
     }
     const rows: string[] = [];
     let slowest = Infinity;
+    /** The largest ratio of ddbgen local's server CPU per request to DynamoDB Local's, over every measurement (medians). */
+    let cpuRatio = 0;
+    const pids = { ddbgen: ddbgen.pid, dynamo: dynamo.pid, engine: undefined };
     for (const inFlight of [1, 16]) {
       for (const { op, run } of OPERATIONS) {
-        const measured = { ddbgen: [] as number[], dynamo: [] as number[], engine: [] as number[], ratio: [] as number[] };
+        const measured = { ddbgen: [] as Rate[], dynamo: [] as Rate[], engine: [] as Rate[], ratio: [] as number[] };
         for (let round = 0; round < sizes.rounds; round++) {
           const order = (round % 2 ? ['dynamo', 'ddbgen', 'engine'] : ['ddbgen', 'engine', 'dynamo']) as Array<keyof typeof sends>;
-          const inRound: Record<string, number> = {};
-          for (const which of order) inRound[which] = await rate(sends[which], run, which === 'engine' ? n * 10 : n, n, inFlight);
+          const inRound: Partial<Record<keyof typeof sends, Rate>> = {};
+          for (const which of order) inRound[which] = await rate(sends[which], run, which === 'engine' ? n * 10 : n, n, inFlight, pids[which]);
           for (const which of order) measured[which].push(inRound[which]!);
-          measured.ratio.push(inRound['ddbgen']! / inRound['dynamo']!);
+          measured.ratio.push(inRound.ddbgen!.perSecond / inRound.dynamo!.perSecond);
         }
         const ratio = stats(measured.ratio);
         slowest = Math.min(slowest, ratio.min);
-        progress(`${op}, ${inFlight} in flight: ratio ${range(ratio, 2)}×`);
-        rows.push(`| ${op} | ${inFlight} | ${range(stats(measured.dynamo), 0)} | ${range(stats(measured.ddbgen), 0)} | ${range(ratio, 2)}× | ${range(stats(measured.engine), 0)} |`);
+        const of = (which: 'ddbgen' | 'dynamo' | 'engine', figure: (r: Rate) => number) => stats(measured[which].map(figure));
+        const serverUs = (which: 'ddbgen' | 'dynamo') => of(which, (r) => r.serverUs!);
+        cpuRatio = Math.max(cpuRatio, serverUs('ddbgen').median / serverUs('dynamo').median);
+        const busy = (which: 'ddbgen' | 'dynamo') => fmt(of(which, (r) => r.clientBusy * 100).median, 0);
+        progress(`${op}, ${inFlight} in flight: ratio ${range(ratio, 2)}×; server CPU per request ${fmt(serverUs('dynamo').median, 0)} µs (DynamoDB Local), ${fmt(serverUs('ddbgen').median, 0)} µs (ddbgen local); client busy ${busy('dynamo')} % / ${busy('ddbgen')} %`);
+        rows.push(
+          `| ${op} | ${inFlight} | ${range(of('dynamo', (r) => r.perSecond), 0)} | ${range(of('ddbgen', (r) => r.perSecond), 0)} | ${range(ratio, 2)}× | ${range(serverUs('dynamo'), 0)} | ${range(serverUs('ddbgen'), 0)} | ${busy('dynamo')} % / ${busy('ddbgen')} % | ${range(of('engine', (r) => r.perSecond), 0)} |`,
+        );
       }
     }
 
@@ -285,10 +313,11 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
       `\`ddbgen local\` ${range(s.ddbgen, 0)} ms (a new Node process, the CLI and the server; a bare Node HTTP server that answers \`{}\` takes ${range(s.bare, 0)} ms, so ddbgen's own part is ${range(s.added, 0)} ms, taken within each round), ${range(s.inProcess, 1)} ms for \`startLocal()\` in a running process — ${fmt(s.dynamo.median / s.ddbgen.median)}× sooner. ` +
       `Target under 100 ms: ${s.added.max < 100 && s.inProcess.max < 100 ? 'met' : 'missed'} for what ddbgen adds to Node's own start (the server's modules, the engine, listening: ${fmt(s.added.median, 0)} ms over a bare Node server; ${fmt(s.inProcess.median, 0)} ms in process); ${s.ddbgen.median < 100 ? 'met' : 'missed'} for the whole process, as Node alone takes ${fmt(s.bare.median, 0)} ms to answer on this machine.\n\n` +
       `**Requests per second**, ${n} requests a measurement over ${n} items, ${sizes.rounds} interleaved rounds, median (min – max); the ratio taken within each round. The last column is ddbgen's engine called in process (\`LocalDynamoDB.handle\`, what \`create<Table>InMemory()\` runs; ${n * 10} requests a measurement):\n\n` +
-      `| operation | in flight | DynamoDB Local | ddbgen local | ddbgen local ÷ DynamoDB Local | engine in process |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+      `The server's CPU per request is its process's user and system time (every thread: the JVM's collector and compiler too) over the measurement, from /proc; the client's share is this process's CPU time over the wall time (100 % is one core: the client, not the server, sets the pace there).\n\n` +
+      `| operation | in flight | DynamoDB Local, req/s | ddbgen local, req/s | ddbgen local ÷ DynamoDB Local | DynamoDB Local, server CPU µs/req | ddbgen local, server CPU µs/req | client busy (DynamoDB Local / ddbgen) | engine in process, req/s |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
       `**Memory**, resident set of the server process holding ${sizes.items.toLocaleString('en-US')} items of about 150 bytes (loaded with BatchWriteItem, 25 a request, 8 in flight; the count checked by a Scan): ` +
       `DynamoDB Local ${fmt(theirs.held, 0)} MiB (${fmt(theirs.idle, 0)} MiB empty; loaded at ${fmt(theirs.loadRate, 0)} items/s), ddbgen local ${fmt(mine.held, 0)} MiB (${fmt(mine.idle, 0)} MiB empty; loaded at ${fmt(mine.loadRate, 0)} items/s).\n\n` +
-      `Ahead of DynamoDB Local on every figure: start-up ${s.ddbgen.median < s.dynamo.median ? 'yes' : 'no'}; requests per second ${slowest > 1 ? 'yes' : 'no'} (lowest ratio in any round ${fmt(slowest, 2)}×); memory ${mine.held < theirs.held ? 'yes' : 'no'}; loading ${mine.loadRate > theirs.loadRate ? 'yes' : 'no'}.`;
+      `Ahead of DynamoDB Local on every figure: start-up ${s.ddbgen.median < s.dynamo.median ? 'yes' : 'no'}; requests per second ${slowest > 1 ? 'yes' : 'no'} (lowest ratio in any round ${fmt(slowest, 2)}×); server CPU per request ${cpuRatio < 1 ? 'yes' : 'no'} (at most ${fmt(cpuRatio, 2)}× DynamoDB Local's); memory ${mine.held < theirs.held ? 'yes' : 'no'}; loading ${mine.loadRate > theirs.loadRate ? 'yes' : 'no'}.`;
     return { title: '11. `ddbgen local` against DynamoDB Local (servers over HTTP, same machine)', text };
   } finally {
     clients.forEach((c) => c.destroy());
