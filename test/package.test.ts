@@ -4,12 +4,15 @@
 // CommonJS and ESM packages, under erasableSyntaxOnly, and with node10, node16 and bundler
 // resolution of `import … from 'ddbgen'`. Everything is installed once (the TypeScript versions
 // under aliases) and each setup is a folder linking to those node_modules.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import test from 'ava';
+import rpc from 'vscode-jsonrpc/node';
+import { TSCONFIG, TsServer, withHotKey } from './support/editor-project.js';
 
 const exec = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -120,4 +123,63 @@ test('the package ships only what is needed, with top-level main and types for n
   t.false(files.some((f) => f.endsWith('.test.ts') || f.startsWith('test/') || f.startsWith('fixtures/') || f.startsWith('bench/')));
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
   t.true(files.includes(manifest.main.replace(/^\.\//, '')) && files.includes(manifest.types.replace(/^\.\//, '')));
+});
+
+// The editor guide's set-ups from the installed package: the plugin line in tsconfig, loaded by the
+// tsserver of the TypeScript versions VS Code runs as a workspace version, and `ddbgen lsp` from the
+// installed bin; each shows HK001 at a hot key typed into the starter schema.
+for (const version of ['5.9', '6'] as const) {
+  test.serial(`the installed ddbgen/ts-plugin, loaded by TypeScript ${version}'s tsserver from the tsconfig line, shows HK001 at a hot key in the starter schema`, async (t) => {
+    t.timeout(150_000);
+    const dir = path.join(project, 'setups', `editor-ts${version}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'editor', private: true, type: 'module' }));
+    symlinkSync(path.join(project, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    for (const f of ['schema.ts', 'ddbgen.config.ts']) cpSync(path.join(project, f), path.join(dir, f));
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    const schema = path.join(dir, 'schema.ts');
+    const text = readFileSync(schema, 'utf8');
+    const server = new TsServer(dir, path.join(project, 'node_modules', TYPESCRIPT[version], 'lib', 'tsserver.js'));
+    try {
+      server.notify('open', { file: schema, fileContent: text, scriptKindName: 'TS', projectRootPath: dir });
+      t.deepEqual(await server.settled(schema, text, 120_000), [], 'the starter is clean');
+      const hot = withHotKey(text);
+      server.replaceText(schema, text, hot);
+      const found = (await server.settled(schema, hot)).filter((d) => d.source === 'ddbgen');
+      const hk001 = found.find((d) => d.text.startsWith('HK001:'));
+      t.deepEqual(hk001?.start, { line: hot.slice(0, hot.indexOf("'ORDERS'")).split('\n').length, offset: hot.slice(0, hot.indexOf("'ORDERS'")).split('\n').at(-1)!.length + 1 }, JSON.stringify(found) + server.stderr);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test.serial('the installed `ddbgen lsp` publishes HK001 for a hot key in the starter schema', async (t) => {
+  t.timeout(150_000);
+  const bin = path.join(project, 'node_modules', 'ddbgen', 'bin', 'ddbgen.js');
+  const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { cwd: project, stdio: ['pipe', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (d) => (log += d));
+  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const published: Array<{ uri: string; diagnostics: Array<{ code: string; range: { start: { line: number } } }> }> = [];
+  connection.onNotification('textDocument/publishDiagnostics', (p: (typeof published)[number]) => void published.push(p));
+  connection.onNotification('window/logMessage', (m: { message: string }) => void (log += `${m.message}\n`));
+  connection.listen();
+  try {
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(project).href, capabilities: {} });
+    await connection.sendNotification('initialized', {});
+    const schema = path.join(project, 'schema.ts');
+    const hot = withHotKey(readFileSync(schema, 'utf8'));
+    const uri = pathToFileURL(schema).href;
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: hot } });
+    const until = Date.now() + 120_000;
+    while (!published.some((p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'HK001')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const hk001 = published.flatMap((p) => p.diagnostics).find((d) => d.code === 'HK001');
+    t.is(hk001?.range.start.line, hot.slice(0, hot.indexOf("'ORDERS'")).split('\n').length - 1, log);
+  } finally {
+    await connection.sendRequest('shutdown').catch(() => undefined);
+    await connection.sendNotification('exit').catch(() => undefined);
+    connection.dispose();
+    child.kill();
+  }
 });

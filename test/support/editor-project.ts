@@ -82,9 +82,10 @@ export class TsServer {
   /** tsserver's log, where the plugin notes each text it has checked. */
   readonly logFile: string;
 
-  constructor(cwd: string) {
+  /** A tsserver in `cwd`: TypeScript's own from this checkout, or the one at `tsserver` (an installed version's lib/tsserver.js). */
+  constructor(cwd: string, tsserver = path.join(root, 'node_modules/typescript/lib/tsserver.js')) {
     this.logFile = path.join(cwd, 'tsserver.log');
-    const args = [path.join(root, 'node_modules/typescript/lib/tsserver.js'), '--disableAutomaticTypingAcquisition', '--useNodeIpc=false', '--logVerbosity', 'normal', '--logFile', this.logFile];
+    const args = [tsserver, '--disableAutomaticTypingAcquisition', '--useNodeIpc=false', '--logVerbosity', 'normal', '--logFile', this.logFile];
     this.process = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stderr.on('data', (d) => (this.stderr += d));
     this.process.stdout.on('data', (chunk: Buffer) => this.read(chunk));
