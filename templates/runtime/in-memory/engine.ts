@@ -1,19 +1,19 @@
 // The engine of DynamoDB in memory: tables with DynamoDB's semantics — expressions
-// (in-memory-expression.ts), items sorted by their sort key's UTF-8 bytes / number / bytes, 1 MB
+// (expression.ts), items sorted by their sort key's UTF-8 bytes / number / bytes, 1 MB
 // pages and `Limit` before filters, global and local secondary indexes with their projections and
 // sparseness (global ones optionally behind by a lag), all-or-nothing transactions with
 // cancellation reasons and idempotency tokens, DynamoDB's limits with its own error names and
 // messages, Time to Live on a clock the test moves, stream records, and faults on demand
 // (throttling, unprocessed batch items, transaction conflicts, 5xx, latency), drawn from a seeded
 // generator so a failing test reproduces. It loads no part of the AWS SDK: `InMemoryDynamoDB`
-// (in-memory-table.ts) puts it behind a DynamoDBDocumentClient for generated code and tests, and
+// (table.ts) puts it behind a DynamoDBDocumentClient for generated code and tests, and
 // `ddbgen local` serves its low-level `request` over HTTP, starting without the SDK.
 //
 // What it answers is proved against DynamoDB Local by the differential suite
 // (test/in-memory/differential.test.ts); the deliberate differences are listed in docs/guide/testing.md.
 
 import type { CreateTableCommandInput, GlobalSecondaryIndex, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
-import { stringBytes } from './item-size.js';
+import { stringBytes } from '../item-size.js';
 import {
   Aliases,
   applyUpdate,
@@ -32,7 +32,7 @@ import {
   type Resolved,
   type ResolvedAction,
   type ResolvedCondition,
-} from './in-memory-expression.js';
+} from './expression.js';
 import {
   compareScalars,
   copyMap,
@@ -49,7 +49,7 @@ import {
   wireMap,
   type AttributeMap,
   type AttributeValue,
-} from './in-memory-value.js';
+} from './value.js';
 
 /**
  * How the request being answered carries its values: the DocumentClient's JavaScript values

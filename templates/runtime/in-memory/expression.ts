@@ -1,4 +1,4 @@
-// DynamoDB's expression language for the in-memory table (in-memory-table.ts): parsing (key
+// DynamoDB's expression language for the in-memory table (table.ts): parsing (key
 // conditions, condition and filter expressions, update expressions, projections) and evaluation
 // against an item, with DynamoDB's semantics and messages: comparisons of different types are
 // false (`<>` true), a missing attribute fails every test but `<>` and attribute_not_exists,
@@ -21,7 +21,7 @@ import {
   type AttributeMap,
   type AttributeValue,
   type ValueType,
-} from './in-memory-value.js';
+} from './value.js';
 
 export type ExpressionKind = 'KeyConditionExpression' | 'ConditionExpression' | 'FilterExpression' | 'UpdateExpression' | 'ProjectionExpression';
 
