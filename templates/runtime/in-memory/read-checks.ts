@@ -2,7 +2,8 @@
 // reads (an index projects some attributes only; a filter may not name a key attribute), and the
 // key condition turned into a partition and a test of its items.
 
-import { evaluateCondition, type PathPart, type Resolved, type ResolvedCondition } from './expression.js';
+import { evaluateCondition, type Resolved, type ResolvedCondition } from './expression.js';
+import type { PathPart } from './expression-parser.js';
 import { valueId, type IndexShape, type KeySchema } from './key-space.js';
 import type { Table } from './stored-table.js';
 import { validation, type AttributeMap, type AttributeValue } from './value.js';

@@ -5,7 +5,8 @@
 import { checkFilterKeys, checkProjected, keyTest, projectedNames, topNames } from './read-checks.js';
 import { capacity, consumed, readUnits, type Capacity } from './capacity.js';
 import type { EngineContext } from './engine-context.js';
-import { evaluateCondition, parseCondition, project, resolveCondition, type PathPart, type ResolvedCondition } from './expression.js';
+import { evaluateCondition, project, resolveCondition, type ResolvedCondition } from './expression.js';
+import { parseCondition, type PathPart } from './expression-parser.js';
 import { unprocessed } from './faults.js';
 import { compareOrder, hashOf, lowerBound, type Entry, type IndexShape, type KeySpace } from './key-space.js';
 import type { Fault } from './options.js';

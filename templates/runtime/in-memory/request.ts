@@ -3,7 +3,8 @@
 // and the checks of keys, items, ReturnValues and expressions every operation makes.
 
 import { stringBytes } from '../item-size.js';
-import { Aliases, checkOverlap, parseCondition, parseProjection, resolveCondition, resolvePath, type ExpressionKind, type PathPart, type ResolvedCondition } from './expression.js';
+import { Aliases, checkOverlap, resolveCondition, resolvePath, type ResolvedCondition } from './expression.js';
+import { parseCondition, parseProjection, type ExpressionKind, type PathPart } from './expression-parser.js';
 import type { Table } from './stored-table.js';
 import {
   copyMap,

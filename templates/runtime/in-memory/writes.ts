@@ -6,7 +6,9 @@
 
 import { capacity, chargeWrite, consumed, readUnits, type Capacity } from './capacity.js';
 import type { EngineContext } from './engine-context.js';
-import { applyUpdate, evaluateCondition, parseUpdate, resolveUpdate, updatedValues, type ResolvedAction, type ResolvedCondition } from './expression.js';
+import { evaluateCondition, type ResolvedCondition } from './expression.js';
+import { parseUpdate } from './expression-parser.js';
+import { applyUpdate, resolveUpdate, updatedValues, type ResolvedAction } from './expression-updates.js';
 import { unprocessed } from './faults.js';
 import type { Fault } from './options.js';
 import { ConditionFailure, TOKEN_MS, TRANSACTION_BYTES, aliasesOf, checkItem, checkKey, checkReturnValues, conflict, expressions, marshallMap, unmarshallMap, type RequestInput } from './request.js';
