@@ -4,7 +4,8 @@
 
 /** From the bottom. Each entry: its name and the paths (regular expressions from the root) it holds. */
 const LAYERS = [
-  ['foundation', ['^dsl/', '^templates/runtime/', '^generator/(package-root|project-root|ts-morph|command-io)\\.ts$']],
+  ['foundation', ['^dsl/', '^templates/runtime/[^/]+$', '^generator/(package-root|project-root|ts-morph|command-io)\\.ts$']],
+  ['in-memory and migration engines', ['^templates/runtime/(in-memory|migration)/']],
   ['model', ['^generator/model/', '^generator/diagnostics/']],
   ['validate', ['^generator/validate/']],
   ['lint', ['^generator/lint/']],
@@ -34,10 +35,17 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-engine-to-engine-import',
+      severity: 'error',
+      comment: 'The in-memory engine and the migration engine ship apart (every output with the one, migration programs alone with the other): neither imports the other. What both need belongs in the app runtime.',
+      from: { path: '^templates/runtime/(in-memory|migration)/' },
+      to: { path: '^templates/runtime/(in-memory|migration)/', pathNot: '^templates/runtime/$1/' },
+    },
+    {
       name: 'no-unlayered-module',
       severity: 'error',
-      comment: 'A generator module outside every layer: add its folder to LAYERS in .dependency-cruiser.cjs.',
-      from: { path: '^generator/', pathNot: LAYERS.flatMap(([, paths]) => paths) },
+      comment: 'A generator or runtime module outside every layer: add its folder to LAYERS in .dependency-cruiser.cjs.',
+      from: { path: '^(generator|templates/runtime)/', pathNot: LAYERS.flatMap(([, paths]) => paths) },
       to: {},
     },
   ],

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     if (emitted.code !== 0) throw new Error(emitted.stderr);
     const folder = path.join(dir, 'migrations', 'library');
     const { plan } = await import(path.join(folder, 'plan.ts'));
-    const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration-lease.js'));
+    const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'lease.js'));
     const after = await import(path.join(folder, 'new', 'library', 'index.js'));
     const data = libraryItems(Math.round((ITEMS - 16) / 3.2));
     const rows: string[] = [];

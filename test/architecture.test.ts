@@ -30,7 +30,7 @@ test('the generator, the DSL and the runtime import downward only, with no circl
   t.deepEqual(violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`), []);
 });
 
-test('the rules find an upward import, a circle and a module outside the layers', async (t) => {
+test('the rules find an upward import, a circle, a module outside the layers and one engine importing the other', async (t) => {
   const tree = mkdtempSync(path.join(tmpdir(), 'ddbgen-layers-'));
   t.teardown(() => rmSync(tree, { recursive: true, force: true }));
   const write = (file: string, text: string) => {
@@ -43,10 +43,18 @@ test('the rules find an upward import, a circle and a module outside the layers'
   write('generator/emit/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
   write('generator/emit/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
   write('generator/stray/c.ts', "import { a } from '../emit/a.js';\nexport const c = a;\n");
-  const found = (await cruise(tree, ['generator'])).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+  // the app runtime ships without the engines; the engines import the app runtime and their own folder, never each other
+  write('templates/runtime/codec.ts', "export const codec = 1;\n");
+  write('templates/runtime/write.ts', "import { engine } from './in-memory/engine.js';\nexport const write = engine;\n");
+  write('templates/runtime/in-memory/engine.ts', "import { codec } from '../codec.js';\nimport { value } from './value.js';\nexport const engine = codec + value;\n");
+  write('templates/runtime/in-memory/value.ts', "export const value = 1;\n");
+  write('templates/runtime/migration/lease.ts', "import { engine } from '../in-memory/engine.js';\nexport const lease = engine;\n");
+  const found = (await cruise(tree, ['generator', 'templates'])).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
   t.deepEqual(found, [
     'no-circular: generator/emit/a.ts → generator/emit/b.ts',
+    'no-engine-to-engine-import: templates/runtime/migration/lease.ts → templates/runtime/in-memory/engine.ts',
     'no-unlayered-module: generator/stray/c.ts → generator/emit/a.ts',
+    'no-upward-import-from-foundation: templates/runtime/write.ts → templates/runtime/in-memory/engine.ts',
     'no-upward-import-from-validate: generator/validate/check.ts → generator/cli/cli.ts',
   ]);
 });

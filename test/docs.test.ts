@@ -11,7 +11,7 @@ import { lintSarif } from '../generator/lint/output.js';
 const root = path.resolve(import.meta.dirname, '..');
 
 test('every code in the catalogue has an explanation', (t) => {
-  t.deepEqual(renderPages().missing, [], 'add these codes to explanations in generator/diagnostics/messages.ts, then npm run docs');
+  t.deepEqual(renderPages().missing, [], 'add these codes to explanations in generator/diagnostics/explanations.ts, then npm run docs');
 });
 
 test('docs/codes and docs/rules are exactly the rendered pages (npm run docs regenerates them)', (t) => {

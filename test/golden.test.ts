@@ -21,7 +21,7 @@ for (const fixture of ['social.ts', 'time-series.ts', 'fans.ts']) {
       const schemaShaped = Object.fromEntries([...files].filter(([name]) => !name.includes('/runtime/')));
       t.snapshot(schemaShaped, `${table.name}: every file whose shape depends on the schema`);
       const format = moduleFormat(path.join(out, tableFolder(table)));
-      for (const name of [...files.keys()].filter((f) => f.includes('/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js'))) {
+      for (const name of [...files.keys()].filter((f) => f.includes('/runtime/') && f.endsWith('.js')).map((f) => f.slice(f.indexOf('/runtime/') + '/runtime/'.length, -'.js'.length))) {
         const module = runtimeModules().get(name)!;
         t.is(files.get(`${tableFolder(table)}/runtime/${name}.js`), `${fileHeader()}\n\n${module.js[format]}`, `runtime/${name}.js is the compiled module`);
         t.is(files.get(`${tableFolder(table)}/runtime/${name}.d.ts`), `${fileHeader()}\n\n${module.declarations}`, `runtime/${name}.d.ts is its declarations`);

@@ -48,8 +48,11 @@ test('runtimeImports reads the runtime modules a text imports, values and types,
     ["export { type RetryPolicy } from './runtime/batch.js';\nimport { UserKeys } from './user.js';", './runtime/', ['batch']],
     ["import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nimport { x } from '../runtime/codec.js';", './runtime/', []],
     ["import { ValidationError } from './errors.js';\nexport * from './codec.js';", './', ['errors', 'codec']],
+    ["import { InMemoryDynamoDB } from './runtime/in-memory/table.js';", './runtime/', ['in-memory/table']],
   ];
   for (const [text, prefix, want] of cases) t.deepEqual(runtimeImports(text, prefix), want, text);
+  // within the runtime, from a module in a folder: its neighbours and the app runtime above it
+  t.deepEqual(runtimeImports("import { compareUtf8 } from '../codec.js';\nimport { Aliases } from './expression.js';\nimport '@aws-sdk/client-dynamodb';", './', 'in-memory/engine'), ['codec', 'in-memory/expression']);
 });
 
 test('IMPORTED_RUNTIME (whose exports no generated name may take) names every runtime module the emitters import, and only runtime modules', (t) => {
@@ -57,7 +60,7 @@ test('IMPORTED_RUNTIME (whose exports no generated name may take) names every ru
   for (const name of IMPORTED_RUNTIME) t.true(modules.has(name), `${name} is no runtime module`);
   // every runtime module an emitter's source names, and every one a generated output of the fixtures imports
   const emitters = [...readdirSync(path.join(root, 'generator/emit')).map((f) => path.join(root, 'generator/emit', f)), path.join(root, 'generator/diff/emit-migration.ts')].filter((f) => f.endsWith('.ts'));
-  const named = new Set(emitters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/runtime\/([a-z-]+)\.js/g)].map((m) => m[1]!)));
+  const named = new Set(emitters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/runtime\/([a-z-]+(?:\/[a-z-]+)?)\.js/g)].map((m) => m[1]!)));
   const outputs = readdirSync(path.join(root, 'out'), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(path.join(root, 'out', d.name, 'index.ts')));
   t.true(outputs.length >= 5, 'npm run generate wrote the fixtures\' outputs');
   for (const dir of outputs) {
@@ -65,7 +68,7 @@ test('IMPORTED_RUNTIME (whose exports no generated name may take) names every ru
       for (const name of runtimeImports(readFileSync(path.join(root, 'out', dir.name, file), 'utf8'), './runtime/')) named.add(name);
     }
   }
-  t.true(named.has('repository') && named.has('migration-cli'));
+  t.true(named.has('repository') && named.has('migration/cli'));
   t.deepEqual([...named].filter((name) => modules.has(name) && !IMPORTED_RUNTIME.includes(name)).sort(), []);
 });
 
@@ -83,10 +86,10 @@ test('usedRuntime closes over the runtime\'s own imports', (t) => {
 test('only the runtime modules a schema uses are written: edges, gathering and rotation only for schemas that have them', (t) => {
   const out = path.join(root, 'out', 'test-runtime-modules', 'selection');
   const runtimeOf = (variant: Variant) =>
-    new Set([...generateTable(table(variant), out).files.keys()].filter((f) => f.startsWith('shop/runtime/') && f.endsWith('.js')).map((f) => path.basename(f, '.js')));
+    new Set([...generateTable(table(variant), out).files.keys()].filter((f) => f.startsWith('shop/runtime/') && f.endsWith('.js')).map((f) => f.slice('shop/runtime/'.length, -'.js'.length)));
   // a table with queries, batches, conditions and transactions, and none of the features below
   const plain = runtimeOf({});
-  t.deepEqual([...plain].sort(), ['batch', 'codec', 'condition', 'cursor', 'errors', 'expression', 'hmac', 'in-memory-engine', 'in-memory-expression', 'in-memory-table', 'in-memory-value', 'item', 'item-size', 'key-condition', 'repository', 'scan', 'table-context', 'telemetry', 'telemetry-emf', 'transaction', 'write']);
+  t.deepEqual([...plain].sort(), ['batch', 'codec', 'condition', 'cursor', 'errors', 'expression', 'hmac', 'in-memory/capacity', 'in-memory/engine', 'in-memory/engine-context', 'in-memory/expression', 'in-memory/expression-parser', 'in-memory/expression-updates', 'in-memory/faults', 'in-memory/key-space', 'in-memory/options', 'in-memory/read-checks', 'in-memory/reads', 'in-memory/request', 'in-memory/stored-table', 'in-memory/stream-records', 'in-memory/table', 'in-memory/value', 'in-memory/writes', 'item', 'item-size', 'key-condition', 'repository', 'scan', 'table-context', 'telemetry', 'telemetry-emf', 'transaction', 'write']);
   const cases: Array<[Variant, string[], string[]]> = [
     [{ edge: true }, ['edge'], ['gather', 'rotation']],
     [{ shard: true }, ['gather'], ['edge', 'rotation']],
@@ -99,7 +102,7 @@ test('only the runtime modules a schema uses are written: edges, gathering and r
     for (const name of absent) t.false(modules.has(name), `${JSON.stringify(variant)}: no ${name}`);
     for (const name of plain) t.true(modules.has(name), `${JSON.stringify(variant)}: ${name}`);
   }
-  t.false(runtimeOf({ edge: true, shard: true, rotation: true, timeBucket: true }).has('migration'), 'the migration engine only for migration programs');
+  t.false(runtimeOf({ edge: true, shard: true, rotation: true, timeBucket: true }).has('migration/engine'), 'the migration engine only for migration programs');
   const all = generateTable(table({ edge: true }), out).files;
   for (const name of runtimeOf({ edge: true })) t.true(all.has(`shop/runtime/${name}.d.ts`), `${name}.d.ts beside ${name}.js`);
   t.false([...all.keys()].some((f) => f.startsWith('shop/runtime/') && f.endsWith('.ts') && !f.endsWith('.d.ts')), 'no runtime source');

@@ -52,7 +52,8 @@ for (const [stream, createTable, cfn, cdk] of exports) {
 }
 
 test('the stream modules are generated only for a table with a stream', (t) => {
-  const names = (stream?: StreamViewType) => [...generateTable(orders(stream), path.join(root, 'out')).files.keys()].filter((f) => f.includes('stream'));
+  // (the in-memory table's own stream records, runtime/in-memory/stream-records.js, ship with every output, as the in-memory table does)
+  const names = (stream?: StreamViewType) => [...generateTable(orders(stream), path.join(root, 'out')).files.keys()].filter((f) => f.includes('stream') && !f.includes('/runtime/in-memory/'));
   t.deepEqual(names('keys-only').sort(), ['orders/runtime/stream.d.ts', 'orders/runtime/stream.js', 'orders/stream.ts']);
   t.deepEqual(names(), []);
 });

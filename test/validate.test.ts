@@ -226,9 +226,9 @@ const limits: Array<[string, TableDef, string[]]> = [
   ]],
   // planPut, planUpdate, planDelete are runtime helpers (write.ts) the entity's module does not import: its function forms may take those names
   ['an entity whose function forms share names with runtime helpers its module does not import (Plan: planPut)', named('Plans', { entities: { Plan: keyed('P#<id>') } }), []],
-  // Charge (capacity-bucket.ts, the migration's throttle), Path and Operand (in-memory-expression.ts) are exported by runtime modules no generated module imports
+  // Charge (migration/capacity-bucket.ts, the migration's throttle), Path and Operand (in-memory/expression-parser.ts) are exported by runtime modules no generated module imports
   ['entities named like exports of runtime modules generated code never imports (Charge, Path, Operand)', named('Payments', { entities: { Charge: keyed('C#<id>'), Path: keyed('P#<id>'), Operand: keyed('O#<id>') } }), []],
-  // InMemoryEngine is declared by in-memory-engine.ts and re-exported by in-memory-table.ts, which generated code imports
+  // InMemoryEngine is declared by in-memory/engine.ts and re-exported by in-memory/table.ts, which generated code imports
   ['an entity named like a runtime re-export generated code imports (InMemoryEngine)', named('Engines', { entities: { InMemoryEngine: keyed('E#<id>') } }), [
     'DDB101 Engines.entities.InMemoryEngine: entity "InMemoryEngine" would declare "InMemoryEngine" in the generated code, which is the name of a ddbgen runtime helper the generated code imports | rename it so that it does not produce "InMemoryEngine", e.g. "InMemoryEngineRecord"',
   ]],

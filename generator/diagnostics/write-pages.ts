@@ -13,6 +13,6 @@ for (const folder of ['docs/codes', 'docs/rules']) {
 for (const [file, text] of pages) writeFileSync(path.join(packageRoot, file), text);
 process.stdout.write(`ddbgen docs: ${pages.size} pages written\n`);
 if (missing.length) {
-  process.stderr.write(`ddbgen docs: no explanation in generator/diagnostics/messages.ts for ${missing.join(', ')}\n`);
+  process.stderr.write(`ddbgen docs: no explanation in generator/diagnostics/explanations.ts for ${missing.join(', ')}\n`);
   process.exitCode = 1;
 }

@@ -81,7 +81,7 @@ function planModule(before: TableDef, after: TableDef, moved: Moved, oldCodec: K
   const migrated = new Set(entities.map((e) => e.name));
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
   const imports = [
-    `import type { MigrationPlan } from './new/${folder}/runtime/migration.js';`,
+    `import type { MigrationPlan } from './new/${folder}/runtime/migration/engine.js';`,
     `import { fromStored } from './old/${folder}/runtime/item.js';`,
     ...entities.flatMap((e) => {
       const module = entityFile(after.entities[e.name]!).replace(/\.ts$/, '.js');
@@ -134,7 +134,7 @@ function cliModule(after: TableDef): string {
 //   npx tsx ${program} cleanup                     remove the run from the lease table (no worker alive); a new run sweeps again
 // A stopped run resumes where it stopped; re-running a finished one changes nothing. --help lists every option.
 
-import { migrationMain } from './new/${folder}/runtime/migration-cli.js';
+import { migrationMain } from './new/${folder}/runtime/migration/cli.js';
 import { plan } from './plan.js';
 
 process.exitCode = await migrationMain(plan, process.argv.slice(2), ${quote(program)});
@@ -153,7 +153,7 @@ function lambdaModule(after: TableDef): string {
 // Deploy it as an ES module (bundled, e.g. esbuild --bundle --format=esm --platform=node, or this
 // folder with "type": "module"), with a role allowed the calls migration-workers.json grants.
 
-import { migrationHandler } from './new/${folder}/runtime/migration-cli.js';
+import { migrationHandler } from './new/${folder}/runtime/migration/cli.js';
 import { plan } from './plan.js';
 
 export const handler = migrationHandler(plan);
@@ -272,7 +272,7 @@ export function emitMigrations(pairs: readonly TablePair[], changes: readonly Lo
     const root = path.join(dir, folder);
     // the program reads items with the old code's fromStored and runs the new code's migration engine
     writeOutput(path.join(root, 'old'), [generateTable(before.table, path.join(root, 'old'), { runtime: ['item'], keepCache: false, ...(oldCodec === 1 ? { keyCodec: 1 as const } : {}) }).files]);
-    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration-cli'], keepCache: false }).files]);
+    writeOutput(path.join(root, 'new'), [generateTable(after.table, path.join(root, 'new'), { runtime: ['migration/cli'], keepCache: false }).files]);
     writeFileSync(path.join(root, 'plan.ts'), planModule(before.table, after.table, [...moved.values()], oldCodec));
     writeFileSync(path.join(root, `lambda-${folder}.ts`), lambdaModule(after.table));
     writeFileSync(path.join(root, 'Dockerfile'), dockerfile(after.table));

@@ -17,7 +17,7 @@ import { GLOBALS_FILE } from '../validate/name-rules.js';
 import { compiledRuntimeDir, runtimeImports, runtimeSourceDir, sourceFiles, sourceHash, type Manifest, type ModuleFormat } from './runtime-modules.js';
 
 /** Runtime modules that use Node's own modules, written only when asked for (ddbgen diff --emit-migration). */
-const NODE_ONLY = ['migration', 'migration-lease', 'migration-cli'];
+const NODE_ONLY = ['migration/engine', 'migration/lease', 'migration/cli'];
 
 /** The options the generated code is checked with (type-check.ts), emitting one module format. */
 const compilerOptions = (format: ModuleFormat, node: boolean): ts.CompilerOptions => ({
@@ -76,8 +76,8 @@ export function compileRuntime(): void {
         const result = program.emit(program.getSourceFile(root), (file, text) => {
           mkdirSync(path.dirname(file), { recursive: true });
           writeFileSync(file, text);
-          const name = path.basename(file).replace(/\.(d\.ts|js)$/, '');
-          if (format === 'esm') imports[name] = [...new Set([...(imports[name] ?? []), ...runtimeImports(text, './')])].sort();
+          const name = path.relative(path.join(compiledRuntimeDir, format), file).split(path.sep).join('/').replace(/\.(d\.ts|js)$/, '');
+          if (format === 'esm') imports[name] = [...new Set([...(imports[name] ?? []), ...runtimeImports(text, './', name)])].sort();
         });
         if (result.emitSkipped) throw new Error(`the runtime module ${root} was not emitted`);
       }

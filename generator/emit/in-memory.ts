@@ -12,7 +12,7 @@ import { call, construct, id, Imports, jsDoc, keyword, path, print, prop, return
 import { param } from './repository-crud.js';
 import { hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
 
-const RUNTIME = './runtime/in-memory-table.js';
+const RUNTIME = './runtime/in-memory/table.js';
 
 const inMemoryNames = (table: TableDef) => ({ create: `create${pascalCase(table.name)}InMemory`, options: `${pascalCase(table.name)}InMemoryOptions` });
 

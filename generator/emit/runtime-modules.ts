@@ -37,9 +37,16 @@ export interface RuntimeModule {
   readonly imports: readonly string[];
 }
 
-/** The runtime's source files (tests excluded), by module name, sorted. */
+/**
+ * The runtime's source files (tests excluded), by module name, sorted. A module's name is its path
+ * in templates/runtime without `.ts`: `codec` (the app runtime), `in-memory/table` (the in-memory
+ * engine), `migration/engine` (the migration engine); an output holds it at the same path under `runtime/`.
+ */
 export function sourceFiles(): Map<string, string> {
-  const names = readdirSync(runtimeSourceDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort();
+  const names = readdirSync(runtimeSourceDir, { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .sort();
   return new Map(names.map((f) => [f.replace(/\.ts$/, ''), path.join(runtimeSourceDir, f)]));
 }
 
@@ -49,10 +56,15 @@ export function sourceHash(sources: ReadonlyMap<string, string>): string {
   return hash.digest('hex');
 }
 
-/** The runtime modules a module's text imports (`./runtime/x.js` from generated code, `./x.js` within the runtime). */
-export function runtimeImports(text: string, prefix: './runtime/' | './'): string[] {
-  const found = ts.preProcessFile(text, true, false).importedFiles.map((f) => f.fileName);
-  return found.filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes('/') && f.endsWith('.js')).map((f) => f.slice(prefix.length, -'.js'.length));
+/**
+ * The runtime modules a module's text imports: `./runtime/x.js` and `./runtime/in-memory/x.js` from
+ * generated code; from within the runtime (prefix `./`), its relative imports (`./x.js`, `../x.js`)
+ * resolved from the folder of `from`, the importing module's name (`in-memory/table`).
+ */
+export function runtimeImports(text: string, prefix: './runtime/' | './', from = ''): string[] {
+  const found = ts.preProcessFile(text, true, false).importedFiles.map((f) => f.fileName).filter((f) => f.endsWith('.js'));
+  if (prefix === './runtime/') return found.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length, -'.js'.length));
+  return found.filter((f) => f.startsWith('./') || f.startsWith('../')).map((f) => path.posix.join(path.posix.dirname(from), f.slice(0, -'.js'.length)));
 }
 
 let loaded: Map<string, RuntimeModule> | undefined;

@@ -3,7 +3,7 @@
 // the engine answers them as it answers expressions. A request that mixes the two kinds is
 // refused as DynamoDB refuses it.
 
-import { validation } from '../../templates/runtime/in-memory-value.js';
+import { validation } from '../../templates/runtime/in-memory/value.js';
 
 type Input = Readonly<Record<string, unknown>>;
 

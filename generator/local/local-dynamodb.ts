@@ -16,8 +16,8 @@ import type {
   StreamSpecification,
   Tag,
 } from '@aws-sdk/client-dynamodb';
-import { InMemoryEngine, type InMemoryOperation, type InMemoryStreamRecord } from '../../templates/runtime/in-memory-engine.js';
-import { itemBytes, RequestError, validation, type AttributeMap } from '../../templates/runtime/in-memory-value.js';
+import { InMemoryEngine, type InMemoryOperation, type InMemoryStreamRecord } from '../../templates/runtime/in-memory/engine.js';
+import { itemBytes, RequestError, validation, type AttributeMap } from '../../templates/runtime/in-memory/value.js';
 import { translateLegacy } from './legacy-parameters.js';
 import { compileSelect, compileWrite, duplicateItem, keyAndCondition, parseStatement, projectSelected, type PartiqlTable, type Statement } from './partiql.js';
 import { checkRequest } from './request-checks.js';

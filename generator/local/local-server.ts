@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { RequestError, wireMap } from '../../templates/runtime/in-memory-value.js';
+import { RequestError, wireMap } from '../../templates/runtime/in-memory/value.js';
 import { LocalDynamoDB, type SavedTable } from './local-dynamodb.js';
 
 export interface LocalOptions {

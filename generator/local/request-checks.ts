@@ -4,7 +4,7 @@
 // parameters a request needs, then whether every table it names exists ("Requested resource not
 // found"). What follows (keys, expressions, items) is the engine's to check.
 
-import { RequestError, validation } from '../../templates/runtime/in-memory-value.js';
+import { RequestError, validation } from '../../templates/runtime/in-memory/value.js';
 
 type Input = Readonly<Record<string, unknown>>;
 

@@ -3,7 +3,7 @@
 // ExpressionAttributeNames alias, is refused. The in-memory table leaves this to ddbgen's
 // generated code, which aliases every name; `ddbgen local` answers any client, so it checks.
 
-import { validation } from '../../templates/runtime/in-memory-value.js';
+import { validation } from '../../templates/runtime/in-memory/value.js';
 
 const RESERVED = new Set(
   `ABORT ABSOLUTE ACTION ADD AFTER AGENT AGGREGATE ALL ALLOCATE ALTER ANALYZE AND ANY ARCHIVE ARE ARRAY AS ASC ASCII ASENSITIVE

@@ -10,7 +10,7 @@ import { fromStoredTimestamp } from '../../templates/runtime/item.js';
 import { pullWarnings, type PullWarning } from '../diagnostics/messages.js';
 import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
 import { dominant } from './infer-attributes.js';
-import type { InferredEntity, InferredSchema, InferredTemplate, Item, SampledItem, UnmatchedItem } from './infer-schema.js';
+import type { InferredEntity, InferredSchema, InferredTemplate, Item, SampledItem, UnmatchedItem } from './inferred-schema.js';
 
 /** What `dropEntity` (pull-command.ts) does, passed in so this module stays below the command. */
 export type DropEntity = (schema: InferredSchema, entity: InferredEntity, why: string) => InferredSchema;

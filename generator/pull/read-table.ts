@@ -6,7 +6,7 @@
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PullError, type Item } from './infer-schema.js';
+import { PullError, type Item } from './inferred-schema.js';
 import { ReadWindow } from './read-window.js';
 import { describedTable, type PulledTable } from './table-description.js';
 

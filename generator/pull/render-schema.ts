@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { typeSource } from './infer-attributes.js';
-import type { InferredEntity, InferredSchema, InferredTemplate } from './infer-schema.js';
+import type { InferredEntity, InferredSchema, InferredTemplate } from './inferred-schema.js';
 
 /** Where a pulled module's own hash is written (the first line that starts so). */
 export const HASH_MARK = '// ddbgen pull: sha256 ';

@@ -4,7 +4,7 @@
 // entity of the items it holds.
 
 import { fromAttributeValues } from '../../templates/runtime/item.js';
-import { PullError, type SampledItem } from './infer-schema.js';
+import { PullError, type SampledItem } from './inferred-schema.js';
 import type { KeyAttribute, PulledIndex, PulledTable, ScalarType } from './table-description.js';
 
 interface WorkbenchKey {

@@ -442,7 +442,7 @@ export interface ExpiryContext {
 
 /**
  * The key under which a client offers a clock of its own (the in-memory table does,
- * in-memory-table.ts): a registered symbol, so that every output's copy of the runtime finds it.
+ * in-memory/table.ts): a registered symbol, so that every output's copy of the runtime finds it.
  */
 const CLIENT_CLOCK = Symbol.for('ddbgen.clock');
 

@@ -192,7 +192,7 @@ test.serial('nothing is deleted unless its replacement is there: a newer item de
   t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
   const folder = path.join(dir, 'migrations', 'library');
   const { plan } = await import(path.join(folder, 'plan.ts'));
-  const { runMigration } = await import(path.join(folder, 'new', 'library', 'runtime', 'migration.js'));
+  const { runMigration } = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'engine.js'));
   const after = await import(path.join(folder, 'new', 'library', 'index.js'));
   const tableName = `library-${randomUUID()}`;
   await local.createTable(after.libraryTableDefinition(tableName));

@@ -13,7 +13,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { main } from '../../generator/cli/cli.js';
 import { describeLiveTable, sampleItems } from '../../generator/pull/read-table.js';
-import { PullError } from '../../generator/pull/infer-schema.js';
+import { PullError } from '../../generator/pull/inferred-schema.js';
 import { clientFor, scanTable, useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

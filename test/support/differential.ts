@@ -1,4 +1,4 @@
-// Differential testing of the in-memory table (templates/runtime/in-memory-table.ts) against
+// Differential testing of the in-memory table (templates/runtime/in-memory/table.ts) against
 // DynamoDB Local: the same request or app step on both, their outcomes (answers, or errors by name,
 // message and what they carry) reduced to plain comparable data, and the two tables' contents read
 // back item by item.
@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InMemoryDynamoDB, type InMemoryOptions, type InMemoryTableSettings } from '../../templates/runtime/in-memory-table.js';
+import { InMemoryDynamoDB, type InMemoryOptions, type InMemoryTableSettings } from '../../templates/runtime/in-memory/table.js';
 import { scanTable, type LocalDynamo } from './dynamodb-local.js';
 
 /** What a request or step came to, as plain data: its answer or its error. */

@@ -111,7 +111,7 @@ export async function emitMigration(dir: string, args: readonly string[]): Promi
 
 /**
  * The library migration from `old` to `next` (schema texts), emitted in `dir`, with a fresh table
- * created in the new shape: the plan, the coordinated runtime (migration-lease.js), the new output's
+ * created in the new shape: the plan, the coordinated runtime (runtime/migration/lease.js), the new output's
  * index module and the table's name.
  */
 export async function libraryMigration(t: ExecutionContext, local: LocalDynamo, dir: string, old: string, next: string): Promise<{ plan: any; lease: any; after: any; tableName: string }> {
@@ -120,7 +120,7 @@ export async function libraryMigration(t: ExecutionContext, local: LocalDynamo, 
   t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
   const folder = path.join(dir, 'migrations', 'library');
   const { plan } = await import(path.join(folder, 'plan.ts'));
-  const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration-lease.js'));
+  const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'lease.js'));
   const after = await import(path.join(folder, 'new', 'library', 'index.js'));
   const tableName = `library-${randomUUID()}`;
   await local.createTable(after.libraryTableDefinition(tableName));

@@ -18,7 +18,7 @@ const parsed = new Map<string, ts.SourceFile>();
 function sources(folder: string): ts.SourceFile[] {
   const files = [
     ...readdirSync(folder).filter((f) => f.endsWith('.ts')).map((f) => path.join(folder, f)),
-    ...readdirSync(path.join(folder, 'runtime')).filter((f) => f.endsWith('.d.ts')).map((f) => path.join(folder, 'runtime', f)),
+    ...readdirSync(path.join(folder, 'runtime'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.d.ts')).map((f) => path.join(folder, 'runtime', f)),
   ];
   return files.map((file) => {
     let source = parsed.get(file);

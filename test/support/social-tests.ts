@@ -9,7 +9,7 @@ import anyTest, { type TestFn } from 'ava';
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, socialTableDefinition } from '../../out/social/index.js';
-import { InMemoryDynamoDB } from '../../out/social/runtime/in-memory-table.js';
+import { InMemoryDynamoDB } from '../../out/social/runtime/in-memory/table.js';
 import { useDynamoDbLocal, type LocalDynamo } from './dynamodb-local.js';
 
 /** Where a test file's tables are: a DocumentClient over them, and a way to create one more. */

@@ -2,14 +2,14 @@
 // a DynamoDBDocumentClient (the generated `<Table>Table` takes it as its client) that answers the
 // DocumentClient commands the generated code sends — Get, Put, Update, Delete, Query, Scan (with
 // segments), BatchGet, BatchWrite, TransactGet, TransactWrite — itself, through the engine in
-// in-memory-engine.ts (DynamoDB's semantics, limits, errors, clock, stream and faults).
+// engine.ts (DynamoDB's semantics, limits, errors, clock, stream and faults).
 
 import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, __Client } from '@aws-sdk/lib-dynamodb';
-import { InMemoryEngine, type FaultRule, type InMemoryOptions, type InMemoryStreamRecord, type InMemoryTableSettings } from './in-memory-engine.js';
+import { InMemoryEngine, type FaultRule, type InMemoryOptions, type InMemoryStreamRecord, type InMemoryTableSettings } from './engine.js';
 
-export type { Fault, FaultRule, InMemoryOperation, InMemoryOptions, InMemoryStreamRecord, InMemoryTableSettings } from './in-memory-engine.js';
-export { InMemoryEngine } from './in-memory-engine.js';
+export type { Fault, FaultRule, InMemoryOperation, InMemoryOptions, InMemoryStreamRecord, InMemoryTableSettings } from './engine.js';
+export { InMemoryEngine } from './engine.js';
 
 /**
  * What the DocumentClient is made from. It takes a DynamoDBClient for its configuration and

@@ -2,7 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
-import { itemSize } from './item-size.js';
+import { itemSize } from '../item-size.js';
 import {
   addDecimal,
   canonicalNumber,
@@ -16,7 +16,7 @@ import {
   sortedSet,
   unmarshallMap,
   type AttributeValue,
-} from './in-memory-value.js';
+} from './value.js';
 
 const numbers: Array<[string, string]> = [
   ['1.50', '1.5'],

@@ -1,12 +1,12 @@
-// Attribute values as DynamoDB holds them, for the in-memory table (in-memory-table.ts): the
+// Attribute values as DynamoDB holds them, for the in-memory table (table.ts): the
 // DocumentClient's conversion of JavaScript values to attribute values and back (the same rules
 // and error messages as @aws-sdk/util-dynamodb's marshall / unmarshall with default options),
 // numbers as exact decimals (38 significant digits, magnitudes 1E-130 to below 1E+126, as DynamoDB
 // stores them, so 0.1 + 0.2 is 0.3), DynamoDB's orders (strings by UTF-8 bytes, numbers by value,
 // binary by bytes) and an item's size as DynamoDB counts it.
 
-import { compareUtf8 } from './codec.js';
-import { numberBytes, stringBytes } from './item-size.js';
+import { compareUtf8 } from '../codec.js';
+import { numberBytes, stringBytes } from '../item-size.js';
 
 export type AttributeValue =
   | { readonly S: string }

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { ConditionalCheckFailedException, ProvisionedThroughputExceededException, TransactionCanceledException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactGetCommand, type QueryCommandInput, type QueryCommandOutput, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { InMemoryDynamoDB, type InMemoryOptions } from './in-memory-table.js';
+import { InMemoryDynamoDB, type InMemoryOptions } from './table.js';
 
 const definition = (name = 'T'): CreateTableCommandInput => ({
   TableName: name,

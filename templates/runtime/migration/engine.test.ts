@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { KeyTemplate, type SegmentDef } from './codec.js';
-import type { EdgeModel } from './edge.js';
-import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './migration.js';
-import { genericConversions, type EntityModel } from './repository.js';
+import { KeyTemplate, type SegmentDef } from '../codec.js';
+import type { EdgeModel } from '../edge.js';
+import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './engine.js';
+import { genericConversions, type EntityModel } from '../repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */
 function model(name: string, pk: SegmentDef[], sk: SegmentDef[]): EntityModel {

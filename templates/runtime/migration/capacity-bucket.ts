@@ -9,8 +9,8 @@
 // unless one write alone costs more than that (it then goes through alone, in an empty window).
 // Writes are admitted first come, first served: a large write is not starved by small ones.
 
-import { defaultSleep } from './batch.js';
-import { itemSize } from './item-size.js';
+import { defaultSleep } from '../batch.js';
+import { itemSize } from '../item-size.js';
 
 /** Write units of items of these sizes in bytes: 1 per KB (rounded up, 1 at least) each, doubled in a transaction. */
 export function writeUnits(sizes: readonly number[], transaction = false): number {

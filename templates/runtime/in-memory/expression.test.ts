@@ -1,7 +1,9 @@
 // The expression language as DynamoDB Local answers it (each row was tried there first).
 import test from 'ava';
-import { Aliases, applyUpdate, evaluateCondition, parseCondition, parseProjection, parseUpdate, project, resolveCondition, resolvePath, resolveUpdate, type ExpressionKind } from './in-memory-expression.js';
-import { marshallMap, unmarshallMap } from './in-memory-value.js';
+import { Aliases, evaluateCondition, project, resolveCondition, resolvePath } from './expression.js';
+import { parseCondition, parseProjection, parseUpdate, type ExpressionKind } from './expression-parser.js';
+import { applyUpdate, resolveUpdate } from './expression-updates.js';
+import { marshallMap, unmarshallMap } from './value.js';
 
 const item = marshallMap({ pk: 'c', sk: 'c', n: 5, s: 'abc', l: [1, 'x'], m: { a: 1 }, ss: new Set(['a', 'b']), b: new Uint8Array([1, 2]), nul: null, t: true });
 const holds = (expression: string, values: Record<string, unknown> = {}, names: Record<string, string> = {}) =>

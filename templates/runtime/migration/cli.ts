@@ -1,6 +1,6 @@
 // The command line of a program emitted by `ddbgen diff --emit-migration`, and its Lambda entry.
 // One process migrates the segments it is given with checkpoints in a folder; with --coordinate,
-// any number of processes share the run through a lease table (migration-lease.ts); `status`
+// any number of processes share the run through a lease table (lease.ts); `status`
 // prints a coordinated run's progress and `cleanup` removes it from the lease table. A mistyped
 // option is a usage line (exit 2), never a stack.
 
@@ -8,8 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { runMigration, type MigrationPlan } from './migration.js';
-import { cleanupRun, migrationStatus, runWorker, statusText, type WorkerReport } from './migration-lease.js';
+import { runMigration, type MigrationPlan } from './engine.js';
+import { cleanupRun, migrationStatus, runWorker, statusText, type WorkerReport } from './lease.js';
 
 /** The options, as `--help` prints them. */
 export function migrationUsage(program: string, plan: MigrationPlan): string {

@@ -23,9 +23,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { defaultSleep } from './batch.js';
+import { defaultSleep } from '../batch.js';
 import { CapacityBucket } from './capacity-bucket.js';
-import { emptyCounts, runSegment, type MigrationPlan, type PendingWrite, type SegmentCounts, type SegmentOptions, type SegmentState, type SegmentStore, type SkippedItem } from './migration.js';
+import { emptyCounts, runSegment, type MigrationPlan, type PendingWrite, type SegmentCounts, type SegmentOptions, type SegmentState, type SegmentStore, type SkippedItem } from './engine.js';
 
 export interface CoordinationOptions extends SegmentOptions {
   /** The lease table (created on first use, on demand billing). */

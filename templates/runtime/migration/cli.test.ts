@@ -1,8 +1,8 @@
 // The emitted program's command line in-process: --help, and each kind of usage error as one line
 // with exit 2 before any client is made (the full program runs in test/connected/migration-*.test.ts).
 import test from 'ava';
-import { migrationMain, migrationUsage } from './migration-cli.js';
-import type { MigrationPlan } from './migration.js';
+import { migrationMain, migrationUsage } from './cli.js';
+import type { MigrationPlan } from './engine.js';
 
 const plan = { id: 'shop-0123456789ab', tableName: 'Shop', entities: [], unchanged: [], edges: [], edgePrefixes: [], decode: () => ({}), maxWcu: 800 } as MigrationPlan;
 

@@ -14,7 +14,7 @@
 //   other half in one transaction, so an edge is always whole in one form or the other.
 //
 // A segment saves each page's planned writes before sending them and its counts and next start
-// after (SegmentStore: files here, a lease table in migration-lease.ts), so a restarted run
+// after (SegmentStore: files here, a lease table in lease.ts), so a restarted run
 // resumes where it stopped and counts the writes of a page it left mid-way; an item already
 // migrated parses as new-style and is left alone. Writes go through the cap (capacity-bucket.ts).
 // Items that cannot be moved as stored are reported by key with the reason and left in place.
@@ -23,15 +23,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from './batch.js';
+import { batchGetRecords, defaultSleep, keyId, mapConcurrent } from '../batch.js';
 import { CapacityBucket, recordUnits, writeUnits } from './capacity-bucket.js';
-import { KeyTemplate, SHARD, keyAttributes, keyShard, keyTemplate, splitKey, type KeyTemplateDef } from './codec.js';
-import { itemTypeProblem, type DeclaredType } from './declared-type.js';
-import { edgeNodeTypes, type EdgeModel, type NodeType } from './edge.js';
-import { ExpressionAliases } from './expression.js';
-import { itemSize } from './item-size.js';
-import type { AttributeCodecs } from './item.js';
-import { hasDiscriminator, propertyNamed, storedItem, type EntityModel, type TableContext } from './repository.js';
+import { KeyTemplate, SHARD, keyAttributes, keyShard, keyTemplate, splitKey, type KeyTemplateDef } from '../codec.js';
+import { itemTypeProblem, type DeclaredType } from '../declared-type.js';
+import { edgeNodeTypes, type EdgeModel, type NodeType } from '../edge.js';
+import { ExpressionAliases } from '../expression.js';
+import { itemSize } from '../item-size.js';
+import type { AttributeCodecs } from '../item.js';
+import { hasDiscriminator, propertyNamed, storedItem, type EntityModel, type TableContext } from '../repository.js';
 
 /** An old-schema key template: its definition (with its codec version), rebuilt here to parse stored keys. */
 export interface OldKeyTemplate {
