@@ -3,6 +3,8 @@
 // run while the other slot has nothing to do (the longest first, then the rest in name order).
 // The hooks that take minutes (building the site, installing from the registry) set limits of their
 // own (t.timeout), so ava's 5 minutes without a finished test cannot run out while both slots are in one.
+import { readdirSync, readFileSync } from 'node:fs';
+
 const FIRST = [
   'test/docs-browser.test.ts',
   'test/bench.test.ts',
@@ -13,13 +15,19 @@ const FIRST = [
   'test/connected/migration-library.test.ts',
   'test/connected/migration-cap.test.ts',
 ];
+// test/groups/*.test.ts each run several test files in one worker (see there): those files are
+// left out of the list here, so that each runs once, in its group.
+const groups = new URL('./test/groups/', import.meta.url);
+const GROUPED = readdirSync(groups).flatMap((group) =>
+  [...readFileSync(new URL(group, groups), 'utf8').matchAll(/^import '\.\.\/(.+)\.js';$/gm)].map((m) => `!test/${m[1]}.ts`),
+);
 const rank = (file) => {
   const at = FIRST.findIndex((first) => file.endsWith(`/${first}`) || file === first);
   return at === -1 ? FIRST.length : at;
 };
 
 export default {
-  files: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts', 'examples/**/*.test.ts'],
+  files: ['test/**/*.test.ts', 'templates/runtime/**/*.test.ts', 'examples/**/*.test.ts', ...GROUPED],
   extensions: { ts: 'module' },
   nodeArguments: ['--import=tsx'],
   timeout: '5m',
