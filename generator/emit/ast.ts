@@ -293,11 +293,6 @@ export function nonNull(expression: Expression): Expression {
   return f.createNonNullExpression(expression);
 }
 
-/** `!expr`. */
-export function not(expression: Expression): Expression {
-  return f.createPrefixUnaryExpression(ts.SyntaxKind.ExclamationToken, expression);
-}
-
 /** `cond ? a : b`. */
 export function conditional(condition: Expression, whenTrue: Expression, whenFalse: Expression): Expression {
   return f.createConditionalExpression(condition, f.createToken(ts.SyntaxKind.QuestionToken), whenTrue, f.createToken(ts.SyntaxKind.ColonToken), whenFalse);
@@ -323,11 +318,6 @@ export function returns(expression: Expression): string {
 /** `const name = expr;` */
 export function constant(name: string, expression: Expression, type?: TypeNode): string {
   return print(f.createVariableStatement(undefined, f.createVariableDeclarationList([f.createVariableDeclaration(name, undefined, type, expression)], ts.NodeFlags.Const)));
-}
-
-/** `if (condition) return expr;` */
-export function returnsIf(condition: Expression, expression: Expression): string {
-  return print(f.createIfStatement(condition, f.createReturnStatement(expression)));
 }
 
 /** `if (condition) throw error;` */

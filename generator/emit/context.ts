@@ -171,4 +171,6 @@ export function printLiteral(value: unknown, indent = ''): string {
 export interface EmittedModule {
   readonly imports: OptionalKind<ImportDeclarationStructure>[];
   readonly statements: StatementStructures[];
+  /** An entity's module: the names of its operations' function forms (`orderGet`), exported functions or constants. */
+  readonly operations?: readonly string[];
 }

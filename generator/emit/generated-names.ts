@@ -47,12 +47,12 @@ function declaredTwice(statements: readonly StatementStructures[]): string | und
   return undefined;
 }
 
-/** The exported functions of an entity's module (the function forms of its operations), the names the module imports, and a name it declares twice. */
+/** The function forms of an entity module's operations, the names the module imports, and a name it declares twice. */
 function operationNames(module: EmittedModule): OperationNames {
-  const names = module.statements.filter((s) => s.kind === StructureKind.Function && s.isExported).map((s) => (s as { name: string }).name);
+  const names = new Set(module.operations);
   const imported = module.imports.flatMap((i) => (Array.isArray(i.namedImports) ? i.namedImports.map((n) => (typeof n === 'string' ? n : (n as { name: string }).name)) : []));
   const twice = declaredTwice(module.statements);
-  return { names: new Set(names), imported: new Set(imported), ...(twice === undefined ? {} : { twice }) };
+  return { names, imported: new Set(imported), ...(twice === undefined ? {} : { twice }) };
 }
 
 /** What each owner's output declares, as the emitters make it. */

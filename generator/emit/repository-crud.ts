@@ -3,13 +3,38 @@
 // constant-sort-key partition (getAll).
 
 import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
-import { arr, as, call, constant, id, indexedAccess, intersection, jsDoc, keyword, literalType, objectType, objWithSpreads, print, readonlyArray, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
+import { arr, as, call, constant, id, jsDoc, keyword, objWithSpreads, print, pure, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
 import { pascalCase } from './context.js';
 import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
 import { updateType } from './item-types.js';
 
-export type Method = OptionalKind<MethodDeclarationStructure>;
+/**
+ * An operation of the repository: its name and documentation, and either a shape (made by a runtime
+ * factory and typed by a shape shared by every entity) or a signature and body of its own.
+ */
+export type Method = OptionalKind<MethodDeclarationStructure> & { readonly shape?: Shape };
+
+/**
+ * An operation the runtime makes (`getOperation(orderModel)`), typed by a shape the runtime declares
+ * twice: `<name>Function` (the function form, the context first) and `<name>Method` (the member).
+ */
+export interface Shape {
+  readonly module: 'repository' | 'write';
+  /** `Get` for `GetFunction` / `GetMethod`. */
+  readonly name: string;
+  readonly typeArgs: readonly TypeNode[];
+  /** The factory's call: `getOperation(orderModel)`. */
+  readonly make: Expression;
+}
+
+/** A shape of `module` and the call of its factory, `pure` so a bundle drops the operation it does not use. */
+export function shape(scope: EntityScope, module: Shape['module'], name: string, typeArgs: readonly TypeNode[], factory: string, args: readonly Expression[]): Shape {
+  return { module, name, typeArgs, make: pure(call(runtimeValue(scope, module, factory), [id(scope.model), ...args])) };
+}
+
+/** The shape's type: the function form's or the member's. */
+export const shapeType = (scope: EntityScope, made: Shape, form: 'Function' | 'Method'): TypeNode => runtimeType(scope, made.module, `${made.name}${form}`, ...made.typeArgs);
 
 /** A method parameter: `name: Type`, `name?: Type` or `name: Type = initializer`. */
 export function param(name: string, type: TypeNode, options: { optional?: boolean; initializer?: string } = {}) {
@@ -38,29 +63,22 @@ export function emitCrud(scope: EntityScope): Method[] {
   const examples = examplesOf(scope);
   const item = typeRef(name);
   const key = typeRef(`${name}Key`);
-  // a function: importing ReadOptions only where a method takes them (a random-shard entity has no get)
-  const readOptions = () => runtimeType(scope, 'repository', 'ReadOptions');
   const versionNote = version === undefined ? '' : ` Versioned by \`${version}\`: the write is conditioned on it and increments it.`;
   const condition = typeRef(scope.conditionType);
-  const writeOptions = () => runtimeType(scope, 'write', 'WriteOptions', item, condition);
-  const changeOptions = (extra: TypeNode) =>
-    version === undefined ? param('options', intersection([writeOptions(), extra]), { optional: true }) : param('options', intersection([runtimeType(scope, 'write', 'VersionedWriteOptions', item, condition), extra]));
+  // a versioned entity's update and delete take its expected version: their shapes require the options
+  const versioned = version === undefined ? '' : 'Versioned';
   const writeThrows = [throws('ValidationError if a value does not fit its declared type, ItemTooLargeError above 400 KB'), throws(KEY_ERROR)];
   const putMethod = (method: 'put' | 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
     name: method,
     docs: jsDoc(description, [...example(examples.put(method)), ...extra, ...writeThrows]),
-    parameters: [param('item', typeRef(scope.inputType)), param('options', writeOptions(), { optional: true })],
-    returnType: print(typeRef('Promise', item)),
-    statements: delegate(scope, 'write', 'putItem', [id('item'), str(method), id('options')], typeRef('Promise', item)),
+    shape: shape(scope, 'write', 'Put', [item, typeRef(scope.inputType), condition], 'putOperation', [str(method)]),
   });
   const methods: Method[] = [];
   if (addressable) {
     methods.push({
       name: 'get',
       docs: jsDoc(`Reads one ${name} by its key; undefined when there is none.`, [...example(examples.get()), throws(KEY_ERROR)]),
-      parameters: [param('key', key), param('options', readOptions(), { optional: true })],
-      returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
-      statements: delegate(scope, 'repository', 'getItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
+      shape: shape(scope, 'repository', 'Get', [item, key], 'getOperation', []),
     });
   }
   methods.push(
@@ -78,9 +96,6 @@ export function emitCrud(scope: EntityScope): Method[] {
       putMethod('replace', `Overwrites an existing ${name}.${versionNote}`, [throws(`ItemNotFoundError if there is none`), ...(version === undefined ? [] : [throws('VersionConflictError if another write came first')])]),
     );
     if (updateType(scope)) {
-      const returnValues = runtimeType(scope, 'write', 'UpdateReturnValues');
-      /** `Promise<UpdateResults<Item>[R]>`: one member read per call, not a conditional type's branches. */
-      const updated = () => typeRef('Promise', indexedAccess(runtimeType(scope, 'write', 'UpdateResults', item), typeRef('R')));
       methods.push({
         name: 'update',
         docs: jsDoc(
@@ -95,10 +110,7 @@ export function emitCrud(scope: EntityScope): Method[] {
             throws('ValidationError if a change does not fit its declared type or needs other index-key parts'),
           ],
         ),
-        typeParameters: [{ name: 'R', constraint: print(returnValues), default: "'ALL_NEW'" }],
-        parameters: [param('key', key), param('changes', typeRef(`${name}Update`)), changeOptions(objectType([{ name: 'returnValues', type: typeRef('R'), optional: true, readonly: true }]))],
-        returnType: print(updated()),
-        statements: delegate(scope, 'write', 'updateItem', [id('key'), id('changes'), id('options')], updated()),
+        shape: shape(scope, 'write', `${versioned}Update`, [item, key, typeRef(`${name}Update`), condition], 'updateOperation', []),
       });
     }
     methods.push({
@@ -109,9 +121,7 @@ export function emitCrud(scope: EntityScope): Method[] {
         ...(version === undefined ? [] : [throws('VersionConflictError if `expectedVersion` is not the stored version')]),
         throws(KEY_ERROR),
       ]),
-      parameters: [param('key', key), changeOptions(objectType([{ name: 'returnValues', type: union([literalType('ALL_OLD'), literalType('NONE')]), optional: true, readonly: true }]))],
-      returnType: print(typeRef('Promise', union([item, keyword.undefined()]))),
-      statements: delegate(scope, 'write', 'deleteItem', [id('key'), id('options')], typeRef('Promise', union([item, keyword.undefined()]))),
+      shape: shape(scope, 'write', `${versioned}Delete`, [item, key, condition], 'deleteOperation', []),
     });
     methods.push({
       name: 'batchGet',
@@ -119,9 +129,7 @@ export function emitCrud(scope: EntityScope): Method[] {
         ...example(examples.batchGet()),
         throws(`${BATCH_ERROR}: its \`items\` are the ${name} items read and \`unprocessed\` the ${name}Key values not read`),
       ]),
-      parameters: [param('keys', readonlyArray(key)), param('options', readOptions(), { optional: true })],
-      returnType: print(typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
-      statements: delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([item, keyword.undefined()])))),
+      shape: shape(scope, 'repository', 'BatchGet', [item, key], 'batchGetOperation', []),
     });
   }
   methods.push({
@@ -131,9 +139,7 @@ export function emitCrud(scope: EntityScope): Method[] {
       throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name} items written and not written`),
       throws('ValidationError or ItemTooLargeError before anything is sent if an item is invalid'),
     ]),
-    parameters: [param('items', readonlyArray(item))],
-    returnType: print(typeRef('Promise', keyword.void())),
-    statements: delegate(scope, 'repository', 'batchPutItems', [id('items')]),
+    shape: shape(scope, 'repository', 'BatchPut', [item], 'batchPutOperation', []),
   });
   if (addressable) {
     methods.push({
@@ -142,9 +148,7 @@ export function emitCrud(scope: EntityScope): Method[] {
         ...example(examples.batchDelete()),
         throws(`${BATCH_ERROR}: its \`written\` and \`unprocessed\` are the ${name}Key values deleted and not deleted`),
       ]),
-      parameters: [param('keys', readonlyArray(key))],
-      returnType: print(typeRef('Promise', keyword.void())),
-      statements: delegate(scope, 'repository', 'batchDeleteItems', [id('keys')]),
+      shape: shape(scope, 'repository', 'BatchDelete', [key], 'batchDeleteOperation', []),
     });
   }
   methods.push(...sequenceRange(scope), ...gatherAll(scope));

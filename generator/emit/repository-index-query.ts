@@ -3,12 +3,12 @@
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
 import { shardedPartition, type AccessPath } from '../model/access-paths.js';
-import { arrow, as, awaitExpr, call, constant, id, intersection, jsDoc, keyword, literalType, not, obj, objectType, path, print, returns, returnsIf, str, typeRef, union, type Expression, type TypeNode } from './ast.js';
+import { arrow, as, call, id, jsDoc, keyword, obj, objectType, print, returns, str, typeRef, type Expression, type TypeNode } from './ast.js';
 import { operationName } from './context.js';
 import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
 import { examplesOf } from './doc-examples.js';
 import { hasRecordConversion, itemFunction } from './record-conversion.js';
-import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
+import { delegate, example, gathersConstant, param, shape, type Method } from './repository-crud.js';
 
 const RANGE = objectType([
   { name: 'from', type: typeRef('Date'), readonly: true },
@@ -58,16 +58,16 @@ function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): T
 export function emitIndexQueries(scope: EntityScope): Method[] {
   const { name } = scope;
   const methods: Method[] = [];
-  const page = (type: string) => print(pageOf(scope, type));
   for (const access of queryPaths(scope)) {
     const names = pathNames(scope, access);
-    const gsi = access.index?.kind === 'gsi';
     const projected = access.projection !== 'all';
     const options = queryOptions(scope, access, names);
-    const request = call(runtimeValue(scope, 'repository', 'entityQuery'), [id(scope.model), str(names.method), access.index ? str(access.index.name) : id('undefined'), id('partition'), id('options')]);
     const where = `${access.index ? `index ${access.index.name}` : 'the table'} (${access.pk.source}${access.sk ? ` / ${access.sk.source}` : ''})`;
-    const partition = param('partition', typeRef(names.partitionType));
     const cursorNote = ' Pass `cursor` from the previous page to continue.';
+    const partitionType = typeRef(names.partitionType);
+    // the gather only where the partition key is sharded: the factory reads one partition by default
+    const reads = shardedPartition(access) ? [recordMapper(scope, access), id(runtimeValue(scope, 'gather', 'queryShards'))] : [recordMapper(scope, access)];
+    const target = [str(names.method), access.index ? str(access.index.name) : id('undefined'), ...reads];
     if (!projected) {
       methods.push({
         name: names.method,
@@ -77,42 +77,23 @@ export function emitIndexQueries(scope: EntityScope): Method[] {
             `.${cursorNote}`,
           [...example(examplesOf(scope).query(access, names.method)), { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned' }],
         ),
-        parameters: [partition, param('options', options, { initializer: '{}' })],
-        returnType: page(name),
-        statements: returns(queryPageAs(scope, access, name, request, recordMapper(scope, access))),
-        // async: a key error rejects the promise like a request error does
-        isAsync: true,
+        shape: shape(scope, 'repository', 'Query', [typeRef(name), partitionType, options], 'queryOperation', target),
       });
     } else {
-      const fetchItems = runtimeValue(scope, 'repository', 'fetchItems');
-      // the overloads carry the documentation: they are what callers see
-      const docs = jsDoc(`Lists ${name} items of one partition of ${where} as the index projects them; with \`fetch: true\`, reads the full items by key (batched).${cursorNote}`, [
-        ...example(examplesOf(scope).query(access, names.method)),
-        { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned; BatchError if `fetch` stops early' },
-      ]);
       methods.push({
         name: names.method,
-        overloads: [
-          { docs, parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: literalType(true) }])]))], returnType: page(name) },
-          { docs, parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: literalType(false), optional: true }])]), { optional: true })], returnType: page(names.itemType) },
-        ],
-        parameters: [partition, param('options', intersection([options, objectType([{ name: 'fetch', type: keyword.boolean(), optional: true }])]), { initializer: '{}' })],
-        returnType: print(typeRef('Promise', union([runtimeType(scope, 'repository', 'Page', typeRef(name)), runtimeType(scope, 'repository', 'Page', typeRef(names.itemType))]))),
-        statements: [
-          constant('request', request),
-          returnsIf(not(path('options.fetch')), queryPageAs(scope, access, names.itemType, id('request'), recordMapper(scope, access))),
-          returns(as(call(fetchItems, [id('context'), id(scope.model), awaitExpr(call(pageQuery(scope, access), [id('context'), id('request'), id('options'), arrow(['stored'], id('stored'))])), id('options')]), pageOf(scope, name))),
-        ],
-        isAsync: true,
+        docs: jsDoc(`Lists ${name} items of one partition of ${where} as the index projects them; with \`fetch: true\`, reads the full items by key (batched).${cursorNote}`, [
+          ...example(examplesOf(scope).query(access, names.method)),
+          { name: 'throws', text: 'KeyValueError before any request if a partition part is missing or invalid; CursorError if `cursor` is not one this query returned; BatchError if `fetch` stops early' },
+        ]),
+        shape: shape(scope, 'repository', 'FetchQuery', [typeRef(name), typeRef(names.itemType), partitionType, options], 'fetchQueryOperation', target),
       });
     }
     methods.push(...timeRange(scope, access, names), ...acrossTables(scope, access, names));
     methods.push({
       name: `${names.method}All`,
       docs: jsDoc(`Every item \`${names.method}\` would return, page after page (from \`options.cursor\` if given), as an async iterator.`, example(examplesOf(scope).iterated(names.method))),
-      parameters: [partition, param('options', options, { initializer: '{}' })],
-      returnType: print(itemsOf(scope, names.itemType)),
-      statements: iterate(scope, names.method, 'partition', names.itemType),
+      shape: shape(scope, 'repository', 'QueryAll', [typeRef(names.itemType), partitionType, options], 'queryAllOperation', [str(names.method), id(operationName(scope.name, names.method))]),
     });
   }
   return methods;

@@ -12,7 +12,8 @@ export function emitSparseIndexes(scope: EntityScope): Method[] {
   const { name, version } = scope;
   if (!scope.addressable) return [];
   const item = typeRef(name);
-  const options = version === undefined ? [] : [param('options', runtimeType(scope, 'write', 'VersionedWriteOptions', item, typeRef(scope.conditionType)))];
+  // a function: importing VersionedWriteOptions only where a sparse index takes it
+  const options = () => (version === undefined ? [] : [param('options', runtimeType(scope, 'write', 'VersionedWriteOptions', item, typeRef(scope.conditionType)))]);
   const passOptions = version === undefined ? [] : [id('options')];
   return scope.indexPaths.flatMap((access): Method[] => {
     const index = access.index!.name;
@@ -29,14 +30,14 @@ export function emitSparseIndexes(scope: EntityScope): Method[] {
       {
         name: `mark${suffix}`,
         docs: jsDoc(`Puts ${an(name)} into sparse index ${index} by setting ${optional.join(', ')}${alsoRead}; its index key is written in the same request.`, [...example(examplesOf(scope).sparse(`mark${suffix}`, marked, true)), throws]),
-        parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, marked, 'required')), ...options],
+        parameters: [param('key', typeRef(`${name}Key`)), param('values', attributesType(scope, marked, 'required')), ...options()],
         returnType: print(typeRef('Promise', item)),
         statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['set', id('values')]]), ...passOptions], typeRef('Promise', item)),
       },
       {
         name: `clear${suffix}`,
         docs: jsDoc(`Takes ${an(name)} out of sparse index ${index}: removes ${optional.join(', ')} and its index key attributes.`, [...example(examplesOf(scope).sparse(`clear${suffix}`, optional, false)), throws]),
-        parameters: [param('key', typeRef(`${name}Key`)), ...options],
+        parameters: [param('key', typeRef(`${name}Key`)), ...options()],
         returnType: print(typeRef('Promise', item)),
         statements: delegate(scope, 'write', 'updateItem', [id('key'), obj([['remove', arr(optional.map(str))]]), ...passOptions], typeRef('Promise', item)),
       },

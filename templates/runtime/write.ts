@@ -23,7 +23,7 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType, type PiiFingerprint } from './item.js';
 import type { EntityModel, TableContext } from './table-context.js';
-import { genericItem, indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './repository.js';
+import { genericItem, indexKeyChanges, isCopied, itemOf, operation, primaryKey, storedItem } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 
@@ -454,4 +454,58 @@ function indexKeysOf(model: EntityModel, key: Readonly<Record<string, unknown>>)
     if (index.sk) keys[index.sk.attribute] = index.sk.template.build(key);
   }
   return keys;
+}
+
+// ---- Operations (repository.ts's, for writes) ------------------------------------------------------
+
+/** `orderPut(context, item, options?)` (and `create`, `replace`): writes the item `I` (`T` or, versioned, its input) and returns it as written. */
+export type PutFunction<T, I, C> = (context: TableContext, item: I, options?: WriteOptions<T, C>) => Promise<T>;
+/** `db.order.put(item, options?)` (and `create`, `replace`). */
+export type PutMethod<T, I, C> = (item: I, options?: WriteOptions<T, C>) => Promise<T>;
+
+/** `orderUpdate(context, key, changes, options?)`: `returnValues` picks what comes back (the item after by default). */
+export type UpdateFunction<T, K, U, C> = <R extends UpdateReturnValues = 'ALL_NEW'>(
+  context: TableContext,
+  key: K,
+  changes: U,
+  options?: WriteOptions<T, C> & { readonly returnValues?: R },
+) => Promise<UpdateResults<T>[R]>;
+/** `db.order.update(key, changes, options?)`. */
+export type UpdateMethod<T, K, U, C> = <R extends UpdateReturnValues = 'ALL_NEW'>(key: K, changes: U, options?: WriteOptions<T, C> & { readonly returnValues?: R }) => Promise<UpdateResults<T>[R]>;
+/** The update of a versioned entity: `options.expectedVersion` is required. */
+export type VersionedUpdateFunction<T, K, U, C> = <R extends UpdateReturnValues = 'ALL_NEW'>(
+  context: TableContext,
+  key: K,
+  changes: U,
+  options: VersionedWriteOptions<T, C> & { readonly returnValues?: R },
+) => Promise<UpdateResults<T>[R]>;
+/** `db.order.update(key, changes, options)` of a versioned entity. */
+export type VersionedUpdateMethod<T, K, U, C> = <R extends UpdateReturnValues = 'ALL_NEW'>(key: K, changes: U, options: VersionedWriteOptions<T, C> & { readonly returnValues?: R }) => Promise<UpdateResults<T>[R]>;
+
+/** What a delete's options add: the deleted item comes back (`'ALL_OLD'`, the default) or nothing. */
+export interface DeleteReturnValues {
+  readonly returnValues?: 'ALL_OLD' | 'NONE';
+}
+/** `orderDelete(context, key, options?)`: the deleted item, or undefined. */
+export type DeleteFunction<T, K, C> = (context: TableContext, key: K, options?: WriteOptions<T, C> & DeleteReturnValues) => Promise<T | undefined>;
+/** `db.order.delete(key, options?)`. */
+export type DeleteMethod<T, K, C> = (key: K, options?: WriteOptions<T, C> & DeleteReturnValues) => Promise<T | undefined>;
+/** The delete of a versioned entity: `options.expectedVersion` is required. */
+export type VersionedDeleteFunction<T, K, C> = (context: TableContext, key: K, options: VersionedWriteOptions<T, C> & DeleteReturnValues) => Promise<T | undefined>;
+/** `db.order.delete(key, options)` of a versioned entity. */
+export type VersionedDeleteMethod<T, K, C> = (key: K, options: VersionedWriteOptions<T, C> & DeleteReturnValues) => Promise<T | undefined>;
+
+/** A put in one of its modes (see planPut), as the operation named after the mode. */
+export function putOperation<T, I, C>(model: EntityModel, mode: 'put' | 'create' | 'replace'): PutFunction<T, I, C> {
+  return operation(model, mode, (context: TableContext, item: I, options?: WriteOptions<T, C>) => putItem(context, model, item as object, mode, options as WriteRequestOptions | undefined) as Promise<T>);
+}
+
+export function updateOperation<F>(model: EntityModel): F {
+  return operation(model, 'update', (context: TableContext, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options?: WriteRequestOptions & { readonly returnValues?: UpdateReturnValues }) =>
+    updateItem(context, model, key, changes, options),
+  ) as unknown as F;
+}
+
+export function deleteOperation<F>(model: EntityModel): F {
+  return operation(model, 'delete', (context: TableContext, key: Readonly<Record<string, unknown>>, options?: WriteRequestOptions & DeleteReturnValues) => deleteItem(context, model, key, options)) as unknown as F;
 }

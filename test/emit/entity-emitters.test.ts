@@ -1,7 +1,7 @@
 // One entity's emitters, each given a small entity and checked on its own output: declared names,
 // members and method statements (small exact strings, never a whole module).
 import test from 'ava';
-import { StructureKind, type ClassDeclarationStructure, type FunctionDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, type FunctionDeclarationStructure, type InterfaceDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type StatementStructures, type VariableStatementStructure } from 'ts-morph';
 import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
 import { emitEntity } from '../../generator/emit/entity.js';
@@ -9,7 +9,8 @@ import { entityScope } from '../../generator/emit/entity-scope.js';
 import { emitItemTypes } from '../../generator/emit/item-types.js';
 import { emitKeyBuilders } from '../../generator/emit/key-builders.js';
 import { emitEntityModel } from '../../generator/emit/entity-model.js';
-import { emitCrud } from '../../generator/emit/repository-crud.js';
+import { emitCrud, shapeType } from '../../generator/emit/repository-crud.js';
+import { print } from '../../generator/emit/ast.js';
 import { keyShape } from '../../templates/runtime/codec.js';
 import { emitIndexQueries } from '../../generator/emit/repository-index-query.js';
 import { emitPatterns } from '../../generator/emit/repository-pattern.js';
@@ -137,44 +138,56 @@ test('entity model: declared and required attributes, PII and passthrough for th
   t.false((emitEntityModel(scope('Tag'))[0] as { declarations: Array<{ initializer: string }> }).declarations[0]!.initializer.includes('passthrough'));
 });
 
-test('crud: methods and their one-line bodies', (t) => {
-  const methods = emitCrud(scope('Order'));
+test('crud: each operation made by the runtime\'s factory for it and typed by a shape the runtime declares', (t) => {
+  const s = scope('Order');
+  const methods = emitCrud(s);
   t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
-  // the body of the function form (`orderGet(context, key, options)`), which the method calls
-  t.is(methods[0]!.statements, 'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;');
-  t.is(methods[1]!.statements, "return putItem(context, orderModel, item, 'put', options) as Promise<Order>;");
-  // update's result read off an interface member per `returnValues`, not a conditional type
-  const update = methods.find((m) => m.name === 'update')!;
-  t.deepEqual(update.typeParameters, [{ name: 'R', constraint: 'UpdateReturnValues', default: "'ALL_NEW'" }]);
-  t.is(update.returnType, 'Promise<UpdateResults<Order>[R]>');
-  t.is(update.statements, 'return updateItem(context, orderModel, key, changes, options) as Promise<UpdateResults<Order>[R]>;');
+  const made = (name: string) => methods.find((m) => m.name === name)!.shape!;
+  // the factory's call, pure: a bundle drops an operation the app does not import
+  t.is(print(made('get').make), '/* @__PURE__ */ getOperation(orderModel)');
+  t.is(print(made('create').make), "/* @__PURE__ */ putOperation(orderModel, 'create')");
+  t.is(print(shapeType(s, made('get'), 'Function')), 'GetFunction<Order, OrderKey>');
+  t.is(print(shapeType(s, made('get'), 'Method')), 'GetMethod<Order, OrderKey>');
+  // update's result is read off an interface member per `returnValues` inside the shape (generic in R), not a conditional type
+  t.is(print(shapeType(s, made('update'), 'Method')), 'UpdateMethod<Order, OrderKey, OrderUpdate, OrderCondition>');
+  t.true(methods.every((m) => m.statements === undefined && m.parameters === undefined));
 });
 
-test('operations: each method is also an exported function of the context, holding its body; the method calls it with the repository\'s context', (t) => {
+test('operations: each declared once, as an exported function of the context; the repository an interface of documented members and the class the runtime makes of the same functions', (t) => {
   const { statements } = emitEntity(table.entities['Order']!, ctx);
-  const functions = statements.filter((s) => s.kind === StructureKind.Function) as FunctionDeclarationStructure[];
-  const repository = statements.find((s) => (s as { name?: string }).name === 'OrderRepository') as ClassDeclarationStructure;
-  const operations = functions.filter((f) => !['orderToRecord', 'orderFromRecord'].includes(f.name!));
-  t.deepEqual(operations.map((f) => f.name), repository.methods!.map((m) => `order${m.name[0]!.toUpperCase()}${m.name.slice(1)}`));
-  t.true(operations.every((f) => f.isExported));
-  const get = operations[0]!;
-  t.deepEqual(get.parameters!.map((p) => `${p.name}: ${p.type}`), ['context: TableContext', 'key: OrderKey', 'options: ReadOptions']);
-  // with telemetry in the context, the call is one operation: the function again, inside it; an iterating form names the pattern it iterates
-  t.deepEqual(get.statements, [
-    "if (context.telemetry) return context.telemetry.call(orderModel, 'get', orderGet, arguments) as never;",
-    'return getItem(context, orderModel, key, options) as Promise<Order | undefined>;',
-  ]);
-  t.is((operations.find((f) => f.name === 'orderQueryByStatusAll')!.statements as string[])[0], "if (context.telemetry) return context.telemetry.call(orderModel, 'queryByStatusAll', orderQueryByStatusAll, arguments, 'queryByStatus') as never;");
-  t.regex((get.docs![0] as { description: string }).description, /^Reads one Order by its key; undefined when there is none\. The function form of\s+`OrderRepository\.get`/);
-  const method = (name: string) => repository.methods!.find((m) => m.name === name)!;
-  t.is(method('get').statements, 'return orderGet(this.context, key, options);');
-  // a generic method passes its type parameter on; an overloaded one its options as the implementation got them
-  t.is(method('update').statements, 'return orderUpdate<R>(this.context, key, changes, options);');
-  t.is(method('queryByStatus').statements, 'return orderQueryByStatus(this.context, partition, options as never);');
-  t.is(method('queryByStatus').overloads!.length, 2);
-  t.is((operations.find((f) => f.name === 'orderQueryByStatus')!).overloads!.length, 2);
-  // the iterator pages through the function form, not through the class
-  t.is(method('queryByStatusAll').statements, 'return orderQueryByStatusAll(this.context, partition, options);');
+  const constants = statements.filter((s) => s.kind === StructureKind.VariableStatement) as VariableStatementStructure[];
+  const declared = (name: string) => constants.find((c) => c.declarations[0]!.name === name)!.declarations[0]!;
+  const repository = statements.find((s) => s.kind === StructureKind.Interface && s.name === 'OrderRepository') as InterfaceDeclarationStructure;
+  const members = repository.properties!.map((p) => p.name);
+  t.deepEqual(members, ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'queryByStatus', 'queryByStatusAll']);
+  for (const name of members) t.true(constants.some((c) => c.isExported && c.declarations[0]!.name === `order${name[0]!.toUpperCase()}${name.slice(1)}`), name);
+  t.is(declared('orderGet').type, 'GetFunction<Order, OrderKey>');
+  t.is(declared('orderGet').initializer, '/* @__PURE__ */ getOperation(orderModel)');
+  // the iterator pages through the query's function form, and reports the query's pattern
+  t.is(declared('orderQueryByStatusAll').initializer, "/* @__PURE__ */ queryAllOperation(orderModel, 'queryByStatus', orderQueryByStatus)");
+  // the projection's two signatures are one shape: the records as projected, or the items with fetch: true
+  t.is(declared('orderQueryByStatus').type, 'FetchQueryFunction<Order, OrderByStatusItem, OrderByStatusPartition, IndexQueryOptions<OrderByStatusSortCondition>>');
+  // the example on the member callers of the class see; the function form points at it
+  const get = repository.properties!.find((p) => p.name === 'get')!;
+  t.is(get.type, 'GetMethod<Order, OrderKey>');
+  t.true(((get.docs![0] as { tags: Array<{ tagName: string }> }).tags).some((tag) => tag.tagName === 'example'));
+  const getDocs = constants.find((c) => c.declarations[0]!.name === 'orderGet')!.docs!;
+  t.regex((getDocs[0] as { description: string }).description, /^Reads one Order by its key; undefined when there is none\. The function form of\s+`OrderRepository\.get`/);
+  // the class: every member, called with the repository's context
+  t.is(declared('OrderRepository').type, 'RepositoryClass<OrderRepository>');
+  t.is(
+    String(declared('OrderRepository').initializer).replace(/\s+/g, ' '),
+    `/* @__PURE__ */ repositoryClass('OrderRepository', { ${[...members, 'markByStatus', 'clearByStatus'].map((m) => `${m}: order${m[0]!.toUpperCase()}${m.slice(1)}`).join(', ')} })`,
+  );
+  // the sparse index's mark and clear are operations of their own: signatures in the interface
+  t.deepEqual(repository.methods!.map((m) => m.name), ['markByStatus', 'clearByStatus']);
+  // an operation of its own (a pattern) is still written out: its function holds the body, and the interface its signature
+  const { statements: tagStatements } = emitEntity(table.entities['Tag']!, ctx);
+  const tagsSince = tagStatements.find((s) => s.kind === StructureKind.Function && s.name === 'tagTagsSince') as FunctionDeclarationStructure;
+  t.is((tagsSince.statements as string[])[0], "if (context.telemetry) return context.telemetry.call(tagModel, 'tagsSince', tagTagsSince, arguments) as never;");
+  const tagRepository = tagStatements.find((s) => s.kind === StructureKind.Interface && s.name === 'TagRepository') as InterfaceDeclarationStructure;
+  t.deepEqual(tagRepository.methods!.map((m) => m.name), ['tagsSince', 'tagsSinceAll']);
+  t.is(tagRepository.methods![0]!.parameters![0]!.name, 'params');
 });
 
 test('crud: documentation on what callers see, with the typed errors thrown', (t) => {
@@ -186,17 +199,15 @@ test('crud: documentation on what callers see, with the typed errors thrown', (t
   t.is(doc.tags[0]!.text, "\nawait db.order.get({ orderId: 'orderId-1' });\n// sends GetCommand:\n// { TableName: 'Shop', Key: { pk: 'Order#orderId-1', sk: 'ORDER' } }");
 });
 
-test('index queries: the table path is left out when its sort key is constant; projections overload with docs on each signature', (t) => {
-  const methods = emitIndexQueries(scope('Order'));
+test('index queries: the table path is left out when its sort key is constant; a projection is one shape of two signatures, with the documentation', (t) => {
+  const s = scope('Order');
+  const methods = emitIndexQueries(s);
   t.deepEqual(methodNames(methods), ['queryByStatus', 'queryByStatusAll']);
   // the iterator's type has a covariant item (declared `out`): the assertion compares item types only
-  t.is(methods[1]!.returnType, 'ItemIterator<OrderByStatusItem>');
-  // the runtime passes the options on with each page's cursor
-  t.is(methods[1]!.statements, 'return allItems(page => orderQueryByStatus(context, partition, page), options) as ItemIterator<OrderByStatusItem>;');
-  t.is(methods[0]!.overloads!.length, 2);
-  t.true(methods[0]!.overloads!.every((o) => o.docs !== undefined));
-  t.is(methods[0]!.docs, undefined);
-  t.true(String((methods[0]!.statements as string[])[1]).includes('stored => projectRecord(orderModel, orderByStatusIndex, stored)) as Promise<Page<OrderByStatusItem>>'));
+  t.is(print(shapeType(s, methods[1]!.shape!, 'Method')), 'QueryAllMethod<OrderByStatusItem, OrderByStatusPartition, IndexQueryOptions<OrderByStatusSortCondition>>');
+  t.is(print(shapeType(s, methods[0]!.shape!, 'Method')), 'FetchQueryMethod<Order, OrderByStatusItem, OrderByStatusPartition, IndexQueryOptions<OrderByStatusSortCondition>>');
+  t.true(methods[0]!.docs !== undefined);
+  t.is(print(methods[0]!.shape!.make), "/* @__PURE__ */ fetchQueryOperation(orderModel, 'queryByStatus', 'byStatus', stored => projectRecord(orderModel, orderByStatusIndex, stored))");
 });
 
 test('patterns: one method and its iterator per pattern', (t) => {
@@ -277,12 +288,12 @@ test('queries on a sharded partition key gather through gather.ts (queryShards, 
     emit(entityScopeOf);
     return Object.fromEntries(entityScopeOf.imports.declarations().map((d) => [d.moduleSpecifier, (d.namedImports as Array<string | { name: string }>).map((n) => (typeof n === 'string' ? n : n.name))]));
   };
-  const vote = modulesOf('Vote', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryShards\(context, entityQuery\(voteModel, 'query'/));
+  const vote = modulesOf('Vote', (s) => t.is(print(emitIndexQueries(s)[0]!.shape!.make), "/* @__PURE__ */ queryOperation(voteModel, 'query', undefined, voteFromRecord, queryShards)"));
   t.deepEqual(vote['./runtime/gather.js'], ['queryShards']);
   t.false(vote['./runtime/repository.js']!.includes('queryPage'));
   const total = modulesOf('Total', (s) => [emitCrud(s), emitCounters(s)]);
   t.deepEqual(total['./runtime/gather.js'], ['getAllItems', 'sumItems']);
-  const tally = modulesOf('Tally', (s) => t.regex(String(emitIndexQueries(s)[0]!.statements), /^return queryPage\(/));
+  const tally = modulesOf('Tally', (s) => t.is(print(emitIndexQueries(s)[0]!.shape!.make), "/* @__PURE__ */ queryOperation(tallyModel, 'query', undefined, tallyFromRecord)"));
   t.is(tally['./runtime/gather.js'], undefined);
   // a collection on a sharded partition key (Vote and Ballot) gathers too
   const tableClass = emitTableClass(sharded, shardedCtx);

@@ -34,7 +34,8 @@ export function exampleOf(method: string, body: readonly string[], where: string
 /** The `@example` blocks of a generated module: the call, and the request under `// sends X:`. */
 export function examplesIn(file: string): Example[] {
   const examples: Example[] = [];
-  for (const match of readFileSync(file, 'utf8').matchAll(/\/\*\*\n((?:\s*\*.*\n)*?)\s*\*\/\n\s*(?:async\s+)?(\w+)\s*[(<]/g)) {
+  // a method (`get(key)`, `update<R>(…)`) or a repository member typed by its shape (`get: GetMethod<…>`)
+  for (const match of readFileSync(file, 'utf8').matchAll(/\/\*\*\n((?:\s*\*.*\n)*?)\s*\*\/\n\s*(?:async\s+)?(\w+)\s*[(<:]/g)) {
     const lines = match[1]!.split('\n').map((line) => line.replace(/^\s*\* ?/, ''));
     const start = lines.indexOf('@example');
     if (start < 0) continue;

@@ -1,4 +1,4 @@
-// The public methods of a generated class, read from its declaration: the generated module
+// The public methods of a generated class, read from its declaration (an entity's repository: its interface): the generated module
 // (`out/<table>/*.ts`) or a runtime module's declarations (`out/<table>/runtime/*.d.ts`), with the
 // methods it inherits. Read syntactically (no type checker): `private`, `protected` and `static`
 // members (a class's static helpers are not methods of its objects) and `#names` are left out,
@@ -34,6 +34,9 @@ const hidden = (member: ts.ClassElement) =>
 /** The public instance methods of class `name` declared in the table folder `folder`, inherited ones included. */
 export function publicMethods(folder: string, name: string): ClassMethods {
   for (const source of sources(folder)) {
+    // an entity's repository: an interface of its members (methods, or properties typed by the runtime's shapes), its class made by the runtime
+    const members = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+    if (members) return { file: source.fileName, methods: [...new Set(members.members.filter((m) => ts.isMethodSignature(m) || ts.isPropertySignature(m)).map((m) => m.name!.getText(source)))] };
     const declaration = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
     if (!declaration) continue;
     const own = declaration.members.filter((m) => ts.isMethodDeclaration(m) && !hidden(m)).map((m) => m.name!.getText(source));
