@@ -62,8 +62,9 @@ const nameOf = (node: ts.Node): string => {
   if (ts.isImportDeclaration(node)) return `import ${node.moduleSpecifier.getText()}`;
   return node.getText().slice(0, 40).replace(/\s+/g, ' ');
 };
-const label = (file: ts.SourceFile, node: ts.Node, owner?: string) =>
-  `${path.basename(file.fileName)} ${ts.SyntaxKind[node.kind]} ${owner ? `${owner}.` : ''}${nameOf(node)}`;
+/** A node's kind by name (a variable statement's own: SyntaxKind's reverse map names it by the alias FirstStatement). */
+const kindOf = (node: ts.Node) => (ts.isVariableStatement(node) ? 'VariableStatement' : ts.SyntaxKind[node.kind]);
+const label = (file: ts.SourceFile, node: ts.Node, owner?: string) => `${path.basename(file.fileName)} ${kindOf(node)} ${owner ? `${owner}.` : ''}${nameOf(node)}`;
 
 interface Tally {
   instantiations: number;
