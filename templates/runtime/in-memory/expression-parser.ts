@@ -25,13 +25,16 @@ export type Operand =
 
 export type Comparator = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
-export type Condition =
-  | { readonly kind: 'and' | 'or'; readonly left: Condition; readonly right: Condition }
-  | { readonly kind: 'not'; readonly inner: Condition }
-  | { readonly kind: 'compare'; readonly op: Comparator; readonly left: Operand; readonly right: Operand }
-  | { readonly kind: 'between'; readonly operand: Operand; readonly low: Operand; readonly high: Operand }
-  | { readonly kind: 'in'; readonly operand: Operand; readonly list: readonly Operand[] }
-  | { readonly kind: 'function'; readonly name: 'attribute_exists' | 'attribute_not_exists' | 'attribute_type' | 'begins_with' | 'contains'; readonly args: readonly Operand[] };
+/** A condition over operands of type O (as parsed, or resolved against the request's names and values), naming functions F. */
+export type ConditionOf<O, F extends string = string> =
+  | { readonly kind: 'and' | 'or'; readonly left: ConditionOf<O, F>; readonly right: ConditionOf<O, F> }
+  | { readonly kind: 'not'; readonly inner: ConditionOf<O, F> }
+  | { readonly kind: 'compare'; readonly op: Comparator; readonly left: O; readonly right: O }
+  | { readonly kind: 'between'; readonly operand: O; readonly low: O; readonly high: O }
+  | { readonly kind: 'in'; readonly operand: O; readonly list: readonly O[] }
+  | { readonly kind: 'function'; readonly name: F; readonly args: readonly O[] };
+
+export type Condition = ConditionOf<Operand, 'attribute_exists' | 'attribute_not_exists' | 'attribute_type' | 'begins_with' | 'contains'>;
 
 export interface UpdateAction {
   readonly clause: 'SET' | 'REMOVE' | 'ADD' | 'DELETE';

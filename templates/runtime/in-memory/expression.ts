@@ -21,7 +21,7 @@ import {
   type AttributeValue,
   type ValueType,
 } from './value.js';
-import type { Comparator, Condition, ExpressionKind, Operand, Path, PathPart } from './expression-parser.js';
+import type { Comparator, Condition, ConditionOf, ExpressionKind, Operand, Path, PathPart } from './expression-parser.js';
 
 /** The aliases a request defines, and which of them its expressions used. */
 export class Aliases {
@@ -73,13 +73,7 @@ export type Resolved =
   | { readonly kind: 'list_append'; readonly first: Resolved; readonly second: Resolved }
   | { readonly kind: 'arithmetic'; readonly op: '+' | '-'; readonly left: Resolved; readonly right: Resolved };
 
-export type ResolvedCondition =
-  | { readonly kind: 'and' | 'or'; readonly left: ResolvedCondition; readonly right: ResolvedCondition }
-  | { readonly kind: 'not'; readonly inner: ResolvedCondition }
-  | { readonly kind: 'compare'; readonly op: Comparator; readonly left: Resolved; readonly right: Resolved }
-  | { readonly kind: 'between'; readonly operand: Resolved; readonly low: Resolved; readonly high: Resolved }
-  | { readonly kind: 'in'; readonly operand: Resolved; readonly list: readonly Resolved[] }
-  | { readonly kind: 'function'; readonly name: string; readonly args: readonly Resolved[] };
+export type ResolvedCondition = ConditionOf<Resolved>;
 
 export const TYPE_NAMES: Record<ValueType, string> = { S: 'STRING', N: 'NUMBER', B: 'BINARY', BOOL: 'BOOLEAN', NULL: 'NULL', SS: 'SS', NS: 'NS', BS: 'BS', L: 'LIST', M: 'MAP' };
 
