@@ -6,6 +6,7 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { BatchWriteItemCommand, CreateTableCommand, GetItemCommand, ListTablesCommand, PutItemCommand, QueryCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -135,6 +136,35 @@ const overHttp =
   (client: DynamoDBClient): Send =>
   (operation, input) =>
     client.send(new COMMANDS[operation as keyof typeof COMMANDS](input as never) as never);
+/** The SDK client's credential scope (DynamoDB Local keeps tables per access key and region), unsigned: neither server checks signatures. */
+const AUTHORIZATION = 'AWS4-HMAC-SHA256 Credential=ddbgen/20260101/local/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-target, Signature=0';
+/**
+ * A lean load generator: the same requests as JSON over keep-alive HTTP without the SDK (no signing,
+ * no middleware), about a tenth of its CPU a request, so that with 16 in flight on 2 cores the server,
+ * not one client process, sets the pace (as wrk or a fleet of clients would).
+ */
+const rawHttp = (endpoint: string): Send & { agent: Agent } => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const { hostname, port } = new URL(endpoint);
+  const send = (operation: string, input: Record<string, unknown>) =>
+    new Promise<unknown>((resolve, reject) => {
+      const body = JSON.stringify(input);
+      const headers = { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `DynamoDB_20120810.${operation}`, authorization: AUTHORIZATION, 'content-length': Buffer.byteLength(body) };
+      const sent = request({ agent, hostname, port, method: 'POST', path: '/', headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (response.statusCode === 200) resolve(JSON.parse(text));
+          else reject(new Error(`${operation}: ${response.statusCode} ${text}`));
+        });
+        response.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  return Object.assign(send, { agent });
+};
 /** The engine behind `ddbgen local`, called in this process (no HTTP, no SDK). */
 const inProcess =
   (engine: LocalDynamoDB): Send =>
@@ -241,6 +271,7 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
   const clients = [ddbgen, dynamo].map((s) => clientFor(s.endpoint));
   const engine = new LocalDynamoDB();
   const sends: Record<'ddbgen' | 'dynamo' | 'engine', Send> = { ddbgen: overHttp(clients[0]!), dynamo: overHttp(clients[1]!), engine: inProcess(engine) };
+  const raw = { ddbgen: rawHttp(ddbgen.endpoint), dynamo: rawHttp(dynamo.endpoint), engine: sends.engine };
   const n = sizes.requests;
   try {
     for (const send of Object.values(sends)) {
@@ -252,37 +283,49 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
       const answers = await Promise.all(Object.values(sends).map(async (send) => [await send('GetItem', { TableName: TABLE, Key: key(i) }), await OPERATIONS[2].run(send, i)]));
       const strip = (answer: unknown) => JSON.parse(JSON.stringify(answer, (k, v) => (k === '$metadata' ? undefined : v)));
       for (const other of answers.slice(1)) if (!isDeepStrictEqual(strip(other), strip(answers[0]))) throw new Error(`the servers answer item ${i} otherwise:\n${JSON.stringify(answers.map(strip))}`);
+      // and the lean client reads the same items from both servers
+      const [mine, theirs] = await Promise.all([raw.ddbgen, raw.dynamo].map((send) => send('GetItem', { TableName: TABLE, Key: key(i) })));
+      if (!isDeepStrictEqual(mine, theirs) || !isDeepStrictEqual(mine, { Item: item(i) })) throw new Error(`the servers answer item ${i} otherwise to a raw request:\n${JSON.stringify([mine, theirs])}`);
     }
     const rows: string[] = [];
     let slowest = Infinity;
+    /** The lowest ratio with the lean client, which does not set the pace. */
+    let slowestLean = Infinity;
     /** The largest ratio of ddbgen local's server CPU per request to DynamoDB Local's, over every measurement (medians). */
     let cpuRatio = 0;
     const pids = { ddbgen: ddbgen.pid, dynamo: dynamo.pid, engine: undefined };
-    for (const inFlight of [1, 16]) {
+    const settings = [
+      { inFlight: 1, client: 'SDK', via: sends },
+      { inFlight: 16, client: 'SDK', via: sends },
+      { inFlight: 16, client: 'lean HTTP', via: raw },
+    ] as const;
+    for (const { inFlight, client, via } of settings) {
       for (const { op, run } of OPERATIONS) {
         const measured = { ddbgen: [] as Rate[], dynamo: [] as Rate[], engine: [] as Rate[], ratio: [] as number[] };
         for (let round = 0; round < sizes.rounds; round++) {
           const order = (round % 2 ? ['dynamo', 'ddbgen', 'engine'] : ['ddbgen', 'engine', 'dynamo']) as Array<keyof typeof sends>;
           const inRound: Partial<Record<keyof typeof sends, Rate>> = {};
-          for (const which of order) inRound[which] = await rate(sends[which], run, which === 'engine' ? n * 10 : n, n, inFlight, pids[which]);
+          for (const which of order) inRound[which] = await rate(via[which], run, which === 'engine' ? n * 10 : n, n, inFlight, pids[which]);
           for (const which of order) measured[which].push(inRound[which]!);
           measured.ratio.push(inRound.ddbgen!.perSecond / inRound.dynamo!.perSecond);
         }
         const ratio = stats(measured.ratio);
         slowest = Math.min(slowest, ratio.min);
+        if (client === 'lean HTTP') slowestLean = Math.min(slowestLean, ratio.min);
         const of = (which: 'ddbgen' | 'dynamo' | 'engine', figure: (r: Rate) => number) => stats(measured[which].map(figure));
         const serverUs = (which: 'ddbgen' | 'dynamo') => of(which, (r) => r.serverUs!);
         cpuRatio = Math.max(cpuRatio, serverUs('ddbgen').median / serverUs('dynamo').median);
         const busy = (which: 'ddbgen' | 'dynamo') => fmt(of(which, (r) => r.clientBusy * 100).median, 0);
-        progress(`${op}, ${inFlight} in flight: ratio ${range(ratio, 2)}×; server CPU per request ${fmt(serverUs('dynamo').median, 0)} µs (DynamoDB Local), ${fmt(serverUs('ddbgen').median, 0)} µs (ddbgen local); client busy ${busy('dynamo')} % / ${busy('ddbgen')} %`);
+        progress(`${op}, ${inFlight} in flight (${client} client): ratio ${range(ratio, 2)}×; server CPU per request ${fmt(serverUs('dynamo').median, 0)} µs (DynamoDB Local), ${fmt(serverUs('ddbgen').median, 0)} µs (ddbgen local); client busy ${busy('dynamo')} % / ${busy('ddbgen')} %`);
         rows.push(
-          `| ${op} | ${inFlight} | ${range(of('dynamo', (r) => r.perSecond), 0)} | ${range(of('ddbgen', (r) => r.perSecond), 0)} | ${range(ratio, 2)}× | ${range(serverUs('dynamo'), 0)} | ${range(serverUs('ddbgen'), 0)} | ${busy('dynamo')} % / ${busy('ddbgen')} % | ${range(of('engine', (r) => r.perSecond), 0)} |`,
+          `| ${op} | ${inFlight}, ${client} | ${range(of('dynamo', (r) => r.perSecond), 0)} | ${range(of('ddbgen', (r) => r.perSecond), 0)} | ${range(ratio, 2)}× | ${range(serverUs('dynamo'), 0)} | ${range(serverUs('ddbgen'), 0)} | ${busy('dynamo')} % / ${busy('ddbgen')} % | ${range(of('engine', (r) => r.perSecond), 0)} |`,
         );
       }
     }
 
     // 3. memory: a fresh server of each holding `items` items (a smoke run: the servers above, a table of their own)
     clients.forEach((c) => c.destroy());
+    [raw.ddbgen, raw.dynamo].forEach((send) => send.agent.destroy());
     if (sizes.freshForMemory) await Promise.all([ddbgen.stop(), dynamo.stop()]);
     const memory: Array<{ name: string; idle: number; held: number; loadRate: number }> = [];
     for (const [i, start] of [startDdbgenLocal, startDynamoDbLocal].entries()) {
@@ -308,16 +351,16 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
     const s = { ddbgen: stats(startUps.ddbgen), dynamo: stats(startUps.dynamo), bare: stats(startUps.bare), inProcess: stats(startUps.inProcess), added: stats(added) };
     const text =
       `\`npm run bench -- --only 11\`. \`ddbgen local\` (\`node bin/ddbgen.js local\`) and DynamoDB Local (\`java -jar DynamoDBLocal.jar -inMemory\`, the JVM's default settings), each in its own process on the same 2 cores, the same table (a GSI) and items; ` +
-      `requests through the SDK's low-level DynamoDBClient over HTTP. Before anything is timed, both servers and the engine in process answer the same gets and queries alike (correctness gate).\n\n` +
+      `requests through the SDK's low-level DynamoDBClient over HTTP, and at 16 in flight also through a lean HTTP client (the same JSON requests over keep-alive connections, unsigned, no SDK: about a tenth of the SDK's CPU a request), because on 2 cores the SDK client in one process is busy all the time at 16 in flight and sets the pace for either server. Before anything is timed, both servers and the engine in process answer the same gets and queries alike (correctness gate).\n\n` +
       `**Start-up**, spawn to the first answer (ListTables), median (min – max) of ${startUps.dynamo.length}: DynamoDB Local ${range(s.dynamo, 0)} ms; ` +
       `\`ddbgen local\` ${range(s.ddbgen, 0)} ms (a new Node process, the CLI and the server; a bare Node HTTP server that answers \`{}\` takes ${range(s.bare, 0)} ms, so ddbgen's own part is ${range(s.added, 0)} ms, taken within each round), ${range(s.inProcess, 1)} ms for \`startLocal()\` in a running process — ${fmt(s.dynamo.median / s.ddbgen.median)}× sooner. ` +
       `Target under 100 ms: ${s.added.max < 100 && s.inProcess.max < 100 ? 'met' : 'missed'} for what ddbgen adds to Node's own start (the server's modules, the engine, listening: ${fmt(s.added.median, 0)} ms over a bare Node server; ${fmt(s.inProcess.median, 0)} ms in process); ${s.ddbgen.median < 100 ? 'met' : 'missed'} for the whole process, as Node alone takes ${fmt(s.bare.median, 0)} ms to answer on this machine.\n\n` +
       `**Requests per second**, ${n} requests a measurement over ${n} items, ${sizes.rounds} interleaved rounds, median (min – max); the ratio taken within each round. The last column is ddbgen's engine called in process (\`LocalDynamoDB.handle\`, what \`create<Table>InMemory()\` runs; ${n * 10} requests a measurement):\n\n` +
       `The server's CPU per request is its process's user and system time (every thread: the JVM's collector and compiler too) over the measurement, from /proc; the client's share is this process's CPU time over the wall time (100 % is one core: the client, not the server, sets the pace there).\n\n` +
-      `| operation | in flight | DynamoDB Local, req/s | ddbgen local, req/s | ddbgen local ÷ DynamoDB Local | DynamoDB Local, server CPU µs/req | ddbgen local, server CPU µs/req | client busy (DynamoDB Local / ddbgen) | engine in process, req/s |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+      `| operation | in flight, client | DynamoDB Local, req/s | ddbgen local, req/s | ddbgen local ÷ DynamoDB Local | DynamoDB Local, server CPU µs/req | ddbgen local, server CPU µs/req | client busy (DynamoDB Local / ddbgen) | engine in process, req/s |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
       `**Memory**, resident set of the server process holding ${sizes.items.toLocaleString('en-US')} items of about 150 bytes (loaded with BatchWriteItem, 25 a request, 8 in flight; the count checked by a Scan): ` +
       `DynamoDB Local ${fmt(theirs.held, 0)} MiB (${fmt(theirs.idle, 0)} MiB empty; loaded at ${fmt(theirs.loadRate, 0)} items/s), ddbgen local ${fmt(mine.held, 0)} MiB (${fmt(mine.idle, 0)} MiB empty; loaded at ${fmt(mine.loadRate, 0)} items/s).\n\n` +
-      `Ahead of DynamoDB Local on every figure: start-up ${s.ddbgen.median < s.dynamo.median ? 'yes' : 'no'}; requests per second ${slowest > 1 ? 'yes' : 'no'} (lowest ratio in any round ${fmt(slowest, 2)}×); server CPU per request ${cpuRatio < 1 ? 'yes' : 'no'} (at most ${fmt(cpuRatio, 2)}× DynamoDB Local's); memory ${mine.held < theirs.held ? 'yes' : 'no'}; loading ${mine.loadRate > theirs.loadRate ? 'yes' : 'no'}.`;
+      `Ahead of DynamoDB Local on every figure: start-up ${s.ddbgen.median < s.dynamo.median ? 'yes' : 'no'}; requests per second ${slowest > 1 ? 'yes' : 'no'} (lowest ratio in any round ${fmt(slowest, 2)}×; with the lean client at 16 in flight ${slowestLean > 1 ? 'yes' : 'no'}, lowest ${fmt(slowestLean, 2)}×); server CPU per request ${cpuRatio < 1 ? 'yes' : 'no'} (at most ${fmt(cpuRatio, 2)}× DynamoDB Local's); memory ${mine.held < theirs.held ? 'yes' : 'no'}; loading ${mine.loadRate > theirs.loadRate ? 'yes' : 'no'}.`;
     return { title: '11. `ddbgen local` against DynamoDB Local (servers over HTTP, same machine)', text };
   } finally {
     clients.forEach((c) => c.destroy());
