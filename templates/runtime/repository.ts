@@ -689,9 +689,9 @@ export function repositoryClass<R>(name: string, operations: Readonly<Record<str
   }
   // named as the module names it (`OrderRepository`), for stack traces, the console and `constructor.name`
   Object.defineProperty(Repository, 'name', { value: name });
-  for (const name of Object.keys(operations)) {
-    const run = operations[name] as (context: TableContext, ...args: unknown[]) => unknown;
-    Object.defineProperty(Repository.prototype, name, {
+  for (const method of Object.keys(operations)) {
+    const run = operations[method] as (context: TableContext, ...args: unknown[]) => unknown;
+    Object.defineProperty(Repository.prototype, method, {
       value: function (this: Repository, ...args: unknown[]): unknown {
         return run(this.context, ...args);
       },
