@@ -10,6 +10,20 @@ import type { CursorOptions } from './cursor.js';
 import type { AttributeCodecs, AttributeType, AttributeTypes, PiiFingerprint } from './item.js';
 
 /** The period of a rotated table: one physical table per day, ISO week, month or year. */
+/** The DynamoDB operation each DocumentClient command sends (what the in-memory table answers, and what telemetry names a request). */
+export const COMMAND_OPERATIONS = {
+  GetCommand: 'GetItem',
+  PutCommand: 'PutItem',
+  UpdateCommand: 'UpdateItem',
+  DeleteCommand: 'DeleteItem',
+  QueryCommand: 'Query',
+  ScanCommand: 'Scan',
+  BatchGetCommand: 'BatchGetItem',
+  BatchWriteCommand: 'BatchWriteItem',
+  TransactGetCommand: 'TransactGetItems',
+  TransactWriteCommand: 'TransactWriteItems',
+} as const;
+
 export type RotationPeriod = 'day' | 'week' | 'month' | 'year';
 
 /** Where generated repositories send their commands, and how. */

@@ -16,7 +16,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyCodec } from './codec.js';
 import type { EntityModel, TableContext } from './repository.js';
-import type { OperationTelemetry } from './table-context.js';
+import { COMMAND_OPERATIONS, type OperationTelemetry } from './table-context.js';
 
 /** A span or metric attribute value: never a key or stored value, only names, templates and numbers. */
 export type TelemetryValue = string | number | boolean | readonly string[];
@@ -154,18 +154,7 @@ export function edgeKeySpace(model: EdgeModel, side: 'forward' | 'inverse'): str
 
 // ---- commands -------------------------------------------------------------------------------------
 
-const OPERATIONS: Readonly<Record<string, string>> = {
-  GetCommand: 'GetItem',
-  PutCommand: 'PutItem',
-  UpdateCommand: 'UpdateItem',
-  DeleteCommand: 'DeleteItem',
-  QueryCommand: 'Query',
-  ScanCommand: 'Scan',
-  BatchGetCommand: 'BatchGetItem',
-  BatchWriteCommand: 'BatchWriteItem',
-  TransactWriteCommand: 'TransactWriteItems',
-  TransactGetCommand: 'TransactGetItems',
-};
+const OPERATIONS: Readonly<Record<string, string>> = COMMAND_OPERATIONS;
 
 type Input = Record<string, unknown> & {
   TableName?: string;

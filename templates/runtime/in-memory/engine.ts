@@ -25,6 +25,7 @@ import { KeySpace, type IndexShape } from './key-space.js';
 import type { Fault, FaultRule, InMemoryOperation, InMemoryOptions, InMemoryStreamRecord, InMemoryTableSettings } from './options.js';
 import { batchGet, getItem, query, scan, transactGet } from './reads.js';
 import { FIVE_YEARS_S, checkMarshalling, conflict, marshallMap, metadata, notFound, serviceError, unmarshallMap, withWireValues, type RequestInput } from './request.js';
+import { COMMAND_OPERATIONS } from '../table-context.js';
 import { Table, type Change } from './stored-table.js';
 import { streamRecord } from './stream-records.js';
 import { RequestError, copyMap, typeOf, type AttributeMap } from './value.js';
@@ -32,18 +33,7 @@ import { batchWrite, singleWrite, transactWrite } from './writes.js';
 
 export type { Fault, FaultRule, InMemoryOperation, InMemoryOptions, InMemoryStreamRecord, InMemoryTableSettings } from './options.js';
 
-const OPERATIONS: Readonly<Record<string, InMemoryOperation>> = {
-  GetCommand: 'GetItem',
-  PutCommand: 'PutItem',
-  UpdateCommand: 'UpdateItem',
-  DeleteCommand: 'DeleteItem',
-  QueryCommand: 'Query',
-  ScanCommand: 'Scan',
-  BatchGetCommand: 'BatchGetItem',
-  BatchWriteCommand: 'BatchWriteItem',
-  TransactGetCommand: 'TransactGetItems',
-  TransactWriteCommand: 'TransactWriteItems',
-};
+const OPERATIONS: Readonly<Record<string, InMemoryOperation>> = COMMAND_OPERATIONS;
 const CLIENT_OPERATIONS: Readonly<Record<string, InMemoryOperation>> = Object.fromEntries(Object.entries(OPERATIONS).map(([, op]) => [`${op}Command`, op]));
 
 /** How a command is known: its class name, or (minified) its low-level command's name. */
