@@ -129,8 +129,8 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
     constant(
       scope.model,
       print(runtimeType(scope, 'repository', 'EntityModel')),
-      // the process's fingerprint for errors only where there is pii to print: other entities bring no hash into a bundle
-      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes), ...(model.pii ? { fingerprint: id(runtimeValue(scope, 'item', 'processFingerprint')) } : {}) }),
+      // the fingerprints of errors only where there is pii to print: other entities bring no hash into a bundle
+      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes), ...(model.pii ? { fingerprint: id(runtimeValue(scope, 'item', 'piiFingerprint')) } : {}) }),
       `How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`,
       true,
     ),

@@ -328,8 +328,6 @@ const ifOption = (name: string, value: Expression = path(`options.${name}`)) => 
  */
 function emitContextFunction(s: TableScope): StatementStructures {
   const { table } = s;
-  // a table with nothing pii checks the secret and keys nothing with it: the hash stays out of its bundles
-  const pii = hasPii(s);
   const context = obj([
     ['client', id('client')],
     ['tableName', id('tableName')],
@@ -339,8 +337,9 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ifOption('transactionRetry'),
     ifOption('gatherConcurrency'),
     ifOption('telemetry'),
-    // an empty secret is refused, not ignored
-    ...(pii ? [spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['pii', call(s.runtimeValue('item', 'keyedFingerprint'), [path('options.piiSecret')])]]), obj([]))))] : []),
+    // checked here (an empty secret is refused, not ignored) and kept as text: the models of entities with pii
+    // attributes key their fingerprints with it, so the hash comes into a bundle with those entities only
+    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['piiSecret', call(s.runtimeValue('item', 'checkPiiSecret'), [path('options.piiSecret')])]]), obj([])))),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
     ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
     // the clock reads hide expired items by: the client's own (the in-memory table's), else the system's
@@ -360,14 +359,11 @@ function emitContextFunction(s: TableScope): StatementStructures {
     returnType: print(s.runtimeType('repository', 'TableContext')),
     statements: [
       constant('tableName', binary(path('options.tableName'), '??', str(table.name))),
-      ...(pii ? [] : [`// no attribute is pii: the secret is checked (as on every table), with nothing to fingerprint\nif (options.piiSecret !== undefined) ${statement(call(s.runtimeValue('item', 'checkPiiSecret'), [path('options.piiSecret')]))}`]),
       returns(context),
     ],
   };
 }
 
-/** Whether an entity marks a string attribute pii (what errors print as fingerprints). */
-const hasPii = (s: TableScope) => s.entities.some((e) => Object.values(e.attributes).some((a) => a.kind === 'string' && a.pii === true));
 
 /** `<Table>Table`: the context, a repository per entity and per edge, transactions, collections, scans, rotation. */
 function emitTable(s: TableScope, groups: readonly Collection[]): StatementStructures {

@@ -2,7 +2,7 @@
 // rotation, expiry, the size cap, encryption, and (for unsigned cursors) the check against the
 // query they are given to: every single-character edit, truncation and forged position is a
 // CursorError or yields the identical position.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { KeyTemplate } from './codec.js';
@@ -10,6 +10,7 @@ import {
   checkContextCursor,
   checkCursorOptions,
   decodeCursor as decode,
+  digest,
   encodeCursor as encode,
   fromBase64Url,
   parameterHash,
@@ -93,8 +94,15 @@ for (const [mode, options] of modes) {
   });
 }
 
-test('parameters are bound by SHA-256 of their canonical JSON', (t) => {
-  t.is(parameterHash({ b: 2, a: 1, c: undefined }), createHash('sha256').update('{"a":1,"b":2}').digest('base64url'));
+test('parameters are bound by a 64-bit digest of their canonical JSON', (t) => {
+  t.is(parameterHash({ b: 2, a: 1, c: undefined }), digest('{"a":1,"b":2}'));
+  t.regex(digest(''), /^[0-9a-z]{14}$/);
+  // every one-character change of a text changes its digest
+  fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.nat(), fc.string({ minLength: 1, maxLength: 1 }), (text, at, c) => {
+    const i = at % text.length;
+    const changed = text.slice(0, i) + c + text.slice(i + 1);
+    return changed === text || digest(changed) !== digest(text);
+  }), { numRuns: 3000 });
   t.not(parameterHash({ at: new Date(0) }), parameterHash({ at: new Date(1) }));
 });
 
@@ -117,7 +125,7 @@ test('signed cursors: tampering, another secret, an unsigned or forged cursor ar
   const options = { secret: SECRET };
   const cursor = await encodeCursor(scope, key, options);
   const [header, body, mac] = cursor.split('.') as [string, string, string];
-  t.is(header, '2s0');
+  t.is(header, '3s0');
   t.is(mac, createHmac('sha256', SECRET).update(`${header}.${body}`).digest('base64url'), 'HMAC-SHA-256 over header and body');
   const forgedBody = toBase64Url(JSON.stringify({ ...JSON.parse(fromBase64Url(body)), p: { pk: 'User.u2', sk: 'x' } }));
   const cases: Array<[string, string, CursorOptions, RegExp]> = [
@@ -138,7 +146,7 @@ test('rotation: the first key signs, every listed key is accepted, a removed key
   const rotating = { secret: [current, old] };
   t.deepEqual(await decodeCursor(before, scope, rotating), key, 'a cursor signed before the rotation still works');
   const after = await encodeCursor(scope, key, rotating);
-  t.true(after.startsWith('2sk2026.'));
+  t.true(after.startsWith('3sk2026.'));
   await t.throwsAsync(decodeCursor(before, scope, { secret: [current] }), { instanceOf: CursorError, message: /made with key "k2025", which this table does not accept \(accepted: k2026\)/ });
 });
 
@@ -163,7 +171,7 @@ test('expiry: cursors expire after ttlSeconds (default one day), unsigned ones t
 });
 
 test.serial('size cap: an oversized cursor is refused before anything is decoded, and a position too large to fit is refused when made', async (t) => {
-  const huge = `2u.${'A'.repeat(10 * 1024 * 1024)}.x`;
+  const huge = `3u.${'A'.repeat(10 * 1024 * 1024)}.x`;
   const started = performance.now();
   await t.throwsAsync(decodeCursor(huge, scope, { secret: SECRET }), { instanceOf: CursorError, message: 'invalid cursor: it is 10485765 characters, above the 8192 accepted' });
   const elapsed = performance.now() - started;
@@ -178,7 +186,7 @@ test('encrypted cursors: key values are not readable, and any change is a Cursor
   const secretKey = { pk: 'User.ann@secret.example', sk: 'PROFILE' };
   const cursor = await encodeCursor(scope, secretKey, options);
   const [header, body, tag] = cursor.split('.') as [string, string, string];
-  t.is(header, '2e0');
+  t.is(header, '3e0');
   t.false(Buffer.from(body, 'base64url').toString('latin1').includes('ann@secret'), 'the position is not in the clear');
   t.true(fromBase64Url((await encodeCursor(scope, secretKey)).split('.')[1]!).includes('ann@secret.example'), 'unsigned cursors hold the key in readable base64 JSON');
   t.not(await encodeCursor(scope, secretKey, options), cursor, 'a fresh IV per cursor');
@@ -206,11 +214,16 @@ const inside = fc.record({ d: fc.integer({ min: 1, max: 31 }), id: fc.string({ m
   sk: skTemplate.build({ day: `2024-01-${String(d).padStart(2, '0')}`, articleId: id }),
 }));
 
-/** An unsigned cursor made independently (node:crypto), as a forger would: any body, a correct checksum. */
+/** An unsigned cursor made outside encodeCursor, as a forger would (the digest is public): any body, a correct checksum. */
 function forge(body: unknown): string {
   const text = Buffer.from(JSON.stringify(body)).toString('base64url');
-  return `2u.${text}.${createHash('sha256').update(`2u.${text}`).digest().subarray(0, 16).toString('base64url')}`;
+  return `3u.${text}.${digest(`3u.${text}`)}`;
 }
+
+test('a cursor of the previous version (SHA-256 checksums) is refused by its version, before anything is read', async (t) => {
+  const text = Buffer.from(JSON.stringify({ t: 'Social', i: null, q: 'Article.query', h: 'x', p: key })).toString('base64url');
+  await t.throwsAsync(decodeCursor(`2u.${text}.abc`, scope), { instanceOf: CursorError, message: /made by cursor version 2, and this is version 3: start the query again/ });
+});
 
 test('a position inside the query passes the check', async (t) => {
   await fc.assert(

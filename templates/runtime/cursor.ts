@@ -1,21 +1,24 @@
 // Opaque, versioned pagination cursors, bound to the query that made them: the physical table, the
-// index, the query (`Article.recentArticles`) and a SHA-256 of its parameters, with an expiry.
+// index, the query (`Article.recentArticles`) and a digest of its parameters, with an expiry.
 //
-//   2u.<body>.<checksum>     unsigned: base64url JSON; a SHA-256 checksum catches edits by accident
-//   2s<kid>.<body>.<mac>     signed:   HMAC-SHA-256 under the key with id <kid> (rotation: several keys)
-//   2e<kid>.<body>.<tag>     encrypted: AES-256-GCM (Web Crypto), so key values cannot be read
+//   3u.<body>.<check>        unsigned: base64url JSON; a 64-bit digest catches edits by accident
+//   3s<kid>.<body>.<mac>     signed:   HMAC-SHA-256 under the key with id <kid> (rotation: several keys)
+//   3e<kid>.<body>.<tag>     encrypted: AES-256-GCM (Web Crypto), so key values cannot be read
 //
 // An unsigned cursor can be rewritten by whoever holds it, so every position is also checked against
 // the query it is given to (the caller's `check`: exactly that key space's attributes, the queried
-// partition, inside the key condition) before any request. Length is capped before any decoding.
-// Written without Node or DOM types so the output compiles on any target.
+// partition, inside the key condition) before any request: that check, not the digests, is what
+// keeps a cursor inside its query. Length is capped before any decoding. Text and base64 go through
+// the TextEncoder, TextDecoder, btoa and atob every JavaScript runtime has (Node 16+, browsers,
+// Deno, Bun, workers); the module is written without Node or DOM types so the output compiles on any target.
 //
 // Signing and encryption come into a bundle through `protectCursors` only: options with a secret
 // go through it (the table class does it; an app on the function forms of the operations passes
-// its cursor options through it), which gives them the code that seals and opens their cursors.
+// its cursor options through it), which gives them the code that seals and opens their cursors
+// (SHA-256, HMAC and the checks of keys and secrets): an app that pages unsigned carries none of it.
 
 import { ConfigurationError, CursorError } from './errors.js';
-import { constantTimeEqual, hmacSha256, sha256, utf8Bytes } from './hmac.js';
+import { constantTimeEqual, hmacSha256 } from './hmac.js';
 
 /** One signing key: `id` travels in the cursor (letters, digits, _ or -, at most 32), `secret` never does. */
 export interface CursorKey {
@@ -57,70 +60,70 @@ export type PositionCheck = (position: unknown) => string | undefined;
 
 export const CURSOR_DEFAULTS = { ttlSeconds: 86_400, maxLength: 8_192, minSecretBytes: 32 } as const;
 
-const VERSION = '2';
+const VERSION = '3';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const HEADER = /^2([use])([A-Za-z0-9_-]{0,32})$/;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const HEADER = /^([0-9])([use])([A-Za-z0-9_-]{0,32})$/;
 
-function utf8Decode(bytes: ArrayLike<number>): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    const extra = b < 0x80 ? 0 : b >= 0xf0 ? 3 : b >= 0xe0 ? 2 : b >= 0xc0 ? 1 : -1;
-    if (extra < 0) throw new CursorError('not UTF-8');
-    let cp = extra === 0 ? b : b & (0x3f >> extra);
-    for (let k = 1; k <= extra; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) throw new CursorError('not UTF-8');
-      cp = (cp << 6) | (c & 63);
-    }
-    if (cp > 0x10ffff) throw new CursorError('not UTF-8');
-    out += String.fromCodePoint(cp);
-    i += extra + 1;
-  }
-  return out;
+/** The text and base64 codecs of the platform (typed here: the runtime is compiled without DOM or Node types). */
+interface Platform {
+  readonly TextEncoder: new () => { encode(text: string): Uint8Array };
+  readonly TextDecoder: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string };
+  btoa(binary: string): string;
+  atob(base64: string): string;
+}
+const platform = globalThis as unknown as Platform;
+
+/** UTF-8 bytes of a string. */
+export const utf8 = (text: string): Uint8Array => new platform.TextEncoder().encode(text);
+
+/** base64url without padding, over bytes. */
+function bytesToBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return platform.btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** base64url without padding, over the UTF-8 bytes of `text`. */
-export function toBase64Url(text: string): string {
-  return bytesToBase64Url(utf8Bytes(text));
-}
-
-function bytesToBase64Url(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
-    for (let k = 0; k < chars; k++) out += ALPHABET[(n >> (18 - 6 * k)) & 63];
-  }
-  return out;
-}
-
-export function fromBase64Url(encoded: string): string {
-  return utf8Decode(base64UrlToBytes(encoded));
-}
+export const toBase64Url = (text: string): string => bytesToBase64Url(utf8(text));
 
 function base64UrlToBytes(encoded: string): Uint8Array {
-  if (encoded.length % 4 === 1) throw new CursorError('not base64url');
-  const bytes: number[] = [];
-  for (let i = 0; i < encoded.length; i += 4) {
-    const chunk = encoded.slice(i, i + 4);
-    let n = 0;
-    for (let k = 0; k < 4; k++) {
-      const v = k < chunk.length ? ALPHABET.indexOf(chunk[k]!) : 0;
-      if (v < 0) throw new CursorError('not base64url');
-      n = (n << 6) | v;
-    }
-    const count = Math.floor((chunk.length * 6) / 8);
-    for (let k = 0; k < count; k++) bytes.push((n >> (16 - 8 * k)) & 255);
-  }
-  return Uint8Array.from(bytes);
+  if (!/^[\w-]*$/.test(encoded) || encoded.length % 4 === 1) throw new CursorError('not base64url');
+  return Uint8Array.from(platform.atob(encoded.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 }
 
-/** SHA-256 of the canonical JSON of `value` (keys sorted, undefined left out, Dates as ISO text), base64url: binds a cursor to its parameters. */
-export function parameterHash(value: unknown): string {
-  return bytesToBase64Url(sha256(utf8Bytes(canonicalJson(value))));
+/** The text of base64url-encoded UTF-8; CursorError when it is not base64url or not UTF-8. */
+export function fromBase64Url(encoded: string): string {
+  return utf8Text(base64UrlToBytes(encoded));
 }
+
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new platform.TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CursorError('not UTF-8');
+  }
+}
+
+/**
+ * A 64-bit digest of `text` (two multiplicative 32-bit lanes mixed at the end, as cyrb53 does), 14
+ * base-36 characters. Not a cryptographic hash: it catches a cursor changed or handed to another
+ * query by accident; a signed cursor's MAC and every position's check against its query do the rest.
+ */
+export function digest(text: string): string {
+  let a = 0x9e3779b9;
+  let b = 0x85ebca6b;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x9e3779b1);
+    b = Math.imul(b ^ c, 0x5f356495);
+  }
+  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
+  b = Math.imul(b ^ (b >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
+  return (a >>> 0).toString(36).padStart(7, '0') + (b >>> 0).toString(36).padStart(7, '0');
+}
+
+/** The digest of the canonical JSON of `value` (keys sorted, undefined left out, Dates as ISO text): binds a cursor to its parameters. */
+export const parameterHash = (value: unknown): string => digest(canonicalJson(value));
 
 function canonicalJson(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());
@@ -147,7 +150,7 @@ interface ResolvedOptions {
   readonly ttlMs: number;
   readonly maxLength: number;
   readonly now: () => number;
-  /** How cursors under a key are sealed and opened (signed or encrypted), once `protectCursors` has given it. */
+  /** How cursors under a key are sealed and opened (signed or encrypted): options with a secret get it from `protectCursors`. */
   readonly seal?: CursorSeal;
 }
 
@@ -174,13 +177,45 @@ const webCrypto = (): Partial<WebCrypto> | undefined => (globalThis as { crypto?
 
 const resolved = new WeakMap<CursorOptions, ResolvedOptions>();
 
+const NO_SECRET = 'encrypting cursors needs a secret to derive the key from; set cursor.secret';
+
+/** The expiry, length cap and clock of options, checked: what every cursor needs. */
+function basics(options: CursorOptions): Pick<ResolvedOptions, 'ttlMs' | 'maxLength' | 'now'> {
+  const ttl = options.ttlSeconds ?? CURSOR_DEFAULTS.ttlSeconds;
+  if (!(typeof ttl === 'number' && ttl > 0)) throw new ConfigurationError('cursor.ttlSeconds', `must be a positive number of seconds (or Infinity), got ${String(ttl)}`);
+  const maxLength = options.maxLength ?? CURSOR_DEFAULTS.maxLength;
+  if (!(Number.isInteger(maxLength) && maxLength >= 256)) throw new ConfigurationError('cursor.maxLength', `must be an integer of at least 256 characters, got ${String(maxLength)}`);
+  return { ttlMs: ttl * 1000, maxLength, now: options.now ?? Date.now };
+}
+
+/** The keys and encryption of options, checked: what signed and encrypted cursors need. */
+function keysOf(options: CursorOptions): Pick<ResolvedOptions, 'keys' | 'encrypt'> {
+  const given = options.secret;
+  const keys: CursorKey[] = given === undefined ? [] : typeof given === 'string' ? [{ id: '0', secret: given }] : Array.isArray(given) ? [...(given as readonly CursorKey[])] : [given as CursorKey];
+  if (given !== undefined && keys.length === 0) throw new ConfigurationError('cursor.secret', 'the list of keys is empty; give at least one { id, secret }');
+  const ids = new Set<string>();
+  for (const key of keys) {
+    if (typeof key.id !== 'string' || !KEY_ID.test(key.id)) throw new ConfigurationError('cursor.secret', `key id ${JSON.stringify(key.id)} is not 1 to 32 letters, digits, _ or -`);
+    if (ids.has(key.id)) throw new ConfigurationError('cursor.secret', `key id "${key.id}" is listed twice; each key needs its own id`);
+    ids.add(key.id);
+    const bytes = typeof key.secret === 'string' ? utf8(key.secret).length : 0;
+    if (bytes < CURSOR_DEFAULTS.minSecretBytes) {
+      throw new ConfigurationError('cursor.secret', `the secret of key "${key.id}" is ${bytes} bytes; use at least ${CURSOR_DEFAULTS.minSecretBytes} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
+    }
+  }
+  if (options.encrypt && keys.length === 0) throw new ConfigurationError('cursor.encrypt', NO_SECRET);
+  if (options.encrypt && (webCrypto()?.subtle === undefined || webCrypto()?.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
+  return { keys, encrypt: options.encrypt === true };
+}
+
 /**
- * Checks cursor options once (the generated table context does it when it is made) and returns
- * them unchanged; throws ConfigurationError for a secret under 32 bytes, a bad or repeated key id,
- * `encrypt` without a secret or without Web Crypto, or a non-positive ttl or length.
+ * Checks cursor options, secrets and key ids included, and returns them unchanged; throws
+ * ConfigurationError for a secret under 32 bytes, a bad or repeated key id, `encrypt` without a
+ * secret or without Web Crypto, or a non-positive ttl or length.
  */
 export function checkCursorOptions(options: CursorOptions): CursorOptions {
-  resolve(options);
+  keysOf(options);
+  basics(options);
   return options;
 }
 
@@ -192,49 +227,28 @@ export function checkCursorOptions(options: CursorOptions): CursorOptions {
  * An app that signs nothing does not call it, and its bundle carries neither.
  */
 export function protectCursors(options: CursorOptions): CursorOptions {
-  const o = resolve(options);
-  if (o.keys.length > 0 && o.seal === undefined) resolved.set(options, { ...o, seal: o.encrypt ? ENCRYPTED : SIGNED });
-  return options;
-}
-
-/** `checkCursorOptions` for a table's context: options with a secret must have been through `protectCursors`. */
-export function checkContextCursor(options: CursorOptions): CursorOptions {
-  const o = resolve(options);
-  if (o.keys.length > 0) sealOf(o);
-  return options;
-}
-
-/** The seal of options with a secret; ConfigurationError when they were not given to `protectCursors`. */
-function sealOf(o: ResolvedOptions): CursorSeal {
-  if (o.seal === undefined) {
-    throw new ConfigurationError('cursor.secret', `${o.encrypt ? 'encrypted' : 'signed'} cursors need the code that makes them: pass the cursor options through protectCursors(…), from the generated output`);
+  if (resolved.get(options)?.seal === undefined) {
+    const { keys, encrypt } = keysOf(options);
+    resolved.set(options, { ...basics(options), keys, encrypt, ...(keys.length > 0 ? { seal: encrypt ? ENCRYPTED : SIGNED } : {}) });
   }
-  return o.seal;
+  return options;
 }
 
+/** Checks a table context's cursor options: options with a secret must have been through `protectCursors`. */
+export function checkContextCursor(options: CursorOptions): CursorOptions {
+  resolve(options);
+  return options;
+}
+
+/** Options as cursors are made and read with them; ConfigurationError for a secret that did not come through `protectCursors`. */
 function resolve(options: CursorOptions = {}): ResolvedOptions {
   const known = resolved.get(options);
   if (known) return known;
-  const given = options.secret;
-  const keys: CursorKey[] = given === undefined ? [] : typeof given === 'string' ? [{ id: '0', secret: given }] : Array.isArray(given) ? [...(given as readonly CursorKey[])] : [given as CursorKey];
-  if (given !== undefined && keys.length === 0) throw new ConfigurationError('cursor.secret', 'the list of keys is empty; give at least one { id, secret }');
-  const ids = new Set<string>();
-  for (const key of keys) {
-    if (typeof key.id !== 'string' || !KEY_ID.test(key.id)) throw new ConfigurationError('cursor.secret', `key id ${JSON.stringify(key.id)} is not 1 to 32 letters, digits, _ or -`);
-    if (ids.has(key.id)) throw new ConfigurationError('cursor.secret', `key id "${key.id}" is listed twice; each key needs its own id`);
-    ids.add(key.id);
-    const bytes = typeof key.secret === 'string' ? utf8Bytes(key.secret).length : 0;
-    if (bytes < CURSOR_DEFAULTS.minSecretBytes) {
-      throw new ConfigurationError('cursor.secret', `the secret of key "${key.id}" is ${bytes} bytes; use at least ${CURSOR_DEFAULTS.minSecretBytes} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
-    }
+  if (options.secret === undefined && options.encrypt) throw new ConfigurationError('cursor.encrypt', NO_SECRET);
+  if (options.secret !== undefined) {
+    throw new ConfigurationError('cursor.secret', `${options.encrypt ? 'encrypted' : 'signed'} cursors need the code that makes them: pass the cursor options through protectCursors(…), from the generated output`);
   }
-  if (options.encrypt && keys.length === 0) throw new ConfigurationError('cursor.encrypt', 'encrypting cursors needs a secret to derive the key from; set cursor.secret');
-  if (options.encrypt && (webCrypto()?.subtle === undefined || webCrypto()?.getRandomValues === undefined)) throw new ConfigurationError('cursor.encrypt', 'this runtime has no Web Crypto (globalThis.crypto.subtle); cursors cannot be encrypted here');
-  const ttl = options.ttlSeconds ?? CURSOR_DEFAULTS.ttlSeconds;
-  if (!(typeof ttl === 'number' && ttl > 0)) throw new ConfigurationError('cursor.ttlSeconds', `must be a positive number of seconds (or Infinity), got ${String(ttl)}`);
-  const maxLength = options.maxLength ?? CURSOR_DEFAULTS.maxLength;
-  if (!(Number.isInteger(maxLength) && maxLength >= 256)) throw new ConfigurationError('cursor.maxLength', `must be an integer of at least 256 characters, got ${String(maxLength)}`);
-  const out: ResolvedOptions = { keys, encrypt: options.encrypt === true, ttlMs: ttl * 1000, maxLength, now: options.now ?? Date.now };
+  const out: ResolvedOptions = { keys: [], encrypt: false, ...basics(options) };
   resolved.set(options, out);
   return out;
 }
@@ -260,7 +274,7 @@ const SIGNED: CursorSeal = {
     return `${text}.${bytesToBase64Url(hmacSha256(key.secret, `${header}.${text}`))}`;
   },
   async open(head, text, tag, key) {
-    if (!constantTimeEqual(utf8Bytes(tag), utf8Bytes(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
+    if (!constantTimeEqual(utf8(tag), utf8(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
     return base64UrlToBytes(text);
   },
 };
@@ -269,7 +283,7 @@ const SIGNED: CursorSeal = {
 const ENCRYPTED: CursorSeal = {
   async seal(header, body, key) {
     const iv = webCrypto()!.getRandomValues!(new Uint8Array(12));
-    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(header) }, await aesKey(key.secret), body));
+    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(header) }, await aesKey(key.secret), body));
     const ciphertext = new Uint8Array(iv.length + sealed.length - 16);
     ciphertext.set(iv);
     ciphertext.set(sealed.subarray(0, sealed.length - 16), iv.length);
@@ -283,7 +297,7 @@ const ENCRYPTED: CursorSeal = {
     data.set(sealed.subarray(12));
     data.set(gcmTag, sealed.length - 12);
     try {
-      return new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8Bytes(head) }, await aesKey(key.secret), data));
+      return new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8(head) }, await aesKey(key.secret), data));
     } catch {
       throw new CursorError(UNDECRYPTABLE);
     }
@@ -296,31 +310,26 @@ const ENCRYPTED: CursorSeal = {
 export async function encodeCursor(scope: CursorScope, position: unknown, options: CursorOptions = {}): Promise<string> {
   const o = resolve(options);
   const expires = Number.isFinite(o.ttlMs) ? { x: o.now() + o.ttlMs } : {};
-  const body = utf8Bytes(JSON.stringify({ t: scope.table, i: scope.index ?? null, q: scope.query, h: parameterHash(scope.params), ...expires, p: position }));
+  const body = JSON.stringify({ t: scope.table, i: scope.index ?? null, q: scope.query, h: parameterHash(scope.params), ...expires, p: position });
   const key = o.keys[0];
   let cursor: string;
   if (!key) {
     const header = `${VERSION}u`;
-    const text = bytesToBase64Url(body);
-    cursor = `${header}.${text}.${checksum(`${header}.${text}`)}`;
+    const text = toBase64Url(body);
+    cursor = `${header}.${text}.${digest(`${header}.${text}`)}`;
   } else {
     const header = `${VERSION}${o.encrypt ? 'e' : 's'}${key.id}`;
-    cursor = `${header}.${await sealOf(o).seal(header, body, key)}`;
+    cursor = `${header}.${await o.seal!.seal(header, utf8(body), key)}`;
   }
   if (cursor.length > o.maxLength) throw new CursorError(`this query's position needs a ${cursor.length}-character cursor, above cursor.maxLength (${o.maxLength}); raise it`);
   return cursor;
 }
 
-
-function checksum(text: string): string {
-  return bytesToBase64Url(sha256(utf8Bytes(text)).subarray(0, 16));
-}
-
 /**
  * Decodes a cursor made by `encodeCursor` for the same scope, or throws `CursorError` before any
- * request: too long, malformed, not protected as this table protects cursors, changed, signed
- * with an unknown key, made for another table, index, query or parameters, expired, or holding a
- * position `check` refuses.
+ * request: too long, malformed, made by another cursor version, not protected as this table
+ * protects cursors, changed, signed with an unknown key, made for another table, index, query or
+ * parameters, expired, or holding a position `check` refuses.
  */
 export async function decodeCursor<P = Record<string, unknown>>(cursor: string, scope: CursorScope, options: CursorOptions = {}, check: PositionCheck = (p) => (isKey(p) ? undefined : 'its position is not a key')): Promise<P> {
   const o = resolve(options);
@@ -329,7 +338,8 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
   const parts = cursor.split('.');
   const header = HEADER.exec(parts[0] ?? '');
   if (parts.length !== 3 || !header) throw new CursorError('not a ddbgen cursor');
-  const [, mode, id] = header as unknown as [string, 'u' | 's' | 'e', string];
+  const [, version, mode, id] = header as unknown as [string, string, 'u' | 's' | 'e', string];
+  if (version !== VERSION) throw new CursorError(`it was made by cursor version ${version}, and this is version ${VERSION}: start the query again`);
   const [head, text, tag] = parts as [string, string, string];
   const wanted = o.keys.length === 0 ? 'u' : o.encrypt ? 'e' : 's';
   if (mode !== wanted) {
@@ -338,16 +348,16 @@ export async function decodeCursor<P = Record<string, unknown>>(cursor: string, 
   }
   let body: Uint8Array;
   if (mode === 'u') {
-    if (id !== '' || !constantTimeEqual(utf8Bytes(tag), utf8Bytes(checksum(`${head}.${text}`)))) throw new CursorError('its checksum does not match: it was changed');
+    if (id !== '' || tag !== digest(`${head}.${text}`)) throw new CursorError('its checksum does not match: it was changed');
     body = base64UrlToBytes(text);
   } else {
     const key = o.keys.find((k) => k.id === id);
     if (!key) throw new CursorError(`it was made with key "${id}", which this table does not accept (accepted: ${o.keys.map((k) => k.id).join(', ')})`);
-    body = await sealOf(o).open(head, text, tag, key);
+    body = await o.seal!.open(head, text, tag, key);
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8Decode(body));
+    parsed = JSON.parse(utf8Text(body));
   } catch (error) {
     if (error instanceof CursorError) throw error;
     throw new CursorError('not a ddbgen cursor');

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { renderCondition } from './condition.js';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, processFingerprint, fromAttributeValues, fromStored, clientClock, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
+import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, piiFingerprint, processFingerprint, fromAttributeValues, fromStored, clientClock, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));
@@ -92,14 +92,16 @@ test('conditions: an Object member as a comparison is an unknown comparison, not
 });
 
 test('errors name items by key parts; a pii part prints as a keyed fingerprint, never its value or an unkeyed hash of it', (t) => {
-  // as a generated model of an entity with pii attributes: with the process's fingerprint
-  const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'], fingerprint: processFingerprint };
+  // as a generated model of an entity with pii attributes: keyed with the table's secret, else the process's key
+  const model = { name: 'Login', primaryParts: ['email', 'at'], pii: ['email'], fingerprint: piiFingerprint };
   const at = new Date(Date.UTC(2024, 0, 1));
   const secret = 'a'.repeat(16) + 'b'.repeat(16);
   const keyed = keyedFingerprint(secret);
   const hmac = (value: string) => `<pii ${createHmac('sha256', secret).update(value).digest('hex').slice(0, 8)}>`;
-  t.is(describeItem(model, { email: 'ann@x.example', at }, keyed), `Login { email: ${hmac('ann@x.example')}, at: 2024-01-01T00:00:00.000Z }`);
+  t.is(describeItem(model, { email: 'ann@x.example', at }, secret), `Login { email: ${hmac('ann@x.example')}, at: 2024-01-01T00:00:00.000Z }`);
   t.is(keyed(at), hmac(at.toISOString()), 'a Date as ISO-8601');
+  t.is(piiFingerprint(secret), piiFingerprint(secret), 'keyed once per secret');
+  t.is(piiFingerprint(undefined), processFingerprint);
   t.not(keyedFingerprint('c'.repeat(32))('ann@x.example'), keyed('ann@x.example'), 'another secret, another fingerprint');
   // without a secret: the process's own random key, stable within the process, never the plain SHA-256 a guess could be checked against
   const unkeyed = `<pii ${createHash('sha256').update('ann@x.example').digest('hex').slice(0, 8)}>`;

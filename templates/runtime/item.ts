@@ -512,14 +512,15 @@ export function keyedFingerprint(secret: string): PiiFingerprint {
 }
 
 /**
- * Throws ConfigurationError for a `piiSecret` shorter than PII_SECRET_MIN_BYTES. What a table whose
- * entities mark nothing pii does with the secret: checked, as everywhere, with nothing to key.
+ * Returns a `piiSecret`, or throws ConfigurationError for one shorter than PII_SECRET_MIN_BYTES: what
+ * a table's context does with the secret it is given (its entities' models key their fingerprints with it).
  */
-export function checkPiiSecret(secret: string): void {
+export function checkPiiSecret(secret: string): string {
   const bytes = typeof secret === 'string' ? utf8Bytes(secret).length : 0;
   if (bytes < PII_SECRET_MIN_BYTES) {
     throw new ConfigurationError('piiSecret', `the secret is ${bytes} bytes; use at least ${PII_SECRET_MIN_BYTES} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
   }
+  return secret;
 }
 
 let processKey: PiiFingerprint | undefined;
@@ -540,24 +541,39 @@ export const processFingerprint: PiiFingerprint = (value) => {
   return processKey(value);
 };
 
+const keyed = new Map<string, PiiFingerprint>();
+
+/**
+ * The fingerprint errors print pii with: keyed with the table's `piiSecret` when it has one (made
+ * once per secret), else the process's. A generated model of an entity with pii attributes carries
+ * it (`fingerprint`), so the hash comes into a bundle with those entities only: a table's context
+ * holds the secret as text.
+ */
+export function piiFingerprint(secret: string | undefined): PiiFingerprint {
+  if (secret === undefined) return processFingerprint;
+  let fingerprint = keyed.get(secret);
+  if (fingerprint === undefined) keyed.set(secret, (fingerprint = keyedFingerprint(secret)));
+  return fingerprint;
+}
+
 /** A pii value where no fingerprint is at hand: nothing of the value at all. */
 const hidden: PiiFingerprint = () => '<pii>';
 
 /**
  * How an error message names an item: its entity and key parts, `User { id: "u1" }`; a part marked
- * pii prints as its fingerprint (`fingerprint`: the table's `piiSecret`, else the model's, which a
- * generated model of an entity with pii attributes sets to `processFingerprint`), never its value.
- * The hash comes into a bundle through those models only: an app whose entities mark nothing pii
+ * pii prints as its fingerprint (the model's `fingerprint` keyed with `piiSecret`, the table's;
+ * without one, with the process's random key), never its value. The hash comes into a bundle
+ * through the models of entities with pii attributes only: an app whose entities mark nothing pii
  * carries none.
  */
 export function describeItem(
-  model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[]; readonly fingerprint?: PiiFingerprint },
+  model: { readonly name: string; readonly primaryParts: readonly string[]; readonly pii?: readonly string[]; readonly fingerprint?: (secret: string | undefined) => PiiFingerprint },
   values: Readonly<Record<string, unknown>>,
-  fingerprint?: PiiFingerprint,
+  piiSecret?: string,
 ): string {
   const parts = model.primaryParts.map((name) => {
     const value = hasOwn(values, name) ? values[name] : undefined;
-    const shown = model.pii?.includes(name) ? (fingerprint ?? model.fingerprint ?? hidden)(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);
+    const shown = model.pii?.includes(name) ? (model.fingerprint?.(piiSecret) ?? hidden)(value) : value instanceof Date ? value.toISOString() : typeof value === 'string' ? JSON.stringify(value) : String(value);
     return `${name}: ${shown}`;
   });
   return parts.length ? `${model.name} { ${parts.join(', ')} }` : model.name;

@@ -6,7 +6,7 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
 import { genericConversions, type EntityModel } from './repository.js';
-import { processFingerprint } from './item.js';
+import { piiFingerprint } from './item.js';
 import { base64Bytes, nativeValue, streamDecoder, streamHandler, StreamRecordError, type StreamModel, type StreamRecord, type StreamViewType } from './stream.js';
 
 const tpl = (entity: string, target: string, segments: SegmentDef[]) => new KeyTemplate({ entity, target, delimiter: '.', maxBytes: 1024, segments });
@@ -152,7 +152,7 @@ for (const [name, view, given, message] of failures) {
 }
 
 test('a pii key part is named by its fingerprint; the stored keys are there, not enumerable', (t) => {
-  const secret: StreamModel = { ...model('keys-only'), entities: [{ type: 'User', model: { ...user, pii: ['id'], fingerprint: processFingerprint } }] };
+  const secret: StreamModel = { ...model('keys-only'), entities: [{ type: 'User', model: { ...user, pii: ['id'], fingerprint: piiFingerprint } }] };
   const error = t.throws(() => streamDecoder(secret)(record('MODIFY', { Keys: keys('User.0000000001', 'PROFILE') }, { eventName: 'UPDATE' })), { instanceOf: StreamRecordError });
   t.is(error?.message, 'Fans stream record 100 cannot be decoded: eventName is "UPDATE", not INSERT, MODIFY or REMOVE');
   const missing = t.throws(() => streamDecoder({ ...secret, view: 'new-image' })(record('INSERT', { Keys: keys('User.0000000001', 'PROFILE') })), { instanceOf: StreamRecordError });

@@ -46,8 +46,8 @@ export interface TableContext {
    * it has one (the in-memory table's, `clientClock`), else absent and the system's.
    */
   readonly now?: () => number;
-  /** How errors print key parts marked pii: keyed with the table's `piiSecret`; absent: the process's random key. */
-  readonly pii?: PiiFingerprint;
+  /** What errors key the fingerprints of key parts marked pii with (the table's `piiSecret`, checked); absent: the process's random key. */
+  readonly piiSecret?: string;
   /** Telemetry per access pattern (telemetry.ts): set, each function form's call is one operation it reports. */
   readonly telemetry?: OperationTelemetry;
 }
@@ -106,8 +106,8 @@ export interface EntityModel {
   readonly required: readonly string[];
   /** Attributes marked pii: error messages print a fingerprint of them, never the value. */
   readonly pii?: readonly string[];
-  /** How errors fingerprint them without a `piiSecret` (`processFingerprint`): set when `pii` is. */
-  readonly fingerprint?: PiiFingerprint;
+  /** How errors fingerprint them, keyed with the table's `piiSecret` or the process's key (`piiFingerprint`): set when `pii` is. */
+  readonly fingerprint?: (piiSecret: string | undefined) => PiiFingerprint;
   /** Undeclared attributes are written and read as given (entity({ passthrough: true })). */
   readonly passthrough?: boolean;
   /** Every key attribute of the table and its indexes: added on write, stripped on read. */

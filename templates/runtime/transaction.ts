@@ -8,7 +8,6 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { backoffDelay, defaultSleep, keyId } from './batch.js';
 import type { Condition } from './condition.js';
 import { TransactionError, ValidationError, hideProperty, type TransactionItemFailure } from './errors.js';
-import type { PiiFingerprint } from './item.js';
 import type { EntityModel, TableContext, TransactionRetryPolicy } from './table-context.js';
 import { planCheck, planDelete, planPut, planUpdate, type UpdateInput, type VersionedWriteOptions, type WriteOptions, type WritePlan } from './write.js';
 
@@ -47,9 +46,9 @@ export class Transaction {
     this.plans.push(plan);
   }
 
-  /** How the table's errors print pii: its `piiSecret`'s fingerprints, or the process's. */
-  get fingerprint(): PiiFingerprint | undefined {
-    return this.ctx.pii;
+  /** What the table's errors key pii fingerprints with: its `piiSecret` (absent: the process's random key). */
+  get piiSecret(): string | undefined {
+    return this.ctx.piiSecret;
   }
 
   /** The TransactWriteItems input, checked against DynamoDB's limits. */
@@ -132,33 +131,33 @@ export class EntityTransaction<Parent, Input, Key, Update, Item, Versioned exten
   }
 
   put(item: Input, options?: WriteOptions<Item>): Parent {
-    this.tx.add(planPut(this.model, item, 'put', options, this.tx.fingerprint).plan);
+    this.tx.add(planPut(this.model, item, 'put', options, this.tx.piiSecret).plan);
     return this.parent;
   }
 
   create(item: Input, options?: WriteOptions<Item>): Parent {
-    this.tx.add(planPut(this.model, item, 'create', options, this.tx.fingerprint).plan);
+    this.tx.add(planPut(this.model, item, 'create', options, this.tx.piiSecret).plan);
     return this.parent;
   }
 
   replace(item: Input, options?: WriteOptions<Item>): Parent {
-    this.tx.add(planPut(this.model, item, 'replace', options, this.tx.fingerprint).plan);
+    this.tx.add(planPut(this.model, item, 'replace', options, this.tx.piiSecret).plan);
     return this.parent;
   }
 
   update(key: Key, changes: Update, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): Parent {
-    this.tx.add(planUpdate(this.model, key as Record<string, unknown>, changes as UpdateInput, options[0] ?? {}, this.tx.fingerprint));
+    this.tx.add(planUpdate(this.model, key as Record<string, unknown>, changes as UpdateInput, options[0] ?? {}, this.tx.piiSecret));
     return this.parent;
   }
 
   delete(key: Key, ...options: Versioned extends true ? [VersionedWriteOptions<Item>] : [WriteOptions<Item>?]): Parent {
-    this.tx.add(planDelete(this.model, key as Record<string, unknown>, options[0] ?? {}, this.tx.fingerprint));
+    this.tx.add(planDelete(this.model, key as Record<string, unknown>, options[0] ?? {}, this.tx.piiSecret));
     return this.parent;
   }
 
   /** The transaction fails unless `condition` holds for this item. */
   check(key: Key, condition: Condition<Item>): Parent {
-    this.tx.add(planCheck(this.model, key as Record<string, unknown>, condition as Condition<unknown>, this.tx.fingerprint));
+    this.tx.add(planCheck(this.model, key as Record<string, unknown>, condition as Condition<unknown>, this.tx.piiSecret));
     return this.parent;
   }
 }

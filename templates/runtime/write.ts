@@ -21,7 +21,7 @@ import {
 } from './errors.js';
 import { ExpressionAliases, changedAttributes, checkExpression, updateExpression, type UpdateChanges } from './expression.js';
 import { itemSize } from './item-size.js';
-import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType, type PiiFingerprint } from './item.js';
+import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType } from './item.js';
 import type { EntityModel, TableContext } from './table-context.js';
 import { genericItem, indexKeyChanges, isCopied, itemOf, operation, primaryKey, storedItem } from './repository.js';
 
@@ -104,7 +104,7 @@ function conditionOf(model: EntityModel, aliases: ExpressionAliases, parts: stri
  * is a create when the item has no version and a compare-and-swap on it otherwise. Returns the
  * item as written (with its new version).
  */
-export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options: WriteRequestOptions = {}, fingerprint?: PiiFingerprint): { plan: WritePlan; item: T } {
+export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' | 'replace', options: WriteRequestOptions = {}, piiSecret?: string): { plan: WritePlan; item: T } {
   const version = model.version;
   const given = version === undefined ? undefined : ((item as Record<string, unknown>)[version] as number | undefined);
   if (version !== undefined && given !== undefined && !Number.isInteger(given)) throw new ValidationError(model.name, version, `the version must be an integer, got ${String(given)}`);
@@ -124,7 +124,7 @@ export function planPut<T>(model: EntityModel, item: T, mode: 'put' | 'create' |
     if (version !== undefined && expected !== undefined && !isNew) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
     condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   }
-  const describe = () => describeItem(model, written as Record<string, unknown>, fingerprint);
+  const describe = () => describeItem(model, written as Record<string, unknown>, piiSecret);
   return {
     item: written,
     plan: {
@@ -200,7 +200,7 @@ function checkChanges(model: EntityModel, changes: UpdateInput): void {
 }
 
 /** Plans an update of an existing item (ItemNotFoundError if there is none). */
-export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: WriteRequestOptions = {}, fingerprint?: PiiFingerprint): WritePlan {
+export function planUpdate(model: EntityModel, key: Readonly<Record<string, unknown>>, changes: UpdateInput, options: WriteRequestOptions = {}, piiSecret?: string): WritePlan {
   const tableKey = primaryKey(model, key);
   const named = (record: object | undefined) => Object.keys(record ?? {});
   for (const attribute of changedAttributes(changes)) {
@@ -240,7 +240,7 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
   if (version !== undefined) parts.push(`${aliases.name(version)} = ${aliases.value(expected)}`);
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
   const ambiguous = version === undefined && (changes.add !== undefined || changes.append !== undefined || changes.prepend !== undefined);
-  const describe = () => describeItem(model, key, fingerprint);
+  const describe = () => describeItem(model, key, piiSecret);
   return {
     operation: 'update',
     entity: model.name,
@@ -261,14 +261,14 @@ export function planUpdate(model: EntityModel, key: Readonly<Record<string, unkn
 }
 
 /** Plans a delete; with a version or condition, it happens only if they hold. */
-export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: WriteRequestOptions = {}, fingerprint?: PiiFingerprint): WritePlan {
+export function planDelete(model: EntityModel, key: Readonly<Record<string, unknown>>, options: WriteRequestOptions = {}, piiSecret?: string): WritePlan {
   const tableKey = primaryKey(model, key);
   const version = model.version;
   const expected = expectedVersion(model, options);
   const aliases = new ExpressionAliases(model.storedNames);
   const parts = version !== undefined ? [`${aliases.name(version)} = ${aliases.value(expected)}`] : [];
   const condition = conditionOf(model, aliases, parts, options.condition as Condition<Record<string, unknown>> | undefined);
-  const describe = () => describeItem(model, key, fingerprint);
+  const describe = () => describeItem(model, key, piiSecret);
   return {
     operation: 'delete',
     entity: model.name,
@@ -289,11 +289,11 @@ export function planDelete(model: EntityModel, key: Readonly<Record<string, unkn
 }
 
 /** Plans a condition check (transactions only): the transaction fails unless `condition` holds. */
-export function planCheck(model: EntityModel, key: Readonly<Record<string, unknown>>, condition: Condition<unknown>, fingerprint?: PiiFingerprint): WritePlan {
+export function planCheck(model: EntityModel, key: Readonly<Record<string, unknown>>, condition: Condition<unknown>, piiSecret?: string): WritePlan {
   const tableKey = primaryKey(model, key);
   const aliases = new ExpressionAliases(model.storedNames);
   const expression = conditionOf(model, aliases, [], condition as Condition<Record<string, unknown>>)!;
-  const describe = () => describeItem(model, key, fingerprint);
+  const describe = () => describeItem(model, key, piiSecret);
   return {
     operation: 'check',
     entity: model.name,
@@ -362,7 +362,7 @@ export async function putItem(ctx: TableContext, model: EntityModel, item: objec
     await ctx.client.send(new PutCommand({ TableName: ctx.tableName, Item: storedItem(model, item as Record<string, unknown>) }));
     return item;
   }
-  const { plan, item: written } = planPut(model, item, mode, options, ctx.pii);
+  const { plan, item: written } = planPut(model, item, mode, options, ctx.piiSecret);
   await sendWrite(ctx, plan);
   return written;
 }
@@ -395,7 +395,7 @@ export async function updateItem(
   options?: WriteRequestOptions & { readonly returnValues?: UpdateReturnValues },
 ): Promise<unknown> {
   const returnValues = options?.returnValues ?? 'ALL_NEW';
-  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options, ctx.pii), returnValues), returnValues.startsWith('UPDATED_'));
+  return writtenItem(model, await sendWrite(ctx, planUpdate(model, key, changes, options, ctx.piiSecret), returnValues), returnValues.startsWith('UPDATED_'));
 }
 
 /** Deletes an item; returns what was deleted (or undefined if there was nothing), or nothing with returnValues 'NONE'. */
@@ -405,7 +405,7 @@ export async function deleteItem(
   key: Readonly<Record<string, unknown>>,
   options?: WriteRequestOptions & { readonly returnValues?: 'ALL_OLD' | 'NONE' },
 ): Promise<unknown> {
-  return writtenItem(model, await sendWrite(ctx, planDelete(model, key, options, ctx.pii), options?.returnValues ?? 'ALL_OLD'));
+  return writtenItem(model, await sendWrite(ctx, planDelete(model, key, options, ctx.piiSecret), options?.returnValues ?? 'ALL_OLD'));
 }
 
 /**
@@ -414,11 +414,11 @@ export async function deleteItem(
  * increment is not idempotent: it is never retried after an ambiguous failure.
  */
 export async function incrementItem(ctx: TableContext, model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[]): Promise<unknown> {
-  return writtenItem(model, await sendWrite(ctx, planIncrement(model, key, deltas, counters, ctx.pii), 'ALL_NEW'));
+  return writtenItem(model, await sendWrite(ctx, planIncrement(model, key, deltas, counters, ctx.piiSecret), 'ALL_NEW'));
 }
 
 /** Plans an increment (see incrementItem). */
-export function planIncrement(model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[], fingerprint?: PiiFingerprint): WritePlan {
+export function planIncrement(model: EntityModel, key: Readonly<Record<string, unknown>>, deltas: Readonly<Record<string, number>>, counters: readonly string[], piiSecret?: string): WritePlan {
   const tableKey = primaryKey(model, key);
   const add: Record<string, number> = {};
   for (const [name, delta] of Object.entries(deltas)) {
@@ -432,7 +432,7 @@ export function planIncrement(model: EntityModel, key: Readonly<Record<string, u
   const setIfNotExists: Record<string, unknown> = { ...toStored(model.name, model.codecs, key), ...indexKeysOf(model, key), ...model.discriminator };
   for (const name of counters) if (!(name in add)) setIfNotExists[name] = 0;
   const expression = checkExpression(model.name, 'update', updateExpression(model.name, { setIfNotExists, add }, aliases));
-  const describe = () => describeItem(model, key, fingerprint);
+  const describe = () => describeItem(model, key, piiSecret);
   return {
     operation: 'update',
     entity: model.name,
