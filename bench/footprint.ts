@@ -278,6 +278,78 @@ function declarationName(statement: ts.Statement, source: ts.SourceFile): string
   return statement.getText(source).slice(0, 40).replace(/\s+/g, ' ');
 }
 
+/**
+ * Code the calls of an app can reach only through one family of options, e.g. a put's condition and
+ * version handling: a family is named by the functions it starts from (`planPut`), and costs the
+ * top-level declarations of the bundle reachable from the app only through them (by the identifiers
+ * each declaration names). Reported as what the app would weigh without them (minified, gzipped).
+ */
+export interface OptionFamily {
+  readonly label: string;
+  /** Declarations the family starts from, by their names in the bundle. */
+  readonly roots: readonly string[];
+}
+
+/** The families of options a get/put/query app carries whether it passes them or not. */
+export const OPTION_FAMILIES: readonly OptionFamily[] = [
+  { label: "a put's condition, version and create/replace handling", roots: ['planPut'] },
+  { label: 'reading a cursor (a page after the first)', roots: ['decodeCursor'] },
+  { label: 'making a cursor (a page with more to read)', roots: ['encodeCursor'] },
+  { label: "a query's `where` sort-key conditions", roots: ['planSortCondition'] },
+];
+
+/** The gzipped bytes of an app's bundle without each family's code, and without all of them together. */
+export function optionCosts(app: AppFootprint, families: readonly OptionFamily[] = OPTION_FAMILIES): Array<{ label: string; gzipped: number; removed: number }> {
+  const source = ts.createSourceFile('bundle.js', app.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const statements = source.statements.filter((s) => !ts.isImportDeclaration(s));
+  const declared = new Map<string, number>();
+  const uses = statements.map((statement, at) => {
+    const names = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node)) names.add(node.text);
+      node.forEachChild(visit);
+    };
+    visit(statement);
+    for (const name of declaredNames(statement)) declared.set(name, at);
+    return names;
+  });
+  // what the app starts from: statements that declare nothing (its handler's export, top-level calls) and the handler
+  const roots = statements.flatMap((statement, at) => (declaredNames(statement).length === 0 || declaredNames(statement).includes('handler') ? [at] : []));
+  const reachable = (cut: ReadonlySet<number>): Set<number> => {
+    const seen = new Set<number>();
+    const stack = roots.filter((at) => !cut.has(at));
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      for (const name of uses[at]!) {
+        const target = declared.get(name);
+        if (target !== undefined && !cut.has(target) && !seen.has(target)) stack.push(target);
+      }
+    }
+    return seen;
+  };
+  const weigh = (kept: ReadonlySet<number>) => {
+    const text = statements.filter((_, at) => kept.has(at)).map((s) => s.getText(source)).join('\n');
+    return gzipSync(transformSync(text, { minify: true, treeShaking: false, loader: 'js' }).code).length;
+  };
+  const all = reachable(new Set());
+  const whole = weigh(all);
+  const cutOf = (family: OptionFamily) => new Set(family.roots.map((name) => declared.get(name)).filter((at): at is number => at !== undefined));
+  const rows = families.map((family) => ({ label: family.label, cut: cutOf(family) }));
+  rows.push({ label: 'all of these', cut: new Set(rows.flatMap((row) => [...row.cut])) });
+  return [{ label: 'the app as it is', gzipped: whole, removed: 0 }, ...rows.map((row) => {
+    const kept = reachable(row.cut);
+    return { label: row.label, gzipped: weigh(kept), removed: all.size - kept.size };
+  })];
+}
+
+function declaredNames(statement: ts.Statement): string[] {
+  if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) return [statement.name.text];
+  if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []));
+  return [];
+}
+
 /** The apps per feature set as a Markdown table: bytes, the runtime modules kept, and (`rounds` > 0) the time to the first request. */
 export async function appTable(rounds: number): Promise<string> {
   return (await appSizes(rounds)).text;
@@ -333,4 +405,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url
   const top = at === -1 ? 25 : Number(process.argv[at + 1]);
   for (const subject of SUBJECTS) process.stdout.write(`${describe(await footprint(subject), top)}\n\n`);
   process.stdout.write(`${await appTable(process.argv.includes('--timing') ? 9 : 0)}\n`);
+  for (const app of APPS.filter((a) => a.features === 'get/put/query')) {
+    process.stdout.write(`\n${app.subject.label} (get/put/query) without the code of one family of options:\n`);
+    for (const row of optionCosts(await appFootprint(app))) process.stdout.write(`  ${row.label.padEnd(60)} ${kB(row.gzipped).padStart(8)} gzipped (${row.removed} declarations fewer)\n`);
+  }
 }

@@ -245,6 +245,17 @@ export class EntityExamples {
     return this.#write(mode, [item], 'PutCommand', () => planPut(this.#live, item.value, mode).plan);
   }
 
+  /** A put on a condition: that the item there, if any, has not the sample's value of its first attribute outside the key. */
+  putIf(): DocTag | undefined {
+    if (!this.#scope.addressable) return undefined;
+    const item = this.#item();
+    const { entity, primaryParts } = this.#scope;
+    const attribute = Object.keys(entity.attributes).find((a) => !primaryParts.includes(a)) ?? Object.keys(entity.attributes)[0];
+    if (attribute === undefined) return undefined;
+    const condition: Sample = { value: { [attribute]: { exists: false } }, code: obj([[attribute, obj([['exists', literal(false)]])]]) };
+    return this.#write('putIf', [item, condition], 'PutCommand', () => planPut(this.#live, item.value, 'put', { condition: condition.value as object }).plan);
+  }
+
   /**
    * An update that sets one attribute: the first that feeds no index key, else one that a native
    * index copies (the update writes the copy too); none when every attribute feeds a synthetic key.

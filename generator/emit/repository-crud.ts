@@ -68,7 +68,7 @@ export function emitCrud(scope: EntityScope): Method[] {
   // a versioned entity's update and delete take its expected version: their shapes require the options
   const versioned = version === undefined ? '' : 'Versioned';
   const writeThrows = [throws('ValidationError if a value does not fit its declared type, ItemTooLargeError above 400 KB'), throws(KEY_ERROR)];
-  const putMethod = (method: 'put' | 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
+  const putMethod = (method: 'create' | 'replace', description: string, extra: DocTag[]): Method => ({
     name: method,
     docs: jsDoc(description, [...example(examples.put(method)), ...extra, ...writeThrows]),
     shape: shape(scope, 'write', 'Put', [item, typeRef(scope.inputType), condition], 'putOperation', [str(method)]),
@@ -81,16 +81,31 @@ export function emitCrud(scope: EntityScope): Method[] {
       shape: shape(scope, 'repository', 'Get', [item, key], 'getOperation', []),
     });
   }
-  methods.push(
-    putMethod(
-      'put',
+  // a put without a version sends the request alone, so a bundle that puts keeps no condition code: a put on a condition is putIf
+  methods.push({
+    name: 'put',
+    docs: jsDoc(
       addressable
-        ? `Writes ${an(name)}, replacing any item with the same key.${versionNote}`
+        ? `Writes ${an(name)}, replacing any item with the same key.${versionNote}${version === undefined ? ` To write only where a condition holds: \`putIf\`.` : ''}`
         : `Writes ${an(name)} under a shard drawn at random (${entity.key.shard!.count} shards of ${entity.key.pk.source}): it is read back by gathering every shard, never by key.`,
-      version === undefined ? [] : [throws('VersionConflictError if another write came first')],
+      [...example(examples.put('put')), ...(version === undefined ? [] : [throws('VersionConflictError if another write came first')]), ...writeThrows],
     ),
-  );
+    shape:
+      version === undefined
+        ? shape(scope, 'write', 'PlainPut', [item, typeRef(scope.inputType)], 'plainPutOperation', [])
+        : shape(scope, 'write', 'VersionedPut', [item, typeRef(scope.inputType)], 'putOperation', [str('put')]),
+  });
   if (addressable) {
+    methods.push({
+      name: 'putIf',
+      docs: jsDoc(`Writes ${an(name)} only where \`condition\` holds on the item with the same key (where there is none, on no attributes).${versionNote}`, [
+        ...example(examples.putIf()),
+        throws('ConditionFailedError if `condition` does not hold'),
+        ...(version === undefined ? [] : [throws('VersionConflictError if another write came first')]),
+        ...writeThrows,
+      ]),
+      shape: shape(scope, 'write', 'PutIf', [item, typeRef(scope.inputType), condition], 'putIfOperation', []),
+    });
     methods.push(
       putMethod('create', `Writes a new ${name}.`, [throws(`ItemExistsError if ${an(name)} with the same key exists`)]),
       putMethod('replace', `Overwrites an existing ${name}.${versionNote}`, [throws(`ItemNotFoundError if there is none`), ...(version === undefined ? [] : [throws('VersionConflictError if another write came first')])]),

@@ -8,7 +8,7 @@ import { type Report } from './report.js';
 import { IDENTIFIER } from './declared-names.js';
 
 /** Member names every generated repository has, which an index or a pattern must not produce. */
-const REPOSITORY_MEMBERS = ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'getAll', 'sum', 'increment', 'context', 'constructor'];
+const REPOSITORY_MEMBERS = ['get', 'put', 'putIf', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'getAll', 'sum', 'increment', 'context', 'constructor'];
 
 /** The methods a query path gets (`query`, `queryByName`): the page, its iterator, a time-range read and a query across rotated tables. */
 const queryMethods = (method: string) => [method, `${method}All`, `${method}Between`, `${method}AcrossTables`];

@@ -44,19 +44,23 @@ export interface WritePlan {
   conditionFailed(old: Record<string, unknown> | undefined, cause: unknown): DdbgenError;
 }
 
-/**
- * Options of a write. `C` is the condition's type: generated methods name their entity's own
- * condition interface (`WriteOptions<Article, ArticleCondition>`, the same members as
- * `Condition<Article>`), so the type checker reads it as declared instead of mapping over the item.
- */
-export interface WriteOptions<Item, C = Condition<Item>> {
-  /** Extra condition that must hold for the write to happen. */
-  readonly condition?: C;
+/** What a conditional write may ask for when its condition fails. */
+export interface ConditionFailureOptions {
   /**
    * `'old'`: when the condition fails, the error carries the item as it was (`error.old`, not
    * enumerable). Off by default, so errors hold no stored data.
    */
   readonly returnValuesOnConditionFailure?: 'old' | 'none';
+}
+
+/**
+ * Options of a write. `C` is the condition's type: generated methods name their entity's own
+ * condition interface (`WriteOptions<Article, ArticleCondition>`, the same members as
+ * `Condition<Article>`), so the type checker reads it as declared instead of mapping over the item.
+ */
+export interface WriteOptions<Item, C = Condition<Item>> extends ConditionFailureOptions {
+  /** Extra condition that must hold for the write to happen. */
+  readonly condition?: C;
 }
 
 /**
@@ -357,11 +361,6 @@ export function writtenItem<T>(model: EntityModel, record: Record<string, unknow
 
 /** Writes an item (see planPut for the modes) and returns it as written. */
 export async function putItem(ctx: TableContext, model: EntityModel, item: object, mode: 'put' | 'create' | 'replace', options?: WriteRequestOptions): Promise<unknown> {
-  if (mode === 'put' && model.version === undefined && options?.condition === undefined) {
-    // an unconditional put cannot fail a condition: the request alone, as an expert writes it
-    await ctx.client.send(new PutCommand({ TableName: ctx.tableName, Item: storedItem(model, item as Record<string, unknown>) }));
-    return item;
-  }
   const { plan, item: written } = planPut(model, item, mode, options, ctx.piiSecret);
   await sendWrite(ctx, plan);
   return written;
@@ -460,8 +459,20 @@ function indexKeysOf(model: EntityModel, key: Readonly<Record<string, unknown>>)
 
 /** `orderPut(context, item, options?)` (and `create`, `replace`): writes the item `I` (`T` or, versioned, its input) and returns it as written. */
 export type PutFunction<T, I, C> = (context: TableContext, item: I, options?: WriteOptions<T, C>) => Promise<T>;
-/** `db.order.put(item, options?)` (and `create`, `replace`). */
+/** `db.order.create(item, options?)` (and `replace`). */
 export type PutMethod<T, I, C> = (item: I, options?: WriteOptions<T, C>) => Promise<T>;
+/** `orderPut(context, item)` of an entity without a version: the item written whatever is there, no condition to fail. */
+export type PlainPutFunction<T, I> = (context: TableContext, item: I) => Promise<T>;
+/** `db.order.put(item)` of an entity without a version. */
+export type PlainPutMethod<T, I> = (item: I) => Promise<T>;
+/** `orderPut(context, item, options?)` of a versioned entity: a create without a version, else a write on the version given. */
+export type VersionedPutFunction<T, I> = (context: TableContext, item: I, options?: ConditionFailureOptions) => Promise<T>;
+/** `db.order.put(item, options?)` of a versioned entity. */
+export type VersionedPutMethod<T, I> = (item: I, options?: ConditionFailureOptions) => Promise<T>;
+/** `orderPutIf(context, item, condition, options?)`: a put that happens only where `condition` holds (on the item there, if any). */
+export type PutIfFunction<T, I, C> = (context: TableContext, item: I, condition: C, options?: ConditionFailureOptions) => Promise<T>;
+/** `db.order.putIf(item, condition, options?)`. */
+export type PutIfMethod<T, I, C> = (item: I, condition: C, options?: ConditionFailureOptions) => Promise<T>;
 
 /** `orderUpdate(context, key, changes, options?)`: `returnValues` picks what comes back (the item after by default). */
 export type UpdateFunction<T, K, U, C> = <R extends UpdateReturnValues = 'ALL_NEW'>(
@@ -495,9 +506,30 @@ export type VersionedDeleteFunction<T, K, C> = (context: TableContext, key: K, o
 /** `db.order.delete(key, options)` of a versioned entity. */
 export type VersionedDeleteMethod<T, K, C> = (key: K, options: VersionedWriteOptions<T, C> & DeleteReturnValues) => Promise<T | undefined>;
 
-/** A put in one of its modes (see planPut), as the operation named after the mode. */
+/** A put in one of its modes (see planPut), as the operation named after the mode: `create`, `replace`, and `put` of a versioned entity. */
 export function putOperation<T, I, C>(model: EntityModel, mode: 'put' | 'create' | 'replace'): PutFunction<T, I, C> {
   return operation(model, mode, (context: TableContext, item: I, options?: WriteOptions<T, C>) => putItem(context, model, item as object, mode, options as WriteRequestOptions | undefined) as Promise<T>);
+}
+
+/**
+ * `put` of an entity without a version: the request alone, as an expert writes it, so an app that
+ * puts carries none of the condition code (a put on a condition is `putIf`). Options given from
+ * untyped code are refused, never dropped: a condition passed here would otherwise not hold the write back.
+ */
+export function plainPutOperation<T, I>(model: EntityModel): PlainPutFunction<T, I> {
+  return operation(model, 'put', async (context: TableContext, item: I, ...options: unknown[]) => {
+    if (options[0] !== undefined) throw new ValidationError(model.name, '(options)', 'put takes no options: a put on a condition is putIf(item, condition, options)', 'OPTIONS_UNKNOWN');
+    await context.client.send(new PutCommand({ TableName: context.tableName, Item: storedItem(model, item as Record<string, unknown>) }));
+    return item as unknown as T;
+  });
+}
+
+/** `putIf`: a put (see planPut) that happens only where the condition holds; ConditionFailedError otherwise. */
+export function putIfOperation<T, I, C>(model: EntityModel): PutIfFunction<T, I, C> {
+  return operation(model, 'putIf', (context: TableContext, item: I, condition: C, options?: ConditionFailureOptions) => {
+    if (condition === undefined || condition === null) throw new ValidationError(model.name, '(condition)', 'putIf needs a condition; a put without one is put(item)', 'VALUE_INVALID');
+    return putItem(context, model, item as object, 'put', { ...options, condition: condition as object }) as Promise<T>;
+  });
 }
 
 export function updateOperation<F>(model: EntityModel): F {

@@ -54,7 +54,7 @@ test('undeclared attributes in a write are a ValidationError naming them; nothin
   t.is(error.code, 'ATTRIBUTE_UNKNOWN');
   t.is(error.message, 'User.isAdmin: "isAdmin", "role" are not attributes of User, so they were not written; declared: id, email, status, joinedAt, bio (declare them, or pick the declared attributes out of the input)');
   await t.throwsAsync(db.user.update({ id: 'eve' }, { set: { isAdmin: true } as never }), { instanceOf: ValidationError, message: /"isAdmin" is not an attribute of User, so it was not changed/ });
-  await t.throwsAsync(db.user.put(user('eve'), { condition: { isAdmin: { eq: true } } as never }), { instanceOf: ValidationError, message: /"isAdmin" is not an attribute of User, so it was not compared/ });
+  await t.throwsAsync(db.user.putIf(user('eve'), { isAdmin: { eq: true } } as never), { instanceOf: ValidationError, message: /"isAdmin" is not an attribute of User, so it was not compared/ });
   await t.throwsAsync(db.user.batchPut([{ ...user('eve'), isAdmin: true } as User]), { instanceOf: ValidationError });
   t.is(await db.user.get({ id: 'eve' }), undefined);
   const since = new Date(Date.UTC(2024, 0, 2));

@@ -25,15 +25,24 @@ const user = (id: string, extra: Partial<User> = {}): User => ({ id, email: `${i
 const article = (articleId: string, extra: Partial<Article> = {}): Article => ({ userId: 'u', articleId, name: `n-${articleId}`, updatedAt: day(1), views: 0, ...extra });
 const articleKey = (articleId: string) => ({ userId: 'u', updatedAt: day(1), articleId });
 
-test('conditions on put, update and delete; reserved words as attribute names', async (t) => {
+test('conditions on putIf, update and delete; reserved words as attribute names', async (t) => {
   const { db } = t.context;
   await db.user.put(user('a', { bio: 'x' }));
   const banned = await db.user.update({ id: 'a' }, { set: { status: 'BANNED' } }, { condition: { status: { eq: 'ACTIVE' }, bio: { exists: true } } });
   t.is(banned.status, 'BANNED');
   const failed = await t.throwsAsync(db.user.update({ id: 'a' }, { set: { status: 'ACTIVE' } }, { condition: { status: { in: ['ACTIVE'] } } }), { instanceOf: ConditionFailedError });
   t.is(failed.code, 'CONDITION_FAILED');
-  await t.throwsAsync(db.user.put(user('a'), { condition: { joinedAt: { gt: day(5) } } }), { instanceOf: ConditionFailedError });
-  await db.user.put(user('a', { status: 'ACTIVE' }), { condition: { $or: [{ joinedAt: { lt: day(5) } }, { bio: { beginsWith: 'zzz' } }] } });
+  await t.throwsAsync(db.user.putIf(user('a'), { joinedAt: { gt: day(5) } }), { instanceOf: ConditionFailedError });
+  await db.user.putIf(user('a', { status: 'ACTIVE' }), { $or: [{ joinedAt: { lt: day(5) } }, { bio: { beginsWith: 'zzz' } }] });
+  // where there is no item, the condition is on no attributes: an exists fails, a not-exists holds
+  await t.throwsAsync(db.user.putIf(user('fresh'), { bio: { exists: true } }), { instanceOf: ConditionFailedError });
+  await db.user.putIf(user('fresh'), { bio: { exists: false } });
+  t.truthy(await db.user.get({ id: 'fresh' }));
+  // put takes no options: from untyped code, a condition given to it is refused before any request, never dropped
+  const refused = await t.throwsAsync(db.user.put(user('a', { status: 'BANNED' }), ...([{ condition: { status: { eq: 'X' } } }] as unknown as [])), { instanceOf: ValidationError });
+  t.is(refused.code, 'OPTIONS_UNKNOWN');
+  t.is(refused.message, 'User.(options): put takes no options: a put on a condition is putIf(item, condition, options)');
+  t.is((await db.user.get({ id: 'a' }))?.status, 'ACTIVE', 'the refused put wrote nothing');
   await t.throwsAsync(db.user.delete({ id: 'a' }, { condition: { $not: { status: { eq: 'ACTIVE' } } } }), { instanceOf: ConditionFailedError });
   t.truthy(await db.user.get({ id: 'a' }), 'a failed condition writes nothing');
   await db.settings.create({ userId: 'a', theme: 'dark', notifications: true, data: { language: 'en', shortcuts: ['k'] }, ttl: 1700000000 });

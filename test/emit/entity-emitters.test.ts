@@ -141,11 +141,16 @@ test('entity model: declared and required attributes, PII and passthrough for th
 test('crud: each operation made by the runtime\'s factory for it and typed by a shape the runtime declares', (t) => {
   const s = scope('Order');
   const methods = emitCrud(s);
-  t.deepEqual(methodNames(methods), ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
+  t.deepEqual(methodNames(methods), ['get', 'put', 'putIf', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete']);
   const made = (name: string) => methods.find((m) => m.name === name)!.shape!;
   // the factory's call, pure: a bundle drops an operation the app does not import
   t.is(print(made('get').make), '/* @__PURE__ */ getOperation(orderModel)');
   t.is(print(made('create').make), "/* @__PURE__ */ putOperation(orderModel, 'create')");
+  // a put without a version is the request alone (no condition code in a bundle that puts); a put on a condition is putIf
+  t.is(print(made('put').make), '/* @__PURE__ */ plainPutOperation(orderModel)');
+  t.is(print(shapeType(s, made('put'), 'Function')), 'PlainPutFunction<Order, Order>');
+  t.is(print(made('putIf').make), '/* @__PURE__ */ putIfOperation(orderModel)');
+  t.is(print(shapeType(s, made('putIf'), 'Method')), 'PutIfMethod<Order, Order, OrderCondition>');
   t.is(print(shapeType(s, made('get'), 'Function')), 'GetFunction<Order, OrderKey>');
   t.is(print(shapeType(s, made('get'), 'Method')), 'GetMethod<Order, OrderKey>');
   // update's result is read off an interface member per `returnValues` inside the shape (generic in R), not a conditional type
@@ -159,7 +164,7 @@ test('operations: each declared once, as an exported function of the context; th
   const declared = (name: string) => constants.find((c) => c.declarations[0]!.name === name)!.declarations[0]!;
   const repository = statements.find((s) => s.kind === StructureKind.Interface && s.name === 'OrderRepository') as InterfaceDeclarationStructure;
   const members = repository.properties!.map((p) => p.name);
-  t.deepEqual(members, ['get', 'put', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'queryByStatus', 'queryByStatusAll']);
+  t.deepEqual(members, ['get', 'put', 'putIf', 'create', 'replace', 'update', 'delete', 'batchGet', 'batchPut', 'batchDelete', 'queryByStatus', 'queryByStatusAll']);
   for (const name of members) t.true(constants.some((c) => c.isExported && c.declarations[0]!.name === `order${name[0]!.toUpperCase()}${name.slice(1)}`), name);
   t.is(declared('orderGet').type, 'GetFunction<Order, OrderKey>');
   t.is(declared('orderGet').initializer, '/* @__PURE__ */ getOperation(orderModel)');

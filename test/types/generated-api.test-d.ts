@@ -100,9 +100,18 @@ export async function misuse(db: SocialTable): Promise<void> {
   // Write conditions: UserCondition is Condition<User> spelled out, both ways assignable.
   const written: User = { id: '1', email: 'e', status: 'ACTIVE', joinedAt: updatedAt };
   // @ts-expect-error: a condition compares declared attributes only
-  await db.user.put(written, { condition: { nickname: { exists: true } } });
+  await db.user.putIf(written, { nickname: { exists: true } });
   // @ts-expect-error: a comparison takes the attribute's type (enum values are checked)
-  await db.user.put(written, { condition: { status: { eq: 'DELETED' } } });
+  await db.user.putIf(written, { status: { eq: 'DELETED' } });
+  await db.user.putIf(written, { status: { ne: 'BANNED' } }, { returnValuesOnConditionFailure: 'old' });
+  // @ts-expect-error: put takes no condition (a put on a condition is putIf), so an app that puts carries no condition code
+  await db.user.put(written, { condition: { status: { eq: 'ACTIVE' } } });
+  // @ts-expect-error: putIf needs its condition
+  await db.user.putIf(written);
+  // a versioned entity's put takes what a failed version check returns, and no condition
+  await db.settings.put({ userId: '1', theme: 'dark', notifications: true, data: { language: 'en', shortcuts: [] } }, { returnValuesOnConditionFailure: 'old' });
+  // @ts-expect-error: no condition on a versioned put either
+  await db.settings.put({ userId: '1', theme: 'dark', notifications: true, data: { language: 'en', shortcuts: [] } }, { condition: { theme: { eq: 'dark' } } });
   // @ts-expect-error: beginsWith is for strings
   await db.user.update({ id: '1' }, { set: { bio: 'x' } }, { condition: { joinedAt: { beginsWith: '2024' } } });
   await db.user.delete({ id: '1' }, { condition: { $or: [{ bio: { exists: false } }, { $not: { status: { eq: 'BANNED' } } }] } });
