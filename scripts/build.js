@@ -44,5 +44,5 @@ for (const { output } of results) process.stdout.write(output);
 const failed = results.find(({ code }) => code !== 0);
 if (failed) process.exit(failed.code);
 writeFileSync(path.join(dist, 'cjs/package.json'), JSON.stringify({ type: 'commonjs' }));
-const runtime = spawn(process.execPath, [path.join(dist, 'generator/emit/compile-runtime.js')], { cwd: root, stdio: 'inherit' });
+const runtime = spawn(process.execPath, [path.join(dist, 'generator/emit/runtime/compile-runtime.js')], { cwd: root, stdio: 'inherit' });
 runtime.on('close', (code) => process.exit(code ?? 1));

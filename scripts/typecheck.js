@@ -5,7 +5,7 @@
 // generate finds it (nativeCompiler, from the build). Exits with the checker's code.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { nativeCompiler } from '../dist/generator/emit/native-check.js';
+import { nativeCompiler } from '../dist/generator/emit/output/native-check.js';
 
 const native = nativeCompiler();
 const [command, args] = native ? [native.exe, []] : [process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc')]];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { main } from '../generator/cli/cli.js';
-import { createTableInput } from '../generator/emit/table-definition.js';
+import { createTableInput } from '../generator/emit/table/table-definition.js';
 import { NO_CHECK } from '../generator/emit/context.js';
 import social from '../fixtures/social.js';
 import { Ajv } from 'ajv';

@@ -14,7 +14,7 @@ import { format } from 'node:util';
 import { DeleteTableCommand, ListTablesCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import test from 'ava';
 import ts from 'typescript';
-import { sendsText } from '../generator/emit/doc-examples.js';
+import { sendsText } from '../generator/emit/examples/doc-examples.js';
 import { main } from '../generator/cli/cli.js';
 import { exampleOf } from './support/doc-examples.js';
 import { useClient } from './support/docs-client.js';

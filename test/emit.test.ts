@@ -5,7 +5,7 @@ import type { AttributeDef } from '../dsl/ir.js';
 import { attributeCodec, attributeType } from '../generator/emit/attribute-type.js';
 import { createContext, kebabCase, printLiteral, quote, raw } from '../generator/emit/context.js';
 import { renderModule } from '../generator/emit/generate.js';
-import { createTableInput, emitTableDefinition } from '../generator/emit/table-definition.js';
+import { createTableInput, emitTableDefinition } from '../generator/emit/table/table-definition.js';
 
 const types_: Array<[string, AttributeDef, string, unknown]> = [
   ['string', types.string().def, 'string', undefined],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import test from 'ava';
 import { defineTable, edge, entity, gsi, t as types } from '../dsl/index.js';
 import { generateTable, type EmitKind, type Generation } from '../generator/emit/generate.js';
-import { cacheFile, emptyCache, readCache, writeCache } from '../generator/emit/generation-cache.js';
+import { cacheFile, emptyCache, readCache, writeCache } from '../generator/emit/output/generation-cache.js';
 import { main } from '../generator/cli/cli.js';
 import { BANNER } from '../generator/emit/context.js';
 

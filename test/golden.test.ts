@@ -5,7 +5,7 @@ import path from 'node:path';
 import test from 'ava';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { generateTable } from '../generator/emit/generate.js';
-import { moduleFormat, runtimeModules } from '../generator/emit/runtime-modules.js';
+import { moduleFormat, runtimeModules } from '../generator/emit/runtime/runtime-modules.js';
 import { fileHeader, tableFolder } from '../generator/emit/context.js';
 import { packageVersion } from '../generator/package-root.js';
 

@@ -1,4 +1,4 @@
-// Writing output all or nothing (generator/emit/write-output.ts): the folder is staged beside the output
+// Writing output all or nothing (generator/emit/output/write-output.ts): the folder is staged beside the output
 // and swapped in; a filesystem that refuses (read-only files, a file where a folder should be, a
 // failure mid-write, a failed swap) leaves the previous output byte for byte as it was and no
 // staging folder or temporary file behind. Failures are injected through the fs the writer takes;
@@ -10,7 +10,7 @@ import path from 'node:path';
 import test from 'ava';
 import { main } from '../generator/cli/cli.js';
 import { BANNER } from '../generator/emit/context.js';
-import { OutputError, writeOutput, type OutputFs } from '../generator/emit/write-output.js';
+import { OutputError, writeOutput, type OutputFs } from '../generator/emit/output/write-output.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const generated = (entries: Record<string, string>) => new Map(Object.entries(entries).map(([file, text]) => [file, `${BANNER}\n${text}`]));

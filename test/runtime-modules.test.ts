@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { defineTable, edge, entity, t as types } from '../dsl/index.js';
 import { generateTable } from '../generator/emit/generate.js';
-import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime-modules.js';
-import { writeOutput } from '../generator/emit/write-output.js';
+import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime/runtime-modules.js';
+import { writeOutput } from '../generator/emit/output/write-output.js';
 import { IMPORTED_RUNTIME } from '../generator/validate/name-rules.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -59,7 +59,7 @@ test('IMPORTED_RUNTIME (whose exports no generated name may take) names every ru
   const modules = runtimeModules();
   for (const name of IMPORTED_RUNTIME) t.true(modules.has(name), `${name} is no runtime module`);
   // every runtime module an emitter's source names, and every one a generated output of the fixtures imports
-  const emitters = [...readdirSync(path.join(root, 'generator/emit')).map((f) => path.join(root, 'generator/emit', f)), path.join(root, 'generator/diff/emit-migration.ts')].filter((f) => f.endsWith('.ts'));
+  const emitters = [...readdirSync(path.join(root, 'generator/emit'), { recursive: true, encoding: 'utf8' }).map((f) => path.join(root, 'generator/emit', f)), path.join(root, 'generator/diff/emit-migration.ts')].filter((f) => f.endsWith('.ts'));
   const named = new Set(emitters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/runtime\/([a-z-]+(?:\/[a-z-]+)?)\.js/g)].map((m) => m[1]!)));
   const outputs = readdirSync(path.join(root, 'out'), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(path.join(root, 'out', d.name, 'index.ts')));
   t.true(outputs.length >= 5, 'npm run generate wrote the fixtures\' outputs');

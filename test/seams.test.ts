@@ -184,7 +184,7 @@ test('an index query skips the items of another entity that shares the index par
 });
 
 test('on a table with a TTL attribute every index projects it (keys-only becomes INCLUDE of it), so index queries can hide expired items', async (t) => {
-  const { createTableInput } = await import('../generator/emit/table-definition.js');
+  const { createTableInput } = await import('../generator/emit/table/table-definition.js');
   const table = defineTable({
     name: 'Repro',
     ttl: 'expiresAt',

@@ -10,8 +10,8 @@ import { Project } from 'ts-morph';
 import { defineTable, entity, t as types, type StreamViewType } from '../dsl/index.js';
 import { compareTables } from '../generator/diff/compare-tables.js';
 import { generateTable } from '../generator/emit/generate.js';
-import { cdkSnippet, cloudFormation } from '../generator/emit/infrastructure.js';
-import { createTableInput } from '../generator/emit/table-definition.js';
+import { cdkSnippet, cloudFormation } from '../generator/emit/integrations/infrastructure.js';
+import { createTableInput } from '../generator/emit/table/table-definition.js';
 import { loadSchemas } from '../generator/load/load-schema.js';
 import { reportView } from '../generator/report/view-model.js';
 

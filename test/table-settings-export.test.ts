@@ -10,8 +10,8 @@ import test from 'ava';
 import { Ajv } from 'ajv';
 import { Project } from 'ts-morph';
 import { defineTable, entity, gsi, t as types } from '../dsl/index.js';
-import { cdkSnippet, cloudFormation } from '../generator/emit/infrastructure.js';
-import { createTableInput, hasTableSettings, tableSettingsInput } from '../generator/emit/table-definition.js';
+import { cdkSnippet, cloudFormation } from '../generator/emit/integrations/infrastructure.js';
+import { createTableInput, hasTableSettings, tableSettingsInput } from '../generator/emit/table/table-definition.js';
 import sessions from '../fixtures/sessions.js';
 import social from '../fixtures/social.js';
 

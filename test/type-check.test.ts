@@ -6,8 +6,8 @@
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, TSGO_MEMORY_LIMIT, tsgoEnvironment, withoutDocComments } from '../generator/emit/native-check.js';
-import { baseCompilerOptions, compileGenerated } from '../generator/emit/type-check.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, TSGO_MEMORY_LIMIT, tsgoEnvironment, withoutDocComments } from '../generator/emit/output/native-check.js';
+import { baseCompilerOptions, compileGenerated } from '../generator/emit/output/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
 

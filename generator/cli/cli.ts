@@ -6,7 +6,7 @@ import { terminalIo } from './terminal.js';
 import { packageVersion } from '../package-root.js';
 import { UsageError, type CliIo } from '../command-io.js';
 import { ConfigError } from './config.js';
-import { OutputError } from '../emit/write-output.js';
+import { OutputError } from '../emit/output/write-output.js';
 import { initProject } from './init.js';
 import { ALL_CODES, renderPage } from '../diagnostics/pages.js';
 import { closest } from '../diagnostics/closest.js';

@@ -7,13 +7,13 @@ import path from 'node:path';
 import { messages } from '../diagnostics/messages.js';
 import type { SchemaTable } from '../load/load-schema.js';
 import type { GeneratedFiles } from '../emit/generate.js';
-import { cacheFile, readCache, writeCache } from '../emit/generation-cache.js';
+import { cacheFile, readCache, writeCache } from '../emit/output/generation-cache.js';
 import { tableFolder, type Origin } from '../emit/context.js';
 import { packageVersion } from '../package-root.js';
 import { type CliIo } from '../command-io.js';
 import type { Inputs } from './inputs.js';
 import { projectPath, regenerateCommand } from './origin.js';
-import { OutputError, compareOutput, describeFailure, writeOutput } from '../emit/write-output.js';
+import { OutputError, compareOutput, describeFailure, writeOutput } from '../emit/output/write-output.js';
 import { EXIT, lintTables, loadValid, report, resolveInputs, show } from './command-support.js';
 
 export async function generate(io: CliIo, positionals: string[], values: { out?: string; check?: boolean; config?: string; emit?: string; 'no-cache'?: boolean }): Promise<number> {

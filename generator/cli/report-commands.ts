@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { packageVersion } from '../package-root.js';
 import { UsageError, type CliIo } from '../command-io.js';
 import type { Inputs } from './inputs.js';
-import { isFolder, writeFileAtomically } from '../emit/write-output.js';
+import { isFolder, writeFileAtomically } from '../emit/output/write-output.js';
 import { formatError } from './command-line.js';
 import { EXIT, lintTables, loadValid, resolveInputs, show } from './command-support.js';
 
@@ -115,7 +115,7 @@ export async function table(io: CliIo, positionals: string[], format: string | u
   const tables = await loadValid(io, inputs.files);
   if (!tables) return EXIT.failed;
   const defs = tables.map((t) => t.table);
-  const [{ cdkSnippet, cloudFormation, cloudFormationYaml }, { createTableInput }] = await Promise.all([import('../emit/infrastructure.js'), import('../emit/table-definition.js')]);
+  const [{ cdkSnippet, cloudFormation, cloudFormationYaml }, { createTableInput }] = await Promise.all([import('../emit/integrations/infrastructure.js'), import('../emit/table/table-definition.js')]);
   if (format === 'cloudformation' || format === 'cloudformation-yaml') {
     let template = cloudFormation(defs);
     if (resourcePolicy) {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AttributeDef, TableDef } from '../../dsl/ir.js';
-import { writeOutput } from '../emit/write-output.js';
+import { writeOutput } from '../emit/output/write-output.js';
 import { BANNER, camelCase, entityFile, quote, tableFolder } from '../emit/context.js';
 import { generateTable } from '../emit/generate.js';
 import { planTable } from '../plan/capacity-plan.js';

@@ -12,18 +12,18 @@ import type { ts as TS, StructureKind as Kind, StatementStructures } from 'ts-mo
 import type { TableDef } from '../../dsl/ir.js';
 import { packageRoot } from '../package-root.js';
 import { BANNER, commentText, contextFunctionName, createContext, fileHeader, type EmitKind, type Origin, entityFile, entityModuleSpecifier, tableClassName, tableFolder, tableItemTypeName, tableOptionsTypeName, transactionClassName } from './context.js';
-import { emitEdges } from './edges.js';
+import { emitEdges } from './table/edges.js';
 import type { EmittedModule } from './context.js';
-import { entityTable, takeEntityModule } from './entity-module.js';
-import { emitInMemory, inMemoryInput } from './in-memory.js';
-import { emitStream } from './stream.js';
-import { emitTableClass } from './table-class.js';
-import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
-import { formatModule, startLayout, type Layout } from './format.js';
-import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './generation-cache.js';
-import { moduleFormat, runtimeModules, usedRuntime } from './runtime-modules.js';
-import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './native-check.js';
-import { baseCompilerOptions, compileGenerated, type CompileResult } from './type-check.js';
+import { entityTable, takeEntityModule } from './entity/entity-module.js';
+import { emitInMemory, inMemoryInput } from './integrations/in-memory.js';
+import { emitStream } from './integrations/stream.js';
+import { emitTableClass } from './table/table-class.js';
+import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table/table-definition.js';
+import { formatModule, startLayout, type Layout } from './output/format.js';
+import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './output/generation-cache.js';
+import { moduleFormat, runtimeModules, usedRuntime } from './runtime/runtime-modules.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './output/native-check.js';
+import { baseCompilerOptions, compileGenerated, type CompileResult } from './output/type-check.js';
 
 /** Generated files of one table, keyed by path relative to the output root (`social/user.ts`). */
 export type GeneratedFiles = Map<string, string>;

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { getLibFiles, ts } from '../ts-morph.js';
 import { GLOBALS_FILE, IMPORTED_RUNTIME, builtJavascriptGlobals, exportedNames, tsMorphCommonVersion } from '../validate/name-rules.js';
-import { runtimeModules } from './runtime-modules.js';
+import { runtimeModules } from './runtime/runtime-modules.js';
 
 let globalNames: ReadonlySet<string> | undefined;
 

@@ -13,11 +13,11 @@
 import type { EdgeDef, EntityDef, ShardDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { SHARD_SEGMENT, splitKey, type SegmentDef } from '../../templates/runtime/codec.js';
 import { createContext } from '../emit/context.js';
-import { entityScope, type EntityScope } from '../emit/entity-scope.js';
-import { updateType } from '../emit/item-types.js';
-import { counters } from '../emit/repository-counter.js';
-import { gathersConstant } from '../emit/repository-crud.js';
-import { queryPaths } from '../emit/repository-index-query.js';
+import { entityScope, type EntityScope } from '../emit/entity/entity-scope.js';
+import { updateType } from '../emit/entity/item-types.js';
+import { counters } from '../emit/operations/repository-counter.js';
+import { gathersConstant } from '../emit/operations/repository-crud.js';
+import { queryPaths } from '../emit/operations/repository-index-query.js';
 import { resolvePattern, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
 import { keySegment } from '../model/key-segments.js';
 import { escapedVariants, globLanguage, globOf, globText, keyLanguage, KeyLanguages, showKey, union, type GlobToken, type KeyForm, type KeyLanguage } from './key-language.js';

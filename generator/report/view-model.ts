@@ -11,7 +11,7 @@ import { planTable, type SpacePlan } from '../plan/capacity-plan.js';
 import { rules } from '../lint/rules/index.js';
 import { keySegments } from '../model/key-segments.js';
 import { indexAccess, resolvePattern } from '../model/access-paths.js';
-import { STREAM_VIEW_TYPES } from '../emit/stream.js';
+import { STREAM_VIEW_TYPES } from '../emit/integrations/stream.js';
 import { nativeParts } from '../model/native-keys.js';
 
 export interface KeyRow {

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import type { AttributeDef, EntityDef, TableDef, TemplateDef } from '../../dsl/ir.js';
 import { camelCase, tableClassName, tableFolder } from '../../generator/emit/context.js';
 import { generateTable } from '../../generator/emit/generate.js';
-import { tableDefinitionName } from '../../generator/emit/table-definition.js';
+import { tableDefinitionName } from '../../generator/emit/table/table-definition.js';
 import { validateTable } from '../../generator/load/validate-table.js';
 import { useDynamoDbLocal, type LocalDynamo } from '../support/dynamodb-local.js';
 import { schemaOf, schemaSpec } from '../support/schema-space.js';

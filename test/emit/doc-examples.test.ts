@@ -3,8 +3,8 @@
 import test from 'ava';
 import { defineTable, entity, gsi, lsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
-import { examplesOf, scanExample, transactionExample } from '../../generator/emit/doc-examples.js';
-import { entityScope } from '../../generator/emit/entity-scope.js';
+import { examplesOf, scanExample, transactionExample } from '../../generator/emit/examples/doc-examples.js';
+import { entityScope } from '../../generator/emit/entity/entity-scope.js';
 
 const table = defineTable({
   name: 'Shop',

@@ -5,8 +5,8 @@ import test from 'ava';
 import type { ClassDeclarationStructure, FunctionDeclarationStructure, InterfaceDeclarationStructure, MethodDeclarationStructure, OptionalKind, StatementStructures, TypeAliasDeclarationStructure } from 'ts-morph';
 import { defineTable, entity, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
-import { emitTableClass } from '../../generator/emit/table-class.js';
-import { emitTableDefinition } from '../../generator/emit/table-definition.js';
+import { emitTableClass } from '../../generator/emit/table/table-class.js';
+import { emitTableDefinition } from '../../generator/emit/table/table-definition.js';
 
 const shop = defineTable({
   name: 'Shop',

@@ -2,15 +2,15 @@
 // sort-condition types, the item type of a projection, `query<Index>` / `query<Index>All`, and the
 // runtime model of the mapping. Pure: (entity, ctx) → structures; entity.ts adds them to its module.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StructureKind as Kind, MethodDeclarationStructure, OptionalKind, StatementStructures } from 'ts-morph';
-import type { EntityDef, NativeGsiDef, Projection } from '../../dsl/ir.js';
-import { indexProjection } from '../model/access-paths.js';
-import { nativeParts, renamedCopies } from '../model/native-keys.js';
-import { exactKeyParts } from '../model/key-segments.js';
-import { projectsDiscriminator } from '../../templates/runtime/item.js';
-import { attributeType } from './attribute-type.js';
-import { operationName, pascalCase, propertyKey, quote, type EmitContext } from './context.js';
+import type { EntityDef, NativeGsiDef, Projection } from '../../../dsl/ir.js';
+import { indexProjection } from '../../model/access-paths.js';
+import { nativeParts, renamedCopies } from '../../model/native-keys.js';
+import { exactKeyParts } from '../../model/key-segments.js';
+import { projectsDiscriminator } from '../../../templates/runtime/item.js';
+import { attributeType } from '../attribute-type.js';
+import { operationName, pascalCase, propertyKey, quote, type EmitContext } from '../context.js';
 
 export interface NativeIndexOutput {
   /** Type aliases, after the entity's other path types. */

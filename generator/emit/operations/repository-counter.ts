@@ -2,10 +2,10 @@
 // `increment` (atomic ADD, creating the item) and, when its items are spread over random shards,
 // `sum` over every shard.
 
-import { arr, as, id, jsDoc, keyword, objectType, print, str, typeRef } from './ast.js';
-import { attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
-import { indexInputs } from './entity-scope.js';
-import { examplesOf } from './doc-examples.js';
+import { arr, as, id, jsDoc, keyword, objectType, print, str, typeRef } from '../ast.js';
+import { attributesType, pathNames, runtimeType, type EntityScope } from '../entity/entity-scope.js';
+import { indexInputs } from '../entity/entity-scope.js';
+import { examplesOf } from '../examples/doc-examples.js';
 import { delegate, example, gathersConstant, param, type Method } from './repository-crud.js';
 
 /** The entity's counters when every attribute outside the key is a number or optional, and no index reads a counter. */

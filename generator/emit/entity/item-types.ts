@@ -1,12 +1,12 @@
 // Emits an entity's types: the item, its key, each access path's partition / sort-key / projection
 // types, the versioned input, the update changes and each pattern's parameters.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import { projectedAttributes, type AccessPath } from '../model/access-paths.js';
-import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyArray, readonlyTuple, typeRef, union, type TypeNode } from './ast.js';
-import { attributeTypeNode } from './attribute-type.js';
-import { pascalCase, propertyKey } from './context.js';
+import { projectedAttributes, type AccessPath } from '../../model/access-paths.js';
+import { intersection, jsDoc, keyword, literalType, objectType, print, readonlyArray, readonlyTuple, typeRef, union, type TypeNode } from '../ast.js';
+import { attributeTypeNode } from '../attribute-type.js';
+import { pascalCase, propertyKey } from '../context.js';
 import { an, attributesType, pathNames, runtimeType, type EntityScope } from './entity-scope.js';
 
 function alias(name: string, description: string, type: TypeNode): StatementStructures {

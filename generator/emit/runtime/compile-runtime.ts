@@ -12,8 +12,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { writeJavascriptGlobals } from './output-globals.js';
-import { GLOBALS_FILE } from '../validate/name-rules.js';
+import { writeJavascriptGlobals } from '../output-globals.js';
+import { GLOBALS_FILE } from '../../validate/name-rules.js';
 import { compiledRuntimeDir, runtimeImports, runtimeSourceDir, sourceFiles, sourceHash, type Manifest, type ModuleFormat } from './runtime-modules.js';
 
 /** Runtime modules that use Node's own modules, written only when asked for (ddbgen diff --emit-migration). */
@@ -44,7 +44,7 @@ function buildKey(sourceHash: string): string {
   const hash = createHash('sha256').update(`${sourceHash}\0${ts.version}\0`);
   for (const file of ['@types/node/package.json', '@ts-morph/common/package.json']) hash.update(`${readFileSync(require.resolve(file), 'utf8')}\0`);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of [fileURLToPath(import.meta.url), path.join(here, 'runtime-modules.js'), path.join(here, 'output-globals.js'), path.join(here, '../validate/name-rules.js')]) hash.update(`${readFileSync(file, 'utf8')}\0`);
+  for (const file of [fileURLToPath(import.meta.url), path.join(here, 'runtime-modules.js'), path.join(here, '../output-globals.js'), path.join(here, '../../validate/name-rules.js')]) hash.update(`${readFileSync(file, 'utf8')}\0`);
   return hash.digest('hex');
 }
 

@@ -3,9 +3,9 @@
 // renders it, then lets it go). The IR is frozen, so a table object and an entity name name one
 // module.
 
-import type { EntityDef, TableDef } from '../../dsl/ir.js';
-import { createContext } from './context.js';
-import type { EmittedModule } from './context.js';
+import type { EntityDef, TableDef } from '../../../dsl/ir.js';
+import { createContext } from '../context.js';
+import type { EmittedModule } from '../context.js';
 import { emitEntity } from './entity.js';
 
 /** What an entity's emitter may read: the table without the other entities, their patterns, or the edges. */

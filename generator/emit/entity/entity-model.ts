@@ -1,13 +1,13 @@
 // Emits the runtime model of an entity: a constant per secondary index (`articleByNameIndex`) and
 // `<entity>Model`, the keys and conversions the shared runtime works from.
 
-import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { AccessPath } from '../model/access-paths.js';
-import { KeyTemplate } from '../../templates/runtime/codec.js';
-import { genericConversions, type EntityModel } from '../../templates/runtime/repository.js';
-import { arr, arrow, call, id, jsDoc, literal, print, type Expression } from './ast.js';
-import { attributeCodec, runtimeAttributeType } from './attribute-type.js';
+import type { AccessPath } from '../../model/access-paths.js';
+import { KeyTemplate } from '../../../templates/runtime/codec.js';
+import { genericConversions, type EntityModel } from '../../../templates/runtime/repository.js';
+import { arr, arrow, call, id, jsDoc, literal, print, type Expression } from '../ast.js';
+import { attributeCodec, runtimeAttributeType } from '../attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
 import { hasRecordConversion, itemFunction, recordFunction } from './record-conversion.js';
 import { indexInputs, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';

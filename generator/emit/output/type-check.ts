@@ -6,9 +6,9 @@
 // program, without the build state's bookkeeping.
 
 import path from 'node:path';
-import { getLibFiles } from '../ts-morph.js';
+import { getLibFiles } from '../../ts-morph.js';
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts-morph.js';
+import { ts } from '../../ts-morph.js';
 
 export const baseCompilerOptions: TS.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,

@@ -2,12 +2,12 @@
 // and the names of its generated symbols, computed once; and the module's imports, collected as
 // the emitters use them.
 
-import type { EntityDef } from '../../dsl/ir.js';
-import { indexAccess, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../model/access-paths.js';
-import { shardInputs } from '../model/key-segments.js';
-import { Imports, objectType, typeRef, type Member, type TypeNode } from './ast.js';
-import { attributeTypeNode } from './attribute-type.js';
-import { camelCase, entityNames, pascalCase, type EmitContext } from './context.js';
+import type { EntityDef } from '../../../dsl/ir.js';
+import { indexAccess, resolvePattern, tableAccess, type AccessPath, type ResolvedPattern } from '../../model/access-paths.js';
+import { shardInputs } from '../../model/key-segments.js';
+import { Imports, objectType, typeRef, type Member, type TypeNode } from '../ast.js';
+import { attributeTypeNode } from '../attribute-type.js';
+import { camelCase, entityNames, pascalCase, type EmitContext } from '../context.js';
 import { emitNativeIndexes, type NativeIndexOutput } from './native-index.js';
 
 export const RUNTIME = {

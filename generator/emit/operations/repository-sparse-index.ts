@@ -1,11 +1,11 @@
 // Emits `mark<Index>` / `clear<Index>` for each sparse index of an entity: an index whose key reads
 // optional attributes holds the item only while they are set.
 
-import { arr, id, jsDoc, obj, print, str, typeRef } from './ast.js';
-import { an, attributesType, runtimeType, type EntityScope } from './entity-scope.js';
-import { indexInputs } from './entity-scope.js';
-import { pascalCase } from './context.js';
-import { examplesOf } from './doc-examples.js';
+import { arr, id, jsDoc, obj, print, str, typeRef } from '../ast.js';
+import { an, attributesType, runtimeType, type EntityScope } from '../entity/entity-scope.js';
+import { indexInputs } from '../entity/entity-scope.js';
+import { pascalCase } from '../context.js';
+import { examplesOf } from '../examples/doc-examples.js';
 import { delegate, example, param, type Method } from './repository-crud.js';
 
 export function emitSparseIndexes(scope: EntityScope): Method[] {

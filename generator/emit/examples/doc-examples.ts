@@ -5,22 +5,22 @@
 // shows what the method really sends and cannot drift from it; test/offline/doc-examples.test.ts
 // sends every example of the fixtures to check.
 
-import type { AttributeDef } from '../../dsl/ir.js';
-import { DdbgenError } from '../../templates/runtime/errors.js';
-import { keyShard } from '../../templates/runtime/codec.js';
-import { shardPartitions, timeBuckets, timeRangeRequest } from '../../templates/runtime/gather.js';
-import { entityQuery, keyAttributesOf, patternCondition, patternPartition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../templates/runtime/repository.js';
-import { rotatedTablesBetween } from '../../templates/runtime/rotation.js';
-import { DEFAULT_SEGMENTS, scanInput } from '../../templates/runtime/scan.js';
-import { Transaction } from '../../templates/runtime/transaction.js';
-import { nativeQueryInput } from '../../templates/runtime/native-index.js';
-import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../templates/runtime/write.js';
-import type { AccessPath, ResolvedPattern } from '../model/access-paths.js';
-import { arr, awaitExpr, binary, call, construct, forAwait, id, literal, obj, path, print, prop, str, type DocTag, type Expression } from './ast.js';
-import { entityNames } from './context.js';
-import { liveEntityModel } from './entity-model.js';
-import type { EntityScope } from './entity-scope.js';
-import { formatModule, LINE_WIDTH } from './format.js';
+import type { AttributeDef } from '../../../dsl/ir.js';
+import { DdbgenError } from '../../../templates/runtime/errors.js';
+import { keyShard } from '../../../templates/runtime/codec.js';
+import { shardPartitions, timeBuckets, timeRangeRequest } from '../../../templates/runtime/gather.js';
+import { entityQuery, keyAttributesOf, patternCondition, patternPartition, primaryKey, queryInput, storedItem, type EntityModel, type QueryRequest, type TableContext } from '../../../templates/runtime/repository.js';
+import { rotatedTablesBetween } from '../../../templates/runtime/rotation.js';
+import { DEFAULT_SEGMENTS, scanInput } from '../../../templates/runtime/scan.js';
+import { Transaction } from '../../../templates/runtime/transaction.js';
+import { nativeQueryInput } from '../../../templates/runtime/native-index.js';
+import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../../templates/runtime/write.js';
+import type { AccessPath, ResolvedPattern } from '../../model/access-paths.js';
+import { arr, awaitExpr, binary, call, construct, forAwait, id, literal, obj, path, print, prop, str, type DocTag, type Expression } from '../ast.js';
+import { entityNames } from '../context.js';
+import { liveEntityModel } from '../entity/entity-model.js';
+import type { EntityScope } from '../entity/entity-scope.js';
+import { formatModule, LINE_WIDTH } from '../output/format.js';
 
 /** A value for an example: what the runtime is given, and how the call spells it. */
 interface Sample {

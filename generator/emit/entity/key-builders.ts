@@ -3,15 +3,15 @@
 // as KeyTemplates (which parse too), plus `key` (the table key of an item) and `parse` (its parts
 // back from a table key).
 
-import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { EntityDef, ShardDef, TemplateDef } from '../../dsl/ir.js';
-import { keyShape, type KeyTemplateDef, type SegmentDef } from '../../templates/runtime/codec.js';
-import { identityTemplates, keySegments, storedKeyFormat } from '../model/key-segments.js';
-import { arr, arrow, as, binary, call, id, regex, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from './ast.js';
-import type { EmitContext } from './context.js';
+import type { EntityDef, ShardDef, TemplateDef } from '../../../dsl/ir.js';
+import { keyShape, type KeyTemplateDef, type SegmentDef } from '../../../templates/runtime/codec.js';
+import { identityTemplates, keySegments, storedKeyFormat } from '../../model/key-segments.js';
+import { arr, arrow, as, binary, call, id, regex, jsDoc, keyword, literal, obj, objectMethod, objectType, objWithSpreads, print, prop, pure, ret, typeRef, type Expression, type ObjectEntry } from '../ast.js';
+import type { EmitContext } from '../context.js';
 import { an, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
-import { camelCase, pascalCase } from './context.js';
+import { camelCase, pascalCase } from '../context.js';
 
 const PK_BYTES = 2048;
 const SK_BYTES = 1024;

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { ts } from 'ts-morph';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../../package-root.js';
 
 export interface NativeCompiler {
   /** The tsgo executable. */

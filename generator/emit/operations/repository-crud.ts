@@ -3,11 +3,11 @@
 // constant-sort-key partition (getAll).
 
 import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
-import { arr, as, call, constant, id, jsDoc, keyword, objWithSpreads, print, pure, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from './ast.js';
-import { pascalCase } from './context.js';
-import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
-import { examplesOf } from './doc-examples.js';
-import { updateType } from './item-types.js';
+import { arr, as, call, constant, id, jsDoc, keyword, objWithSpreads, print, pure, returns, statement, str, typeRef, union, type DocTag, type Expression, type TypeNode } from '../ast.js';
+import { pascalCase } from '../context.js';
+import { an, attributesType, pathNames, runtimeType, runtimeValue, type EntityScope } from '../entity/entity-scope.js';
+import { examplesOf } from '../examples/doc-examples.js';
+import { updateType } from '../entity/item-types.js';
 
 /**
  * An operation of the repository: its name and documentation, and either a shape (made by a runtime

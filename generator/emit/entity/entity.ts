@@ -8,25 +8,25 @@
 // documented with their examples, and the class the runtime makes of the functions.
 // A new method family is one emitter `(scope) → Method[]` added to REPOSITORY_METHODS.
 
-import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { FunctionDeclarationStructure, InterfaceDeclarationStructure, StatementStructures } from 'ts-morph';
-import type { EntityDef } from '../../dsl/ir.js';
-import { call, id, jsDoc, obj, print, pure, str, typeRef } from './ast.js';
-import { operationName, pascalCase, quote, type EmitContext } from './context.js';
-import { examplesOf } from './doc-examples.js';
+import type { EntityDef } from '../../../dsl/ir.js';
+import { call, id, jsDoc, obj, print, pure, str, typeRef } from '../ast.js';
+import { operationName, pascalCase, quote, type EmitContext } from '../context.js';
+import { examplesOf } from '../examples/doc-examples.js';
 import { emitEntityModel } from './entity-model.js';
 import { entityScope, RUNTIME, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
 import { emitItemTypes } from './item-types.js';
 import { emitKeyBuilders } from './key-builders.js';
 import { emitRecordConversion } from './record-conversion.js';
-import { emitCounters } from './repository-counter.js';
-import { emitCrud, shapeType, type Method, type Shape } from './repository-crud.js';
-import { emitIndexQueries } from './repository-index-query.js';
-import { emitPatterns } from './repository-pattern.js';
-import { emitSparseIndexes } from './repository-sparse-index.js';
-import type { EmittedModule } from './context.js';
+import { emitCounters } from '../operations/repository-counter.js';
+import { emitCrud, shapeType, type Method, type Shape } from '../operations/repository-crud.js';
+import { emitIndexQueries } from '../operations/repository-index-query.js';
+import { emitPatterns } from '../operations/repository-pattern.js';
+import { emitSparseIndexes } from '../operations/repository-sparse-index.js';
+import type { EmittedModule } from '../context.js';
 
-export type { EmittedModule } from './context.js';
+export type { EmittedModule } from '../context.js';
 
 /** The queries of the entity's native multi-attribute GSIs (native-index.ts), importing the runtime they call. */
 function emitNativeIndexQueries(scope: EntityScope): Method[] {

@@ -3,14 +3,14 @@
 // configuration. A module of its own, which index.ts does not re-export: production code that
 // imports the output never loads the in-memory table. Pure: (table, ctx) → structures.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { TableDef } from '../../dsl/ir.js';
-import { pascalCase, quote, tableClassName, type EmitContext } from './context.js';
-import type { EmittedModule } from './context.js';
-import { call, construct, id, Imports, jsDoc, keyword, path, print, prop, returns, typeRef } from './ast.js';
-import { param } from './repository-crud.js';
-import { hasTableSettings, tableDefinitionName, tableSettingsName } from './table-definition.js';
+import type { TableDef } from '../../../dsl/ir.js';
+import { pascalCase, quote, tableClassName, type EmitContext } from '../context.js';
+import type { EmittedModule } from '../context.js';
+import { call, construct, id, Imports, jsDoc, keyword, path, print, prop, returns, typeRef } from '../ast.js';
+import { param } from '../operations/repository-crud.js';
+import { hasTableSettings, tableDefinitionName, tableSettingsName } from '../table/table-definition.js';
 
 const RUNTIME = './runtime/in-memory/table.js';
 

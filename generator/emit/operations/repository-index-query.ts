@@ -2,12 +2,12 @@
 // async iterator (`…All`), a time-range query across the buckets of a time-bucketed partition key
 // (`…Between`) and, on a rotated table, a query across its tables (`…AcrossTables`).
 
-import { shardedPartition, type AccessPath } from '../model/access-paths.js';
-import { arrow, as, call, id, jsDoc, keyword, obj, objectType, print, returns, str, typeRef, type Expression, type TypeNode } from './ast.js';
-import { operationName } from './context.js';
-import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from './entity-scope.js';
-import { examplesOf } from './doc-examples.js';
-import { hasRecordConversion, itemFunction } from './record-conversion.js';
+import { shardedPartition, type AccessPath } from '../../model/access-paths.js';
+import { arrow, as, call, id, jsDoc, keyword, obj, objectType, print, returns, str, typeRef, type Expression, type TypeNode } from '../ast.js';
+import { operationName } from '../context.js';
+import { attributesType, pathNames, runtimeType, runtimeValue, type EntityScope, type PathNames } from '../entity/entity-scope.js';
+import { examplesOf } from '../examples/doc-examples.js';
+import { hasRecordConversion, itemFunction } from '../entity/record-conversion.js';
 import { delegate, example, gathersConstant, param, shape, type Method } from './repository-crud.js';
 
 const RANGE = objectType([

@@ -6,10 +6,10 @@
 
 import { Project, ts } from 'ts-morph';
 import { stringify } from 'yaml';
-import type { TableDef, Throughput } from '../../dsl/ir.js';
-import { fileHeader, printLiteral, raw } from './context.js';
+import type { TableDef, Throughput } from '../../../dsl/ir.js';
+import { fileHeader, printLiteral, raw } from '../context.js';
 import { STREAM_VIEW_TYPES } from './stream.js';
-import { createTableInput, tableSettingsInput } from './table-definition.js';
+import { createTableInput, tableSettingsInput } from '../table/table-definition.js';
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
 type Projection = { ProjectionType: string; NonKeyAttributes?: string[] };

@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot, packageVersion } from '../package-root.js';
-import { isPrivate, projectCacheDir } from '../project-root.js';
-import { BANNER } from './context.js';
+import { packageRoot, packageVersion } from '../../package-root.js';
+import { isPrivate, projectCacheDir } from '../../project-root.js';
+import { BANNER } from '../context.js';
 
 export interface GenerationCache {
   /** Rendered module texts by the hash of their emitter's input. */

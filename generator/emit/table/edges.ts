@@ -2,14 +2,14 @@
 // EdgeRepository works from — each node type's key is its entity's own partition-key template
 // (`UserKeys.pk`, imported from the entity's module). The table class exposes one EdgeRepository per edge.
 
-import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { EdgeDef, EntityDef, TableDef } from '../../dsl/ir.js';
-import { templateAttributes } from '../model/key-segments.js';
-import { attributeCodec, attributeTypeNode, runtimeAttributeType } from './attribute-type.js';
-import { camelCase, entityModuleSpecifier, type EmitContext } from './context.js';
-import type { EmittedModule } from './context.js';
-import { getter, id, jsDoc, literal, literalType, obj, objectType, print, prop, union, type TypeNode } from './ast.js';
+import type { EdgeDef, EntityDef, TableDef } from '../../../dsl/ir.js';
+import { templateAttributes } from '../../model/key-segments.js';
+import { attributeCodec, attributeTypeNode, runtimeAttributeType } from '../attribute-type.js';
+import { camelCase, entityModuleSpecifier, type EmitContext } from '../context.js';
+import type { EmittedModule } from '../context.js';
+import { getter, id, jsDoc, literal, literalType, obj, objectType, print, prop, union, type TypeNode } from '../ast.js';
 
 export const edgeTypeNames = (edge: EdgeDef) => ({ type: `${edge.name}NodeType`, node: `${edge.name}Node`, attributes: `${edge.name}Attributes`, model: `${camelCase(edge.name)}EdgeModel` });
 

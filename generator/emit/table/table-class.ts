@@ -3,11 +3,11 @@
 // partition-key shape shared by several entities) returning their items tagged by entity, and
 // `<Table>Transaction`, which writes to several entities at once.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StructureKind as Kind, ClassDeclarationStructure, MethodDeclarationStructure, OptionalKind, PropertyDeclarationStructure, StatementStructures } from 'ts-morph';
-import type { EntityDef, TableDef } from '../../dsl/ir.js';
-import { shardedPartition, tableAccess } from '../model/access-paths.js';
-import { keySegments } from '../model/key-segments.js';
+import type { EntityDef, TableDef } from '../../../dsl/ir.js';
+import { shardedPartition, tableAccess } from '../../model/access-paths.js';
+import { keySegments } from '../../model/key-segments.js';
 import {
   arr,
   arrayOf,
@@ -41,14 +41,14 @@ import {
   unionText,
   type Expression,
   type TypeNode,
-} from './ast.js';
-import { camelCase, contextFunctionName, entityModuleSpecifier, entityNames, operationName, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from './context.js';
+} from '../ast.js';
+import { camelCase, contextFunctionName, entityModuleSpecifier, entityNames, operationName, pascalCase, quote, tableClassName, tableItemTypeName, tableOptionsTypeName, transactionClassName, type EmitContext } from '../context.js';
 import { edgeTypeNames } from './edges.js';
-import type { EmittedModule } from './context.js';
-import { entityScope, type EntityScope } from './entity-scope.js';
-import { examplesOf, scanExample, transactionExample } from './doc-examples.js';
-import { updateType } from './item-types.js';
-import { example, param } from './repository-crud.js';
+import type { EmittedModule } from '../context.js';
+import { entityScope, type EntityScope } from '../entity/entity-scope.js';
+import { examplesOf, scanExample, transactionExample } from '../examples/doc-examples.js';
+import { updateType } from '../entity/item-types.js';
+import { example, param } from '../operations/repository-crud.js';
 
 const ROTATION_SUFFIX = { day: 'YYYY-MM-DD', week: 'YYYY-Www (ISO week)', month: 'YYYY-MM', year: 'YYYY' } as const;
 

@@ -1,10 +1,10 @@
 // Emits a method per declared access pattern (`recentArticles`) and its async iterator.
 
-import { binary, call, id, intersection, jsDoc, literal, nonNull, obj, objWithSpreads, path, print, prop, returns, str, typeRef, type Expression } from './ast.js';
-import { pathNames, runtimeType, runtimeValue, type EntityScope } from './entity-scope.js';
-import { patternParamsType } from './item-types.js';
+import { binary, call, id, intersection, jsDoc, literal, nonNull, obj, objWithSpreads, path, print, prop, returns, str, typeRef, type Expression } from '../ast.js';
+import { pathNames, runtimeType, runtimeValue, type EntityScope } from '../entity/entity-scope.js';
+import { patternParamsType } from '../entity/item-types.js';
 import { itemsOf, iterate, pageOf, queryPageAs, recordMapper } from './repository-index-query.js';
-import { examplesOf } from './doc-examples.js';
+import { examplesOf } from '../examples/doc-examples.js';
 import { example, param, type Method } from './repository-crud.js';
 
 export function emitPatterns(scope: EntityScope): Method[] {

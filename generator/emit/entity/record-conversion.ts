@@ -4,16 +4,16 @@
 // names them (`toRecord`, `toItem`), so every write and read of the entity goes through them. A
 // passthrough entity keeps the runtime's generic conversion: its attributes are not known here.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { AttributeDef } from '../../dsl/ir.js';
-import { as, assignsIf, binary, call, constant, construct, element, id, jsDoc, keyword, nonNull, num, obj, parenthesized, print, prop, returns, statement, str, throwsIf, typeRef, union, type Expression } from './ast.js';
-import { attributeCodec, attributeTypeNode } from './attribute-type.js';
+import type { AttributeDef } from '../../../dsl/ir.js';
+import { as, assignsIf, binary, call, constant, construct, element, id, jsDoc, keyword, nonNull, num, obj, parenthesized, print, prop, returns, statement, str, throwsIf, typeRef, union, type Expression } from '../ast.js';
+import { attributeCodec, attributeTypeNode } from '../attribute-type.js';
 import { indexInputs } from './entity-scope.js';
 import { an, pathNames, runtimeValue, type EntityScope } from './entity-scope.js';
 import { keysRef } from './key-builders.js';
-import { RESERVED_WORDS } from '../validate/name-rules.js';
-import { javascriptGlobals, runtimeExports } from './output-globals.js';
+import { RESERVED_WORDS } from '../../validate/name-rules.js';
+import { javascriptGlobals, runtimeExports } from '../output-globals.js';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -2,12 +2,12 @@
 // the unknown branch, `decode<Table>StreamRecord` and `handle<Table>Stream`, typed by the table's
 // stream view type. The decoding itself lives in runtime/stream.ts. Pure: (table, ctx) → structures.
 
-import { StructureKind, VariableDeclarationKind } from '../ts-morph.js';
+import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { StructureKind as Kind, StatementStructures } from 'ts-morph';
-import type { StreamViewType, TableDef } from '../../dsl/ir.js';
-import { camelCase, entityModuleSpecifier, pascalCase, printLiteral, quote, raw, type EmitContext } from './context.js';
-import { edgeTypeNames } from './edges.js';
-import type { EmittedModule } from './context.js';
+import type { StreamViewType, TableDef } from '../../../dsl/ir.js';
+import { camelCase, entityModuleSpecifier, pascalCase, printLiteral, quote, raw, type EmitContext } from '../context.js';
+import { edgeTypeNames } from '../table/edges.js';
+import type { EmittedModule } from '../context.js';
 
 /** The StreamViewType DynamoDB names for each of the DSL's view types. */
 export const STREAM_VIEW_TYPES: Readonly<Record<StreamViewType, string>> = {

@@ -3,16 +3,16 @@
 // parameter. With ttl or point-in-time recovery, a second function returns the inputs of the calls
 // that apply them.
 
-import { StructureKind } from '../ts-morph.js';
+import { StructureKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
-import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../dsl/ir.js';
-import { indexProjection } from '../model/access-paths.js';
-import { nativeKeyTypes, type ScalarType } from '../model/native-keys.js';
-import { camelCase, quote, type EmitContext } from './context.js';
-import type { EmittedModule } from './context.js';
-import { STREAM_VIEW_TYPES } from './stream.js';
-import { id, Imports, jsDoc, keyword, literal, obj, objectType, print, returns, str, typeRef } from './ast.js';
-import { param } from './repository-crud.js';
+import type { OnDemandMaximum, Projection, TableDef, Throughput } from '../../../dsl/ir.js';
+import { indexProjection } from '../../model/access-paths.js';
+import { nativeKeyTypes, type ScalarType } from '../../model/native-keys.js';
+import { camelCase, quote, type EmitContext } from '../context.js';
+import type { EmittedModule } from '../context.js';
+import { STREAM_VIEW_TYPES } from '../integrations/stream.js';
+import { id, Imports, jsDoc, keyword, literal, obj, objectType, print, returns, str, typeRef } from '../ast.js';
+import { param } from '../operations/repository-crud.js';
 
 function projection(p: Projection) {
   if (p === 'all') return { ProjectionType: 'ALL' };

@@ -7,11 +7,11 @@
 
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
-import type { OutputFs } from '../command-io.js';
-import { BANNER } from './context.js';
-import type { GeneratedFiles } from './generate.js';
+import type { OutputFs } from '../../command-io.js';
+import { BANNER } from '../context.js';
+import type { GeneratedFiles } from '../generate.js';
 
-export type { OutputFs } from '../command-io.js';
+export type { OutputFs } from '../../command-io.js';
 
 /** A filesystem call failed; `target` is the output it was for. */
 export class OutputError extends Error {

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { ts } from '../ts-morph.js';
-import { compiledRuntimeDir, packageRoot } from '../package-root.js';
+import { ts } from '../../ts-morph.js';
+import { compiledRuntimeDir, packageRoot } from '../../package-root.js';
 
 export { compiledRuntimeDir };
 export const runtimeSourceDir = path.join(packageRoot, 'templates', 'runtime');
