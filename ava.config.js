@@ -17,9 +17,10 @@ const FIRST = [
 ];
 // test/groups/*.test.ts each run several test files in one worker (see there): those files are
 // left out of the list here, so that each runs once, in its group.
+const root = new URL('./', import.meta.url);
 const groups = new URL('./test/groups/', import.meta.url);
 const GROUPED = readdirSync(groups).flatMap((group) =>
-  [...readFileSync(new URL(group, groups), 'utf8').matchAll(/^import '\.\.\/(.+)\.js';$/gm)].map((m) => `!test/${m[1]}.ts`),
+  [...readFileSync(new URL(group, groups), 'utf8').matchAll(/^import '(\.\.\/.+)\.js';$/gm)].map((m) => `!${new URL(`${m[1]}.ts`, groups).href.slice(root.href.length)}`),
 );
 const rank = (file) => {
   const at = FIRST.findIndex((first) => file.endsWith(`/${first}`) || file === first);

@@ -1,4 +1,7 @@
 // Fault injection for batches: a fake DocumentClient that leaves random subsets unprocessed or throttles.
+// The tests run one at a time (test.serial): the batch's time budget (30 s without progress) and the
+// order of requests in flight are real time, which other tests' CPU-bound work in the same event loop
+// (this file's property tests, or another file's in a group, see test/groups/) would stretch.
 import { inspect } from 'node:util';
 import test from 'ava';
 import fc from 'fast-check';
@@ -64,7 +67,7 @@ const write = (table: ReturnType<typeof fakeTable>, items: readonly Item[], poli
 const read = (table: ReturnType<typeof fakeTable>, items: readonly Item[], policy: RetryPolicy) =>
   batchGetRecords(table.ctx, { operation: 'batchGet', entity: 'Item' }, asReads(items), ['pk', 'sk'], (stored) => stored as Item, { policy });
 
-test('every write lands exactly once despite random unprocessed subsets and throttles', async (t) => {
+test.serial('every write lands exactly once despite random unprocessed subsets and throttles', async (t) => {
   await fc.assert(
     fc.asyncProperty(fc.integer({ min: 0, max: 120 }), fc.double({ min: 0, max: 0.8, noNaN: true }), fc.integer(), async (n, p, seed) => {
       const next = mulberry32(seed);
@@ -77,7 +80,7 @@ test('every write lands exactly once despite random unprocessed subsets and thro
   t.pass();
 });
 
-test('the default policy finishes 10,000 writes and reads under 30 % unprocessed and 10 % throttles, every time', async (t) => {
+test.serial('the default policy finishes 10,000 writes and reads under 30 % unprocessed and 10 % throttles, every time', async (t) => {
   const items = puts(10_000);
   for (let seed = 1; seed <= 12; seed++) {
     const next = mulberry32(seed);
@@ -90,13 +93,13 @@ test('the default policy finishes 10,000 writes and reads under 30 % unprocessed
   }
 });
 
-test('any progress starts the attempt count again: one item per response still finishes', async (t) => {
+test.serial('any progress starts the attempt count again: one item per response still finishes', async (t) => {
   const table = fakeTable(() => ({ unprocessed: (i) => i > 0 }));
   await write(table, puts(60), { ...instant, maxAttempts: 1 });
   t.is(table.items.size, 60);
 });
 
-test('when retries make no progress, the error carries the caller\'s items: exactly what landed and what did not', async (t) => {
+test.serial('when retries make no progress, the error carries the caller\'s items: exactly what landed and what did not', async (t) => {
   await fc.assert(
     fc.asyncProperty(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 4 }), fc.integer(), async (n, maxAttempts, seed) => {
       const next = mulberry32(seed);
@@ -124,7 +127,7 @@ test('when retries make no progress, the error carries the caller\'s items: exac
   t.pass();
 });
 
-test('all unprocessed on every attempt: nothing lands, everything is reported, and the lists are not enumerable', async (t) => {
+test.serial('all unprocessed on every attempt: nothing lands, everything is reported, and the lists are not enumerable', async (t) => {
   const table = fakeTable(() => ({ unprocessed: () => true }));
   const items = puts(30);
   const error = await t.throwsAsync(write(table, items, { ...instant, maxAttempts: 3 }), { instanceOf: UnprocessedItemsError });
@@ -139,28 +142,35 @@ test('all unprocessed on every attempt: nothing lands, everything is reported, a
   t.false(JSON.stringify(error).includes('s29'));
 });
 
-test('a throttle with nothing processed is retried', async (t) => {
+test.serial('a throttle with nothing processed is retried', async (t) => {
   const table = fakeTable((attempt) => ({ unprocessed: () => false, throttle: attempt < 2 }));
   await write(table, puts(5), instant);
   t.is(table.items.size, 5);
 });
 
-test('an error that is not retried stops the batch: nothing new is sent, requests in flight settle, BatchError lists both sides', async (t) => {
+test.serial('an error that is not retried stops the batch: nothing new is sent, requests in flight settle, BatchError lists both sides', async (t) => {
   const items = puts(250);
   const table = fakeTable(() => ({ unprocessed: () => false }));
   const send = table.ctx.client.send.bind(table.ctx.client);
   let calls = 0;
   let afterFailure = 0;
   let failed = false;
+  // the first two requests answer only after the third has failed (each 20 ms later), however late the
+  // third is sent on a busy machine; if it is never sent while they wait, they answer after 10 s
+  let fail!: () => void;
+  const failure = new Promise<void>((resolve) => (fail = resolve));
   const client = {
     async send(command: unknown) {
       const call = ++calls;
       if (failed) afterFailure++;
-      await new Promise((resolve) => setTimeout(resolve, call === 3 ? 1 : 20));
       if (call === 3) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
         failed = true;
+        fail();
         throw Object.assign(new Error('boom'), { name: 'InternalServerError' });
       }
+      await Promise.race([failure, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
       return send(command as never);
     },
   };
@@ -181,7 +191,7 @@ test('an error that is not retried stops the batch: nothing new is sent, request
   t.is(table.items.size, later, 'nothing is written after the promise rejects');
 });
 
-test('duplicate keys: the last request wins, and only one is sent', async (t) => {
+test.serial('duplicate keys: the last request wins, and only one is sent', async (t) => {
   const table = fakeTable(() => ({ unprocessed: () => false }));
   const requests = [
     { PutRequest: { Item: { pk: 'a', sk: '1', v: 1 } } },
@@ -194,7 +204,7 @@ test('duplicate keys: the last request wins, and only one is sent', async (t) =>
   t.deepEqual(table.sizes, [2]);
 });
 
-test('batch get: every stored key is found despite unprocessed keys, 100 per request', async (t) => {
+test.serial('batch get: every stored key is found despite unprocessed keys, 100 per request', async (t) => {
   const table = fakeTable(() => ({ unprocessed: () => false }));
   const items = puts(250);
   await write(table, items, instant);
@@ -206,7 +216,7 @@ test('batch get: every stored key is found despite unprocessed keys, 100 per req
   t.true(reading.sizes.every((s) => s <= 100));
 });
 
-test('batch get that gives up keeps what it read: items in key order, the keys not read', async (t) => {
+test.serial('batch get that gives up keeps what it read: items in key order, the keys not read', async (t) => {
   const table = fakeTable(() => ({ unprocessed: () => false }));
   const items = puts(150);
   await write(table, items, instant);
@@ -219,7 +229,7 @@ test('batch get that gives up keeps what it read: items in key order, the keys n
   t.deepEqual(error.written, []);
 });
 
-test('backoff is full jitter under a capped exponential ceiling', (t) => {
+test.serial('backoff is full jitter under a capped exponential ceiling', (t) => {
   const policy = { baseDelayMs: 10, maxDelayMs: 300 };
   for (let attempt = 0; attempt < 12; attempt++) {
     const ceiling = Math.min(300, 10 * 2 ** attempt);
@@ -228,7 +238,7 @@ test('backoff is full jitter under a capped exponential ceiling', (t) => {
   }
 });
 
-test('the time budget without progress stops retries even with attempts left', async (t) => {
+test.serial('the time budget without progress stops retries even with attempts left', async (t) => {
   let now = 0;
   const table = fakeTable(() => ({ unprocessed: () => true }));
   const error = await t.throwsAsync(
@@ -240,7 +250,7 @@ test('the time budget without progress stops retries even with attempts left', a
   t.regex(error.message, /nothing was processed for 1000 ms/);
 });
 
-test('the default policy gives up in bounded time when nothing progresses', async (t) => {
+test.serial('the default policy gives up in bounded time when nothing progresses', async (t) => {
   let now = 0;
   const table = fakeTable(() => ({ unprocessed: () => true, throttle: true }));
   const error = await t.throwsAsync(write(table, puts(100), { now: () => now, sleep: async (ms: number) => void (now += ms) }), { instanceOf: UnprocessedItemsError });

@@ -1,11 +1,11 @@
 // Tests of a generated API (fixtures/social.ts, fixtures/fans.ts, …) over a fresh table for every
-// test (tests run concurrently): on DynamoDB Local (`tableTests`, one JVM per test file, started
-// before and stopped after) or on the generated in-memory table (`memoryTableTests`, one
+// test (tests run concurrently): on DynamoDB Local (`tableTests`, the run's JVM, or one per test file
+// when run by plain ava) or on the generated in-memory table (`memoryTableTests`, one
 // InMemoryDynamoDB per test file, as create<Table>InMemory builds it), for behaviour that does not
 // need DynamoDB Local itself. test/in-memory/differential.test.ts proves the in-memory table answers
 // as DynamoDB Local does.
 import { randomUUID } from 'node:crypto';
-import anyTest, { type TestFn } from 'ava';
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SocialTable, socialTableDefinition } from '../../out/social/index.js';
@@ -18,6 +18,12 @@ export interface TestTables {
   createTable(input: CreateTableCommandInput): Promise<void>;
 }
 
+/**
+ * `test(title, implementation)` over a fresh table: the tables start at the file's first test (once)
+ * and stop after its last, and each test makes its table before it runs. The table is made inside the
+ * test rather than by a beforeEach hook, so that a file of such tests can share a worker with others
+ * (test/groups/): a hook would run for every test of the group, and set their contexts.
+ */
 function testsOver<Db, Tables extends TestTables>(
   name: string,
   definition: (tableName: string) => CreateTableCommandInput,
@@ -25,20 +31,27 @@ function testsOver<Db, Tables extends TestTables>(
   start: () => Promise<Tables & { stop(): Promise<void> }>,
   onStart?: (tables: Tables) => void,
 ) {
-  const test = anyTest as TestFn<{ db: Db; tableName: string }>;
+  type Context = { db: Db; tableName: string };
+  const anyContext = anyTest as TestFn<Context>;
+  let started: Promise<Tables & { stop(): Promise<void> }> | undefined;
   let tables: (Tables & { stop(): Promise<void> }) | undefined;
-  test.before(async () => {
-    tables = await start();
-    onStart?.(tables);
-  });
-  test.after.always(async () => {
+  const ready = () =>
+    (started ??= start().then((up) => {
+      tables = up;
+      onStart?.(up);
+      return up;
+    }));
+  anyContext.after.always(async () => {
     await tables?.stop();
   });
-  test.beforeEach(async (t) => {
-    const tableName = `${name}-${randomUUID()}`;
-    await tables!.createTable(definition(tableName));
-    t.context = { db: open(tables!.documents, tableName), tableName };
-  });
+  const test = (title: string, implementation: (t: ExecutionContext<Context>) => unknown) =>
+    anyContext(title, async (t) => {
+      const over = await ready();
+      const tableName = `${name}-${randomUUID()}`;
+      await over.createTable(definition(tableName));
+      t.context = { db: open(over.documents, tableName), tableName };
+      await implementation(t);
+    });
   return { test, tables: (): Tables => tables! };
 }
 

@@ -241,7 +241,8 @@ test('faults: throttling with reasons (retried as the SDK retries), unprocessed 
   t.deepEqual((await db.send(new GetCommand({ TableName: 'T', Key: { pk: 'd', sk: '1' } }))).Item, { pk: 'd', sk: '1' }, 'the write happened: an ambiguous failure');
 });
 
-test('a transaction in flight (held by a latency fault) conflicts with writes to its items, not with others', async (t) => {
+// serial: the held second is real time, which the other tests' work in this event loop could use up
+test.serial('a transaction in flight (held by a latency fault) conflicts with writes to its items, not with others', async (t) => {
   const db = open();
   // the transaction holds its item from the moment it is sent until its answer, a second later (a wide window on a busy machine)
   db.injectFault({ fault: { kind: 'latency', ms: 1000 }, operations: ['TransactWriteItems'], times: 1 });
