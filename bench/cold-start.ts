@@ -14,10 +14,12 @@
 // `@smithy/*` left to `import`: Lambda's Node.js runtimes ship SDK v3, and a bundle that uses it
 // carries only its own code; here it is loaded from node_modules).
 //
-// `npx tsx bench/cold-start.ts [--processes 20]` runs it alone; bench/run.ts (section 13) the same.
+// `npx tsx bench/cold-start.ts [--processes 20] [--instructions 1]` runs it alone (--instructions N:
+// also N processes per variant under valgrind, counting the instructions they execute, which a busy
+// machine does not change); bench/run.ts (section 13) the same, without the count.
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -117,26 +119,47 @@ interface Timing {
 }
 const FIELDS = ['imported', 'answered', 'importedCpu', 'answeredCpu'] as const;
 
-/** One fresh Node process: import the bundle, call the handler once, print the milliseconds from the process's start to the import done and to the answer, and the answer. */
-async function coldRun(variant: Variant, endpoint: string): Promise<Timing & { answer: unknown }> {
-  const script = `const { handler } = await import(${JSON.stringify(variant.file)});
+/** What a fresh process runs: import the bundle, call the handler once, print the milliseconds from the process's start to the import done and to the answer, and the answer. */
+const childScript = (variant: Variant) => `const { handler } = await import(${JSON.stringify(variant.file)});
 const imported = performance.now();
 const importedCpu = process.cpuUsage();
 const answer = await handler(${JSON.stringify(EVENT)});
 const answered = performance.now();
 const cpu = process.cpuUsage();
 process.stdout.write(JSON.stringify({ imported, answered, importedCpu: (importedCpu.user + importedCpu.system) / 1000, answeredCpu: (cpu.user + cpu.system) / 1000, answer }));`;
-  const env = {
-    ...process.env,
-    // as Lambda's environment gives them: region and credentials in the environment; the endpoint the SDK's own variable for DynamoDB
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'ddbgen',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
-    NODE_OPTIONS: '',
-  };
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { env, cwd: here });
+
+/** As Lambda's environment gives them: region and credentials in the environment; the endpoint in the SDK's own variable for DynamoDB. */
+const childEnv = (endpoint: string) => ({
+  ...process.env,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'ddbgen',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+  NODE_OPTIONS: '',
+});
+
+/** One fresh Node process running the variant (childScript). */
+async function coldRun(variant: Variant, endpoint: string): Promise<Timing & { answer: unknown }> {
+  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', childScript(variant)], { env: childEnv(endpoint), cwd: here });
   return JSON.parse(stdout);
+}
+
+/**
+ * The instructions one fresh process of the variant executes (every thread), counted by valgrind's
+ * callgrind, with V8's hash and random seeds fixed: a measure the machine's load does not move, to
+ * tell a few milliseconds apart where the wall clock of a busy machine cannot. About 50× slower.
+ */
+async function instructionCount(variant: Variant, endpoint: string): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ddbgen-cold-'));
+  try {
+    const args = ['--tool=callgrind', `--callgrind-out-file=${path.join(dir, 'callgrind.out')}`, '--smc-check=all-non-file', process.execPath, '--hash-seed=1', '--random-seed=1', '--input-type=module', '-e', childScript(variant)];
+    const { stderr } = await exec('valgrind', args, { env: childEnv(endpoint), cwd: here, maxBuffer: 1 << 24 });
+    const collected = /Collected : (\d+)/.exec(stderr);
+    if (!collected) throw new Error(`valgrind counted nothing: ${stderr.slice(-2000)}`);
+    return Number(collected[1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface ColdStartResult {
@@ -155,8 +178,8 @@ const stats = (values: readonly number[]): Stats => {
 const ms = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
-/** The cold-start benchmark: `processes` fresh processes per variant, interleaved. */
-export async function benchColdStart(processes: number): Promise<ColdStartResult> {
+/** The cold-start benchmark: `processes` fresh processes per variant, interleaved; and `counted` more per variant under valgrind (instructionCount), when asked. */
+export async function benchColdStart(processes: number, counted = 0): Promise<ColdStartResult> {
   generateSubject(readme);
   const variants = [await bundle('ddbgen', 'bundled'), await bundle('hand-written', 'bundled'), await bundle('ddbgen', 'external'), await bundle('hand-written', 'external')];
   const { server } = await startDdbgenLocal();
@@ -199,18 +222,32 @@ export async function benchColdStart(processes: number): Promise<ColdStartResult
       ([sdk, at]) => `| SDK ${sdk} | ${range(difference(at, 'answered'))} | ${range(difference(at, 'imported'))} | ${range(difference(at, 'answeredCpu'))} | ${range(difference(at, 'importedCpu'))} |`,
     );
     const met = added.bundled.median <= 5 && added.external.median <= 5;
+    // the instructions executed, where asked: every variant `counted` times, interleaved, the medians compared
+    const counts = variants.map(() => [] as number[]);
+    for (let round = 0; round < counted; round++) for (let i = 0; i < variants.length; i++) counts[i]!.push(await instructionCount(variants[i]!, server.endpoint));
+    const instructions = counted
+      ? `\n\nInstructions executed (valgrind's callgrind, every thread of the process, V8's hash and random seeds fixed; median of ${counted} process${counted === 1 ? '' : 'es'} per variant): the machine's load does not move them. ` +
+        ([['bundled', 0], ['external', 2]] as const)
+          .map(([sdk, at]) => {
+            const [ours, theirs] = [stats(counts[at]!).median, stats(counts[at + 1]!).median];
+            const share = (ours - theirs) / theirs;
+            return `SDK ${sdk}: ddbgen ${(ours / 1e6).toFixed(1)} M, hand-written ${(theirs / 1e6).toFixed(1)} M, ${share >= 0 ? '+' : ''}${((ours - theirs) / 1e6).toFixed(1)} M (${(share * 100).toFixed(2)} %; at the hand-written process's median wall time in this run, ${ms(share * stats(times[at + 1]!.answered).median)} ms)`;
+          })
+          .join('; ') +
+        '.'
+      : '';
     const text =
       "The README's app as a Lambda-style handler (`bench/cold-start.ts`): the init starter's orders put, got and queried through the function forms over `createAppContext`, the client created at the module's top level, against the same handler written by hand with lib-dynamodb (the same three requests, keys and items as literals). " +
       'Each bundled by esbuild (ESM, minified, Node 20), the AWS SDK either bundled into the handler or external (`@aws-sdk/*`, `@smithy/*` left to `import`, as on Lambda\'s Node.js runtimes, which ship SDK v3; here loaded from node_modules). ' +
       `Each measurement is a fresh Node process that imports the bundle and calls \`handler(event)\` once against \`ddbgen local\` on 127.0.0.1 (the table created beforehand), timed from the process's start (\`performance.now()\`; and its CPU time, user + system, from \`process.cpuUsage()\`) to the import done and to the handler's answer; ${processes} processes per variant, the four variants interleaved in rotating order, the difference ddbgen − hand-written taken within each round. ` +
       'Correctness gate first: from an empty table, every variant returns the same answer and leaves the same item. ' +
-      `Load average at the end: ${load} (1, 5, 15 min). \`npx tsx bench/cold-start.ts\` runs this section alone.\n\n` +
+      `Load average at the end: ${load} (1, 5, 15 min). \`npx tsx bench/cold-start.ts\` runs this section alone; \`--instructions N\` adds N processes per variant under valgrind, counting the instructions they execute, which a busy machine does not change.\n\n` +
       '| handler | minified | gzipped | start to import done, wall (median) | start to first answer, wall (median, min – max) | CPU to import done (median) | CPU to first answer (median) |\n|---|---|---|---|---|---|---|\n' +
       `${rows.join('\n')}\n\n` +
       'ddbgen − hand-written, within each round (median, min – max of the rounds):\n\n' +
       '| SDK | to the first answer, wall | to the import done, wall | to the first answer, CPU | to the import done, CPU |\n|---|---|---|---|---|\n' +
       `${differences.join('\n')}\n\n` +
-      `Target: ddbgen's added time to the first answer ≤ 5 ms (median of ${processes} fresh processes) — ${met ? 'met' : 'missed'} (SDK bundled ${ms(added.bundled.median)} ms, SDK external ${ms(added.external.median)} ms).`;
+      `Target: ddbgen's added time to the first answer ≤ 5 ms (median of ${processes} fresh processes) — ${met ? 'met' : 'missed'} (SDK bundled ${ms(added.bundled.median)} ms, SDK external ${ms(added.external.median)} ms).${instructions}`;
     return { title: '13. Cold start of a Lambda-style handler (fresh Node processes, `ddbgen local`)', text, added: { bundled: added.bundled, external: added.external }, load };
   } finally {
     client.destroy();
@@ -219,7 +256,7 @@ export async function benchColdStart(processes: number): Promise<ColdStartResult
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
-  const at = process.argv.indexOf('--processes');
-  const result = await benchColdStart(at === -1 ? 20 : Number(process.argv[at + 1]));
+  const option = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+  const result = await benchColdStart(option('--processes', 20), option('--instructions', 0));
   process.stdout.write(`## ${result.title}\n\n${result.text}\n`);
 }
