@@ -72,6 +72,10 @@ const shortName = (file: string) => {
 const generated = new Set<string>();
 
 /** Generates the subject's output into `<base>/out` (once per process). */
+export function generateSubject(subject: Subject, base = here): void {
+  generate(subject, base);
+}
+
 function generate(subject: Subject, base = here): void {
   const out = path.join(base, 'out');
   if (generated.has(`${subject.schema}\0${out}`)) return;

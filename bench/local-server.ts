@@ -109,7 +109,8 @@ async function spawnServer(name: string, port: number, start: () => ChildProcess
   return { server: { name, endpoint, pid: child.pid, stop }, ms };
 }
 
-const startDdbgenLocal = async () => {
+/** `ddbgen local` in a new process on a free port of 127.0.0.1, once it answers. */
+export const startDdbgenLocal = async () => {
   const port = await freePort();
   return spawnServer('ddbgen local', port, () => spawn(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'local', '--port', String(port)], { stdio: 'pipe' }));
 };

@@ -19,10 +19,10 @@ test.before(async (t) => {
 
 // --smoke in two runs of its sections, one after the other (each run writes bench/out/bench), so
 // neither needs more than a few minutes on a busy machine: the runtime's sections (stubbed client,
-// the real SDK, DynamoDB Local, gather, the in-memory table, ddbgen local), then the compilers' and
+// the real SDK, DynamoDB Local, gather, the in-memory table, ddbgen local, a handler's cold start), then the compilers' and
 // bundlers' (type-check cost, generation, footprint). Together they are every section of --smoke.
 const SMOKE = [
-  { sections: '1,2,5,7,8,11', headings: ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 8. The in-memory table', '## 11. `ddbgen local` against DynamoDB Local'] },
+  { sections: '1,2,5,7,8,11,13', headings: ['## 1. Client-side overhead', '## 2. Through the real SDK', '## 5. End to end on DynamoDB Local', '## 7. Gather over 16 shards', '## 8. The in-memory table', '## 11. `ddbgen local` against DynamoDB Local', '## 13. Cold start of a Lambda-style handler'] },
   { sections: '3,4,6', headings: ['## 3. Type-check cost', '## 4. Generation', '## 6. Footprint'] },
 ];
 for (const { sections, headings } of SMOKE) {

@@ -288,6 +288,10 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
       next.renders.set(key, text);
       files.set(`${folder}/${name}`, text);
     }
+    // the texts live on in `files` alone, each with its banner (a string made of the two, flattened
+    // by the first read): this function's frame would keep the array, and a second copy of every
+    // module with it, to its end (30 MB of a 500-entity run's live heap while tsgo checks it)
+    laidOut.length = 0;
   } catch (error) {
     early?.cancel();
     throw error;
