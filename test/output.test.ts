@@ -153,3 +153,21 @@ test('report --out naming a folder writes report.html in it; an unwritable place
   t.regex(missing.stderr, /^ddbgen: cannot write nowhere\/report\.html: ENOENT: no such file or directory \(open nowhere\/\.report\.html\.ddbgen-[\w-]+\); nothing was written, the previous output is unchanged\n$/);
   t.deepEqual(snapshot(dir), { site: '(folder)', 'site/report.html': readFileSync(path.join(dir, 'site/report.html'), 'utf8') });
 });
+
+test('generated modules are Latin-1 text outside their examples, so V8 keeps each at one byte per character', (t) => {
+  // one character past Latin-1 makes V8 hold the whole text at two bytes per character: twice the memory of
+  // every module in a large generate. The examples may show any character a request sends.
+  const root = path.join(import.meta.dirname, '..', 'out');
+  let checked = 0;
+  for (const table of ['social', 'tenants', 'seeds', 'saas']) {
+    for (const file of readdirSync(path.join(root, table))) {
+      if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+      const outsideExamples = readFileSync(path.join(root, table, file), 'utf8').split('\n').filter((line) => !line.trimStart().startsWith('* //') && !line.trimStart().startsWith('* await '));
+      const wide = outsideExamples.filter((line) => /[^\u0000-\u00ff]/.test(line));
+      t.deepEqual(wide, [], `${table}/${file}`);
+      checked++;
+    }
+  }
+  t.true(checked > 20);
+  t.true(BANNER.split('').every((c) => c.charCodeAt(0) < 128), 'the banner is ASCII');
+});

@@ -144,7 +144,7 @@ function emitOperations(scope: EntityScope): { statements: StatementStructures[]
       isExported: true,
       docs: jsDoc(
         `Reads and writes ${scope.name} items. Every key is built and checked before a request is sent. ` +
-          `Each member is also a function of the table context (\`${operationName(scope.name, methods[0]!.name)}(context, …)\` for \`${methods[0]!.name}\`), for bundles that keep only the operations they import.`,
+          `Each member is also a function of the table context (\`${operationName(scope.name, methods[0]!.name)}(context, ...)\` for \`${methods[0]!.name}\`), for bundles that keep only the operations they import.`,
       ),
       properties: members.flatMap((m) => m.properties ?? []),
       methods: members.flatMap((m) => m.methods ?? []),

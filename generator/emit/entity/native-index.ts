@@ -72,7 +72,7 @@ export function emitNativeIndexes(entity: EntityDef, ctx: EmitContext): NativeIn
     const projection = indexProjection(ctx.table, index);
     const holds = projected(entity, index, projection, [...partition, ...sort]);
     const itemType = holds ? `${base}Item` : entity.name;
-    const keyText = `${index.pk.map((k, i) => (k === partition[i] ? k : `${k} ← ${partition[i]}`)).join(', ')}${index.sk.length ? ` / ${index.sk.map((k, i) => (k === sort[i] ? k : `${k} ← ${sort[i]}`)).join(', ')}` : ''}`;
+    const keyText = `${index.pk.map((k, i) => (k === partition[i] ? k : `${k} from ${partition[i]}`)).join(', ')}${index.sk.length ? ` / ${index.sk.map((k, i) => (k === sort[i] ? k : `${k} from ${sort[i]}`)).join(', ')}` : ''}`;
     out.statements.push({ kind: StructureKind.TypeAlias, name: `${base}Partition`, isExported: true, docs: doc(`The partition-key attributes of ${entity.name} in native index ${index.name} (${partition.join(', ')}): each one is matched by equality.`), type: required(entity, partition) });
     if (sort.length) {
       out.statements.push({

@@ -8,7 +8,7 @@
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../../command-io.js';
-import { BANNER } from '../context.js';
+import { BANNER, isGeneratedText } from '../context.js';
 import type { GeneratedFiles } from '../generate.js';
 
 export type { OutputFs } from '../../command-io.js';
@@ -73,7 +73,7 @@ function ownedLeftovers(fs: OutputFs, root: string, files: GeneratedFiles): stri
     return listEntries(fs, dir)
       .filter((entry) => entry.kind === 'file')
       .map((entry) => `${folder}/${entry.name}`)
-      .filter((file) => !files.has(file) && readIfFile(fs, path.join(root, file))?.startsWith(BANNER));
+      .filter((file) => !files.has(file) && isGeneratedText(readIfFile(fs, path.join(root, file))));
   });
 }
 
