@@ -302,6 +302,11 @@ test('timestamps: UTC, fixed width, chronological order; truncation is monotone'
   t.deepEqual(bucket.parseExact('2024-03-01'), {}, 'a day bucket is not the instant');
   t.is(t.throws(() => ms.build({ at: new Date('+010000-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
   t.is(t.throws(() => ms.build({ at: new Date('-000001-01-01T00:00:00Z') }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
+  // the bounds are exact: the first and last millisecond of years 0000..9999 are keys, the next ones out are not
+  t.is(ms.build({ at: new Date('0000-01-01T00:00:00.000Z') }), '0000-01-01T00:00:00.000Z');
+  t.is(ms.build({ at: new Date('9999-12-31T23:59:59.999Z') }), '9999-12-31T23:59:59.999Z');
+  t.is(t.throws(() => ms.build({ at: new Date(new Date('0000-01-01T00:00:00.000Z').getTime() - 1) }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
+  t.is(t.throws(() => ms.build({ at: new Date(new Date('9999-12-31T23:59:59.999Z').getTime() + 1) }), { instanceOf: KeyValueError }).code, 'KEY_PART_RANGE');
   t.is(t.throws(() => ms.build({ at: new Date(Number.NaN) }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
   t.is(t.throws(() => ms.build({ at: '2024-01-01' }), { instanceOf: KeyValueError }).code, 'KEY_PART_TYPE');
 });
