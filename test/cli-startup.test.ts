@@ -44,7 +44,7 @@ function traced(args: string[], cwd: string): { stdout: string; stderr: string; 
 }
 
 /** Modules a lint must not load: the compiler, the formatter and the emitters (the shared names of context.ts, the cache's paths and the output writer aside). */
-const notEmitter = /\/emit\/(context|generation-cache|write-output)\.js$/;
+const notEmitter = /\/emit\/(context|output\/generation-cache|output\/write-output)\.js$/;
 const heavy = (url: string) => /\/node_modules\/(ts-morph|@ts-morph|typescript|@dprint)\//.test(url) || (/\/generator\/emit\//.test(url) && !notEmitter.test(url));
 
 test('ddbgen lint (and plan) of a clean schema loads neither the compiler, the formatter nor the emitters', (t) => {
