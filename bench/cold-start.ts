@@ -30,6 +30,7 @@ import { build } from 'esbuild';
 import { isDeepStrictEqual } from 'node:util';
 import { SUBJECTS, generateSubject } from './footprint.js';
 import { startDdbgenLocal } from './local-server.js';
+import { stats, type Stats } from './stats.js';
 
 const exec = promisify(execFile);
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -170,11 +171,6 @@ export interface ColdStartResult {
   readonly load: string;
 }
 
-export type Stats = { median: number; min: number; max: number };
-const stats = (values: readonly number[]): Stats => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
-};
 const ms = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 

