@@ -74,7 +74,7 @@ interface Platform {
 const platform = globalThis as unknown as Platform;
 
 /** UTF-8 bytes of a string. */
-export const utf8 = (text: string): Uint8Array => new platform.TextEncoder().encode(text);
+const encodeUtf8 = (text: string): Uint8Array => new platform.TextEncoder().encode(text);
 
 /** base64url without padding, over bytes. */
 function bytesToBase64Url(bytes: Uint8Array): string {
@@ -84,7 +84,7 @@ function bytesToBase64Url(bytes: Uint8Array): string {
 }
 
 /** base64url without padding, over the UTF-8 bytes of `text`. */
-export const toBase64Url = (text: string): string => bytesToBase64Url(utf8(text));
+export const toBase64Url = (text: string): string => bytesToBase64Url(encodeUtf8(text));
 
 function base64UrlToBytes(encoded: string): Uint8Array {
   if (!/^[\w-]*$/.test(encoded) || encoded.length % 4 === 1) throw new CursorError('not base64url');
@@ -198,7 +198,7 @@ function keysOf(options: CursorOptions): Pick<ResolvedOptions, 'keys' | 'encrypt
     if (typeof key.id !== 'string' || !KEY_ID.test(key.id)) throw new ConfigurationError('cursor.secret', `key id ${JSON.stringify(key.id)} is not 1 to 32 letters, digits, _ or -`);
     if (ids.has(key.id)) throw new ConfigurationError('cursor.secret', `key id "${key.id}" is listed twice; each key needs its own id`);
     ids.add(key.id);
-    const bytes = typeof key.secret === 'string' ? utf8(key.secret).length : 0;
+    const bytes = typeof key.secret === 'string' ? encodeUtf8(key.secret).length : 0;
     if (bytes < CURSOR_DEFAULTS.minSecretBytes) {
       throw new ConfigurationError('cursor.secret', `the secret of key "${key.id}" is ${bytes} bytes; use at least ${CURSOR_DEFAULTS.minSecretBytes} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
     }
@@ -274,7 +274,7 @@ const SIGNED: CursorSeal = {
     return `${text}.${bytesToBase64Url(hmacSha256(key.secret, `${header}.${text}`))}`;
   },
   async open(head, text, tag, key) {
-    if (!constantTimeEqual(utf8(tag), utf8(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
+    if (!constantTimeEqual(encodeUtf8(tag), encodeUtf8(bytesToBase64Url(hmacSha256(key.secret, `${head}.${text}`))))) throw new CursorError('its signature does not match: it was changed or signed with another secret');
     return base64UrlToBytes(text);
   },
 };
@@ -283,7 +283,7 @@ const SIGNED: CursorSeal = {
 const ENCRYPTED: CursorSeal = {
   async seal(header, body, key) {
     const iv = webCrypto()!.getRandomValues!(new Uint8Array(12));
-    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: utf8(header) }, await aesKey(key.secret), body));
+    const sealed = new Uint8Array(await webCrypto()!.subtle!.encrypt({ name: 'AES-GCM', iv, additionalData: encodeUtf8(header) }, await aesKey(key.secret), body));
     const ciphertext = new Uint8Array(iv.length + sealed.length - 16);
     ciphertext.set(iv);
     ciphertext.set(sealed.subarray(0, sealed.length - 16), iv.length);
@@ -297,7 +297,7 @@ const ENCRYPTED: CursorSeal = {
     data.set(sealed.subarray(12));
     data.set(gcmTag, sealed.length - 12);
     try {
-      return new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: utf8(head) }, await aesKey(key.secret), data));
+      return new Uint8Array(await webCrypto()!.subtle!.decrypt({ name: 'AES-GCM', iv: sealed.subarray(0, 12), additionalData: encodeUtf8(head) }, await aesKey(key.secret), data));
     } catch {
       throw new CursorError(UNDECRYPTABLE);
     }
@@ -319,7 +319,7 @@ export async function encodeCursor(scope: CursorScope, position: unknown, option
     cursor = `${header}.${text}.${digest(`${header}.${text}`)}`;
   } else {
     const header = `${VERSION}${o.encrypt ? 'e' : 's'}${key.id}`;
-    cursor = `${header}.${await o.seal!.seal(header, utf8(body), key)}`;
+    cursor = `${header}.${await o.seal!.seal(header, encodeUtf8(body), key)}`;
   }
   if (cursor.length > o.maxLength) throw new CursorError(`this query's position needs a ${cursor.length}-character cursor, above cursor.maxLength (${o.maxLength}); raise it`);
   return cursor;
