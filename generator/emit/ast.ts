@@ -4,7 +4,7 @@
 // quoting, escaping and layout happen here and in format.ts, never in an emitter.
 
 import { StructureKind, ts } from '../ts-morph.js';
-import type { ts as TS, ImportDeclarationStructure, JSDocStructure, OptionalKind } from 'ts-morph';
+import type { ts as TS, ImportDeclarationStructure, JSDocStructure, JSDocTagStructure, OptionalKind } from 'ts-morph';
 import { commentText, quote } from './context.js';
 
 const f = ts.factory;
@@ -384,7 +384,18 @@ export interface DocTag {
 
 /** A doc comment: its description wrapped to the output's width, then its tags. */
 export function jsDoc(description: string, tags: readonly DocTag[] = []): OptionalKind<JSDocStructure>[] {
-  return [{ kind: StructureKind.JSDoc, description: wrapText(description), ...(tags.length ? { tags: tags.map((t) => ({ tagName: t.name, text: t.name === 'example' ? t.text : wrapText(t.text, DOC_WIDTH - t.name.length - 2) })) } : {}) }];
+  return [{ kind: StructureKind.JSDoc, description: wrapText(description), ...(tags.length ? { tags: tags.map(docTagStructure) } : {}) }];
+}
+
+/** A tag as ts-morph prints it; an example's text is read when printed, not before (see doc-examples.ts's exampleTag). */
+export function docTagStructure(tag: DocTag): OptionalKind<JSDocTagStructure> {
+  if (tag.name !== 'example') return { tagName: tag.name, text: wrapText(tag.text, DOC_WIDTH - tag.name.length - 2) };
+  return {
+    tagName: tag.name,
+    get text() {
+      return tag.text;
+    },
+  };
 }
 
 // ---- imports

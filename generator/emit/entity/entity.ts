@@ -11,7 +11,7 @@
 import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { FunctionDeclarationStructure, InterfaceDeclarationStructure, StatementStructures } from 'ts-morph';
 import type { EntityDef } from '../../../dsl/ir.js';
-import { call, id, jsDoc, obj, print, pure, str, typeRef } from '../ast.js';
+import { call, docTagStructure, id, jsDoc, obj, print, pure, str, typeRef } from '../ast.js';
 import { operationName, pascalCase, quote, type EmitContext } from '../context.js';
 import { examplesOf } from '../examples/doc-examples.js';
 import { emitEntityModel } from './entity-model.js';
@@ -49,7 +49,7 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
       .filter((m) => tags.has(m.name))
       .map((m) => {
         const tag = tags.get(m.name);
-        return tag ? { ...m, docs: m.docs!.map((d) => ({ ...(d as object), tags: [{ tagName: tag.name, text: tag.text }] })) } : m;
+        return tag ? { ...m, docs: m.docs!.map((d) => ({ ...(d as object), tags: [docTagStructure(tag)] })) } : m;
       });
   });
 }

@@ -129,8 +129,17 @@ const AWAIT: Use = { await: true };
  * it sends is its first page's requests.
  */
 function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): DocTag {
-  const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
-  return { name: 'example', text: `\n${layout(code)}\n${sendsText(sent)}` };
+  // printed and laid out when first read, as the module is rendered: validation emits entity modules
+  // for the names they declare and never renders them (ddbgen lint, the editor), and layout is most
+  // of what an example costs
+  let text: string | undefined;
+  return {
+    name: 'example',
+    get text() {
+      const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
+      return (text ??= `\n${layout(code)}\n${sendsText(sent)}`);
+    },
+  };
 }
 
 /**
