@@ -7,7 +7,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { enableCodeCache } from '../cli/code-cache.js';
-import type { WorkerAnswer, WorkerRequest } from './editor-engine.js';
+import type { WorkerAnswer, WorkerRequest } from './analysis-thread.js';
 
 const port = parentPort;
 if (port) {

@@ -14,98 +14,29 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { TransformOptions } from 'jiti';
 import { Node, Project, ts } from 'ts-morph';
 import type { AttributeDef, EntityDef, Severity, TableDef, TemplateDef } from '../../dsl/ir.js';
-import type { Diagnostic, DiagnosticSeverity } from '../diagnostics/diagnostic.js';
-import { distance } from '../diagnostics/closest.js';
-import { lintMessages, messages } from '../diagnostics/messages.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { messages } from '../diagnostics/messages.js';
 import { pageUri } from '../diagnostics/pages.js';
 import { tableFolder } from '../emit/context.js';
-import type { ShardChange } from '../lint/describe.js';
 import { loadStatement } from '../lint/describe.js';
 import { lintFindings } from '../lint/run-lint.js';
 import { locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
-import { SchemaLocator, unwrap } from '../load/locate.js';
-import { KEYABLE_KINDS } from '../model/key-segments.js';
+import { SchemaLocator } from '../load/locate.js';
 import { keySpaces, type EntitySpace } from '../model/load-model.js';
 import { packageRoot, packageVersion } from '../package-root.js';
 import { projectRootOf } from '../project-root.js';
 import { sampleKey, sampleValues } from '../report/view-model.js';
 import { findConfig, loadConfig } from '../cli/config.js';
+import { AnalysisWorker, type Stamp } from './analysis-thread.js';
+import type { Analysis, EditorCompletion, EditorDiagnostic, EditorFix, EditorHover } from './editor-answers.js';
+import { shardFix, validationFixes } from './quick-fixes.js';
+import { attributesInText, exportOffset, exportsTable, lineStarts, parse, shifted, spanAt, templateSite } from './schema-text.js';
 
-/** A diagnostic placed in the editor's text: `start` and `length` in UTF-16 code units, inside the text. */
-export interface EditorDiagnostic {
-  readonly code: string;
-  readonly severity: DiagnosticSeverity;
-  readonly message: string;
-  readonly fix: string;
-  /** Schema path, e.g. `App.entities.Order.key.pk`. */
-  readonly target: string;
-  /** The code's page (what it reports, why, an example and the fix). */
-  readonly docs: string;
-  readonly start: number;
-  readonly length: number;
-}
-
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly newText: string;
-}
-
-/** `ddbgen generate` for this schema, as the quick fix for stale output runs it. */
-export interface GenerateCommand {
-  readonly name: 'ddbgen.generate';
-  readonly file: string;
-}
-
-/** A quick fix for one diagnostic: text edits, or a command. */
-export interface EditorFix {
-  readonly title: string;
-  /** The codes of the diagnostics it fixes (one change can silence several rules at one key). */
-  readonly codes: readonly string[];
-  readonly start: number;
-  readonly length: number;
-  readonly edits?: readonly TextEdit[];
-  readonly command?: GenerateCommand;
-}
-
-export interface Analysis {
-  readonly file: string;
-  readonly hash: string;
-  readonly diagnostics: readonly EditorDiagnostic[];
-  readonly fixes: readonly EditorFix[];
-  /**
-   * Why nothing was checked: the text does not parse, a key template is half typed, a newer text
-   * came first, or loading the module took longer than `timeoutMs` (its worker was ended).
-   */
-  readonly skipped?: 'syntax' | 'editing' | 'superseded' | 'timeout';
-  /** The tables the text declares (for hover and completions), when it loaded. */
-  readonly tables: readonly TableDef[];
-  /** Milliseconds the analysis took. */
-  readonly took: number;
-}
-
-export interface EditorCompletion {
-  readonly name: string;
-  /** `attribute`, `shard` or `literal` (a segment other entities use). */
-  readonly kind: 'attribute' | 'shard' | 'literal';
-  /** The attribute's kind (`string`, `number 0..1000`), or the entities that use the literal. */
-  readonly detail: string;
-  readonly insertText: string;
-  /** What the completion replaces (the partly typed name). */
-  readonly start: number;
-  readonly length: number;
-}
-
-export interface EditorHover {
-  readonly start: number;
-  readonly length: number;
-  /** Markdown. */
-  readonly markdown: string;
-}
+// the plugin loads this module alone, when it first needs the engine, and numbers the codes it reports and fixes
+export { FIXABLE_CODES, numericCode } from './editor-answers.js';
 
 export interface EngineOptions {
   /** Analyses kept (LRU); default 64. */
@@ -132,107 +63,7 @@ export interface EngineOptions {
   readonly timeoutMs?: number;
 }
 
-/** A text for the analysis worker to check. */
-export interface WorkerRequest {
-  readonly id: number;
-  readonly file: string;
-  readonly text: string;
-}
-
-/** The analysis worker's answer to a request, or a line for the engine's log. */
-export type WorkerAnswer = { readonly id: number; readonly analysis: Analysis & { readonly stamps: readonly Stamp[] } } | { readonly log: string } | { readonly ready: true };
-
-/** An editor's number for a code (TypeScript diagnostics carry numbers): DDB030 → 90030, HK001 → 91001. */
-export function numericCode(code: string): number {
-  const match = /^(DDB|HK)(\d{3})$/.exec(code);
-  if (!match) return 90000;
-  return (match[1] === 'DDB' ? 90000 : 91000) + Number(match[2]);
-}
-
-/** The code for an editor's number (numericCode's inverse), or undefined for other numbers. */
-export function codeOfNumber(value: number): string | undefined {
-  if (value >= 90000 && value < 91000) return `DDB${String(value - 90000).padStart(3, '0')}`;
-  if (value >= 91000 && value < 92000) return `HK${String(value - 91000).padStart(3, '0')}`;
-  return undefined;
-}
-
-/** The codes whose findings can have a quick fix (tsserver's supported code fixes list them, numbered). */
-export const FIXABLE_CODES: readonly string[] = ['DDB030', 'DDB034', 'DDB090', ...Object.keys(lintMessages)];
-
 const hashOf = (...parts: string[]) => createHash('sha1').update(parts.join('\0')).digest('hex');
-
-/** The line starts of a text, for line:column → offset. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-/** The span a diagnostic at `offset` covers: a placeholder `<…>`, a string literal, a word, or one character; always inside the text. */
-export function spanAt(text: string, offset: number): { start: number; length: number } {
-  const start = Math.max(0, Math.min(offset, text.length));
-  const c = text[start];
-  let end = start + (start < text.length ? 1 : 0);
-  if (c === '<') {
-    const close = text.indexOf('>', start);
-    const line = text.indexOf('\n', start);
-    if (close > 0 && (line < 0 || close < line)) end = close + 1;
-  } else if (c === "'" || c === '"' || c === '`') {
-    for (let i = start + 1; i < text.length && text[i] !== '\n'; i++) {
-      if (text[i] === '\\') i++;
-      else if (text[i] === c) {
-        end = i + 1;
-        break;
-      }
-    }
-  } else if (c !== undefined && /[\w$]/.test(c)) {
-    while (end < text.length && /[\w$]/.test(text[end]!)) end++;
-  }
-  return { start, length: end - start };
-}
-
-/** The TypeScript parse of a text (the compiler ts-morph bundles); its syntax errors, and whether a key template is half typed. */
-function parse(file: string, text: string): { source: ts.SourceFile; syntaxErrors: number; editing: boolean } {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-  const syntaxErrors = ((source as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics ?? []).length;
-  let editing = false;
-  const visit = (node: ts.Node): void => {
-    if (editing) return;
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && node.text.includes('<')) {
-      // a `<` with no `>` after it: the placeholder is being typed
-      if (/<[^>]*$/.test(node.text)) editing = true;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return { source, syntaxErrors, editing };
-}
-
-/** Whether the default export is `defineTable(…)` (directly, through a same-file constant, or an array of them). */
-export function exportsTable(source: ts.SourceFile): boolean {
-  const constants = new Map<string, ts.Expression>();
-  let exported: ts.Expression | undefined;
-  for (const statement of source.statements) {
-    if (ts.isVariableStatement(statement)) {
-      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) constants.set(d.name.text, d.initializer);
-    } else if (ts.isExportAssignment(statement) && !statement.isExportEquals) exported = statement.expression;
-  }
-  const isTable = (node: ts.Expression | undefined, depth = 0): boolean => {
-    if (!node || depth > 10) return false;
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return isTable(node.expression, depth + 1);
-    if (ts.isIdentifier(node)) return isTable(constants.get(node.text), depth + 1);
-    if (ts.isArrayLiteralExpression(node)) return node.elements.length > 0 && node.elements.every((e) => isTable(e, depth + 1));
-    if (!ts.isCallExpression(node)) return false;
-    const callee = node.expression;
-    return (ts.isIdentifier(callee) && callee.text === 'defineTable') || (ts.isPropertyAccessExpression(callee) && callee.name.text === 'defineTable');
-  };
-  return isTable(exported);
-}
-
-/** Whether a module's text default-exports defineTable(…) (the files ddbgen checks without a config naming them). */
-export function declaresTable(file: string, text: string): boolean {
-  return exportsTable(parse(file, text).source);
-}
 
 /** A ddbgen config and what it names, read once per change of the config file. */
 interface ConfigInfo {
@@ -241,59 +72,6 @@ interface ConfigInfo {
   readonly schemas: ReadonlySet<string>;
   readonly out: string;
   readonly lint: Readonly<Record<string, Severity>>;
-}
-
-/** The property-name path from the module's top down to `node` (`['entities', 'Order', 'key', 'pk']`), through calls and arrays. */
-function propertyPath(node: ts.Node): string[] {
-  const names: string[] = [];
-  for (let current: ts.Node | undefined = node; current; current = current.parent) {
-    if (ts.isPropertyAssignment(current)) {
-      const name = current.name;
-      names.unshift(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isNumericLiteral(name) ? name.text : name.getText());
-    }
-  }
-  return names;
-}
-
-/** The string literal whose text holds `offset` (between its quotes, or after an unterminated one's opening quote), if any. */
-function literalAt(source: ts.SourceFile, offset: number): ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | undefined {
-  let found: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | undefined;
-  const visit = (node: ts.Node): void => {
-    const start = node.getStart(source);
-    if (offset < start || offset > node.getEnd()) return;
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-      const raw = node.getText(source);
-      const terminated = raw.length > 1 && raw.endsWith(raw[0]!);
-      if (offset > start && (offset < node.getEnd() || !terminated)) found = node;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** Where a template string sits: its entity, and which key (`key.pk`, `indexes.byName.sk`). */
-interface TemplateSite {
-  readonly literal: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral;
-  readonly entity: string;
-  /** `key` or `indexes.<name>`. */
-  readonly keyPath: readonly string[];
-  readonly part: 'pk' | 'sk';
-  /** The table's index in an exported array (-1: one table), when known. */
-}
-
-function templateSite(source: ts.SourceFile, offset: number): TemplateSite | undefined {
-  const literal = literalAt(source, offset);
-  if (!literal) return undefined;
-  const names = propertyPath(literal);
-  const at = names.lastIndexOf('entities');
-  if (at < 0) return undefined;
-  const [entity, ...rest] = names.slice(at + 1);
-  const part = rest[rest.length - 1];
-  if (!entity || (part !== 'pk' && part !== 'sk')) return undefined;
-  const keyPath = rest.slice(0, -1);
-  if (!(keyPath.length === 1 && keyPath[0] === 'key') && !(keyPath.length === 2 && keyPath[0] === 'indexes')) return undefined;
-  return { literal, entity, keyPath, part };
 }
 
 /** An attribute's kind as completions show it: `number 0..1e12`, `enum ACTIVE | BANNED`. */
@@ -309,25 +87,6 @@ function kindText(def: AttributeDef): string {
     default:
       return `${def.kind}${optional}`;
   }
-}
-
-/** The attributes an entity declares, read from the text (`name: t.kind(…)`) so that completions work mid-edit. */
-function attributesInText(source: ts.SourceFile, entity: string): Array<{ name: string; kind: string }> | undefined {
-  let result: Array<{ name: string; kind: string }> | undefined;
-  const visit = (node: ts.Node): void => {
-    if (result) return;
-    if (ts.isPropertyAssignment(node) && propertyPath(node).join('.').endsWith(`entities.${entity}.attributes`) && ts.isObjectLiteralExpression(node.initializer)) {
-      result = node.initializer.properties.flatMap((p) => {
-        if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) return [];
-        const name = p.name.getText(source).replace(/^['"`]|['"`]$/g, '');
-        const kind = /\bt\.(\w+)\(/.exec(ts.isPropertyAssignment(p) ? p.initializer.getText(source) : '')?.[1] ?? 'attribute';
-        return [{ name, kind }];
-      });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return result;
 }
 
 /** Keeps at most `max` entries, the least recently used going first. */
@@ -352,78 +111,6 @@ class Lru<V> {
   }
   get size(): number {
     return this.map.size;
-  }
-}
-
-/** A module jiti loaded for a schema: its path and modification time (a change on disk invalidates the analysis). */
-export type Stamp = readonly [file: string, mtime: number];
-
-/** The worker's module beside this one (its TypeScript source when this runs from source, under tsx). */
-const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './analysis-worker.ts' : './analysis-worker.js', import.meta.url);
-
-/** What the worker made of a text: its analysis, or why there is none. */
-type Checked = (Analysis & { readonly stamps: readonly Stamp[] }) | 'timeout' | 'stopped';
-
-/** One analysis worker thread: a text in, its analysis out; ended when a check takes longer than allowed. */
-class AnalysisWorker {
-  private readonly worker: Worker;
-  private readonly waiting = new Map<number, (answer: Checked) => void>();
-  private next = 0;
-  /** Checks answered: the first also loads what every later one reuses. */
-  private answered = 0;
-  /** Whether the worker has loaded the engine (until then, a check's time includes the worker's start). */
-  private ready = false;
-  ended = false;
-
-  constructor(log: (text: string) => void) {
-    // from source (under tsx, as the tests run), the worker registers tsx before it loads the TypeScript
-    this.worker = workerUrl.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); });`, { eval: true })
-      : new Worker(workerUrl);
-    // an idle worker does not keep the process alive (a language server exits when its client goes)
-    this.worker.unref();
-    this.worker.on('message', (answer: WorkerAnswer) => {
-      if ('ready' in answer) return void (this.ready = true);
-      if ('log' in answer) return log(answer.log);
-      this.answered++;
-      this.waiting.get(answer.id)?.(answer.analysis);
-      this.waiting.delete(answer.id);
-    });
-    const fail = (why: string) => {
-      if (!this.ended) log(`ddbgen: the analysis worker stopped: ${why}`);
-      this.end();
-    };
-    this.worker.on('error', (error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
-    this.worker.on('exit', (code) => fail(`exit code ${code}`));
-  }
-
-  /** The analysis of this text; 'timeout' when the worker did not answer within `timeoutMs` (it is ended then), 'stopped' when it failed. */
-  check(file: string, text: string, timeoutMs: number): Promise<Checked> {
-    const id = this.next++;
-    // timed from when it is sent, so that no check waits for ever: a worker's first check also loads
-    // the DSL and the lint (five times the time), and one sent while the worker starts, the compiler too (six)
-    const allowed = timeoutMs * (!this.ready ? 6 : this.answered === 0 ? 5 : 1);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        this.end();
-        resolve('timeout');
-      }, allowed);
-      this.waiting.set(id, (analysis) => {
-        clearTimeout(timer);
-        resolve(analysis);
-      });
-      this.worker.postMessage({ id, file, text } satisfies WorkerRequest);
-    });
-  }
-
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    void this.worker.terminate();
-    // whoever still waits gets no analysis rather than waiting for ever
-    for (const done of this.waiting.values()) done('stopped');
-    this.waiting.clear();
   }
 }
 
@@ -940,32 +627,6 @@ function entityTemplates(entity: EntityDef): TemplateDef[] {
   return [entity.key.pk, entity.key.sk, ...Object.values(entity.indexes).flatMap((m) => [m.pk, m.sk])].filter((t): t is TemplateDef => t !== undefined);
 }
 
-/**
- * Diagnostics of `before` carried over to `after`: the edit is the span between their common prefix
- * and suffix; diagnostics before it stay, those after it move by the length it added, and those
- * that touch it are dropped.
- */
-export function shifted(diagnostics: readonly EditorDiagnostic[], before: string, after: string): EditorDiagnostic[] {
-  let prefix = 0;
-  const shortest = Math.min(before.length, after.length);
-  while (prefix < shortest && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (suffix < shortest - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
-  const editEnd = before.length - suffix;
-  const delta = after.length - before.length;
-  return diagnostics.flatMap((d) => {
-    if (d.start + d.length <= prefix && d.start + d.length <= after.length) return [d];
-    if (d.start >= editEnd && d.start + delta >= 0 && d.start + delta + d.length <= after.length) return [{ ...d, start: d.start + delta }];
-    return [];
-  });
-}
-
-/** Offset of the default export, where findings about the module as a whole go. */
-function exportOffset(source: ts.SourceFile): number {
-  const exported = source.statements.find((s) => ts.isExportAssignment(s));
-  return exported ? exported.getStart(source) : 0;
-}
-
 /** A stamp of a table's output folder: its files' names and modification times. */
 function folderStamp(folder: string): string {
   try {
@@ -1000,86 +661,3 @@ function runDdbgen(args: readonly string[], cwd: string): Promise<{ code: number
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
-
-/** Fixes for validation codes with a mechanical fix: a placeholder renamed to the closest attribute (DDB030), a range for a number in a key (DDB034). */
-function validationFixes(d: Diagnostic, at: EditorDiagnostic, table: TableDef, locator: SchemaLocator, tableIndex: number, source: string): EditorFix[] {
-  const [, entityName] = d.target.split('.').slice(1);
-  const entity = entityName === undefined ? undefined : table.entities[entityName];
-  if (!entity) return [];
-  if (d.code === 'DDB030' && source[at.start] === '<') {
-    const name = /^<([^:>]*)/.exec(source.slice(at.start, at.start + at.length))?.[1] ?? '';
-    const keyable = Object.entries(entity.attributes).filter(([, a]) => (KEYABLE_KINDS as readonly string[]).includes(a.kind)).map(([n]) => n);
-    const ranked = keyable.map((c) => ({ c, d: distance(name.toLowerCase(), c.toLowerCase()) })).sort((a, b) => a.d - b.d);
-    const best = ranked[0];
-    if (!best || best.d > Math.max(2, Math.ceil(name.length / 2))) return [];
-    return [{ title: `Rename <${name}> to <${best.c}>, the closest attribute of ${entity.name}`, codes: [d.code], start: at.start, length: at.length, edits: [{ start: at.start + 1, end: at.start + 1 + name.length, newText: best.c }] }];
-  }
-  if (d.code === 'DDB034' && source[at.start] === '<') {
-    const name = /^<([^:>]*)/.exec(source.slice(at.start, at.start + at.length))?.[1] ?? '';
-    const def = entity.attributes[name];
-    if (def?.kind !== 'number' || (def.min !== undefined && def.max !== undefined)) return [];
-    const declared = locator.nodeAt(tableIndex, ['entities', entity.name, 'attributes', name]);
-    const edit = declared && numberRangeEdit(declared, def.min, def.max);
-    return edit ? [{ title: `Give ${entity.name}.${name} a range: ${edit.added} (numbers in keys are encoded fixed-width)`, codes: [d.code], start: at.start, length: at.length, edits: [edit.edit] }] : [];
-  }
-  return [];
-}
-
-/** The edit that gives `t.number(…)` at `declared` a min and a max: `{ min: 0, max: 1e12 }` for the ones missing. */
-function numberRangeEdit(declared: Node, min: number | undefined, max: number | undefined): { edit: TextEdit; added: string } | undefined {
-  let call: Node | undefined = Node.isPropertyAssignment(declared) ? declared.getInitializer() : undefined;
-  // through modifiers such as .optional(): t.number(…).optional()
-  for (let i = 0; call && i < 5; i++) {
-    if (!Node.isCallExpression(call)) return undefined;
-    const callee = call.getExpression();
-    if (Node.isPropertyAccessExpression(callee) && callee.getName() === 'number') break;
-    call = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : undefined;
-  }
-  if (!call || !Node.isCallExpression(call)) return undefined;
-  const missing = [...(min === undefined ? [`min: 0`] : []), ...(max === undefined ? [`max: ${min !== undefined && min > 1e12 ? min * 10 : '1e12'}`] : [])];
-  if (!missing.length) return undefined;
-  const added = missing.join(', ');
-  const [options] = call.getArguments();
-  if (!options) {
-    const close = call.getEnd() - 1;
-    return { edit: { start: close, end: close, newText: `{ ${added} }` }, added };
-  }
-  if (!Node.isObjectLiteralExpression(options)) return undefined;
-  const properties = options.getProperties();
-  if (!properties.length) return { edit: { start: options.getStart(), end: options.getEnd(), newText: `{ ${added} }` }, added };
-  const first = properties[0]!.getStart();
-  return { edit: { start: first, end: first, newText: `${added}, ` }, added };
-}
-
-/** The quick fix for a lint finding whose fix is a schema change: the key's pk and shard set to what the lint computed. */
-function shardFix(change: ShardChange, at: EditorDiagnostic, locator: SchemaLocator, tableIndex: number, text: string): EditorFix | undefined {
-  const keyNode = locator.nodeAt(tableIndex, change.target);
-  const object = unwrap(keyNode);
-  if (!object || !Node.isObjectLiteralExpression(object)) return undefined;
-  const edits: TextEdit[] = [];
-  const pk = object.getProperty('pk');
-  const shard = `{ count: ${change.shard.count}${change.shard.random ? ', random: true' : ''} }`;
-  if (!pk || !Node.isPropertyAssignment(pk)) return undefined;
-  const value = pk.getInitializer();
-  if (!value || !(Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value))) return undefined;
-  if (value.getLiteralValue() !== change.pk) {
-    const quote = text[value.getStart()] ?? "'";
-    edits.push({ start: value.getStart(), end: value.getEnd(), newText: `${quote}${change.pk.replace(new RegExp(`[\\\\${quote}]`, 'g'), (c) => `\\${c}`)}${quote}` });
-  }
-  const existing = object.getProperty('shard');
-  if (existing && Node.isPropertyAssignment(existing) && existing.getInitializer()) {
-    const init = existing.getInitializer()!;
-    edits.push({ start: init.getStart(), end: init.getEnd(), newText: shard });
-  } else if (!existing) {
-    const last = object.getProperties().at(-1)!;
-    edits.push({ start: last.getEnd(), end: last.getEnd(), newText: `, shard: ${shard}` });
-  } else return undefined;
-  edits.sort((a, b) => b.start - a.start);
-  return { title: `Shard the key as the lint computed: pk "${change.pk}" with shard: ${shard}`, codes: [at.code], start: at.start, length: at.length, edits };
-}
-
-/** Applies edits to a text (for tests, and the LSP's resolved actions): edits must not overlap. */
-export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  return [...edits].sort((a, b) => b.start - a.start).reduce((t, e) => `${t.slice(0, e.start)}${e.newText}${t.slice(e.end)}`, text);
-}
-

@@ -11,7 +11,8 @@ import lsp from 'vscode-languageserver/node';
 import type { CodeAction, CompletionItem, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { packageVersion } from '../package-root.js';
-import { EditorEngine, type EditorDiagnostic } from './editor-engine.js';
+import type { EditorDiagnostic } from './editor-answers.js';
+import { EditorEngine } from './editor-engine.js';
 
 const { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CodeActionKind, CompletionItemKind, MarkupKind } = lsp;
 

@@ -13,7 +13,8 @@
 
 import { createHash } from 'node:crypto';
 import type * as TS from 'typescript';
-import type { EditorDiagnostic, EditorEngine } from './editor-engine.js';
+import type { EditorDiagnostic } from './editor-answers.js';
+import type { EditorEngine } from './editor-engine.js';
 
 type EngineModule = typeof import('./editor-engine.js');
 

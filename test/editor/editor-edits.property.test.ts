@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import test from 'ava';
 import fc from 'fast-check';
 import rpc from 'vscode-jsonrpc/node';
-import { declaresTable } from '../../generator/editor/editor-engine.js';
+import { declaresTable } from '../../generator/editor/schema-text.js';
 import { TsServer, positionOf, root, starterProject, type TsDiagnostic } from '../support/editor-project.js';
 
 const RUNS = Number(process.env['DDBGEN_EDITOR_RUNS'] ?? 1);

@@ -4,7 +4,9 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { EditorEngine, applyEdits, codeOfNumber, numericCode, shifted, type EditorDiagnostic } from '../../generator/editor/editor-engine.js';
+import { codeOfNumber, numericCode, type EditorDiagnostic } from '../../generator/editor/editor-answers.js';
+import { EditorEngine } from '../../generator/editor/editor-engine.js';
+import { applyEdits, shifted } from '../../generator/editor/schema-text.js';
 import { starterProject, withHotKey } from '../support/editor-project.js';
 
 const codes = (a: { diagnostics: ReadonlyArray<{ code: string }> }) => a.diagnostics.map((d) => d.code);
