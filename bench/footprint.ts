@@ -359,14 +359,14 @@ export async function appTable(rounds: number): Promise<string> {
   return (await appSizes(rounds)).text;
 }
 
-/** The apps per feature set: the Markdown table, and each app's gzipped bytes (for the goals). */
-export async function appSizes(rounds: number): Promise<{ text: string; apps: Array<{ subject: string; features: string; gzipped: number }> }> {
+/** The apps per feature set (`apps`, every one of APPS by default): the Markdown table, and each app's gzipped bytes (for the goals). */
+export async function appSizes(rounds: number, apps: readonly App[] = APPS): Promise<{ text: string; apps: Array<{ subject: string; features: string; gzipped: number }> }> {
   const rows: Array<{ label: string; min: number; gz: number; runtime: string; bundle: Bundle; times: number[] }> = [];
   if (rounds > 0) {
     const bytes = (await build({ ...bundleOptions(BASELINE), minify: true })).outputFiles[0]!.contents;
     rows.push({ label: '| one entity | get/put, hand-written lib-dynamodb (baseline)', min: bytes.length, gz: gzipSync(bytes).length, runtime: '–', bundle: await writeBundle('baseline-get-put', BASELINE, EVENTS['shop']!), times: [] });
   }
-  for (const app of APPS) {
+  for (const app of apps) {
     const result = await appFootprint(app);
     const runtime = result.runtime.map((m) => m.replace(/^runtime\/|\.js$/g, '')).join(', ');
     rows.push({ label: `| ${app.subject.label} | ${app.features}`, min: result.minified, gz: result.gzipped, runtime, bundle: await appBundle(app), times: [] });
@@ -383,7 +383,7 @@ export async function appSizes(rounds: number): Promise<{ text: string; apps: Ar
   });
   return {
     text: ['| schema | app uses | minified | gzipped | node start to first request (ratio to baseline) | runtime modules kept |', '|---|---|---|---|---|---|', ...lines].join('\n'),
-    apps: APPS.map((app) => ({ subject: app.subject.label, features: app.features, gzipped: rows.find((row) => row.label === `| ${app.subject.label} | ${app.features}`)!.gz })),
+    apps: apps.map((app) => ({ subject: app.subject.label, features: app.features, gzipped: rows.find((row) => row.label === `| ${app.subject.label} | ${app.features}`)!.gz })),
   };
 }
 

@@ -27,12 +27,19 @@ export interface LocalBenchSizes {
   readonly items: number;
   /** Memory measured on fresh servers (else, for a smoke run, on the servers measured, in a table of its own). */
   readonly freshForMemory: boolean;
+  /**
+   * A DynamoDB Local already running (a smoke run's, possibly the test run's shared one) to use instead
+   * of starting one with the JVM's default settings: it is neither timed from its start nor stopped,
+   * and the tables made in it get a name of this run's own. A measured run leaves it out.
+   */
+  readonly dynamoDbLocal?: { readonly endpoint: string; readonly pid: number };
 }
 
 const fmt = (n: number, digits = 1) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(digits));
 const range = (s: Stats, digits = 1) => `${fmt(s.median, digits)} (${fmt(s.min, digits)} – ${fmt(s.max, digits)})`;
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/** The table of a measured run (servers of its own); a run on a DynamoDB Local it was given names its own (benchLocalServer). */
 const TABLE = 'Bench';
 const tableInput = {
   TableName: TABLE,
@@ -121,6 +128,18 @@ const startDynamoDbLocal = async () => {
   return spawnServer('DynamoDB Local', port, () => dynamoDbLocal.spawn({ port, stdio: 'pipe' }));
 };
 
+/** A DynamoDB Local already running, as a server of this bench: the milliseconds to its first answer from now, and a stop() that leaves it running. */
+async function useGiven(given: { endpoint: string; pid: number }): Promise<{ server: Server; ms: number }> {
+  const began = performance.now();
+  const client = clientFor(given.endpoint);
+  try {
+    await client.send(new ListTablesCommand({}));
+  } finally {
+    client.destroy();
+  }
+  return { server: { name: 'DynamoDB Local', endpoint: given.endpoint, pid: given.pid, stop: async () => {} }, ms: performance.now() - began };
+}
+
 /** A process's resident memory, in MiB (from /proc). */
 function residentMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
@@ -168,14 +187,16 @@ const inProcess =
   async (operation, input) =>
     engine.handle(operation, input);
 
-const OPERATIONS = [
-  { op: 'put (150-byte item, a GSI key)', run: (send: Send, i: number, n: number) => send('PutItem', { TableName: TABLE, Item: item(i % n) }) },
-  { op: 'get (by key)', run: (send: Send, i: number, n: number) => send('GetItem', { TableName: TABLE, Key: key((i * 7919) % n) }) },
-  {
-    op: 'query (one user, 20 items)',
-    run: (send: Send, i: number) => send('Query', { TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: `USER#u${i % 50}` } }, Limit: 20 }),
-  },
-] as const;
+/** The operations measured, on `table`. */
+const operations = (table: string) =>
+  [
+    { op: 'put (150-byte item, a GSI key)', run: (send: Send, i: number, n: number) => send('PutItem', { TableName: table, Item: item(i % n) }) },
+    { op: 'get (by key)', run: (send: Send, i: number, n: number) => send('GetItem', { TableName: table, Key: key((i * 7919) % n) }) },
+    {
+      op: 'query (one user, 20 items)',
+      run: (send: Send, i: number) => send('Query', { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: `USER#u${i % 50}` } }, Limit: 20 }),
+    },
+  ] as const;
 
 /** Clock ticks a second, as /proc counts CPU time. */
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -212,7 +233,7 @@ async function rate(send: Send, run: (send: Send, i: number, n: number) => Promi
 const progress = (line: string) => process.stderr.write(`[bench 11] ${line}\n`);
 
 /** Writes items 0..n-1 with BatchWriteItem, 25 a request, 8 requests in flight; the items per second. */
-async function load(send: Send, n: number, table = TABLE): Promise<number> {
+async function load(send: Send, n: number, table: string): Promise<number> {
   let next = 0;
   const began = performance.now();
   await Promise.all(
@@ -228,7 +249,7 @@ async function load(send: Send, n: number, table = TABLE): Promise<number> {
   return n / ((performance.now() - began) / 1000);
 }
 
-async function count(send: Send, table = TABLE): Promise<number> {
+async function count(send: Send, table: string): Promise<number> {
   let total = 0;
   let start: unknown;
   do {
@@ -240,6 +261,10 @@ async function count(send: Send, table = TABLE): Promise<number> {
 }
 
 export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title: string; text: string }> {
+  const given = sizes.dynamoDbLocal;
+  // a DynamoDB Local that other code uses too (the test run's) may hold a table named Bench: this run's get a name no other run has
+  const table = given ? `Bench-${process.pid}-${Date.now()}` : TABLE;
+  const OPERATIONS = operations(table);
   // 1. start-up: a fresh process of each, in turn, to its first answer; and startLocal() in this process
   const startUps = { ddbgen: [] as number[], dynamo: [] as number[], bare: [] as number[], inProcess: [] as number[] };
   for (let i = 0; i < sizes.starts; i++) {
@@ -262,7 +287,7 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
   }
 
   // 2. requests per second: both servers running, measured in turn, round by round
-  const [mineStarted, theirsStarted] = [await startDdbgenLocal(), await startBareNode().then(async (bare) => (startUps.bare.push(bare.ms), await bare.server.stop(), startDynamoDbLocal()))];
+  const [mineStarted, theirsStarted] = [await startDdbgenLocal(), await startBareNode().then(async (bare) => (startUps.bare.push(bare.ms), await bare.server.stop(), given ? useGiven(given) : startDynamoDbLocal()))];
   if (sizes.starts === 0) [startUps.ddbgen, startUps.dynamo] = [[mineStarted.ms], [theirsStarted.ms]];
   const [ddbgen, dynamo] = [mineStarted.server, theirsStarted.server];
   const clients = [ddbgen, dynamo].map((s) => clientFor(s.endpoint));
@@ -272,16 +297,16 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
   const n = sizes.requests;
   try {
     for (const send of Object.values(sends)) {
-      await send('CreateTable', tableInput);
-      await load(send, n);
+      await send('CreateTable', { ...tableInput, TableName: table });
+      await load(send, n, table);
     }
     // correctness gate: the same answers from all three before anything is timed
     for (const i of [0, 1, Math.floor(n / 2), n - 1]) {
-      const answers = await Promise.all(Object.values(sends).map(async (send) => [await send('GetItem', { TableName: TABLE, Key: key(i) }), await OPERATIONS[2].run(send, i)]));
+      const answers = await Promise.all(Object.values(sends).map(async (send) => [await send('GetItem', { TableName: table, Key: key(i) }), await OPERATIONS[2].run(send, i)]));
       const strip = (answer: unknown) => JSON.parse(JSON.stringify(answer, (k, v) => (k === '$metadata' ? undefined : v)));
       for (const other of answers.slice(1)) if (!isDeepStrictEqual(strip(other), strip(answers[0]))) throw new Error(`the servers answer item ${i} otherwise:\n${JSON.stringify(answers.map(strip))}`);
       // and the lean client reads the same items from both servers
-      const [mine, theirs] = await Promise.all([raw.ddbgen, raw.dynamo].map((send) => send('GetItem', { TableName: TABLE, Key: key(i) })));
+      const [mine, theirs] = await Promise.all([raw.ddbgen, raw.dynamo].map((send) => send('GetItem', { TableName: table, Key: key(i) })));
       if (!isDeepStrictEqual(mine, theirs) || !isDeepStrictEqual(mine, { Item: item(i) })) throw new Error(`the servers answer item ${i} otherwise to a raw request:\n${JSON.stringify([mine, theirs])}`);
     }
     const rows: string[] = [];
@@ -327,14 +352,14 @@ export async function benchLocalServer(sizes: LocalBenchSizes): Promise<{ title:
     const memory: Array<{ name: string; idle: number; held: number; loadRate: number }> = [];
     for (const [i, start] of [startDdbgenLocal, startDynamoDbLocal].entries()) {
       const server = sizes.freshForMemory ? (await start()).server : [ddbgen, dynamo][i]!;
-      const table = sizes.freshForMemory ? TABLE : 'BenchMemory';
+      const memoryTable = sizes.freshForMemory ? table : `${table}Memory`;
       const client = clientFor(server.endpoint);
       try {
         const send = overHttp(client);
-        await send('CreateTable', { ...tableInput, TableName: table });
+        await send('CreateTable', { ...tableInput, TableName: memoryTable });
         const idle = residentMiB(server.pid!);
-        const loadRate = await load(send, sizes.items, table);
-        const held = await count(send, table);
+        const loadRate = await load(send, sizes.items, memoryTable);
+        const held = await count(send, memoryTable);
         if (held !== sizes.items) throw new Error(`${server.name} holds ${held} items, not ${sizes.items}`);
         memory.push({ name: server.name, idle, held: residentMiB(server.pid!), loadRate });
         progress(`memory: ${server.name} holds ${held} items in ${fmt(memory.at(-1)!.held, 0)} MiB (${fmt(idle, 0)} MiB empty), loaded at ${fmt(loadRate, 0)} items/s`);

@@ -26,9 +26,9 @@ import { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality, t
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { createModel as expertModel } from './models/baseline.js';
 import { schema as oneTableSchema } from './models/onetable.js';
-import { startDynamoDbLocal, useDynamoDbLocal } from '../test/support/dynamodb-local.js';
+import { startDynamoDbLocal, useDynamoDbLocal, type LocalDynamo } from '../test/support/dynamodb-local.js';
 import { VARIANTS, writeSynthetic } from './synthetic.js';
-import { APPS, SUBJECTS, appFootprint, appSizes, footprint, optionCosts, type Footprint } from './footprint.js';
+import { APPS, OPTION_FAMILIES, SUBJECTS, appFootprint, appSizes, footprint, optionCosts, type Footprint } from './footprint.js';
 import { benchLocalServer } from './local-server.js';
 import { benchColdStart } from './cold-start.js';
 import { stats } from './stats.js';
@@ -47,6 +47,15 @@ const root = path.resolve(here, '..');
 
 execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'generate', path.join(here, 'schema.ts'), '--out', path.join(here, 'out')], { stdio: 'inherit' });
 const { BenchTable, EventKeys, benchTableDefinition, openTelemetry, telemetry, EmfWriter } = await import('./out/bench/index.js');
+
+/**
+ * --smoke (npm test's bench test): one DynamoDB Local for sections 5, 8 and 11, the run's when npm test
+ * hands one over (RUN_LOCAL), else one started once with the test suite's JVM settings. No number of a
+ * smoke run means anything, and each JVM's start and warm-up cost seconds of CPU. A measured run starts
+ * a JVM of its own in each section. The sections' stop() leaves it running; the end of the run stops it.
+ */
+let smokeLocal: Promise<LocalDynamo> | undefined;
+const borrowedLocal = async (): Promise<LocalDynamo> => ({ ...(await (smokeLocal ??= useDynamoDbLocal())), stop: async () => {} });
 
 const fmt = (n: number, digits = 2) => (n >= 100 ? n.toFixed(0) : n.toFixed(digits));
 
@@ -345,9 +354,8 @@ if (want(2)) {
 
 // ---------------------------------------------------------------- 5. end to end on DynamoDB Local
 if (want(5)) {
-  // --smoke (npm test's bench test) on the run's DynamoDB Local when there is one (no number of it
-  // means anything); a measured run always on a JVM of its own
-  const local = smoke ? await useDynamoDbLocal() : await startDynamoDbLocal();
+  // --smoke on the smoke's one DynamoDB Local (borrowedLocal); a measured run always on a JVM of its own
+  const local = smoke ? await borrowedLocal() : await startDynamoDbLocal();
   try {
     const documents = local.documents;
     const tableName = `bench-${Date.now()}`;
@@ -551,7 +559,8 @@ if (want(8)) {
   const { createBenchInMemory } = await import('./out/bench/in-memory.js');
   const tableName = `bench-memory-${Date.now()}`;
   const localStart = process.hrtime.bigint();
-  const local = await startDynamoDbLocal();
+  // --smoke: the smoke's one DynamoDB Local (borrowedLocal), so the time to its first answer is not the JVM's start there
+  const local = smoke ? await borrowedLocal() : await startDynamoDbLocal();
   let localFirst: number;
   try {
     await local.createTable(benchTableDefinition(tableName));
@@ -635,7 +644,16 @@ if (want(8)) {
 
 // ---------------------------------------------------------------- 11. ddbgen local against DynamoDB Local
 if (want(11)) {
-  const { title, text } = await benchLocalServer({ requests: size(300, 2000), rounds: size(2, 3), starts: smoke ? 0 : size(2, 5), items: smoke ? 500 : quick ? 20_000 : 1_000_000, freshForMemory: !smoke });
+  // --smoke: on the smoke's one DynamoDB Local (borrowedLocal) rather than one started with the JVM's default settings
+  const given = smoke ? await borrowedLocal() : undefined;
+  const { title, text } = await benchLocalServer({
+    requests: size(300, 2000),
+    rounds: size(2, 3),
+    starts: smoke ? 0 : size(2, 5),
+    items: smoke ? 500 : quick ? 20_000 : 1_000_000,
+    freshForMemory: !smoke,
+    ...(given ? { dynamoDbLocal: { endpoint: given.endpoint, pid: given.pid } } : {}),
+  });
   section(title, text);
 }
 
@@ -721,11 +739,15 @@ if (want(13)) {
     writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
     execFileSync(process.execPath, [path.join(root, 'bin/ddbgen.js'), 'init', '--quiet'], { cwd: dir, stdio: 'ignore' });
     const runs = smoke ? 1 : 7;
-    for (const { label, args, goal } of [
+    const commands = [
       { label: '`ddbgen lint`', args: ['lint', '--quiet'], goal: 0.3 },
       { label: '`ddbgen generate --no-cache`', args: ['generate', '--no-cache', '--quiet'], goal: 1.0 },
       { label: '`ddbgen generate --no-cache --emit js`', args: ['generate', '--no-cache', '--quiet', '--emit', 'js'], goal: 1.0 },
-    ]) {
+    ];
+    // --smoke: the first command alone runs this loop's code, since an uncached generate costs about 5
+    // CPU-seconds and the smoke runs one timed by the same timedRun on the synthetic schema below (and
+    // `generate --emit js` in section 3)
+    for (const { label, args, goal } of smoke ? commands.slice(0, 1) : commands) {
       if (!smoke) timedRun([path.join(root, 'bin/ddbgen.js'), ...args], dir); // the first run writes the code cache (--smoke: no number means anything, so no warm-up)
       const measured = Array.from({ length: runs }, () => timedRun([path.join(root, 'bin/ddbgen.js'), ...args], dir));
       const wall = stats(measured.map((m) => m.wall));
@@ -768,12 +790,16 @@ if (want(13)) {
     const full = stats(fullRuns.map((r) => r.seconds)).median;
     const peak = Math.max(...fullRuns.map((r) => r.megabytes));
     peaks.push({ entities, seconds: full, megabytes: peak });
-    generate(); // leaves the cache
+    // leaves the cache (--smoke: the run just below writes it, and no number means anything)
+    if (!smoke) generate();
     const again = generate();
     const oneEntity = stats((smoke ? [0] : [0, 1, 2]).map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
-    changeOneEntity(false);
-    const watched = await watchRegeneration(args, changeOneEntity);
-    generate();
+    // --smoke: the schema stays changed, so the watch starts from the output just written (its first
+    // generation has nothing to redo) and its one change is the change back
+    if (!smoke) changeOneEntity(false);
+    const watched = await watchRegeneration(args, changeOneEntity, smoke ? { changes: 1, changedAtStart: true } : { changes: 3, changedAtStart: false });
+    // the output of the schema as written again, for tsc (--smoke: the watch's change back wrote it)
+    if (!smoke) generate();
     const tscStart = process.hrtime.bigint();
     execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.ddbgen.json')], { encoding: 'utf8' });
     const tscTime = Number(process.hrtime.bigint() - tscStart) / 1e9;
@@ -849,8 +875,12 @@ function timedRun(args: string[], cwd: string): { wall: number; cpu?: number; rs
   return { wall, cpu: user + system, rssKb: rss };
 }
 
-/** Seconds from a one-entity schema change to the regenerated output, in a running `generate --watch` (median of 3 changes). */
-async function watchRegeneration(args: string[], change: (changed: boolean) => void): Promise<number> {
+/**
+ * Seconds from a one-entity schema change to the regenerated output, in a running `generate --watch`
+ * (median of `changes` changes, each the other way from the one before: from the schema as written,
+ * or from the changed one when `changedAtStart`). The schema is as written afterwards.
+ */
+async function watchRegeneration(args: string[], change: (changed: boolean) => void, { changes, changedAtStart }: { changes: number; changedAtStart: boolean }): Promise<number> {
   const child = spawn(process.execPath, [...args, '--watch'], { stdio: ['ignore', 'pipe', 'ignore'] });
   let output = '';
   const waitFor = (count: number) =>
@@ -863,10 +893,10 @@ async function watchRegeneration(args: string[], change: (changed: boolean) => v
   try {
     await waitFor(1);
     const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < changes; i++) {
       await new Promise((r) => setTimeout(r, 300));
       const start = process.hrtime.bigint();
-      change(i % 2 === 0);
+      change((i % 2 === 0) !== changedAtStart);
       await waitFor(i + 2);
       times.push(Number(process.hrtime.bigint() - start) / 1e9);
     }
@@ -915,11 +945,14 @@ if (want(6)) {
   // generated code and the runtime it uses, as an app's bundle keeps it (bench/footprint.ts).
   const social = await footprint(SUBJECTS[0]!);
   const single = await footprint(SUBJECTS[1]!);
-  const apps = await appSizes(size(3, 9));
+  // the apps whose bytes the goal weighs: the README app's and the social fixture's get/put/query
+  const goalApps = APPS.filter((app) => app.features === 'get/put/query' && app.subject !== SUBJECTS[1]);
+  // --smoke: those apps alone, and one family of options below (the same code for every app and family; each app costs a fresh process and four bundles)
+  const apps = await appSizes(size(3, 9), smoke ? goalApps : APPS);
   const gzipped = (subject: number, features: string) => apps.apps.find((a) => a.subject === SUBJECTS[subject]!.label && a.features === features)?.gzipped;
   const [readmeApp, socialApp] = [gzipped(2, 'get/put/query'), gzipped(0, 'get/put/query')];
   // what the get/put/query apps would weigh without the code each family of options can reach (bench/footprint.ts, optionCosts)
-  const families = await Promise.all(APPS.filter((app) => app.features === 'get/put/query' && app.subject !== SUBJECTS[1]).map(async (app) => ({ app, rows: optionCosts(await appFootprint(app)) })));
+  const families = await Promise.all(goalApps.map(async (app) => ({ app, rows: optionCosts(await appFootprint(app), smoke ? OPTION_FAMILIES.slice(0, 1) : OPTION_FAMILIES) })));
   const readmeFloor = families.find((f) => f.app.subject === SUBJECTS[2])!.rows.at(-1)!.gzipped;
   const familyTable = [
     `| family of options (what the calls can reach whether they pass it or not) | ${families.map((f) => `${f.app.subject.label} without it`).join(' | ')} |`,
@@ -999,6 +1032,8 @@ if (goals.length) {
       `${goals.map((g) => `| ${g.measure} | ${g.measured} | ${g.goal} | ${verdict(g.met)} | ${g.note} |`).join('\n')}\n`,
   );
 }
+// the smoke's one DynamoDB Local: stopped (or, the test run's, let go of) once every section is done
+if (smokeLocal) await (await smokeLocal).stop();
 const text = `${header}\n${rows.join('\n')}`;
 if (!quick) writeFileSync(path.join(root, 'BENCHMARKS.md'), only === undefined ? text : replaceSections(readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8'), rows));
 process.stdout.write(text);
