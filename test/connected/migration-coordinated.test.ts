@@ -9,14 +9,16 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { scanTable } from '../support/dynamodb-local.js';
-import { emitMigration, putRaw, runProgram, startProgram, workspace } from '../support/migration-program.js';
+import { emitMigration, putRaw, runProgram, sharedDynamoDbLocal, startProgram, workspace } from '../support/migration-program.js';
 import { librarySchema, libraryItems } from '../support/library-design.js';
 
 const MEMBERS = Number(process.env.DDBGEN_COORDINATED_MEMBERS ?? 600);
+// the run's DynamoDB Local (or one for the file): the test's table and its lease table are its own
+const shared = sharedDynamoDbLocal(test);
 
 test.serial('coordinated workers: two killed by pid at random moments, one started later; every item moved exactly once, counts exact, status finished', async (t) => {
   t.timeout(300_000);
-  const { local, dir } = await workspace(t);
+  const { local, dir } = await workspace(t, await shared());
   writeFileSync(path.join(dir, 'old.ts'), librarySchema());
   writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
   t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);

@@ -32,7 +32,8 @@ test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff name
   const typeCheck = typeCheckProgram(dir, program, path.join(dir, 'migrations', 'library', 'lambda-library.ts'));
   // the command line: its header and --help list every option; a mistyped one is a usage line, exit 2
   t.regex(readFileSync(program, 'utf8'), /--page-size N\] \[--endpoint URL\] \[--region R\]/);
-  const help = await runProgram(program, ['--help'], local.endpoint);
+  // run as its header tells a user, by tsx (the other runs use its bundle): every module it imports loads
+  const help = await runProgram(program, ['--help'], local.endpoint, undefined, { loader: 'tsx' });
   t.is(help.code, 0);
   for (const option of ['--endpoint URL', '--region R', '--page-size N', '--coordinate', '--lease-table NAME', 'status']) t.true(help.stdout.includes(option), option);
   for (const [args, message] of [
