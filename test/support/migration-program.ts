@@ -153,22 +153,45 @@ export async function emitMigration(dir: string, args: readonly string[]): Promi
   return { code, stdout, stderr };
 }
 
+/** emitLibraryMigration's emissions by their schema pair. */
+const emitted = new Map<string, Promise<{ run: Run; folder: string }>>();
+
 /**
- * The library migration from `old` to `next` (schema texts), emitted in `dir`, with a fresh table
- * created in the new shape: the plan, the coordinated runtime (runtime/migration/lease.js), the new output's
- * index module and the table's name.
+ * `ddbgen diff old.ts new.ts --emit-migration migrations` of two schema texts, run once per pair in
+ * a process, in a folder of its own under out/ (removed when the process exits): the run and the
+ * migration's folder (migrations/library). An emission costs about 2 CPU-seconds (two tables
+ * generated and checked), and the tests of a file mostly share one change; the emitted modules
+ * hold no state, and each test makes a table of its own.
  */
-export async function libraryMigration(t: ExecutionContext, local: LocalDynamo, dir: string, old: string, next: string): Promise<{ plan: any; lease: any; after: any; tableName: string }> {
-  writeFileSync(path.join(dir, 'old.ts'), old);
-  writeFileSync(path.join(dir, 'new.ts'), next);
-  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-  const folder = path.join(dir, 'migrations', 'library');
+export function emitLibraryMigration(old: string, next: string): Promise<{ run: Run; folder: string }> {
+  const key = JSON.stringify([old, next]);
+  let emission = emitted.get(key);
+  if (!emission) {
+    const dir = path.join(root, 'out', `.migration-${randomUUID()}`);
+    mkdirSync(dir, { recursive: true });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(path.join(dir, 'old.ts'), old);
+    writeFileSync(path.join(dir, 'new.ts'), next);
+    emission = emitMigration(dir, ['old.ts', 'new.ts']).then((run) => ({ run, folder: path.join(dir, 'migrations', 'library') }));
+    emitted.set(key, emission);
+  }
+  return emission;
+}
+
+/**
+ * The library migration from `old` to `next` (schema texts; emitLibraryMigration), with a fresh
+ * table created in the new shape: the plan, the coordinated runtime (runtime/migration/lease.js),
+ * the new output's index module, the table's name and the migration's folder.
+ */
+export async function libraryMigration(t: ExecutionContext, local: LocalDynamo, old: string, next: string): Promise<{ plan: any; lease: any; after: any; tableName: string; folder: string }> {
+  const { run, folder } = await emitLibraryMigration(old, next);
+  t.is(run.code, 0, run.stderr);
   const { plan } = await import(path.join(folder, 'plan.ts'));
   const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'lease.js'));
   const after = await import(path.join(folder, 'new', 'library', 'index.js'));
   const tableName = `library-${randomUUID()}`;
   await local.createTable(after.libraryTableDefinition(tableName));
-  return { plan, lease, after, tableName };
+  return { plan, lease, after, tableName, folder };
 }
 
 /** Writes raw records (as another writer would), 25 per batch, until none is left unprocessed. */
