@@ -124,11 +124,17 @@ export function typeCheckProgram(dir: string, ...files: string[]): Promise<strin
   );
 }
 
-/** One DynamoDB Local for a test file whose tests each use tables of their own: started by the first test that asks, stopped after the last. */
+let started: Promise<LocalDynamo> | undefined;
+
+/**
+ * One DynamoDB Local for the test files of a worker (one file, or a group's) whose tests each use
+ * tables of their own: started by the first test that asks, stopped after the last.
+ */
 export function sharedDynamoDbLocal(test: TestFn): () => Promise<LocalDynamo> {
-  let started: Promise<LocalDynamo> | undefined;
   test.after.always(async () => {
-    if (started) await (await started).stop();
+    const local = started;
+    started = undefined;
+    if (local) await (await local).stop();
   });
   return () => (started ??= useDynamoDbLocal());
 }
