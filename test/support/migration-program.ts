@@ -108,8 +108,9 @@ export async function runProgram(program: string, args: string[], endpoint: stri
 /**
  * Type-checks an emitted program as a user's strict compiler sees it: the compiler's output, empty
  * when it compiles. The compiler is tsgo when installed, as `ddbgen generate` checks with it (about
- * 1.2 CPU-seconds against tsc's 4.2): what is checked is that the program compiles under strict
- * options, which TypeScript 6 and 7 judge alike; without tsgo (or with DDBGEN_TYPE_CHECKER=typescript) it is tsc.
+ * 1.2 CPU-seconds against tsc's 4.2): the point is that the program compiles under a user's strict
+ * options, nothing particular to TypeScript 6; without tsgo (or with DDBGEN_TYPE_CHECKER=typescript)
+ * it is tsc.
  */
 export function typeCheckProgram(dir: string, ...files: string[]): Promise<string> {
   writeFileSync(
