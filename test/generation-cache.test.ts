@@ -38,6 +38,7 @@ const out = path.join(root, 'out', 'test-generation-cache');
 /**
  * A run without a cache (cold) of a variant into `out`, made once per file: the tests compare their
  * cached runs against the same cold runs (generation is deterministic), and each costs a full check.
+ * Tests that make the same cold run (the same variant, emit and checker) share it.
  */
 const colds = new Map<string, Generation>();
 function coldRun(variant: Parameters<typeof shop>[0], emit: EmitKind, typeChecker?: 'typescript'): Generation {
@@ -104,7 +105,7 @@ test('emit js: a changed module format (the output folder\'s package.json "type"
 
 test('a run that keeps no cache (--no-cache) makes the same output, without the compiler build state', (t) => {
   for (const emit of ['ts', 'js'] as EmitKind[]) {
-    const kept = generateTable(shop({ note: true }), out, { emit });
+    const kept = coldRun({ note: true }, emit);
     const unkept = generateTable(shop({ note: true }), out, { emit, keepCache: false });
     t.deepEqual(unkept.files, kept.files, emit);
     t.is(unkept.stats.checked, kept.stats.checked, `${emit}: every file checked`);
@@ -135,10 +136,10 @@ test('another SDK version is a change: the output is checked again against it', 
 });
 
 test('a cache whose build state and compiled files disagree is not trusted: everything is compiled afresh', (t) => {
-  const cold = generateTable(shop(), out, { emit: 'js' });
+  const cold = coldRun({}, 'js');
   const broken = { ...cold.cache, renders: cold.cache.renders, compiled: new Map([...cold.cache.compiled].filter(([file]) => !file.endsWith('order.js'))) };
   const warm = generateTable(shop({ note: true }), out, { emit: 'js', cache: broken });
-  t.deepEqual(warm.files, generateTable(shop({ note: true }), out, { emit: 'js' }).files);
+  t.deepEqual(warm.files, coldRun({ note: true }, 'js').files);
 });
 
 test('readCache ignores a missing, corrupt, altered, foreign or shared cache file; writeCache round-trips, private to this user', (t) => {

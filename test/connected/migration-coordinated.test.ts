@@ -4,26 +4,21 @@
 // the run ends with every item moved exactly once (the table checked item by item, the counts in
 // the lease table exact). The suite moves a few thousand items; `npm run migration:scale` runs the
 // issue's full acceptance run (test/scale/migration-scale.ts).
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { scanTable } from '../support/dynamodb-local.js';
-import { emitMigration, putRaw, runProgram, startProgram, workspace } from '../support/migration-program.js';
+import { libraryMigration, putRaw, runProgram, sharedDynamoDbLocal, startProgram } from '../support/migration-program.js';
 import { librarySchema, libraryItems } from '../support/library-design.js';
 
 const MEMBERS = Number(process.env.DDBGEN_COORDINATED_MEMBERS ?? 600);
+// the run's DynamoDB Local (or one for the file): the test's table and its lease table are its own
+const shared = sharedDynamoDbLocal(test);
 
 test.serial('coordinated workers: two killed by pid at random moments, one started later; every item moved exactly once, counts exact, status finished', async (t) => {
   t.timeout(300_000);
-  const { local, dir } = await workspace(t);
-  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
-  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-  const program = path.join(dir, 'migrations', 'library', 'migrate-library.ts');
-  const after = await import(path.join(dir, 'migrations', 'library', 'new', 'library', 'index.js'));
-  const tableName = `library-${randomUUID()}`;
-  await local.createTable(after.libraryTableDefinition(tableName));
+  const local = await shared();
+  const { tableName, folder } = await libraryMigration(t, local, librarySchema(), librarySchema({ member: 'PATRON' }));
+  const program = path.join(folder, 'migrate-library.ts');
   const seed = libraryItems(MEMBERS);
   await putRaw(local.documents, tableName, seed.items);
 

@@ -10,7 +10,7 @@ import test from 'ava';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { librarySchema } from '../support/library-design.js';
-import { emitMigration, putRaw, runProgram, sharedDynamoDbLocal, typeCheckProgram, workspace } from '../support/migration-program.js';
+import { emitLibraryMigration, emitMigration, libraryMigration, putRaw, runProgram, sharedDynamoDbLocal, typeCheckProgram, workspace } from '../support/migration-program.js';
 
 // one DynamoDB Local for the file: each test uses tables of its own
 const shared = sharedDynamoDbLocal(test);
@@ -19,10 +19,10 @@ type Node = { type: 'Member' | 'Book'; id: string };
 
 test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff names both edges, and every edge half keyed by a member moves, forward and inverse, GSI copies too', async (t) => {
   t.timeout(240_000);
-  const { local, dir } = await workspace(t, await shared());
-  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
-  const diff = await emitMigration(dir, ['old.ts', 'new.ts']);
+  const local = await shared();
+  // emitted once for this test and the last one (emitLibraryMigration)
+  const { run: diff, folder } = await emitLibraryMigration(librarySchema(), librarySchema({ member: 'PATRON' }));
+  const dir = path.dirname(path.dirname(folder));
   t.is(diff.code, 0, diff.stderr);
   const codes = diff.stderr.split('\n').filter((l) => l.startsWith('new.ts')).map((l) => l.replace(/^.*? - \w+ (\w+): \[([^\]]+)\] (.*)$/, '$1 $2'));
   t.deepEqual(codes, ['DDB215 rewrites keys', 'DDB223 rewrites keys', 'DDB223 rewrites keys']);
@@ -32,7 +32,8 @@ test.serial('a node entity key prefix renamed (MEMBER → PATRON): the diff name
   const typeCheck = typeCheckProgram(dir, program, path.join(dir, 'migrations', 'library', 'lambda-library.ts'));
   // the command line: its header and --help list every option; a mistyped one is a usage line, exit 2
   t.regex(readFileSync(program, 'utf8'), /--page-size N\] \[--endpoint URL\] \[--region R\]/);
-  const help = await runProgram(program, ['--help'], local.endpoint);
+  // run as its header tells a user, by tsx (the other runs use its bundle): every module it imports loads
+  const help = await runProgram(program, ['--help'], local.endpoint, undefined, { loader: 'tsx' });
   t.is(help.code, 0);
   for (const option of ['--endpoint URL', '--region R', '--page-size N', '--coordinate', '--lease-table NAME', 'status']) t.true(help.stdout.includes(option), option);
   for (const [args, message] of [
@@ -187,15 +188,8 @@ test.serial('the cap holds per 10-second window with 400 KB items, each move est
 test.serial('nothing is deleted unless its replacement is there: a newer item deleted between the failed move and the old item\'s delete leaves the old one to move after all', async (t) => {
   t.timeout(240_000);
   const { local, dir } = await workspace(t, await shared());
-  writeFileSync(path.join(dir, 'old.ts'), librarySchema());
-  writeFileSync(path.join(dir, 'new.ts'), librarySchema({ member: 'PATRON' }));
-  t.is((await emitMigration(dir, ['old.ts', 'new.ts'])).code, 0);
-  const folder = path.join(dir, 'migrations', 'library');
-  const { plan } = await import(path.join(folder, 'plan.ts'));
+  const { plan, after, tableName, folder } = await libraryMigration(t, local, librarySchema(), librarySchema({ member: 'PATRON' }));
   const { runMigration } = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'engine.js'));
-  const after = await import(path.join(folder, 'new', 'library', 'index.js'));
-  const tableName = `library-${randomUUID()}`;
-  await local.createTable(after.libraryTableDefinition(tableName));
   await putRaw(local.documents, tableName, [0, 1, 2].map((i) => ({ pk: `MEMBER#m${i}`, sk: 'PROFILE', memberId: `m${i}`, name: `member ${i}` })));
   // the new code wrote m0 already: the move of MEMBER#m0 finds PATRON#m0 taken
   const db = new after.LibraryTable(local.documents, { tableName });

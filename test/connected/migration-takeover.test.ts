@@ -9,7 +9,7 @@ import test from 'ava';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientFor, scanTable } from '../support/dynamodb-local.js';
 import { libraryItems, librarySchema } from '../support/library-design.js';
-import { libraryMigration, putRaw, sharedDynamoDbLocal, workspace } from '../support/migration-program.js';
+import { libraryMigration, putRaw, sharedDynamoDbLocal } from '../support/migration-program.js';
 
 const shared = sharedDynamoDbLocal(test);
 
@@ -35,8 +35,8 @@ for (const design of designs) {
   for (const dieAfter of [6, 20]) {
     test.serial(`${design.change}: a worker dies mid-page after ${dieAfter} moves; the worker that takes the segment over counts every write once`, async (t) => {
       t.timeout(180_000);
-      const { local, dir } = await workspace(t, await shared());
-      const { plan, lease, after, tableName } = await libraryMigration(t, local, dir, librarySchema(), design.schema);
+      const local = await shared();
+      const { plan, lease, after, tableName } = await libraryMigration(t, local, librarySchema(), design.schema);
       await putRaw(local.documents, tableName, seed.items);
 
       // the dying worker: its moves are counted as they are answered; after `dieAfter`, nothing more
