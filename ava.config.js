@@ -13,7 +13,7 @@ const FIRST = [
   'test/generation-cache.test.ts',
   'test/lint.test.ts',
   'test/connected/migration-library.test.ts',
-  'test/connected/migration-cap.test.ts',
+  'test/groups/migration-workers.test.ts',
 ];
 // test/groups/*.test.ts each run several test files in one worker (see there): those files are
 // left out of the list here, so that each runs once, in its group.
