@@ -101,7 +101,7 @@ function readPage(url: string): { ids: string[]; hrefs: string[]; content: strin
   };
 }
 
-/** Each page's content class, from its HTML as served: the router has shown the page once its content carries it. */
+/** Each page's content class, from its HTML as served: the router has shown the page once its content carries it (see navigate). */
 const contentClass = new Map<string, string | undefined>();
 
 /** Each page's element ids, from its HTML as served (every page), for the link check. */
@@ -120,8 +120,10 @@ const addLinks = (from: string, hrefs: readonly string[]) => {
 /**
  * Shows `url` in the app that `tab` has loaded, as a click on a link to it does (the router takes
  * every same-origin click on a link, at the window): the page's module is fetched and rendered by the
- * client. Settles when the content carries the page's class, or the router showed its not-found page
- * (a module that failed to load); a page without a content class (the home page) is loaded in full.
+ * client. Settles when the content carries the page's class and holds what the page's component
+ * rendered (the class is on VitePress's wrapper, which stays when the page's own component fails to
+ * render: Vue only logs that), or the router showed its not-found page (a module that failed to
+ * load); a page without a content class (the home page) is loaded in full.
  */
 async function navigate(tab: Page, url: string): Promise<string | undefined> {
   const content = contentClass.get(url);
@@ -144,7 +146,7 @@ async function navigate(tab: Page, url: string): Promise<string | undefined> {
       link.click();
       link.remove();
       for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
-        if (location.pathname === new URL(href, location.href).pathname && document.querySelector(`.vp-doc.${CSS.escape(content)}`)) return 'shown';
+        if (location.pathname === new URL(href, location.href).pathname && document.querySelector(`.vp-doc.${CSS.escape(content)} > *`)) return 'shown';
         if (document.querySelector('.NotFound')) return 'not found';
       }
       return 'not shown within 30 s';
