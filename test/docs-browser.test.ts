@@ -187,8 +187,9 @@ async function visit(t: import('ava').ExecutionContext, share: readonly string[]
 /**
  * The pages opened in the browser (see the header): the home page; the hand-written pages whose
  * place in their sorted list is N modulo 3; the pages generated from one template (a diagnostic
- * code's or a rule's) whose place in theirs is N modulo 10. N is the day's number, or
- * DOCS_BROWSER_PAGES=<0-9>; DOCS_BROWSER_PAGES=all opens every page.
+ * code's or a rule's) whose place in theirs is N modulo 10. N is the day's number (taken modulo
+ * 30, which keeps both remainders), or DOCS_BROWSER_PAGES=<number>; DOCS_BROWSER_PAGES=all opens
+ * every page.
  */
 function sample(all: readonly string[]): string[] {
   const chosen = process.env.DOCS_BROWSER_PAGES ?? String(Math.floor(Date.now() / 86_400_000) % 30);
@@ -219,8 +220,9 @@ test.serial('every page as served is a page of the site; the sample to open in t
   t.log(`${opened.length} of ${pages.length} pages open in the browser (DOCS_BROWSER_PAGES=${process.env.DOCS_BROWSER_PAGES ?? `${Math.floor(Date.now() / 86_400_000) % 30}, the day's`})`);
 });
 
-// At 1280 px with the site's scripts (a page that fails to hydrate or to render fails here); at 400
-// px the pages as served, laid out by their CSS alone (the phone layout is media queries).
+// At 1280 px with the site's scripts (a page whose module fails to load or whose component fails to
+// render fails here, and the first page's hydration is checked by its full load); at 400 px the
+// pages as served, laid out by their CSS alone (the phone layout is media queries).
 test.serial('the sampled pages load at 1280 px with their scripts, without sideways scrolling', async (t) => {
   t.timeout(300_000);
   const { failed, wide } = await visit(t, opened, page, 1280, (url, found) => addLinks(url, found.links));
