@@ -2,14 +2,22 @@
 // build docs`) and served from its static folder. Every page is checked as served, without a
 // browser: it is an HTML page of the site, every internal link in it leads to a page that exists and
 // every #anchor to an element of it (VitePress renders each page's whole content on the server, so
-// the HTML holds every link and id). In headless Chromium at 1280 px (with the site's scripts) and at
-// 400 px (as served) a sample of the pages is opened, and none scrolls sideways (code blocks and
-// tables scroll inside themselves) or fails to load: every hand-written page (the guide, the recipes,
-// the API reference, the home page) and a rotating tenth of the pages generated from one template
-// (`codes/`, `rules/`), the tenth chosen by the day (DOCS_BROWSER_PAGES=all opens every page,
-// DOCS_BROWSER_PAGES=<0-9> one tenth). The built-in search finds a diagnostic code and an API name,
-// and the theme follows the system's dark or light setting. Screenshots of the home page, a guide
-// page and an API page at both widths go to out/docs-screenshots/.
+// the HTML holds every link and id). In headless Chromium a sample of the pages is opened at 1280 px
+// with the site's scripts and at 400 px as served (without scripts), and none scrolls sideways (code
+// blocks and tables scroll inside themselves) or fails to load. At 1280 px the first page of the
+// sample is loaded in full (its HTML hydrated by the site's scripts) and the others are reached as a
+// reader's click reaches them, by the site's router inside that one app: each page's module is
+// fetched and rendered by the client, which is what a full load runs after the shared app starts,
+// without starting the app again for every page. The sample, chosen by the day's number N (days
+// since 1970, UTC): the home page; the hand-written pages (the guide, the recipes, the API reference,
+// the indexes of `codes/` and `rules/`) whose place in the sorted list is N modulo 3, so every one
+// opens within three days; and the pages generated from one template (`codes/`, `rules/`: the same
+// layout, message text aside) whose place in their sorted list is N modulo 10, so every one opens
+// within ten days. DOCS_BROWSER_PAGES=all opens every page; DOCS_BROWSER_PAGES=<number> takes that
+// number for N (DOCS_BROWSER_PAGES=0, 1 and 2 open the three thirds of the hand-written pages). The
+// built-in search finds a diagnostic code and an API name, and the theme follows the system's dark
+// or light setting. Screenshots of the home page, a guide page and an API page at both widths go to
+// out/docs-screenshots/.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -82,15 +90,19 @@ async function inspect(page: Page): Promise<{ links: string[]; ids: string[]; ov
   return { links: found.hrefs.map((href) => new URL(href, here).href).filter((href) => href.startsWith(origin)), ids: found.ids, overflow: found.overflow };
 }
 
-/** A page's static HTML: its element ids and the href of each of its links, as written. */
-function readPage(url: string): { ids: string[]; hrefs: string[] } {
+/** A page's static HTML: its element ids, the href of each of its links, as written, and the class VitePress gives its content (`_guide_lint`; none on the home page). */
+function readPage(url: string): { ids: string[]; hrefs: string[]; content: string | undefined } {
   const html = readFileSync(path.join(dist, url), 'utf8');
   const attribute = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   return {
     ids: [...html.matchAll(/<[a-zA-Z][^>]*?\sid="([^"]*)"/g)].map((m) => attribute(m[1]!)),
     hrefs: [...html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)].map((m) => attribute(m[1]!)),
+    content: /\sclass="vp-doc (_[^\s"]+)/.exec(html)?.[1],
   };
 }
+
+/** Each page's content class, from its HTML as served: the router has shown the page once its content carries it (see navigate). */
+const contentClass = new Map<string, string | undefined>();
 
 /** Each page's element ids, from its HTML as served (every page), for the link check. */
 const ids = new Map<string, Set<string>>();
@@ -105,16 +117,64 @@ const addLinks = (from: string, hrefs: readonly string[]) => {
   }
 };
 
-/** Opens each page of `share` in `tab` at `width`, inspecting it; what failed to load or scrolls sideways. */
+/**
+ * Shows `url` in the app that `tab` has loaded, as a click on a link to it does (the router takes
+ * every same-origin click on a link, at the window): the page's module is fetched and rendered by the
+ * client. Settles when the content carries the page's class and holds what the page's component
+ * rendered (the class is on VitePress's wrapper, which stays when the page's own component fails to
+ * render: Vue only logs that), or the router showed its not-found page (a module that failed to
+ * load); a page without a content class (the home page) is loaded in full.
+ */
+async function navigate(tab: Page, url: string): Promise<string | undefined> {
+  const content = contentClass.get(url);
+  if (content === undefined) {
+    const response = await tab.goto(origin + url, { waitUntil: 'load' });
+    return response?.status() === 200 ? undefined : `HTTP ${response?.status()}`;
+  }
+  const href = url.replace(/\/index\.html$/, '/');
+  const shown = await tab.evaluate(
+    async ({ href, content }) => {
+      // the page's globals, typed here (the project's lib has no DOM)
+      const { document, location, CSS } = globalThis as unknown as {
+        document: { createElement(tag: 'a'): { href: string; click(): void; remove(): void }; body: { append(node: unknown): void }; querySelector(selector: string): unknown };
+        location: { pathname: string; href: string };
+        CSS: { escape(text: string): string };
+      };
+      const link = document.createElement('a');
+      link.href = href;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        if (location.pathname === new URL(href, location.href).pathname && document.querySelector(`.vp-doc.${CSS.escape(content)} > *`)) return 'shown';
+        if (document.querySelector('.NotFound')) return 'not found';
+      }
+      return 'not shown within 30 s';
+    },
+    { href, content },
+  );
+  return shown === 'shown' ? undefined : `the router: ${shown}`;
+}
+
+/**
+ * Opens each page of `share` in `tab` at `width`, inspecting it; what failed to load or scrolls
+ * sideways. The tab with scripts loads the first page in full and reaches the others through the
+ * router; the tab without scripts loads each page as served.
+ */
 async function visit(t: import('ava').ExecutionContext, share: readonly string[], tab: Page, width: number, seen?: (url: string, found: Awaited<ReturnType<typeof inspect>>) => void): Promise<{ failed: string[]; wide: string[] }> {
   const failed: string[] = [];
   const wide: string[] = [];
   const onError = (error: Error) => failed.push(`${tab.url()}: ${error.message}`);
   tab.on('pageerror', onError);
   const started = Date.now();
-  for (const url of share) {
-    const response = await tab.goto(origin + url, { waitUntil: tab === page ? 'load' : 'domcontentloaded' });
-    if (response?.status() !== 200) failed.push(`${url}: HTTP ${response?.status()}`);
+  for (const [i, url] of share.entries()) {
+    if (tab === page) {
+      const problem = i === 0 ? await tab.goto(origin + url, { waitUntil: 'load' }).then((response) => (response?.status() === 200 ? undefined : `HTTP ${response?.status()}`)) : await navigate(tab, url);
+      if (problem) failed.push(`${url}: ${problem}`);
+    } else {
+      const response = await tab.goto(origin + url, { waitUntil: 'domcontentloaded' });
+      if (response?.status() !== 200) failed.push(`${url}: HTTP ${response?.status()}`);
+    }
     const found = await inspect(tab);
     if (found.overflow > 1) wide.push(`${url} at ${width} px: ${found.overflow} px wider than the window`);
     seen?.(url, found);
@@ -125,24 +185,24 @@ async function visit(t: import('ava').ExecutionContext, share: readonly string[]
 }
 
 /**
- * The pages opened in the browser: every hand-written one, and of the pages generated from one
- * template (a diagnostic code's or a rule's: the same layout, message text aside) the tenth whose
- * place in the sorted list is the day's number modulo 10, so ten days open each of them.
- * DOCS_BROWSER_PAGES=all opens every page; =0 … =9 picks the tenth.
+ * The pages opened in the browser (see the header): the home page; the hand-written pages whose
+ * place in their sorted list is N modulo 3; the pages generated from one template (a diagnostic
+ * code's or a rule's) whose place in theirs is N modulo 10. N is the day's number (taken modulo
+ * 30, which keeps both remainders), or DOCS_BROWSER_PAGES=<number>; DOCS_BROWSER_PAGES=all opens
+ * every page.
  */
 function sample(all: readonly string[]): string[] {
-  const chosen = process.env.DOCS_BROWSER_PAGES ?? String(Math.floor(Date.now() / 86_400_000) % 10);
+  const chosen = process.env.DOCS_BROWSER_PAGES ?? String(Math.floor(Date.now() / 86_400_000) % 30);
   if (chosen === 'all') return [...all];
-  if (!/^\d$/.test(chosen)) throw new Error(`DOCS_BROWSER_PAGES=${chosen}: all, or a tenth from 0 to 9`);
-  const generated = all.filter((url) => /^\/(codes|rules)\/[^/]+\.html$/.test(url) && !url.endsWith('/index.html'));
-  const tenth = new Set(generated.filter((_, i) => i % 10 === Number(chosen)));
-  return all.filter((url) => !generated.includes(url) || tenth.has(url));
+  if (!/^\d+$/.test(chosen)) throw new Error(`DOCS_BROWSER_PAGES=${chosen}: all, or a number N`);
+  const n = Number(chosen);
+  const isGenerated = (url: string) => /^\/(codes|rules)\/[^/]+\.html$/.test(url) && !url.endsWith('/index.html');
+  const generated = all.filter(isGenerated).filter((_, i) => i % 10 === n % 10);
+  const written = all.filter((url) => !isGenerated(url) && url !== '/index.html').filter((_, i) => i % 3 === n % 3);
+  return all.filter((url) => url === '/index.html' || generated.includes(url) || written.includes(url));
 }
 
-/** The sampled pages are visited in shares, a test each, so that each stays well under half its limit (t.timeout) even on a loaded machine. */
-const SHARES = 4;
 let opened: string[] = [];
-const share = (k: number) => opened.filter((_, i) => i % SHARES === k);
 
 test.serial('every page as served is a page of the site; the sample to open in the browser', (t) => {
   t.true(pages.length > 100, `${pages.length} pages`);
@@ -150,31 +210,32 @@ test.serial('every page as served is a page of the site; the sample to open in t
     const found = readPage(url);
     t.true(found.ids.includes('app') && found.ids.includes('VPContent'), `${url}: a page of the site`);
     ids.set(url, new Set(found.ids));
+    contentClass.set(url, found.content);
     addLinks(url, found.hrefs);
   }
+  t.is(contentClass.get('/index.html'), undefined, 'the home page is the one without a content class');
+  t.true(pages.every((url) => url === '/index.html' || contentClass.get(url)), 'every other page has its content class');
   opened = sample(pages);
-  t.true(opened.includes('/index.html') && opened.some((url) => url.startsWith('/codes/')) && opened.some((url) => url.startsWith('/rules/')));
-  t.log(`${opened.length} of ${pages.length} pages open in the browser (DOCS_BROWSER_PAGES=${process.env.DOCS_BROWSER_PAGES ?? `${Math.floor(Date.now() / 86_400_000) % 10}, the day's tenth`})`);
+  t.true(opened.includes('/index.html') && ['/guide/', '/api/', '/codes/', '/rules/'].every((folder) => opened.some((url) => url.startsWith(folder))));
+  t.log(`${opened.length} of ${pages.length} pages open in the browser (DOCS_BROWSER_PAGES=${process.env.DOCS_BROWSER_PAGES ?? `${Math.floor(Date.now() / 86_400_000) % 30}, the day's`})`);
 });
 
-// At 1280 px with the site's scripts (a page that fails to hydrate fails here); at 400 px the pages
-// as served, laid out by their CSS alone (the phone layout is media queries), which halves the cost
-// of a load.
-for (let k = 0; k < SHARES; k++) {
-  test.serial(`the sampled pages load at 1280 px with their scripts, without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
-    t.timeout(300_000);
-    t.true(share(k).length > 10, `${share(k).length} pages`);
-    const { failed, wide } = await visit(t, share(k), page, 1280, (url, found) => addLinks(url, found.links));
-    t.deepEqual(failed, []);
-    t.deepEqual(wide, []);
-  });
-  test.serial(`the sampled pages as served lay out at 400 px without sideways scrolling (share ${k + 1} of ${SHARES})`, async (t) => {
-    t.timeout(300_000);
-    const { failed, wide } = await visit(t, share(k), served, 400);
-    t.deepEqual(failed, []);
-    t.deepEqual(wide, []);
-  });
-}
+// At 1280 px with the site's scripts (a page whose module fails to load or whose component fails to
+// render fails here, and the first page's hydration is checked by its full load); at 400 px the
+// pages as served, laid out by their CSS alone (the phone layout is media queries).
+test.serial('the sampled pages load at 1280 px with their scripts, without sideways scrolling', async (t) => {
+  t.timeout(300_000);
+  const { failed, wide } = await visit(t, opened, page, 1280, (url, found) => addLinks(url, found.links));
+  t.deepEqual(failed, []);
+  t.deepEqual(wide, []);
+});
+
+test.serial('the sampled pages as served lay out at 400 px without sideways scrolling', async (t) => {
+  t.timeout(300_000);
+  const { failed, wide } = await visit(t, opened, served, 400);
+  t.deepEqual(failed, []);
+  t.deepEqual(wide, []);
+});
 
 test.serial('every internal link leads to a page, and every #anchor to an element of it', (t) => {
   t.is(ids.size, pages.length, 'every page was read');
@@ -194,7 +255,6 @@ test.serial('search finds a diagnostic code and an API name', async (t) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   /** The result links for `query` once one of them is `wanted` (the box keeps the last query, so its old results show first), or the last ones seen. */
   const search = async (query: string, wanted: RegExp) => {
-    await page.goto(`${origin}/guide/getting-started.html`, { waitUntil: 'load' });
     await page.click('.DocSearch-Button');
     await page.fill('.search-input', query);
     let found: string[] = [];
@@ -208,7 +268,9 @@ test.serial('search finds a diagnostic code and an API name', async (t) => {
     }
     return found;
   };
+  await page.goto(`${origin}/guide/getting-started.html`, { waitUntil: 'load' });
   t.true((await search('HK003', /^\/rules\/HK003/)).some((href) => href.startsWith('/rules/HK003')), 'HK003 finds its rule page');
+  await page.keyboard.press('Escape');
   const api = await search('ItemExistsError', /^\/api\/runtime\/errors\.html#itemexistserror$/);
   t.true(api.includes('/api/runtime/errors.html#itemexistserror'), `ItemExistsError finds its API entry: ${api.join(', ')}`);
 });
@@ -231,8 +293,9 @@ test.serial('screenshots of the home page, a guide page and an API page at 1280 
   const shown = { home: '/index.html', guide: '/guide/lint.html', api: '/api/runtime/errors.html' };
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 400 ? 860 : 900 });
+    // the home page is loaded in full, the others reached through the router as a reader's click reaches them
     for (const [name, url] of Object.entries(shown)) {
-      await page.goto(origin + url, { waitUntil: 'load' });
+      t.is(await navigate(page, url), undefined, url);
       const file = path.join(shots, `${name}-${width}.png`);
       await page.screenshot({ path: file });
       t.true(existsSync(file), file);

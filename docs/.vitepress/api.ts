@@ -77,6 +77,10 @@ const app = await Application.bootstrapWithPlugins({
   parametersFormat: 'table',
   sanitizeComments: true,
   logLevel: 'Warn',
+  // TypeDoc's own type check of the program is skipped: the same declarations are type-checked by
+  // `tsc --noEmit -p .` (and `npm test`'s typecheck), and the pages it writes are the same byte for
+  // byte with or without it, for about a quarter less of the CPU its run takes.
+  skipErrorChecking: true,
 } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
 const project = await app.convert();
 if (!project) throw new Error('docs:api: TypeDoc could not convert the declarations');
