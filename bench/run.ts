@@ -659,8 +659,12 @@ if (want(11)) {
 
 // ---------------------------------------------------------------- 13. cold start of a Lambda-style handler
 if (want(13)) {
-  // --smoke: one process per variant after the correctness gate (no number means anything)
-  const { title, text, added, load } = await benchColdStart(smoke ? 1 : quick ? 6 : 20);
+  // --smoke: one process per variant after the correctness gate (no number means anything). A full
+  // run also counts the instructions of 3 processes per variant under valgrind, where it is
+  // installed: the rounds' wall times spread by tens of milliseconds on a shared machine, the
+  // instructions do not
+  const counted = smoke || quick || spawnSync('valgrind', ['--version']).error ? 0 : 3;
+  const { title, text, added, load } = await benchColdStart(smoke ? 1 : quick ? 6 : 20, counted);
   section(title, text);
   const ms = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1));
   const range = (s: { median: number; min: number; max: number }) => `${ms(s.median)} ms (${ms(s.min)} – ${ms(s.max)})`;
