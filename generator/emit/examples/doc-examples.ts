@@ -136,8 +136,11 @@ function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): D
   return {
     name: 'example',
     get text() {
-      const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
-      return (text ??= `\n${layout(code)}\n${sendsText(sent)}`);
+      if (text === undefined) {
+        const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
+        text = `\n${layout(code)}\n${sendsText(sent)}`;
+      }
+      return text;
     },
   };
 }
