@@ -117,6 +117,12 @@ const addLinks = (from: string, hrefs: readonly string[]) => {
   }
 };
 
+/** Loads `url` in full in `tab`, until `until`; what went wrong (its HTTP status), or undefined. */
+async function load(tab: Page, url: string, until: 'load' | 'domcontentloaded'): Promise<string | undefined> {
+  const response = await tab.goto(origin + url, { waitUntil: until });
+  return response?.status() === 200 ? undefined : `HTTP ${response?.status()}`;
+}
+
 /**
  * Shows `url` in the app that `tab` has loaded, as a click on a link to it does (the router takes
  * every same-origin click on a link, at the window): the page's module is fetched and rendered by the
@@ -127,10 +133,7 @@ const addLinks = (from: string, hrefs: readonly string[]) => {
  */
 async function navigate(tab: Page, url: string): Promise<string | undefined> {
   const content = contentClass.get(url);
-  if (content === undefined) {
-    const response = await tab.goto(origin + url, { waitUntil: 'load' });
-    return response?.status() === 200 ? undefined : `HTTP ${response?.status()}`;
-  }
+  if (content === undefined) return load(tab, url, 'load');
   const href = url.replace(/\/index\.html$/, '/');
   const shown = await tab.evaluate(
     async ({ href, content }) => {
@@ -168,13 +171,8 @@ async function visit(t: import('ava').ExecutionContext, share: readonly string[]
   tab.on('pageerror', onError);
   const started = Date.now();
   for (const [i, url] of share.entries()) {
-    if (tab === page) {
-      const problem = i === 0 ? await tab.goto(origin + url, { waitUntil: 'load' }).then((response) => (response?.status() === 200 ? undefined : `HTTP ${response?.status()}`)) : await navigate(tab, url);
-      if (problem) failed.push(`${url}: ${problem}`);
-    } else {
-      const response = await tab.goto(origin + url, { waitUntil: 'domcontentloaded' });
-      if (response?.status() !== 200) failed.push(`${url}: HTTP ${response?.status()}`);
-    }
+    const problem = tab !== page ? await load(tab, url, 'domcontentloaded') : i === 0 ? await load(tab, url, 'load') : await navigate(tab, url);
+    if (problem) failed.push(`${url}: ${problem}`);
     const found = await inspect(tab);
     if (found.overflow > 1) wide.push(`${url} at ${width} px: ${found.overflow} px wider than the window`);
     seen?.(url, found);
