@@ -1,13 +1,15 @@
 // The project boundary: ddbgen.config.ts is searched for up to the nearest package.json or
 // version-control root and no further; the schema loader's transpile cache lives in the project's
-// node_modules/.cache/ddbgen/jiti, or nowhere.
+// node_modules/.cache/ddbgen/jiti, or nowhere; a schema is evaluated afresh by each load, the DSL once.
 
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { findConfig } from '../generator/cli/config.js';
 import { loadSchemas, schemaImporter } from '../generator/load/load-schema.js';
+import { packageRoot } from '../generator/package-root.js';
 
 const CONFIG = "import { defineConfig } from 'ddbgen';\nexport default defineConfig({ schemas: ['schema.ts'] });\n";
 
@@ -60,4 +62,21 @@ test('the loader caches transpiled schemas in the project, and nowhere without a
   writeFileSync(loose, SCHEMA);
   t.is(schemaImporter(loose).options.fsCache, false, 'no package.json above: no transpile cache (never the system temp folder)');
   t.deepEqual((await loadSchemas([loose], outer)).diagnostics, []);
+});
+
+test('each load evaluates the schema and the modules it imports afresh, the DSL once per process, and loads at once take turns', async (t) => {
+  const { src } = layout('package.json');
+  const schema = path.join(src, 'schema.ts');
+  const named = (name: string) => `export const name = '${name}';\n`;
+  writeFileSync(path.join(src, 'name.ts'), named('One'));
+  writeFileSync(schema, SCHEMA.replace("name: 'Mini'", 'name').replace("import {", "import { name } from './name.js';\nimport {"));
+  const tableName = async () => (await loadSchemas([schema], src)).tables.map((loaded) => loaded.table.name);
+  t.deepEqual(await tableName(), ['One']);
+  const dsl = createRequire(import.meta.url).cache[path.join(packageRoot, 'dsl', 'index.ts')];
+  t.truthy(dsl, 'the DSL stays loaded');
+  writeFileSync(path.join(src, 'name.ts'), named('Two'));
+  t.deepEqual(await tableName(), ['Two'], 'an imported module changed on disk is read again');
+  t.deepEqual(await Promise.all([tableName(), loadSchemas([schema], src, { sources: new Map([[schema, readFileSync(schema, 'utf8').replace('name,', "name: 'Three',")]]) }).then((r) => r.tables.map((loaded) => loaded.table.name))]), [['Two'], ['Three']]);
+  t.is(createRequire(import.meta.url).cache[path.join(packageRoot, 'dsl', 'index.ts')], dsl, 'the DSL was not evaluated again');
+  t.false(Object.keys(createRequire(import.meta.url).cache).some((file) => file.startsWith(src)), 'nothing of the schema stays loaded');
 });

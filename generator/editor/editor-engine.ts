@@ -12,7 +12,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TransformOptions } from 'jiti';
 import { Node, Project, ts } from 'ts-morph';
@@ -23,7 +22,7 @@ import { pageUri } from '../diagnostics/pages.js';
 import { tableFolder } from '../emit/context.js';
 import { loadStatement } from '../lint/describe.js';
 import { lintFindings } from '../lint/run-lint.js';
-import { locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
+import { freshEvaluation, locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
 import { SchemaLocator } from '../load/locate.js';
 import { keySpaces, type EntitySpace } from '../model/load-model.js';
 import { packageRoot, packageVersion } from '../package-root.js';
@@ -122,13 +121,6 @@ const mtimeOf = (file: string) => {
   }
 };
 
-/** Files the DSL consists of: kept in the module cache across analyses (everything else a schema imports is read afresh). */
-const KEPT = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'dsl') + path.sep, path.join(packageRoot, 'templates') + path.sep];
-const kept = (file: string) => file.includes(`${path.sep}node_modules${path.sep}`) || KEPT.some((dir) => file.startsWith(dir));
-
-/** The evaluation in progress in this process (each one reads and prunes Node's require cache). */
-let evaluations: Promise<void> = Promise.resolve();
-
 export class EditorEngine {
   private readonly results: Lru<Analysis & { readonly stamps: readonly Stamp[] }>;
   private readonly lastGood: Lru<readonly TableDef[]>;
@@ -144,7 +136,6 @@ export class EditorEngine {
   private readonly options: EngineOptions;
   /** jiti with a module cache: the DSL loads once; the schema's own imports are dropped after each analysis. */
   private importer: ReturnType<typeof schemaImporter> | undefined;
-  private readonly requireCache: Record<string, unknown> = createRequire(import.meta.url).cache as Record<string, unknown>;
   private readonly projects = new Map<string, Project>();
   private worker: AnalysisWorker | undefined;
 
@@ -343,29 +334,14 @@ export class EditorEngine {
   }
 
   private evaluate(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
-    // Node's require cache is one per process: evaluations (of every engine in it) take turns
-    const turn = evaluations.then(() => this.evaluateNow(file, text, stamps));
-    evaluations = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    return turn;
-  }
-
-  private async evaluateNow(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
     // no transpile cache on disk (each edit is a new text: nothing is written), the DSL kept loaded
-    this.importer ??= schemaImporter(file, false, { moduleCache: true, transform: (options) => this.transform(options) });
-    const before = new Set(Object.keys(this.requireCache));
-    try {
-      return text === undefined ? await this.importer.import(file) : await this.importer.evalModule(text, { filename: file, id: file, async: true });
-    } finally {
-      // the schema's own imports are read afresh next time (the DSL and packages stay loaded)
-      for (const key of Object.keys(this.requireCache)) {
-        if (before.has(key) || kept(key)) continue;
-        if (key !== file) stamps.push([key, mtimeOf(key)]);
-        delete this.requireCache[key];
-      }
-    }
+    const importer = (this.importer ??= schemaImporter(file, false, { moduleCache: true, transform: (options) => this.transform(options) }));
+    return freshEvaluation(
+      async () => (text === undefined ? importer.import(file) : importer.evalModule(text, { filename: file, id: file, async: true })),
+      (dropped) => {
+        if (dropped !== file) stamps.push([dropped, mtimeOf(dropped)]);
+      },
+    );
   }
 
   /** The analysis worker, started when none runs. */

@@ -5,6 +5,7 @@
 // own to place awaits locatorLoaded() first.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti, type JitiOptions } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
@@ -37,15 +38,15 @@ export interface LoadResult {
 const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') : path.join(packageRoot, 'dist', 'dsl', 'index.js');
 
 /**
- * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts), always fresh. The
- * transpile cache lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and
- * nowhere when there is no project, no `file` is named or `cache` is false; the files jiti writes
- * there are made 0600 after each import (jiti takes no file mode).
+ * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts). The transpile cache
+ * lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and nowhere when there
+ * is no project, no `file` is named or `cache` is false; the files jiti writes there are made 0600
+ * after each import (jiti takes no file mode). Without `moduleCache` in `options`, every import
+ * evaluates afresh.
  */
-export function schemaImporter(file?: string, cache = true, editor: Pick<JitiOptions, 'moduleCache' | 'transform'> = {}) {
+export function schemaImporter(file?: string, cache = true, options: Pick<JitiOptions, 'moduleCache' | 'transform'> = {}) {
   const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  // the editor's: modules stay in Node's require cache (the caller drops the schema's own), and its own transform
-  const jiti = createJiti(import.meta.url, { moduleCache: false, ...editor, fsCache, alias: { ddbgen: dslEntry } });
+  const jiti = createJiti(import.meta.url, { moduleCache: false, ...options, fsCache, alias: { ddbgen: dslEntry } });
   if (!fsCache) return jiti;
   const load = jiti.import.bind(jiti);
   const privateImport = async (...args: Parameters<typeof load>) => {
@@ -57,6 +58,42 @@ export function schemaImporter(file?: string, cache = true, editor: Pick<JitiOpt
   };
   return Object.assign(jiti, { import: privateImport as typeof jiti.import });
 }
+
+/** Where the DSL lives (this package's dist, dsl and templates) and packages: kept loaded across evaluations. */
+const KEPT = [path.join(packageRoot, 'dist') + path.sep, path.join(packageRoot, 'dsl') + path.sep, path.join(packageRoot, 'templates') + path.sep];
+const kept = (file: string) => file.includes(`${path.sep}node_modules${path.sep}`) || KEPT.some((dir) => file.startsWith(dir));
+
+/** Node's module cache (one per process), where importers with `moduleCache` keep what they load. */
+const requireCache = createRequire(import.meta.url).cache as Record<string, unknown>;
+
+/** The evaluation in progress in this process: each one reads and prunes Node's module cache, so they take turns. */
+let evaluations: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `evaluate` (an import through an importer with `moduleCache`) when no other evaluation of
+ * this process runs, then drops from Node's module cache every module it loaded except the DSL and
+ * packages, telling `dropped` of each: a schema and the modules it imports are read afresh by the
+ * next evaluation (a watch, an editor), while the DSL is evaluated once per process.
+ */
+export function freshEvaluation<T>(evaluate: () => Promise<T>, dropped: (file: string) => void = () => {}): Promise<T> {
+  const turn = evaluations.then(async () => {
+    const before = new Set(Object.keys(requireCache));
+    try {
+      return await evaluate();
+    } finally {
+      for (const key of Object.keys(requireCache)) {
+        if (before.has(key) || kept(key)) continue;
+        dropped(key);
+        delete requireCache[key];
+      }
+    }
+  });
+  evaluations = turn.catch(() => undefined);
+  return turn;
+}
+
+/** One importer per transpile cache (a project's, or none), keeping the DSL loaded. */
+const importers = new Map<string | false, ReturnType<typeof schemaImporter>>();
 
 export interface LoadOptions {
   /** Keep the loader's transpile cache (default true; `--no-cache` turns it off). */
@@ -76,10 +113,13 @@ export interface LoadOptions {
   readonly evaluate?: (file: string, text: string | undefined) => Promise<unknown>;
 }
 
-/** Evaluates a schema module as generate does: from disk, or from `text` (its unsaved text) resolved as if it were the file. */
-export async function evaluateSchema(file: string, text: string | undefined, cache = true): Promise<unknown> {
-  const jiti = schemaImporter(file, cache);
-  return text === undefined ? jiti.import(file) : jiti.evalModule(text, { filename: file, id: file, async: true });
+/** Evaluates a schema module afresh, as generate does: from disk, or from `text` (its unsaved text) resolved as if it were the file. */
+export function evaluateSchema(file: string, text: string | undefined, cache = true): Promise<unknown> {
+  const fsCache = (cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
+  let jiti = importers.get(fsCache);
+  if (!jiti) importers.set(fsCache, (jiti = schemaImporter(file, cache, { moduleCache: true })));
+  const importer = jiti;
+  return freshEvaluation(async () => (text === undefined ? importer.import(file) : importer.evalModule(text, { filename: file, id: file, async: true })));
 }
 
 let locateModule: typeof import('./locate.js') | undefined;
