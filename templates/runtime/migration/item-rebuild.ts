@@ -8,6 +8,7 @@ import { itemTypeProblem } from '../declared-type.js';
 import { propertyNamed, storedItem, type EntityModel } from '../repository.js';
 import type { DecodeStored, MigratedEntity, OldEntityModel } from './plan.js';
 
+/** A record's table key: the values of the model's partition and sort key attributes. */
 export const tableKey = (model: OldEntityModel, record: Readonly<Record<string, unknown>>) =>
   Object.fromEntries([model.pk.attribute, ...(model.sk ? [model.sk.attribute] : [])].map((a) => [a, record[a]]));
 

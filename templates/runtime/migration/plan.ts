@@ -9,7 +9,7 @@ import type { EdgeModel } from '../edge.js';
 import type { AttributeCodecs } from '../item.js';
 import type { EntityModel } from '../repository.js';
 
-/** An old-schema key template: its definition (with its codec version), rebuilt here to parse stored keys. */
+/** An old-schema key template: its definition (with its codec version), rebuilt by the migration (item-rebuild.ts) to parse stored keys. */
 export interface OldKeyTemplate {
   readonly def: KeyTemplateDef;
 }
@@ -44,7 +44,8 @@ export interface MigratedEntity {
 
 /**
  * What the migration reads of an old-schema edge model (typed by shape, like OldEntityModel): the
- * definitions of its node key templates, carrying the old codec version, are rebuilt here.
+ * definitions of its node key templates, carrying the old codec version, are rebuilt by the
+ * migration (edge-classification.ts).
  */
 export type OldEdgeModel = Pick<EdgeModel, 'name' | 'forward' | 'inverse' | 'inverseIndex' | 'delimiter' | 'pk' | 'sk' | 'keyAttributes' | 'codecs'> & {
   readonly nodes: Readonly<Record<string, { readonly def: KeyTemplateDef }>>;
