@@ -9,6 +9,7 @@ import { defaultSleep } from '../batch.js';
 import type { SegmentOptions } from './segment-run.js';
 import { emptyCounts, type PendingWrite, type SegmentCounts, type SegmentState } from './segment-state.js';
 
+/** How a coordinated run is joined (and read by `status` and `cleanup`): the segments, the lease table, the cap and the lease. */
 export interface CoordinationOptions extends SegmentOptions {
   /** The lease table (created on first use, on demand billing). */
   readonly leaseTable: string;
