@@ -18,6 +18,10 @@
 // - the run's segment count, cap and lease length are the first worker's, kept in the table;
 // - `status` reads the table: segments done, counts, workers, items per second and the ETA;
 //   `cleanup` removes a finished (or abandoned) run, so a later run starts afresh.
+//
+// This file is the worker (joining the run, claiming, renewing and handing back segments, its
+// share of the cap); the table's layout is in lease-table.ts, the leases and the segment store
+// they guard in lease-store.ts, `status` in run-status.ts and `cleanup` in run-cleanup.ts.
 
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
