@@ -81,7 +81,7 @@ function planModule(before: TableDef, after: TableDef, moved: Moved, oldCodec: K
   const migrated = new Set(entities.map((e) => e.name));
   const unchanged = Object.values(before.entities).filter((e) => !migrated.has(e.name) && after.entities[e.name]);
   const imports = [
-    `import type { MigrationPlan } from './new/${folder}/runtime/migration/engine.js';`,
+    `import type { MigrationPlan } from './new/${folder}/runtime/migration/plan.js';`,
     `import { fromStored } from './old/${folder}/runtime/item.js';`,
     ...entities.flatMap((e) => {
       const module = entityFile(after.entities[e.name]!).replace(/\.ts$/, '.js');

@@ -86,7 +86,7 @@ export const IMPORTED_RUNTIME: readonly string[] = [
   'item',
   'key-condition',
   'migration/cli',
-  'migration/engine',
+  'migration/plan',
   'native-index',
   'repository',
   'rotation',

@@ -9,6 +9,6 @@ import '../../templates/runtime/in-memory/value.test.js';
 import '../../templates/runtime/migration/capacity-bucket.test.js';
 import '../../templates/runtime/migration/cli.test.js';
 import '../../templates/runtime/migration/engine.test.js';
-import '../../templates/runtime/migration/lease.test.js';
+import '../../templates/runtime/migration/run-status.test.js';
 import '../../examples/testing-your-app.test.js';
 import '../in-memory/guide-example.test.js';

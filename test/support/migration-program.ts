@@ -187,14 +187,16 @@ export function emitLibraryMigration(old: string, next: string): Promise<{ run: 
 
 /**
  * The library migration from `old` to `next` (schema texts; emitLibraryMigration), with a fresh
- * table created in the new shape: the plan, the coordinated runtime (runtime/migration/lease.js),
+ * table created in the new shape: the plan, the coordinated runtime (the worker, status and cleanup
+ * of runtime/migration/lease.js, run-status.js and run-cleanup.js, as one object),
  * the new output's index module, the table's name and the migration's folder.
  */
 export async function libraryMigration(t: ExecutionContext, local: LocalDynamo, old: string, next: string): Promise<{ plan: any; lease: any; after: any; tableName: string; folder: string }> {
   const { run, folder } = await emitLibraryMigration(old, next);
   t.is(run.code, 0, run.stderr);
   const { plan } = await import(path.join(folder, 'plan.ts'));
-  const lease = await import(path.join(folder, 'new', 'library', 'runtime', 'migration', 'lease.js'));
+  const runtime = path.join(folder, 'new', 'library', 'runtime', 'migration');
+  const lease = { ...(await import(path.join(runtime, 'lease.js'))), ...(await import(path.join(runtime, 'run-status.js'))), ...(await import(path.join(runtime, 'run-cleanup.js'))) };
   const after = await import(path.join(folder, 'new', 'library', 'index.js'));
   const tableName = `library-${randomUUID()}`;
   await local.createTable(after.libraryTableDefinition(tableName));

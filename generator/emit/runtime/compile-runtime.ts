@@ -17,7 +17,7 @@ import { GLOBALS_FILE } from '../../validate/name-rules.js';
 import { compiledRuntimeDir, runtimeImports, runtimeSourceDir, sourceFiles, sourceHash, type Manifest, type ModuleFormat } from './runtime-modules.js';
 
 /** Runtime modules that use Node's own modules, written only when asked for (ddbgen diff --emit-migration). */
-const NODE_ONLY = ['migration/engine', 'migration/lease', 'migration/cli'];
+const NODE_ONLY = ['migration/engine', 'migration/file-checkpoints', 'migration/lease', 'migration/cli'];
 
 /** The options the generated code is checked with (type-check.ts), emitting one module format. */
 const compilerOptions = (format: ModuleFormat, node: boolean): ts.CompilerOptions => ({

@@ -2,7 +2,7 @@
 // with exit 2 before any client is made (the full program runs in test/connected/migration-*.test.ts).
 import test from 'ava';
 import { migrationMain, migrationUsage } from './cli.js';
-import type { MigrationPlan } from './engine.js';
+import type { MigrationPlan } from './plan.js';
 
 const plan = { id: 'shop-0123456789ab', tableName: 'Shop', entities: [], unchanged: [], edges: [], edgePrefixes: [], decode: () => ({}), maxWcu: 800 } as MigrationPlan;
 

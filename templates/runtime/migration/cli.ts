@@ -1,15 +1,18 @@
 // The command line of a program emitted by `ddbgen diff --emit-migration`, and its Lambda entry.
 // One process migrates the segments it is given with checkpoints in a folder; with --coordinate,
-// any number of processes share the run through a lease table (lease.ts); `status`
-// prints a coordinated run's progress and `cleanup` removes it from the lease table. A mistyped
-// option is a usage line (exit 2), never a stack.
+// any number of processes share the run through a lease table (lease.ts); `status` prints a
+// coordinated run's progress (run-status.ts) and `cleanup` removes it from the lease table
+// (run-cleanup.ts). A mistyped option is a usage line (exit 2), never a stack.
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { runMigration, type MigrationPlan } from './engine.js';
-import { cleanupRun, migrationStatus, runWorker, statusText, type WorkerReport } from './lease.js';
+import { runMigration } from './engine.js';
+import { runWorker, type WorkerReport } from './lease.js';
+import type { MigrationPlan } from './plan.js';
+import { cleanupRun } from './run-cleanup.js';
+import { migrationStatus, statusText } from './run-status.js';
 
 /** The options, as `--help` prints them. */
 export function migrationUsage(program: string, plan: MigrationPlan): string {

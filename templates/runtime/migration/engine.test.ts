@@ -6,7 +6,10 @@ import path from 'node:path';
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from '../codec.js';
 import type { EdgeModel } from '../edge.js';
-import { CheckpointError, classify, movedShard, readCheckpoint, type MigratedEdge, type MigrationPlan } from './engine.js';
+import { CheckpointError, readCheckpoint } from './file-checkpoints.js';
+import { classify } from './item-classification.js';
+import { movedShard } from './item-rebuild.js';
+import type { MigratedEdge, MigrationPlan } from './plan.js';
 import { genericConversions, type EntityModel } from '../repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */

@@ -1,7 +1,7 @@
 // The coordinated run's status as text (the leases themselves run against DynamoDB Local in
 // test/connected/migration-coordinated.test.ts).
 import test from 'ava';
-import { statusText, type MigrationStatus } from './lease.js';
+import { statusText, type MigrationStatus } from './run-status.js';
 
 const status: MigrationStatus = {
   migration: 'library-0123456789ab',
