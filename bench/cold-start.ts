@@ -16,7 +16,8 @@
 //
 // `npx tsx bench/cold-start.ts [--processes 20] [--instructions 1]` runs it alone (--instructions N:
 // also N processes per variant under valgrind, counting the instructions they execute, which a busy
-// machine does not change); bench/run.ts (section 13) the same, without the count.
+// machine does not change); bench/run.ts (section 13) the same, counting 3 processes per variant in a
+// full run where valgrind is installed.
 
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

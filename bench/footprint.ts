@@ -2,7 +2,7 @@
 // bundled as an app would bundle it (esbuild, ESM, minified, the SDK external), with the bytes each
 // input module keeps after tree-shaking, the modules that import it, and the bytes of each
 // top-level declaration that survives. `npx tsx bench/footprint.ts [--declarations N]` prints the
-// social fixture and a one-entity table; bench/run.ts (section 6) reports the same figures.
+// social fixture and a one-entity table; bench/sections/footprint.ts (section 6 of bench/run.ts) reports the same figures.
 // Apps per feature set (APPS: a Lambda handler that gets and puts, one that also queries, the same
 // through the table class) are bundled the same way, with the runtime modules whose code each keeps,
 // and timed from a new Node process to its first request (`appTiming`).

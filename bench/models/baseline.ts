@@ -1,7 +1,7 @@
 // The expert baseline: the benchmark model written by hand over lib-dynamodb the way an expert
 // writes it — each stored item an object literal built field by field, each query result mapped
 // field by field, no spreads or rest destructuring — sending the very command inputs ddbgen's
-// repositories send (bench/run.ts checks that before timing anything). Users, articles with a GSI
+// repositories send (bench/article-contenders.ts checks that before timing anything). Users, articles with a GSI
 // on the name, and a follow edge (both halves in one transaction).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
