@@ -43,7 +43,7 @@ for (const subject of ['one entity', 'social fixture']) {
     t.deepEqual(names(result, 'runtime/write.js').filter((n) => /^(planPut|putItem|sendWrite)$/.test(n)), []);
     // keys built straight by the generated codecs: no KeyTemplate, no key parsing or interpreting, no generic record conversion
     t.deepEqual(codecNames(result).filter((n) => /^(KeyTemplate|keyShape|readKey|decodeSegment|encodeSegment|buildKey|keyPrefixBy)$/.test(n)), []);
-    t.deepEqual(names(result, 'runtime/repository.js').filter((n) => /^(genericRecord|genericItem)$/.test(n)), []);
+    t.deepEqual(names(result, 'runtime/item-mapping.js').filter((n) => /^(genericRecord|genericItem)$/.test(n)), []);
     // what it does keep: the key codec (the part writers the generated codecs call) and the two requests
     t.true(result.runtime.includes('runtime/key-writer.js') && codecNames(result).includes('stringPart'));
     t.true(/\bGetCommand\b/.test(result.text) && /\bPutCommand\b/.test(result.text));

@@ -130,20 +130,15 @@ function indexModule(table: TableDef): EmittedModule {
     { moduleSpecifier: './runtime/write.js', namedExports: ['Returned', 'UpdateResults', 'UpdateReturnValues', 'VersionedWriteOptions', 'WriteOptions'].map((name) => ({ name, isTypeOnly: true })) },
     { moduleSpecifier: './runtime/key-condition.js', namedExports: [{ name: 'SortCondition', isTypeOnly: true }] },
     ...(Object.values(table.indexes).some((i) => i.kind === 'native-gsi') ? [{ moduleSpecifier: './runtime/native-index.js', namedExports: [{ name: 'NativeRange', isTypeOnly: true }] }] : []),
+    { moduleSpecifier: './runtime/telemetry.js', namedExports: ['telemetry', { name: 'TableTelemetry', isTypeOnly: true }] },
+    { moduleSpecifier: './runtime/telemetry-otel.js', namedExports: ['openTelemetry', 'openTelemetrySink', ...['OpenTelemetryApi', 'OpenTelemetryOptions'].map((name) => ({ name, isTypeOnly: true }))] },
     {
-      moduleSpecifier: './runtime/telemetry.js',
-      namedExports: [
-        'telemetry',
-        'openTelemetry',
-        'openTelemetrySink',
-        ...['ConsumedUnits', 'OpenTelemetryApi', 'OpenTelemetryOptions', 'OperationStart', 'OperationSummary', 'SinkOperation', 'TableTelemetry', 'TelemetrySink'].map((name) => ({ name, isTypeOnly: true })),
-      ],
+      moduleSpecifier: './runtime/telemetry-sink.js',
+      namedExports: ['ConsumedUnits', 'OperationStart', 'OperationSummary', 'SinkOperation', 'TelemetrySink'].map((name) => ({ name, isTypeOnly: true })),
     },
     { moduleSpecifier: './runtime/telemetry-emf.js', namedExports: ['EmfWriter', { name: 'EmfOptions', isTypeOnly: true }] },
-    {
-      moduleSpecifier: './runtime/repository.js',
-      namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions', 'TableContext'].map((name) => ({ name, isTypeOnly: true })),
-    },
+    { moduleSpecifier: './runtime/read.js', namedExports: ['IndexQueryOptions', 'ItemIterator', 'Page', 'PageOptions', 'QueryOptions', 'ReadOptions'].map((name) => ({ name, isTypeOnly: true })) },
+    { moduleSpecifier: './runtime/repository.js', namedExports: [{ name: 'TableContext', isTypeOnly: true }] },
   ];
   for (const e of exports) {
     const named = e.namedExports.filter((n) => n !== '*');

@@ -22,7 +22,7 @@ import {
 } from './cursor.js';
 import { ConfigurationError, CursorError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
-import { positionCheck, type QueryRequest } from './repository.js';
+import { positionCheck, type QueryRequest } from './read.js';
 
 const SECRET = 'k'.repeat(32);
 

@@ -12,8 +12,9 @@ import { ConditionFailedError, KeyParseError, TransactionError, ValidationError 
 import { ExpressionAliases } from './expression.js';
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, checkValues, fromStored, toStored, unexpired, withRequiredSets, type AttributeCodecs, type AttributeTypes, type ExpiryOptions } from './item.js';
-import type { Page, PageOptions, QueryRequest, TableContext } from './repository.js';
-import { queryPage } from './repository.js';
+import type { Page, PageOptions, QueryRequest } from './read.js';
+import type { TableContext } from './repository.js';
+import { queryPage } from './read.js';
 import { Transaction, type CommitOptions } from './transaction.js';
 import { sendWrite, type WritePlan } from './write.js';
 

@@ -13,8 +13,10 @@ import { SHARD, compareUtf8, keyShard, type KeyCodec, type KeyValues } from './c
 import { ValidationError } from './errors.js';
 import { unexpired } from './item.js';
 import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
-import type { EntityModel, Page, PageOptions, QueryOptions, QueryRequest, ReadOptions, TableContext } from './repository.js';
-import { cursorScope, entityQuery, ownsRecord, positionCheck, present, primaryKey, queryInput, readInOrder } from './repository.js';
+import type { Page, PageOptions, QueryOptions, QueryRequest, ReadOptions } from './read.js';
+import type { EntityModel, TableContext } from './repository.js';
+import { primaryKey } from './item-mapping.js';
+import { cursorScope, entityQuery, ownsRecord, positionCheck, present, queryInput, readInOrder } from './read.js';
 
 /** Where each shard stands: `after` the key last returned from it, or `done`. */
 export type ShardPosition = { readonly after?: Record<string, unknown>; readonly done?: true };

@@ -4,7 +4,8 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { ValidationError } from './errors.js';
 import { nativeQueryInput, nativeRecord } from './native-index.js';
-import { genericConversions, nativeIndexAttributes, nativeIndexChanges, type EntityModel, type TableContext } from './repository.js';
+import { genericConversions, nativeIndexAttributes, nativeIndexChanges } from './item-mapping.js';
+import type { EntityModel, TableContext } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[]) => new KeyTemplate({ entity: 'Invoice', target, delimiter: '#', maxBytes: 1024, segments });
 const model: EntityModel = {

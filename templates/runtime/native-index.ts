@@ -10,7 +10,8 @@ import { ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
 import { checkValue, fromStored, hasDiscriminator, kindOf, propertyNamed, toStored, unexpired } from './item.js';
 import { parseExactKey, parseKey } from './codec.js';
-import type { EntityModel, IndexQueryOptions, NativeIndexModel, Page, TableContext } from './repository.js';
+import type { IndexQueryOptions, Page } from './read.js';
+import type { EntityModel, NativeIndexModel, TableContext } from './repository.js';
 
 /**
  * A range on the last sort attribute a condition gives: exactly one operator. `beginsWith` is a

@@ -4,7 +4,9 @@ import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import { KeyValueError, ValidationError } from './errors.js';
 import { planSortCondition } from './key-condition.js';
-import { allItems, genericConversions, genericItem, indexKeyChanges, indexKeys, itemOf, patternCondition, projectRecord, storedItem, tagRecord, type EntityModel, type IndexModel } from './repository.js';
+import { genericConversions, genericItem, indexKeyChanges, indexKeys, itemOf, storedItem } from './item-mapping.js';
+import { allItems, patternCondition, projectRecord, tagRecord } from './read.js';
+import type { EntityModel, IndexModel } from './repository.js';
 
 const tpl = (target: string, segments: SegmentDef[], maxBytes = 1024) => new KeyTemplate({ entity: 'Order', target, delimiter: '#', maxBytes, segments });
 const lit = (text: string): SegmentDef => ({ kind: 'literal', text });

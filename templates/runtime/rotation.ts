@@ -7,7 +7,8 @@
 import { ValidationError } from './errors.js';
 import { MAX_BUCKETS, checkRange, gatherPage, shardPartitions, timeRangeRequest } from './gather.js';
 import { keyShard } from './codec.js';
-import type { EntityModel, Page, QueryOptions, RotationPeriod, TableContext } from './repository.js';
+import type { Page, QueryOptions } from './read.js';
+import type { EntityModel, RotationPeriod, TableContext } from './repository.js';
 
 export type { RotationPeriod };
 

@@ -5,8 +5,9 @@
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { unexpired, type ExpiryOptions } from './item.js';
-import type { CollectionMember, TableContext } from './repository.js';
-import { tagRecord } from './repository.js';
+import type { CollectionMember } from './read.js';
+import type { TableContext } from './repository.js';
+import { tagRecord } from './read.js';
 
 /** Segments a scan reads unless told otherwise. */
 export const DEFAULT_SEGMENTS = 4;

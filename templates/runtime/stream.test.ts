@@ -5,7 +5,8 @@
 import test from 'ava';
 import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
-import { genericConversions, type EntityModel } from './repository.js';
+import { genericConversions } from './item-mapping.js';
+import type { EntityModel } from './repository.js';
 import { piiFingerprint } from './item.js';
 import { base64Bytes, nativeValue, streamDecoder, streamHandler, StreamRecordError, type StreamModel, type StreamRecord, type StreamViewType } from './stream.js';
 

@@ -11,10 +11,11 @@
 
 import { edgeAttributes, edgeNodeTypes, nodeId, type EdgeModel, type NodeType } from './edge.js';
 import { DdbgenError } from './errors.js';
-import { FORBIDDEN_NAMES, checkValue, describeItem, isStoredTimestamp, type AttributeCodecs, type AttributeTypes } from './item.js';
+import { FORBIDDEN_NAMES, checkValue, describeItem, isStoredTimestamp, propertyNamed, type AttributeCodecs, type AttributeTypes } from './item.js';
 import { ValidationError } from './errors.js';
 import { parseKey } from './codec.js';
-import { itemOf, propertyNamed, type EntityModel } from './repository.js';
+import { itemOf } from './item-mapping.js';
+import type { EntityModel } from './repository.js';
 
 /** What the table's stream records carry (its StreamViewType). */
 export type StreamViewType = 'new-and-old-images' | 'new-image' | 'old-image' | 'keys-only';

@@ -6,7 +6,7 @@
 // GSI go to that GSI's group, so a GSI's write cost is seen beside its table's.
 // Specification: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
 
-import type { OperationStart, OperationSummary, SinkOperation, TelemetrySink } from './telemetry.js';
+import type { OperationStart, OperationSummary, SinkOperation, TelemetrySink } from './telemetry-sink.js';
 
 /** The dimension value of the table's own key space, and of a table-wide operation's entity. */
 export const TABLE_KEY_SPACE = '(table)';

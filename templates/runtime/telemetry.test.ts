@@ -5,7 +5,8 @@
 import test from 'ava';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { segment, type KeyCodec } from './codec.js';
-import { edgeKeySpace, operationOf, splitCapacity, templateText } from './telemetry.js';
+import { operationOf, splitCapacity } from './telemetry-command.js';
+import { edgeKeySpace, templateText } from './telemetry-key-space.js';
 
 const codec = (delimiter: string, segments: KeyCodec['def']['segments']): KeyCodec => ({ def: { entity: 'E', target: 'E.key.pk', delimiter, maxBytes: 2048, segments }, build: () => '', matches: () => true, parts: [] }) as unknown as KeyCodec;
 

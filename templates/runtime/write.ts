@@ -23,7 +23,8 @@ import { ExpressionAliases, changedAttributes, checkExpression, updateExpression
 import { itemSize } from './item-size.js';
 import { checkAttributeNames, checkValue, describeItem, emptySets, fromAttributeValues, kindOf, toStored, type AttributeType } from './item.js';
 import type { EntityModel, TableContext } from './table-context.js';
-import { genericItem, indexKeyChanges, isCopied, itemOf, operation, primaryKey, storedItem } from './repository.js';
+import { genericItem, indexKeyChanges, isCopied, itemOf, primaryKey, storedItem } from './item-mapping.js';
+import { operation } from './repository.js';
 
 export type Operation = 'put' | 'update' | 'delete' | 'check';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KeyTemplate, SHARD, SHARD_SEGMENT, compareUtf8, shardOf } from '../../out/social/runtime/codec.js';
 import { gatherPage, shardPartitions, timeBuckets } from '../../out/social/runtime/gather.js';
-import type { QueryRequest } from '../../out/social/runtime/repository.js';
+import type { QueryRequest } from '../../out/social/runtime/read.js';
 
 test('shard hash: golden vectors (FNV-1a 32-bit over UTF-8, computed independently)', (t) => {
   const vectors: Array<[unknown[], number, number]> = [

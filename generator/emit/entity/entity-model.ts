@@ -5,7 +5,8 @@ import { StructureKind, VariableDeclarationKind } from '../../ts-morph.js';
 import type { StatementStructures } from 'ts-morph';
 import type { AccessPath } from '../../model/access-paths.js';
 import { KeyTemplate } from '../../../templates/runtime/codec.js';
-import { genericConversions, type EntityModel } from '../../../templates/runtime/repository.js';
+import { genericConversions } from '../../../templates/runtime/item-mapping.js';
+import type { EntityModel } from '../../../templates/runtime/repository.js';
 import { arr, arrow, call, id, jsDoc, literal, print, type Expression } from '../ast.js';
 import { attributeCodec, runtimeAttributeType } from '../attribute-type.js';
 import { entityTemplates, keysRef } from './key-builders.js';
@@ -117,8 +118,8 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
   const conversions = hasRecordConversion(scope)
     ? { toRecord: id(recordFunction(scope)), toItem: id(itemFunction(scope)) }
     : {
-        toRecord: arrow(['item'], call(runtimeValue(scope, 'repository', 'genericRecord'), [id(scope.model), id('item')])),
-        toItem: arrow(['record'], call(runtimeValue(scope, 'repository', 'genericItem'), [id(scope.model), id('record')])),
+        toRecord: arrow(['item'], call(runtimeValue(scope, 'itemMapping', 'genericRecord'), [id(scope.model), id('item')])),
+        toItem: arrow(['record'], call(runtimeValue(scope, 'itemMapping', 'genericItem'), [id(scope.model), id('record')])),
       };
   // the checks of the kinds the entity writes outside its key: strings, numbers, booleans, timestamps
   // and enums by checkScalar alone, so that a bundle keeps no list, map or set checks it cannot reach

@@ -34,10 +34,10 @@ function emitNativeIndexQueries(scope: EntityScope): Method[] {
   if (!methods.length) return [];
   scope.imports.value(RUNTIME.nativeIndex, 'queryNativePage');
   if (usesRange) scope.imports.type(RUNTIME.nativeIndex, 'NativeRange');
-  scope.imports.value(RUNTIME.repository, 'allItems');
-  scope.imports.type(RUNTIME.repository, 'ItemIterator');
-  scope.imports.type(RUNTIME.repository, 'IndexQueryOptions');
-  scope.imports.type(RUNTIME.repository, 'Page');
+  scope.imports.value(RUNTIME.read, 'allItems');
+  scope.imports.type(RUNTIME.read, 'ItemIterator');
+  scope.imports.type(RUNTIME.read, 'IndexQueryOptions');
+  scope.imports.type(RUNTIME.read, 'Page');
   const examples = examplesOf(scope);
   return scope.native.models.flatMap((index) => {
     const method = `query${pascalCase(index.name)}`;

@@ -60,7 +60,7 @@ function emitRecord(scope: EntityScope): StatementStructures {
   const { table } = ctx;
   const item = id('item');
   const record = id('record');
-  const body: string[] = [statement(call(runtimeValue(scope, 'repository', 'checkWritten'), [id(model), item]))];
+  const body: string[] = [statement(call(runtimeValue(scope, 'itemMapping', 'checkWritten'), [id(model), item]))];
   const keys: Array<readonly [string, Expression]> = [];
   const sparse: string[] = [];
   /** Attributes the always-built keys read: a missing one is a KeyValueError from its key. */
@@ -77,7 +77,7 @@ function emitRecord(scope: EntityScope): StatementStructures {
       keys.push(...built);
       for (const input of inputs) keyInputs.add(input);
     } else {
-      const member = call(runtimeValue(scope, 'repository', 'indexMembership'), [id(model), id(pathNames(scope, path).indexModel!), item]);
+      const member = call(runtimeValue(scope, 'itemMapping', 'indexMembership'), [id(model), id(pathNames(scope, path).indexModel!), item]);
       sparse.push(assignsIf(member, built.map(([attribute, value]) => [element(record, attribute), value] as const)));
     }
   }
@@ -88,7 +88,7 @@ function emitRecord(scope: EntityScope): StatementStructures {
   keys.forEach(([, value], i) => body.push(constant(locals[i]!, value)));
   // then the required attributes no key reads
   for (const [attribute, def] of Object.entries(entity.attributes)) {
-    if (!def.optional && !keyInputs.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'repository', 'missingAttribute'), [id(model), str(attribute)])));
+    if (!def.optional && !keyInputs.has(attribute)) body.push(throwsIf(binary(prop(item, attribute), '===', undefinedId()), call(runtimeValue(scope, 'itemMapping', 'missingAttribute'), [id(model), str(attribute)])));
   }
   const fields: Array<readonly [string, Expression]> = [];
   const later: string[] = [];
@@ -104,8 +104,8 @@ function emitRecord(scope: EntityScope): StatementStructures {
   keys.forEach(([attribute], i) => fields.push([attribute, id(locals[i]!)]));
   for (const [attribute, value] of Object.entries(entity.discriminator ?? {})) fields.push([attribute, str(value)]);
   body.push(constant('record', obj(fields), recordType()), ...later, ...sparse);
-  if (scope.native.models.length) body.push(statement(call('Object.assign', [record, call(runtimeValue(scope, 'repository', 'nativeIndexAttributes'), [id(model), record])])));
-  body.push(returns(call(runtimeValue(scope, 'repository', 'checkedSize'), [id(model), record])));
+  if (scope.native.models.length) body.push(statement(call('Object.assign', [record, call(runtimeValue(scope, 'itemMapping', 'nativeIndexAttributes'), [id(model), record])])));
+  body.push(returns(call(runtimeValue(scope, 'itemMapping', 'checkedSize'), [id(model), record])));
   return {
     kind: StructureKind.Function,
     name: recordFunction(scope),

@@ -49,7 +49,7 @@ export function emitCounters(scope: EntityScope): Method[] {
         ...example(examplesOf(scope).gatherKeys('sum')),
         { name: 'throws', text: 'BatchError (UnprocessedItemsError when retries make no progress) if the read stops early' },
       ]),
-      parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
+      parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'read', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', objectType(names.map((c) => ({ name: c, type: keyword.number() }))))),
       statements: delegate(scope, 'gather', 'sumItems', [id('partition'), arr(names.map(str)), id('options')]),
     });

@@ -47,7 +47,7 @@ export function param(name: string, type: TypeNode, options: { optional?: boolea
  * for the user's type checker to instantiate per entity). The body of the operation's function form
  * (`orderGet(context, …)`), which the repository's method calls with its context.
  */
-export function delegate(scope: EntityScope, module: 'repository' | 'write' | 'gather' | 'rotation', helper: string, args: readonly Expression[], result?: TypeNode): string {
+export function delegate(scope: EntityScope, module: 'read' | 'write' | 'gather' | 'rotation', helper: string, args: readonly Expression[], result?: TypeNode): string {
   const sent = call(runtimeValue(scope, module, helper), [id('context'), id(scope.model), ...args]);
   return returns(result ? as(sent, result) : sent);
 }
@@ -186,12 +186,12 @@ function sequenceRange(scope: EntityScope): Method[] {
         ...example(examplesOf(scope).range(`get${pascalCase(position)}Range`, position)),
         throws(`${BATCH_ERROR}`),
       ]),
-      parameters: [param('key', attributesType(scope, rest, 'required')), param('from', keyword.number()), param('to', keyword.number()), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
+      parameters: [param('key', attributesType(scope, rest, 'required')), param('from', keyword.number()), param('to', keyword.number()), param('options', runtimeType(scope, 'read', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', union([typeRef(name), keyword.undefined()])))),
       statements: [
         constant('keys', arr([]), typeRef('Array', key)),
         `for (let at = from; at <= to; at++) ${statement(call('keys.push', [objWithSpreads([['...', id('key')], [position, id('at')]])]))}`,
-        delegate(scope, 'repository', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([typeRef(name), keyword.undefined()])))),
+        delegate(scope, 'read', 'batchGetItems', [id('keys'), id('options')], typeRef('Promise', typeRef('Array', union([typeRef(name), keyword.undefined()])))),
       ],
     },
   ];
@@ -207,7 +207,7 @@ function gatherAll(scope: EntityScope): Method[] {
     {
       name: 'getAll',
       docs: jsDoc(`Every shard's ${name} of one partition (${entity.key.shard!.count} keys of ${entity.key.pk.source}), read in one batched call; shards never written are absent.`, [...example(examplesOf(scope).gatherKeys('getAll')), throws(BATCH_ERROR)]),
-      parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'repository', 'ReadOptions'), { optional: true })],
+      parameters: [param('partition', typeRef(pathNames(scope, scope.primary).partitionType)), param('options', runtimeType(scope, 'read', 'ReadOptions'), { optional: true })],
       returnType: print(typeRef('Promise', typeRef('Array', typeRef(name)))),
       statements: delegate(scope, 'gather', 'getAllItems', [id('partition'), id('options')], typeRef('Promise', typeRef('Array', typeRef(name)))),
     },

@@ -23,19 +23,19 @@ export function queryPaths(scope: EntityScope): AccessPath[] {
 /** `(stored) => …`: how a page's records become items: decoded whole, or as the index projects them. */
 export function recordMapper(scope: EntityScope, path: AccessPath): Expression {
   const names = pathNames(scope, path);
-  if (path.projection === 'all') return hasRecordConversion(scope) ? id(itemFunction(scope)) : call(runtimeValue(scope, 'repository', 'mapItem'), [id(scope.model)]);
-  return arrow(['stored'], call(runtimeValue(scope, 'repository', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')]));
+  if (path.projection === 'all') return hasRecordConversion(scope) ? id(itemFunction(scope)) : call(runtimeValue(scope, 'read', 'mapItem'), [id(scope.model)]);
+  return arrow(['stored'], call(runtimeValue(scope, 'read', 'projectRecord'), [id(scope.model), id(names.indexModel!), id('stored')]));
 }
 
 /** `Promise<Page<Item>>`: what a query method returns, and what it asserts the runtime's page to. */
-export const pageOf = (scope: EntityScope, item: string): TypeNode => typeRef('Promise', runtimeType(scope, 'repository', 'Page', typeRef(item)));
+export const pageOf = (scope: EntityScope, item: string): TypeNode => typeRef('Promise', runtimeType(scope, 'read', 'Page', typeRef(item)));
 
 /** `ItemIterator<Item>` (an `AsyncGenerator<Item, void, undefined>`): what an `…All` method returns. */
-export const itemsOf = (scope: EntityScope, item: string): TypeNode => runtimeType(scope, 'repository', 'ItemIterator', typeRef(item));
+export const itemsOf = (scope: EntityScope, item: string): TypeNode => runtimeType(scope, 'read', 'ItemIterator', typeRef(item));
 
 /** `queryPage`, or `queryShards` (gather.ts) when the path's partition key is sharded: only sharded schemas carry the gather. */
 const pageQuery = (scope: EntityScope, access: AccessPath): string =>
-  shardedPartition(access) ? runtimeValue(scope, 'gather', 'queryShards') : runtimeValue(scope, 'repository', 'queryPage');
+  shardedPartition(access) ? runtimeValue(scope, 'gather', 'queryShards') : runtimeValue(scope, 'read', 'queryPage');
 
 /** `queryPage(context, request, options, map) as Promise<Page<Item>>`. */
 export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string, request: Expression, map: Expression): Expression =>
@@ -46,13 +46,13 @@ export const queryPageAs = (scope: EntityScope, access: AccessPath, item: string
  * runtime passes the options on with each page's cursor, so the function builds no object type per call.
  */
 export function iterate(scope: EntityScope, method: string, first: string, item: string): string {
-  return returns(as(call(runtimeValue(scope, 'repository', 'allItems'), [arrow(['page'], call(operationName(scope.name, method), [id('context'), id(first), id('page')])), id('options')]), itemsOf(scope, item)));
+  return returns(as(call(runtimeValue(scope, 'read', 'allItems'), [arrow(['page'], call(operationName(scope.name, method), [id('context'), id(first), id('page')])), id('options')]), itemsOf(scope, item)));
 }
 
 function queryOptions(scope: EntityScope, path: AccessPath, names: PathNames): TypeNode {
   const gsi = path.index?.kind === 'gsi';
   const condition = path.sort.length ? typeRef(names.sortConditionType) : keyword.never();
-  return runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', condition);
+  return runtimeType(scope, 'read', gsi ? 'IndexQueryOptions' : 'QueryOptions', condition);
 }
 
 export function emitIndexQueries(scope: EntityScope): Method[] {
@@ -120,7 +120,7 @@ function timeRange(scope: EntityScope, access: AccessPath, names: PathNames): Me
       parameters: [
         ...(rest.length ? [param('partition', attributesType(scope, rest, 'required'))] : []),
         param('range', RANGE),
-        param('options', runtimeType(scope, 'repository', gsi ? 'IndexQueryOptions' : 'QueryOptions', keyword.never()), { initializer: '{}' }),
+        param('options', runtimeType(scope, 'read', gsi ? 'IndexQueryOptions' : 'QueryOptions', keyword.never()), { initializer: '{}' }),
       ],
       returnType: print(pageOf(scope, names.itemType)),
       statements: delegate(scope, 'gather', 'queryTimeRange', [
@@ -151,7 +151,7 @@ function acrossTables(scope: EntityScope, access: AccessPath, names: PathNames):
           ' (one per period, from the base name), merged in order under one cursor.',
         [...example(examplesOf(scope).acrossTables(method, leading.name, access.partition)), { name: 'throws', text: 'CursorError if `cursor` is not one this query returned' }],
       ),
-      parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'repository', 'QueryOptions', keyword.never()), { initializer: '{}' })],
+      parameters: [param('partition', typeRef(names.partitionType)), param('range', RANGE), param('options', runtimeType(scope, 'read', 'QueryOptions', keyword.never()), { initializer: '{}' })],
       returnType: print(pageOf(scope, name)),
       statements: delegate(scope, 'rotation', 'queryRotated', [str(method), str(leading.name), id('partition'), id('range'), id('options'), recordMapper(scope, access)], pageOf(scope, name)),
       isAsync: true,

@@ -14,8 +14,8 @@ export function emitPatterns(scope: EntityScope): Method[] {
     const { pattern, path: access, op, before } = resolved;
     const names = pathNames(scope, access);
     const gsi = access.index?.kind === 'gsi';
-    const pageOptions = runtimeType(scope, 'repository', 'PageOptions');
-    const options = gsi ? pageOptions : intersection([pageOptions, runtimeType(scope, 'repository', 'ReadOptions')]);
+    const pageOptions = runtimeType(scope, 'read', 'PageOptions');
+    const options = gsi ? pageOptions : intersection([pageOptions, runtimeType(scope, 'read', 'ReadOptions')]);
     const keySpace: Expression = access.index ? id(names.indexModel!) : id(scope.model);
     const sk =
       access.sk === undefined
@@ -24,7 +24,7 @@ export function emitPatterns(scope: EntityScope): Method[] {
             ['attribute', prop(nonNull(prop(keySpace, 'sk')), 'attribute')],
             [
               'condition',
-              call(runtimeValue(scope, 'repository', 'patternCondition'), [
+              call(runtimeValue(scope, 'read', 'patternCondition'), [
                 prop(nonNull(prop(keySpace, 'sk')), 'template'),
                 pattern.sk === undefined ? id('params') : objWithSpreads([['...', id('params')], [pattern.sk, id('undefined')]]),
                 pattern.sk === undefined ? id('undefined') : str(pattern.sk),
@@ -37,10 +37,10 @@ export function emitPatterns(scope: EntityScope): Method[] {
       ['scope', str(`${name}.${pattern.name}`)],
       ['indexName', access.index ? str(access.index.indexName ?? access.index.name) : undefined],
       ['pk', prop(keySpace, 'pk')],
-      ['partition', pattern.sk !== undefined && access.partition.includes(pattern.sk) ? call(runtimeValue(scope, 'repository', 'patternPartition'), [prop(keySpace, 'pk'), id('params'), str(pattern.sk), str(op)]) : id('params')],
+      ['partition', pattern.sk !== undefined && access.partition.includes(pattern.sk) ? call(runtimeValue(scope, 'read', 'patternPartition'), [prop(keySpace, 'pk'), id('params'), str(pattern.sk), str(op)]) : id('params')],
       ['sk', sk],
       ['params', id('params')],
-      ['keyAttributes', call(runtimeValue(scope, 'repository', 'keyAttributesOf'), [id(scope.model), access.index ? id(names.indexModel!) : id('undefined')])],
+      ['keyAttributes', call(runtimeValue(scope, 'read', 'keyAttributesOf'), [id(scope.model), access.index ? id(names.indexModel!) : id('undefined')])],
       ['order', str(pattern.order ?? 'asc')],
       ['consistent', gsi ? literal(false) : binary(path('options.consistent'), '===', literal(true))],
       ['owner', id(scope.model)],

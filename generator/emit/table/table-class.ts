@@ -89,6 +89,7 @@ const RUNTIME = {
   edge: './runtime/edge.js',
   gather: './runtime/gather.js',
   item: './runtime/item.js',
+  read: './runtime/read.js',
   repository: './runtime/repository.js',
   rotation: './runtime/rotation.js',
   scan: './runtime/scan.js',
@@ -246,7 +247,7 @@ function collectionQuery(s: TableScope, group: Collection): Method {
   const { table } = s;
   const first = group.members[0]!;
   const model = id(s.fromEntity(first, entityNames(first).model, 'value'));
-  const page = typeRef('Promise', s.runtimeType('repository', 'Page', typeRef(collectionItemType(table, group))));
+  const page = typeRef('Promise', s.runtimeType('read', 'Page', typeRef(collectionItemType(table, group))));
   const order = objectType([{ name: 'order', type: union([literalType('asc'), literalType('desc')]), optional: true }]);
   const request = obj([
     ['scope', str(`${table.name}.${collectionMethod(group)}`)],
@@ -257,7 +258,7 @@ function collectionQuery(s: TableScope, group: Collection): Method {
     ['order', id('order')],
     ['consistent', binary(path('options.consistent'), '===', literal(true))],
   ]);
-  const tag = arrow(['stored'], call(s.runtimeValue('repository', 'tagRecord'), [id('members'), id('stored')]));
+  const tag = arrow(['stored'], call(s.runtimeValue('read', 'tagRecord'), [id('members'), id('stored')]));
   return {
     name: collectionMethod(group),
     docs: jsDoc(`Reads one partition of ${first.key.pk.source} with all its entities (${group.members.map((e) => e.name).join(', ')}) in one query, each item tagged with its entity.`, [
@@ -266,14 +267,14 @@ function collectionQuery(s: TableScope, group: Collection): Method {
     ]),
     parameters: [
       param('partition', typeRef(s.fromEntity(first, entityNames(first).partition, 'type'))),
-      param('options', intersection([s.runtimeType('repository', 'PageOptions'), s.runtimeType('repository', 'ReadOptions'), order]), NO_OPTIONS),
+      param('options', intersection([s.runtimeType('read', 'PageOptions'), s.runtimeType('read', 'ReadOptions'), order]), NO_OPTIONS),
     ],
     returnType: print(page),
     statements: [
-      constant('members', members(s, group.members), arrayOf(s.runtimeType('repository', 'CollectionMember'))),
+      constant('members', members(s, group.members), arrayOf(s.runtimeType('read', 'CollectionMember'))),
       constant('order', binary(path('options.order'), '??', str('asc'))),
       constant('request', request),
-      returns(as(call(gathers(group) ? s.runtimeValue('gather', 'queryShards') : s.runtimeValue('repository', 'queryPage'), [path('this.context'), id('request'), id('options'), tag]), page)),
+      returns(as(call(gathers(group) ? s.runtimeValue('gather', 'queryShards') : s.runtimeValue('read', 'queryPage'), [path('this.context'), id('request'), id('options'), tag]), page)),
     ],
     isAsync: true,
   };

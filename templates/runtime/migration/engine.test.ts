@@ -10,7 +10,8 @@ import { CheckpointError, readCheckpoint } from './file-checkpoints.js';
 import { classify } from './item-classification.js';
 import { movedShard } from './item-rebuild.js';
 import type { MigratedEdge, MigrationPlan } from './plan.js';
-import { genericConversions, type EntityModel } from '../repository.js';
+import { genericConversions } from '../item-mapping.js';
+import type { EntityModel } from '../repository.js';
 
 /** A minimal entity model: table keys only (what classify reads). */
 function model(name: string, pk: SegmentDef[], sk: SegmentDef[]): EntityModel {

@@ -1,7 +1,7 @@
 // What one scanned item needs: the migrated entity or edge it belongs to in its old form, or why it
 // is left alone (already new, or of an entity or edge the migration does not change) or skipped.
 
-import { hasDiscriminator } from '../repository.js';
+import { hasDiscriminator } from '../item.js';
 import { classifyEdge, type EdgeMove } from './edge-classification.js';
 import { keysOf } from './item-rebuild.js';
 import type { MigratedEntity, MigrationPlan, OldEntityModel } from './plan.js';

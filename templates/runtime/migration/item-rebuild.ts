@@ -5,7 +5,9 @@
 
 import { KeyTemplate, SHARD, keyShard, keyTemplate } from '../codec.js';
 import { itemTypeProblem } from '../declared-type.js';
-import { propertyNamed, storedItem, type EntityModel } from '../repository.js';
+import { propertyNamed } from '../item.js';
+import { storedItem } from '../item-mapping.js';
+import type { EntityModel } from '../repository.js';
 import type { DecodeStored, MigratedEntity, OldEntityModel } from './plan.js';
 
 /** A record's table key: the values of the model's partition and sort key attributes. */
