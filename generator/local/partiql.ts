@@ -6,7 +6,7 @@
 // Values are PartiQL literals ('text', numbers, TRUE/FALSE, NULL, <<sets>>, {maps}, [lists]) or
 // `?` parameters, taken in order from the request's Parameters.
 
-import { RequestError, validation, type AttributeValue } from '../../templates/runtime/in-memory/value.js';
+import { RequestError, validation } from '../../templates/runtime/in-memory/value.js';
 
 type Input = Record<string, unknown>;
 
