@@ -11,7 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mapConcurrent } from './batch.js';
 import { SHARD, compareUtf8, keyShard, type KeyCodec, type KeyValues } from './codec.js';
 import { ValidationError } from './errors.js';
-import { unexpired } from './item.js';
+import { unexpired } from './expiry.js';
 import { decodeCursor, encodeCursor, isKey, type PositionCheck } from './cursor.js';
 import type { Page, PageOptions, QueryOptions, QueryRequest, ReadOptions } from './read.js';
 import type { EntityModel, TableContext } from './repository.js';

@@ -10,7 +10,9 @@ import fc from 'fast-check';
 import { renderCondition } from './condition.js';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, keyedFingerprint, piiFingerprint, processFingerprint, fromAttributeValues, fromStored, clientClock, isExpired, toStored, unexpired, withRequiredSets, type AttributeCodecs } from './item.js';
+import { clientClock, isExpired, unexpired } from './expiry.js';
+import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, fromAttributeValues, fromStored, toStored, withRequiredSets, type AttributeCodecs } from './item.js';
+import { keyedFingerprint, piiFingerprint, processFingerprint } from './pii-fingerprint.js';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, 'id', 'at', 'tags'), fc.string({ minLength: 1, maxLength: 8 }));

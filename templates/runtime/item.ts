@@ -11,8 +11,9 @@
 // (unless the entity is `passthrough`); a read keeps only declared ones and never throws on others.
 
 import { isoDate, isoString, truncateTimestamp } from './codec.js';
-import { ConfigurationError, ValidationError } from './errors.js';
-import { hmacSha256, utf8Bytes } from './hmac.js';
+import { ValidationError } from './errors.js';
+import { utf8Bytes } from './hmac.js';
+import type { PiiFingerprint } from './pii-fingerprint.js';
 
 type TimestampUnit = 'second' | 'minute' | 'hour' | 'day' | 'month';
 
@@ -418,60 +419,6 @@ export function fromStored<T>(entity: string, codecs: AttributeCodecs, stored: R
   return out as T;
 }
 
-// Time to live on reads. DynamoDB deletes an expired item only some time after its TTL (typically
-// within 48 hours), and reads return it until then; ddbgen's reads hide it from its TTL on, unless
-// asked with `includeExpired`. The check runs on each stored record as it arrives, client-side, for
-// every read (GetItem and BatchGetItem have no FilterExpression; a FilterExpression would cost the
-// same read units and cut pages before the filter just the same), and DynamoDB's own positions stay
-// the cursors. As DynamoDB does, a record whose TTL attribute is absent or not a number never expires.
-// "Now" is the context's clock: the system's, or the in-memory table's when it is the client, so a
-// test that moves the table's clock reads what production would read at that time.
-
-/** The option every read takes on a table with a TTL attribute. */
-export interface ExpiryOptions {
-  /** Return items whose TTL has passed but that DynamoDB has not deleted yet. Default false. */
-  readonly includeExpired?: boolean;
-}
-
-/** What a read needs of its context to hide expired records: the TTL attribute and the clock. */
-export interface ExpiryContext {
-  readonly ttl?: string;
-  /** Milliseconds since the epoch; absent: the system's clock (Date.now). */
-  readonly now?: () => number;
-}
-
-/**
- * The key under which a client offers a clock of its own (the in-memory table does,
- * in-memory/table.ts): a registered symbol, so that every output's copy of the runtime finds it.
- */
-const CLIENT_CLOCK = Symbol.for('ddbgen.clock');
-
-/** The client's own clock as a context member (`{ now }`), or nothing when it has none (the system's clock is used). */
-export function clientClock(client: object): { readonly now?: () => number } {
-  const now = (client as { readonly [CLIENT_CLOCK]?: unknown })[CLIENT_CLOCK];
-  return typeof now === 'function' ? { now: now as () => number } : {};
-}
-
-/** Now, by the context's clock, in milliseconds since the epoch. */
-export const nowOf = (ctx: ExpiryContext): number => (ctx.now === undefined ? Date.now() : ctx.now());
-
-/** Whether a stored record's TTL attribute (epoch seconds) is at or before `now` (ms since the epoch). */
-export function isExpired(stored: Readonly<Record<string, unknown>>, attribute: string, now: number): boolean {
-  const ttl = hasOwn(stored, attribute) ? stored[attribute] : undefined;
-  return typeof ttl === 'number' && Number.isFinite(ttl) && ttl * 1000 <= now;
-}
-
-/**
- * The records a read keeps: every one when the table has no TTL attribute or the caller asked for
- * expired items, else those not expired at the time of the call by the context's clock.
- */
-export function unexpired(ctx: ExpiryContext, options: ExpiryOptions = {}): (stored: Readonly<Record<string, unknown>>) => boolean {
-  const { ttl } = ctx;
-  if (ttl === undefined || options.includeExpired === true) return () => true;
-  const now = nowOf(ctx);
-  return (stored) => !isExpired(stored, ttl, now);
-}
-
 /** Converts a record in DynamoDB's wire form (`{ S: 'x' }`, `{ N: '1' }`, …) to plain values, as the DocumentClient reads them. */
 export function fromAttributeValues(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -490,70 +437,6 @@ function fromAttributeValue(value: unknown): unknown {
   if (hasOwn(wire, 'SS') || hasOwn(wire, 'BS')) return new Set((wire['SS'] ?? wire['BS']) as unknown[]);
   if (hasOwn(wire, 'NS')) return new Set((wire['NS'] as string[]).map(Number));
   return value;
-}
-
-/** How a value marked pii is printed in an error: `<pii 3b1f09c2>`. */
-export type PiiFingerprint = (value: unknown) => string;
-
-/** The smallest `piiSecret`, in bytes of UTF-8, as for cursor secrets. */
-export const PII_SECRET_MIN_BYTES = 32;
-
-/**
- * Fingerprints keyed with `secret`: the first 32 bits of HMAC-SHA-256(secret, value), the same in
- * every process given the secret, so logs of several processes can be matched, and never testable
- * against guessed values by whoever lacks the secret. Throws ConfigurationError for a short secret.
- */
-export function keyedFingerprint(secret: string): PiiFingerprint {
-  checkPiiSecret(secret);
-  return (value) => {
-    const digest = hmacSha256(secret, value instanceof Date ? value.toISOString() : String(value));
-    return `<pii ${Array.from(digest.slice(0, 4), (b) => b.toString(16).padStart(2, '0')).join('')}>`;
-  };
-}
-
-/**
- * Returns a `piiSecret`, or throws ConfigurationError for one shorter than PII_SECRET_MIN_BYTES: what
- * a table's context does with the secret it is given (its entities' models key their fingerprints with it).
- */
-export function checkPiiSecret(secret: string): string {
-  const bytes = typeof secret === 'string' ? utf8Bytes(secret).length : 0;
-  if (bytes < PII_SECRET_MIN_BYTES) {
-    throw new ConfigurationError('piiSecret', `the secret is ${bytes} bytes; use at least ${PII_SECRET_MIN_BYTES} random bytes (e.g. crypto.randomBytes(32).toString('base64'))`);
-  }
-  return secret;
-}
-
-let processKey: PiiFingerprint | undefined;
-
-/**
- * Fingerprints without a configured secret: keyed with 32 random bytes drawn once per process, so
- * a value prints alike within one process and its fingerprint cannot be tested against guesses (an
- * unkeyed hash of a phone number or a short id can be). Without Web Crypto to draw the key: `<pii>`.
- */
-export const processFingerprint: PiiFingerprint = (value) => {
-  if (processKey === undefined) {
-    // read here, not at load, so that loading the module reads no global
-    const webCrypto = (globalThis as { crypto?: { getRandomValues?: (bytes: Uint8Array) => Uint8Array } }).crypto;
-    if (webCrypto?.getRandomValues === undefined) return '<pii>';
-    const key = webCrypto.getRandomValues(new Uint8Array(32));
-    processKey = keyedFingerprint(Array.from(key, (b) => b.toString(16).padStart(2, '0')).join(''));
-  }
-  return processKey(value);
-};
-
-const keyed = new Map<string, PiiFingerprint>();
-
-/**
- * The fingerprint errors print pii with: keyed with the table's `piiSecret` when it has one (made
- * once per secret), else the process's. A generated model of an entity with pii attributes carries
- * it (`fingerprint`), so the hash comes into a bundle with those entities only: a table's context
- * holds the secret as text.
- */
-export function piiFingerprint(secret: string | undefined): PiiFingerprint {
-  if (secret === undefined) return processFingerprint;
-  let fingerprint = keyed.get(secret);
-  if (fingerprint === undefined) keyed.set(secret, (fingerprint = keyedFingerprint(secret)));
-  return fingerprint;
 }
 
 /** A pii value where no fingerprint is at hand: nothing of the value at all. */

@@ -4,7 +4,7 @@
 // segment k of N on their own, as the seed's sweepers do.
 
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { unexpired, type ExpiryOptions } from './item.js';
+import { unexpired, type ExpiryOptions } from './expiry.js';
 import type { CollectionMember } from './read.js';
 import type { TableContext } from './repository.js';
 import { tagRecord } from './read.js';

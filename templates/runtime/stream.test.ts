@@ -7,7 +7,7 @@ import { KeyTemplate, type SegmentDef } from './codec.js';
 import type { EdgeModel } from './edge.js';
 import { genericConversions } from './item-mapping.js';
 import type { EntityModel } from './repository.js';
-import { piiFingerprint } from './item.js';
+import { piiFingerprint } from './pii-fingerprint.js';
 import { base64Bytes, nativeValue, streamDecoder, streamHandler, StreamRecordError, type StreamModel, type StreamRecord, type StreamViewType } from './stream.js';
 
 const tpl = (entity: string, target: string, segments: SegmentDef[]) => new KeyTemplate({ entity, target, delimiter: '.', maxBytes: 1024, segments });

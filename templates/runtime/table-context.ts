@@ -7,7 +7,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyCodec } from './codec.js';
 import type { CursorOptions } from './cursor.js';
-import type { AttributeCodecs, AttributeType, AttributeTypes, PiiFingerprint } from './item.js';
+import type { AttributeCodecs, AttributeType, AttributeTypes } from './item.js';
+import type { PiiFingerprint } from './pii-fingerprint.js';
 
 /** The period of a rotated table: one physical table per day, ISO week, month or year. */
 /** The DynamoDB operation each DocumentClient command sends (what the in-memory table answers, and what telemetry names a request). */

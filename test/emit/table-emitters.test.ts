@@ -130,7 +130,7 @@ test('table class: a rotated table names its period tables and opens one', (t) =
 
 test('table class: imports are what it uses (no collections, edges or rotation runtime when the table has none)', (t) => {
   const imports = importsOf(lone);
-  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/item.js', './runtime/repository.js', './runtime/scan.js', './runtime/telemetry.js', './runtime/transaction.js', './setting.js']);
+  t.deepEqual(Object.keys(imports), ['@aws-sdk/lib-dynamodb', './runtime/batch.js', './runtime/cursor.js', './runtime/pii-fingerprint.js', './runtime/repository.js', './runtime/scan.js', './runtime/telemetry.js', './runtime/transaction.js', './setting.js']);
   t.deepEqual(imports['./runtime/repository.js'], ['TableContext']);
   // telemetry's option type only: its code comes with openTelemetry / telemetry, which the app imports when it turns it on
   t.deepEqual(imports['./runtime/telemetry.js'], ['TableTelemetry']);

@@ -131,7 +131,7 @@ export function emitEntityModel(scope: EntityScope): StatementStructures[] {
       scope.model,
       print(runtimeType(scope, 'repository', 'EntityModel')),
       // the fingerprints of errors only where there is pii to print: other entities bring no hash into a bundle
-      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes), ...(model.pii ? { fingerprint: id(runtimeValue(scope, 'item', 'piiFingerprint')) } : {}) }),
+      literal({ ...model, sk: model.sk ?? id('undefined'), indexes: arr(model.indexes), ...(model.pii ? { fingerprint: id(runtimeValue(scope, 'piiFingerprint', 'piiFingerprint')) } : {}) }),
       `How ${name} items are keyed and stored, for the runtime (used by ${name}Repository and collection queries).`,
       true,
     ),

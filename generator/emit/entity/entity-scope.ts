@@ -18,6 +18,7 @@ export const RUNTIME = {
   itemMapping: './runtime/item-mapping.js',
   keyCondition: './runtime/key-condition.js',
   nativeIndex: './runtime/native-index.js',
+  piiFingerprint: './runtime/pii-fingerprint.js',
   read: './runtime/read.js',
   repository: './runtime/repository.js',
   rotation: './runtime/rotation.js',

@@ -87,8 +87,9 @@ const RUNTIME = {
   batch: './runtime/batch.js',
   cursor: './runtime/cursor.js',
   edge: './runtime/edge.js',
+  expiry: './runtime/expiry.js',
   gather: './runtime/gather.js',
-  item: './runtime/item.js',
+  piiFingerprint: './runtime/pii-fingerprint.js',
   read: './runtime/read.js',
   repository: './runtime/repository.js',
   rotation: './runtime/rotation.js',
@@ -340,11 +341,11 @@ function emitContextFunction(s: TableScope): StatementStructures {
     ifOption('telemetry'),
     // checked here (an empty secret is refused, not ignored) and kept as text: the models of entities with pii
     // attributes key their fingerprints with it, so the hash comes into a bundle with those entities only
-    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['piiSecret', call(s.runtimeValue('item', 'checkPiiSecret'), [path('options.piiSecret')])]]), obj([])))),
+    spread(parenthesized(conditional(binary(path('options.piiSecret'), '!==', id('undefined')), obj([['piiSecret', call(s.runtimeValue('piiFingerprint', 'checkPiiSecret'), [path('options.piiSecret')])]]), obj([])))),
     ['rotation', table.rotation ? obj([['base', binary(path('options.rotationBase'), '??', id('tableName'))], ['every', str(table.rotation)]]) : undefined],
     ['ttl', table.ttl === undefined ? undefined : str(table.ttl)],
     // the clock reads hide expired items by: the client's own (the in-memory table's), else the system's
-    ...(table.ttl === undefined ? [] : [spread(call(s.runtimeValue('item', 'clientClock'), [id('client')]))]),
+    ...(table.ttl === undefined ? [] : [spread(call(s.runtimeValue('expiry', 'clientClock'), [id('client')]))]),
   ]);
   const first = s.entities[0];
   return {

@@ -61,7 +61,7 @@ export class InMemoryDynamoDB extends DynamoDBDocumentClient {
   }
 
   /**
-   * The clock offered to the generated table class (item.ts, `clientClock`): its reads hide items
+   * The clock offered to the generated table class (expiry.ts, `clientClock`): its reads hide items
    * whose Time to Live passed on this clock, as DynamoDB's clock would at that time.
    */
   readonly [CLIENT_CLOCK] = (): number => this.engine.now();
