@@ -1,16 +1,14 @@
 // Item conversion without prototype reach: properties over attribute names and values that include
 // __proto__, constructor, prototype and Object.prototype's other members; and how errors name items.
 // The TTL attribute's codec: a Date stored as whole epoch seconds (after the declared unit), read
-// back as a Date (an ISO string stored before the attribute became the TTL still reads); a stored
-// record is expired when that number is at or before now, never when absent or not a number (as
-// DynamoDB's TTL process treats it).
+// back as a Date (an ISO string stored before the attribute became the TTL still reads). When a
+// stored record has expired is expiry.test.ts's.
 import { createHash, createHmac } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { renderCondition } from './condition.js';
 import { ConfigurationError, ValidationError } from './errors.js';
 import { ExpressionAliases } from './expression.js';
-import { clientClock, isExpired, unexpired } from './expiry.js';
 import { checkAttributeNames, describeItem, FORBIDDEN_NAMES, fromAttributeValues, fromStored, toStored, withRequiredSets, type AttributeCodecs } from './item.js';
 import { keyedFingerprint, piiFingerprint, processFingerprint } from './pii-fingerprint.js';
 
@@ -159,40 +157,6 @@ test('a TTL value that is not a valid Date is a ValidationError before any reque
   const error = t.throws(() => toStored('Session', ttlCodecs, { expiresAt: new Date('nope') }), { instanceOf: ValidationError });
   t.regex(error.message, /expiresAt/);
   t.throws(() => toStored('Session', ttlCodecs, { expiresAt: 1767323045 }), { instanceOf: ValidationError });
-});
-
-const now = Date.UTC(2026, 10, 23, 12, 0, 0);
-const seconds = now / 1000;
-const expiryCases: Array<[string, Record<string, unknown>, boolean]> = [
-  ['a second ago', { expiresAt: seconds - 1 }, true],
-  ['exactly now', { expiresAt: seconds }, true],
-  ['a second from now', { expiresAt: seconds + 1 }, false],
-  ['years ago', { expiresAt: 0 }, true],
-  ['absent', {}, false],
-  ['an ISO string (not a number: DynamoDB never expires it)', { expiresAt: '2020-01-01T00:00:00.000Z' }, false],
-  ['not finite', { expiresAt: Number.NaN }, false],
-];
-for (const [name, stored, expired] of expiryCases) {
-  test(`isExpired: ${name}`, (t) => {
-    t.is(isExpired(stored, 'expiresAt', now), expired);
-  });
-}
-
-test('unexpired keeps everything without a TTL attribute or with includeExpired, else what has not expired', (t) => {
-  const records = [{ id: 'past', expiresAt: seconds - 60 }, { id: 'future', expiresAt: seconds + 60 }, { id: 'never' }];
-  const ids = (keep: (r: Record<string, unknown>) => boolean) => records.filter(keep).map((r) => r.id);
-  const clock = () => now;
-  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: clock }, {})), ['future', 'never']);
-  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: clock }, { includeExpired: true })), ['past', 'future', 'never']);
-  t.deepEqual(ids(unexpired({ now: clock }, {})), ['past', 'future', 'never']);
-  // the context's clock decides: an hour on, both have expired
-  t.deepEqual(ids(unexpired({ ttl: 'expiresAt', now: () => now + 3_600_000 }, {})), ['never']);
-});
-
-test('clientClock: a client offers its clock under the registered symbol (the in-memory table does); others give none', (t) => {
-  t.deepEqual(clientClock({}), {});
-  const at = 1_700_000_000_000;
-  t.is(clientClock({ [Symbol.for('ddbgen.clock')]: () => at }).now?.(), at);
 });
 
 test('withRequiredSets: a required set a stored item lacks reads back empty; optional and present ones are left as they are', (t) => {

@@ -9,6 +9,7 @@ import '../../templates/runtime/codec-stored.test.js';
 import '../../templates/runtime/codec.test.js';
 import '../../templates/runtime/cursor.test.js';
 import '../../templates/runtime/declared-type.test.js';
+import '../../templates/runtime/expiry.test.js';
 import '../../templates/runtime/expression.test.js';
 import '../../templates/runtime/hmac.test.js';
 import '../../templates/runtime/item-size.test.js';
