@@ -109,16 +109,15 @@ export interface LoadOptions {
    * evaluated and placed from this text, not read from disk (the modules it imports still are).
    */
   readonly sources?: ReadonlyMap<string, string>;
-  /** Evaluates a schema module (default: a fresh schemaImporter per file, as generate does); `text` is its unsaved text when `sources` has it. */
+  /** Evaluates a schema module (default: evaluateSchema, as generate does); `text` is its unsaved text when `sources` has it. */
   readonly evaluate?: (file: string, text: string | undefined) => Promise<unknown>;
 }
 
 /** Evaluates a schema module afresh, as generate does: from disk, or from `text` (its unsaved text) resolved as if it were the file. */
 export function evaluateSchema(file: string, text: string | undefined, cache = true): Promise<unknown> {
   const fsCache = (cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  let jiti = importers.get(fsCache);
-  if (!jiti) importers.set(fsCache, (jiti = schemaImporter(file, cache, { moduleCache: true })));
-  const importer = jiti;
+  const importer = importers.get(fsCache) ?? schemaImporter(file, cache, { moduleCache: true });
+  importers.set(fsCache, importer);
   return freshEvaluation(async () => (text === undefined ? importer.import(file) : importer.evalModule(text, { filename: file, id: file, async: true })));
 }
 
