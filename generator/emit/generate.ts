@@ -19,7 +19,7 @@ import { emitInMemory, inMemoryInput } from './integrations/in-memory.js';
 import { emitStream } from './integrations/stream.js';
 import { emitTableClass } from './table/table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table/table-definition.js';
-import { formatModule, startLayout, type Layout } from './output/format.js';
+import { formatModule, printWithDocCode, startLayout, type Layout } from './output/format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './output/generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime/runtime-modules.js';
 import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './output/native-check.js';
@@ -76,7 +76,8 @@ const escapeDoc = (doc: Doc): Doc =>
     : {
         ...doc,
         ...(typeof doc.description === 'string' ? { description: commentText(doc.description) } : {}),
-        ...(doc.tags ? { tags: doc.tags.map((tag) => (typeof tag.text === 'string' ? { ...tag, text: commentText(tag.text) } : tag)) } : {}),
+        // each text read once: an example's is made as it is read (doc-examples.ts)
+        ...(doc.tags ? { tags: doc.tags.map(({ text, ...tag }) => ({ ...tag, text: typeof text === 'string' ? commentText(text) : text })) } : {}),
       };
 
 /** A copy of the structures with the text of every doc comment escaped (commentText): no emitter prints schema text that ends a comment. */
@@ -236,9 +237,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     const key = renderKey(name, input);
     const text = previous.renders.get(key);
     if (text === undefined) {
-      const flat = printModule(module());
+      const { text: flat, pieces } = printWithDocCode(() => printModule(module()));
       unformatted.set(name, key);
-      (layout ??= startLayout()).add(name, flat);
+      (layout ??= startLayout()).add(name, flat, pieces);
       files.set(`${folder}/${name}`, flat);
       stats.rendered++;
       return;

@@ -3,6 +3,7 @@
 import '../emit/ast.test.js';
 import '../emit/doc-examples.test.js';
 import '../emit/entity-emitters.test.js';
+import '../emit/format.test.js';
 import '../emit/table-emitters.test.js';
 import '../iam-requests.test.js';
 import '../iam-resource-policy.test.js';

@@ -22,7 +22,7 @@ import { arr, awaitExpr, binary, call, construct, forAwait, id, literal, obj, pa
 import { entityNames } from '../context.js';
 import { liveEntityModel } from '../entity/entity-model.js';
 import type { EntityScope } from '../entity/entity-scope.js';
-import { formatModule, LINE_WIDTH } from '../output/format.js';
+import { docCode, LINE_WIDTH } from '../output/format.js';
 
 /** A value for an example: what the runtime is given, and how the call spells it. */
 interface Sample {
@@ -106,8 +106,8 @@ function requestLiteral(value: unknown): Expression {
   return literal(value);
 }
 
-/** Source laid out for a doc comment (its indent and ` * ` taken off the width). */
-const layout = (code: string) => formatModule('example.ts', code, LINE_WIDTH - 6).trimEnd();
+/** The width of code in a doc comment: its indent and ` * ` taken off. */
+const DOC_CODE_WIDTH = LINE_WIDTH - 6;
 
 /** What a call sends: one request, or `count` alike (one per shard, time bucket or table), the first of them shown. */
 export interface Sent {
@@ -131,35 +131,32 @@ const AWAIT: Use = { await: true };
  * it sends is its first page's requests.
  */
 function exampleTag(callExpression: Expression, sent: Sent, use: Use = AWAIT): DocTag {
-  // printed and laid out when first read, as the module is rendered: validation emits entity modules
-  // for the names they declare and never renders them (ddbgen lint, the editor), and layout is most
-  // of what an example costs
-  let text: string | undefined;
+  // printed when first read, as the module is rendered (validation emits entity modules for the
+  // names they declare and never renders them: ddbgen lint, the editor), and laid out with the
+  // module by the layout worker (docCode), layout being most of what an example costs
+  let code: string | undefined;
   return {
     name: 'example',
     get text() {
-      if (text === undefined) {
-        const code = 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
-        text = `\n${layout(code)}\n${sendsText(sent)}`;
-      }
-      return text;
+      code ??= 'iterate' in use ? forAwait(use.iterate, callExpression, call('console.log', [id(use.iterate)])) : `${print(awaitExpr(callExpression))};`;
+      return `\n${docCode({ code, width: DOC_CODE_WIDTH })}\n${sendsText(sent)}`;
     },
   };
 }
 
+/** A request as code, printed once per request (an iterator's example repeats its method's). */
+const requestCodes = new WeakMap<Sent, string>();
+
 /**
- * What `sent` says, commented; laid out once per request (an iterator's example repeats its
- * method's). The guide's request examples are checked against it too (test/docs-site.test.ts).
+ * What `sent` says, commented (laid out with its module by the layout worker when one is
+ * rendering, else at once). The guide's request examples are checked against it too
+ * (test/docs-site.test.ts).
  */
-const sentTexts = new WeakMap<Sent, string>();
 export function sendsText(sent: Sent): string {
-  let text = sentTexts.get(sent);
-  if (text === undefined) {
-    const request = layout(`(${print(requestLiteral(sent.input))});`).replace(/^\(|\);$/g, '');
-    const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
-    sentTexts.set(sent, (text = `${sends}\n${request.split('\n').map((line) => `// ${line}`).join('\n')}`));
-  }
-  return text;
+  let code = requestCodes.get(sent);
+  if (code === undefined) requestCodes.set(sent, (code = print(requestLiteral(sent.input))));
+  const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
+  return `${sends}\n${docCode({ code, width: DOC_CODE_WIDTH, wrap: ['(', ');'], linePrefix: '// ' })}`;
 }
 
 /** The tag of a call whose request `sent` computes (undefined: no example); a call the runtime refuses with the sample values has none. */

@@ -2,6 +2,7 @@
 // columns, two-space indents, single quotes, trailing commas where a list spans lines. The
 // emitters print flat code; this is the only place that decides where lines break.
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -42,10 +43,66 @@ export function formatModule(filePath: string, text: string, width = LINE_WIDTH)
   return load().formatText({ filePath, fileText: text, ...(width === LINE_WIDTH ? {} : { overrideConfig: { lineWidth: width } }) });
 }
 
+/**
+ * Code shown in a doc comment (an `@example`'s call, or the request it sends), laid out at its own
+ * width; `wrap` surrounds it for the layout and is taken off after (`(` and `);` make an object a
+ * statement), and each line is written after `linePrefix` (`// ` comments a request).
+ */
+export interface DocCode {
+  readonly code: string;
+  readonly width: number;
+  readonly wrap?: readonly [open: string, close: string];
+  readonly linePrefix?: string;
+}
+
+/**
+ * The text of a DocCode laid out, its lines joined, with a `*\/` wherever the code has a comment's
+ * end (as commentText escapes doc text); given dprint's formatText at a width. JavaScript source:
+ * the layout worker evaluates it beside its formatter and this thread compiles the same text
+ * (docCodeText), so the two lay a piece out alike.
+ */
+const DOC_CODE_TEXT = `(formatText, piece) => {
+  const [open, close] = piece.wrap || ['', ''];
+  let text = formatText(open + piece.code + close, piece.width).trimEnd();
+  if (text.startsWith(open) && text.endsWith(close)) text = text.slice(open.length, text.length - close.length);
+  return text.split('\\n').map((line) => (piece.linePrefix || '') + line.replace(/\\*\\//g, '*\\\\/')).join('\\n');
+}`;
+
+type DocCodeText = (formatText: (text: string, width: number) => string, piece: DocCode) => string;
+const docCodeText = new Function(`return ${DOC_CODE_TEXT}`)() as DocCodeText;
+
+/** What stands for each piece of doc code in a module printed for the layout worker: a line of its own no schema text can spell. */
+const PIECE_MARK = `\u0000ddbgen-doc-code ${randomUUID()} `;
+
+/** The pieces of doc code met while a module is printed for the layout worker (printWithDocCode), else undefined. */
+let collecting: DocCode[] | undefined;
+
+/**
+ * The text of a piece of doc code: within printWithDocCode, a mark the layout worker replaces by
+ * the piece laid out (each line as ts-morph writes a doc line), so that this thread only prints;
+ * elsewhere, the piece laid out at once.
+ */
+export function docCode(piece: DocCode): string {
+  if (!collecting) return docCodeText((fileText, lineWidth) => formatModule('example.ts', fileText, lineWidth), piece);
+  collecting.push(piece);
+  return `${PIECE_MARK}${collecting.length - 1}\u0000`;
+}
+
+/** A module printed by `print`, with the doc code it holds (docCode) to be laid out with it by a Layout. */
+export function printWithDocCode(print: () => string): { readonly text: string; readonly pieces: readonly DocCode[] } {
+  const outer = collecting;
+  const pieces: DocCode[] = (collecting = []);
+  try {
+    return { text: print(), pieces };
+  } finally {
+    collecting = outer;
+  }
+}
+
 /** Modules laid out by a worker thread while this thread goes on (startLayout). */
 export interface Layout {
-  /** Hands a module over to be laid out as formatModule lays it out. */
-  readonly add: (filePath: string, text: string) => void;
+  /** Hands a module over to be laid out as formatModule lays it out, the marks of its doc code (printWithDocCode) replaced by the pieces laid out. */
+  readonly add: (filePath: string, text: string, pieces?: readonly DocCode[]) => void;
   /** Blocks until every module handed over is laid out: their texts, in the order handed over (dprint's error, thrown, if one failed). */
   readonly finish: () => string[];
 }
@@ -61,12 +118,19 @@ const LAYOUT_PATIENCE_MS = 5 * 60 * 1000;
 const WORKER = `
 const { readFileSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
-const { formatterModule, wasm, config, port, flag } = workerData;
+const { formatterModule, wasm, config, mark, port, flag } = workerData;
+const docCodeText = ${DOC_CODE_TEXT};
 let formatter;
-port.on('message', ({ id, filePath, text }) => {
+const formatText = (fileText, lineWidth) => formatter.formatText({ filePath: 'example.ts', fileText, overrideConfig: { lineWidth } });
+port.on('message', ({ id, filePath, text, pieces }) => {
   let answer;
   try {
     formatter ??= (() => { const f = require(formatterModule).createFromBuffer(readFileSync(wasm)); f.setConfig(...config); return f; })();
+    if (pieces.length) {
+      // each mark stands alone on a doc line, \` * \` after its indent: the piece's lines take its place, written alike (\` *\` alone before an empty one)
+      const marks = new RegExp('^([ \\\\t]*) \\\\* ' + mark + '(\\\\d+)\\\\u0000$', 'gm');
+      text = text.replace(marks, (_, indent, n) => docCodeText(formatText, pieces[Number(n)]).split('\\n').map((line) => indent + ' *' + (line ? ' ' + line : '')).join('\\n'));
+    }
     answer = { id, text: formatter.formatText({ filePath, fileText: text }) };
   } catch (error) {
     answer = { id, error: error instanceof Error ? error.message : String(error) };
@@ -91,7 +155,7 @@ export function startLayout(): Layout {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     const formatterModule = createRequire(import.meta.url).resolve('@dprint/formatter');
-    const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, port: port2, flag }, transferList: [port2] });
+    const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, mark: PIECE_MARK, port: port2, flag }, transferList: [port2] });
     worker.unref();
     port1.unref();
     shared = { worker, port: port1, flag, answered: 0 };
@@ -100,7 +164,7 @@ export function startLayout(): Layout {
   const session = shared;
   let added = 0;
   return {
-    add: (filePath, text) => port.postMessage({ id: added++, filePath, text }),
+    add: (filePath, text, pieces = []) => port.postMessage({ id: added++, filePath, text, pieces }),
     finish: () => {
       const texts: string[] = new Array<string>(added);
       let received = 0;
