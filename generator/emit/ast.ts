@@ -202,7 +202,7 @@ export function getter(name: string, value: Expression): TS.GetAccessorDeclarati
 }
 
 /** Flat text this long reads better one member per line (as a formatter would break it). */
-const BREAK_AT = 72;
+export const BREAK_AT = 72;
 const tooLong = (node: TS.Node) => print(node).length > BREAK_AT;
 
 export interface Parameter {

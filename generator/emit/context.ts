@@ -154,8 +154,8 @@ export class RawCode {
 
 export const raw = (code: string) => new RawCode(code);
 
-/** Prints plain data (strings, numbers, booleans, arrays, objects, RawCode) as a TypeScript literal. */
-export function printLiteral(value: unknown, indent = ''): string {
+/** Prints plain data (strings, numbers, booleans, arrays, objects, RawCode) as a TypeScript literal, a list or object over `width` columns on a line per item. */
+export function printLiteral(value: unknown, indent = '', width = 100): string {
   if (value instanceof RawCode) return value.code;
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'number') {
@@ -164,16 +164,16 @@ export function printLiteral(value: unknown, indent = ''): string {
   }
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) {
-    const items = value.map((v) => printLiteral(v, indent + '  '));
+    const items = value.map((v) => printLiteral(v, indent + '  ', width));
     const flat = `[${items.join(', ')}]`;
-    return flat.length <= 100 && !flat.includes('\n') ? flat : `[\n${items.map((i) => `${indent}  ${i},`).join('\n')}\n${indent}]`;
+    return flat.length <= width && !flat.includes('\n') ? flat : `[\n${items.map((i) => `${indent}  ${i},`).join('\n')}\n${indent}]`;
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return '{}';
-    const items = entries.map(([k, v]) => `${propertyKey(k)}: ${printLiteral(v, indent + '  ')}`);
+    const items = entries.map(([k, v]) => `${propertyKey(k)}: ${printLiteral(v, indent + '  ', width)}`);
     const flat = `{ ${items.join(', ')} }`;
-    return flat.length <= 100 && !flat.includes('\n') ? flat : `{\n${items.map((i) => `${indent}  ${i},`).join('\n')}\n${indent}}`;
+    return flat.length <= width && !flat.includes('\n') ? flat : `{\n${items.map((i) => `${indent}  ${i},`).join('\n')}\n${indent}}`;
   }
   throw new Error(`cannot print ${String(value)}`);
 }

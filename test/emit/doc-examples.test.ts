@@ -1,9 +1,12 @@
 // The `@example` of each repository method family, given a small entity: the call with sample
 // values and the request the runtime's builders compute for it (small exact texts).
 import test from 'ava';
+import fc from 'fast-check';
+import { arr, binary, call, construct, literal, obj, print, prop, str, type Expression } from '../../generator/emit/ast.js';
+import { docCode, LINE_WIDTH } from '../../generator/emit/output/format.js';
 import { defineTable, entity, gsi, lsi, t as types } from '../../dsl/index.js';
 import { createContext } from '../../generator/emit/context.js';
-import { examplesOf, scanExample, transactionExample } from '../../generator/emit/examples/doc-examples.js';
+import { examplesOf, scanExample, sendsText, transactionExample } from '../../generator/emit/examples/doc-examples.js';
 import { entityScope } from '../../generator/emit/entity/entity-scope.js';
 
 const table = defineTable({
@@ -344,4 +347,40 @@ test('scanSegments: four segments unless told otherwise, the first shown', (t) =
     '// sends 4 ScanCommand requests (one per segment); the first:',
     "// { TableName: 'Shop', Segment: 0, TotalSegments: 4, Limit: 100 }",
   ]);
+});
+
+/** A request value as the compiler's printer spells it through ast.ts's builders (`obj` and `arr` break a member per line past 72 columns), long runs of one character repeated. */
+function printerLiteral(value: unknown): Expression {
+  if (typeof value === 'string') {
+    const parts = [...value.matchAll(/(.)\1{7,}|(?:(.)(?!\2{7}))+/gsu)].map(([run, char]) => (char === undefined ? str(run) : call(prop(str(char), 'repeat'), [literal([...run].length)])));
+    return parts.length ? parts.reduce((left, right) => binary(left, '+', right)) : str('');
+  }
+  if (value instanceof Set) return construct('Set', [arr([...value].map(printerLiteral))]);
+  if (value instanceof Uint8Array) return construct('Uint8Array', [arr([...value].map((b) => literal(b)))]);
+  if (Array.isArray(value)) return arr(value.map(printerLiteral));
+  if (value !== null && typeof value === 'object') return obj(Object.entries(value).map(([k, v]) => [k, v === undefined ? undefined : printerLiteral(v)] as const));
+  return literal(value);
+}
+
+test('a request is laid out as the compiler printed it: any strings, runs, numbers, odd keys, sets, bytes and nesting', (t) => {
+  const text = fc.oneof(fc.string({ maxLength: 12, unit: 'grapheme' }), fc.constantFrom('*/', "it's", 'a\\b', 'x'.repeat(9), `Article.${'\u{10ffff}'.repeat(12)}`, 'Z'.repeat(20)));
+  const scalar = fc.oneof(text, fc.integer({ min: -1e6, max: 1e6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean());
+  const key = fc.oneof(fc.constantFrom('TableName', 'Key', '#n0', ':v0', 'a-b', '__proto__'), fc.string({ minLength: 1, maxLength: 8 }));
+  const value = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar,
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 5 }),
+      fc.uniqueArray(text, { maxLength: 3 }).map((items) => new Set(items)),
+      fc.uint8Array({ maxLength: 4 }),
+    ),
+  })).value;
+  fc.assert(
+    fc.property(fc.dictionary(key, value, { minKeys: 1, maxKeys: 6 }), (input) => {
+      const want = `// sends PutCommand:\n${docCode({ code: print(printerLiteral(input)), width: LINE_WIDTH - 6, wrap: ['(', ');'], linePrefix: '// ' })}`;
+      t.is(sendsText({ command: 'PutCommand', input }), want);
+    }),
+    { numRuns: 150 },
+  );
 });

@@ -18,8 +18,8 @@ import { Transaction } from '../../../templates/runtime/transaction.js';
 import { nativeQueryInput } from '../../../templates/runtime/native-index.js';
 import { planDelete, planIncrement, planPut, planUpdate, writeInput, type UpdateReturnValues, type WritePlan } from '../../../templates/runtime/write.js';
 import type { AccessPath, ResolvedPattern } from '../../model/access-paths.js';
-import { arr, awaitExpr, binary, call, construct, forAwait, id, literal, obj, path, print, prop, str, type DocTag, type Expression } from '../ast.js';
-import { entityNames } from '../context.js';
+import { arr, awaitExpr, BREAK_AT, call, construct, forAwait, id, literal, obj, path, print, prop, str, type DocTag, type Expression } from '../ast.js';
+import { entityNames, printLiteral, quote, raw, type RawCode } from '../context.js';
 import { liveEntityModel } from '../entity/entity-model.js';
 import type { EntityScope } from '../entity/entity-scope.js';
 import { docCode, LINE_WIDTH } from '../output/format.js';
@@ -83,28 +83,31 @@ function samples(attributes: Readonly<Record<string, AttributeDef>>, names: read
 const RUN = 8;
 
 /** A string as source, long runs of one character as `.repeat`: `'Article.' + '\u{10ffff}'.repeat(255)`. */
-function stringLiteral(text: string): Expression {
-  const parts: Expression[] = [];
+function stringCode(text: string): RawCode {
+  const parts: string[] = [];
   const pattern = new RegExp(`(.)\\1{${RUN - 1},}`, 'gsu');
   let at = 0;
   for (const match of text.matchAll(pattern)) {
-    if (match.index > at) parts.push(str(text.slice(at, match.index)));
-    parts.push(call(prop(str(match[1]!), 'repeat'), [literal([...match[0]].length)]));
+    if (match.index > at) parts.push(quote(text.slice(at, match.index)));
+    parts.push(`${quote(match[1]!)}.repeat(${[...match[0]].length})`);
     at = match.index + match[0].length;
   }
-  if (at < text.length || parts.length === 0) parts.push(str(text.slice(at)));
-  return parts.reduce((left, right) => binary(left, '+', right));
+  if (at < text.length || parts.length === 0) parts.push(quote(text.slice(at)));
+  return raw(parts.join(' + '));
 }
 
-/** A request value as source: sets and bytes as their constructors, long runs in strings repeated, the rest as literals. */
-function requestLiteral(value: unknown): Expression {
-  if (typeof value === 'string') return stringLiteral(value);
-  if (value instanceof Set) return construct('Set', [arr([...value].map(requestLiteral))]);
-  if (value instanceof Uint8Array) return construct('Uint8Array', [arr([...value].map((b) => literal(b)))]);
-  if (Array.isArray(value)) return arr(value.map(requestLiteral));
-  if (value !== null && typeof value === 'object') return obj(Object.entries(value).map(([k, v]) => [k, v === undefined ? undefined : requestLiteral(v)] as const));
-  return literal(value);
+/** A request value as data printLiteral prints: sets and bytes as their constructors, long runs in strings repeated, the rest as it is. */
+function requestData(value: unknown): unknown {
+  if (typeof value === 'string') return stringCode(value);
+  if (value instanceof Set) return raw(`new Set(${printed([...value].map(requestData))})`);
+  if (value instanceof Uint8Array) return raw(`new Uint8Array(${printed([...value])})`);
+  if (Array.isArray(value)) return value.map(requestData);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v === undefined ? undefined : requestData(v)]));
+  return value;
 }
+
+/** Data printed as `obj` and `arr` print it: a list or object on a line per item where it is long (dprint keeps those lines). */
+const printed = (data: unknown) => printLiteral(data, '', BREAK_AT);
 
 /** The width of code in a doc comment: its indent and ` * ` taken off. */
 const DOC_CODE_WIDTH = LINE_WIDTH - 6;
@@ -154,7 +157,7 @@ const requestCodes = new WeakMap<Sent, string>();
  */
 export function sendsText(sent: Sent): string {
   let code = requestCodes.get(sent);
-  if (code === undefined) requestCodes.set(sent, (code = print(requestLiteral(sent.input))));
+  if (code === undefined) requestCodes.set(sent, (code = printed(requestData(sent.input))));
   const sends = sent.count === undefined ? `// sends ${sent.command}:` : `// sends ${sent.count} ${sent.command} requests (one per ${sent.per}); the first:`;
   return `${sends}\n${docCode({ code, width: DOC_CODE_WIDTH, wrap: ['(', ');'], linePrefix: '// ' })}`;
 }
