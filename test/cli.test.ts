@@ -178,7 +178,7 @@ const broken: Array<[string, string, RegExp]> = [
   [
     'an entity without a key',
     `import { defineTable, entity, t } from 'ddbgen';\nexport default defineTable({\n  name: 'Abc',\n  // @ts-expect-error: no key\n  entities: { U: entity({ attributes: { id: t.string() } }) },\n});\n`,
-    /^schema\.ts:5:\d+ - error DDB103: an entity has no key\n    at schema\.ts\n    fix: give it key: \{ pk: '…', sk: '…' \}, e\.g\. key: \{ pk: 'User#<id>', sk: 'PROFILE' \}\n/,
+    /^schema\.ts:5:18 - error DDB103: an entity has no key\n    at schema\.ts\n    fix: give it key: \{ pk: '…', sk: '…' \}, e\.g\. key: \{ pk: 'User#<id>', sk: 'PROFILE' \}\n/,
   ],
   [
     'an entity declared twice',

@@ -177,24 +177,27 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
       fail(messages.DDB001(display(file), 'no such file'), 'DDB001');
       continue;
     }
+    let parsed: SchemaLocator | undefined;
+    const locator = () => {
+      if (!locateModule) throw new Error('internal: diagnostics placed before the schema locator was loaded (await locatorLoaded())');
+      return (parsed ??= new locateModule.SchemaLocator(file, undefined, text));
+    };
     let exported: unknown;
     try {
       const module = (await (options.evaluate ?? ((f, t) => evaluateSchema(f, t, options.cache)))(file, text)) as Record<string, unknown> | undefined;
       exported = module && 'default' in module ? module['default'] : undefined;
     } catch (error) {
       if ((error as { ddbgenCode?: unknown }).ddbgenCode === 'DDB103') {
-        fail(messages.DDB103(), 'DDB103', errorLocation(error, file));
+        // at the entity() call the source shows without a key: the stack frame's line and column are the transpiled code's
+        await locatorLoaded();
+        const frame = errorLocation(error, file);
+        fail(messages.DDB103(), 'DDB103', locator().entityWithoutKey(frame?.line) ?? frame);
         continue;
       }
       const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       fail(messages.DDB001(display(file), reason), 'DDB001', errorLocation(error, file));
       continue;
     }
-    let parsed: SchemaLocator | undefined;
-    const locator = () => {
-      if (!locateModule) throw new Error('internal: diagnostics placed before the schema locator was loaded (await locatorLoaded())');
-      return (parsed ??= new locateModule.SchemaLocator(file, undefined, text));
-    };
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isTable)) {
       await locatorLoaded();

@@ -2,7 +2,7 @@
 // module's syntax tree with ts-morph: from the default export through object literals, factory
 // calls (entity({…}), gsi({…})) and same-file constants.
 
-import { Node, Project, type SourceFile } from 'ts-morph';
+import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
 
 export interface SourceLocation {
   readonly line: number;
@@ -33,6 +33,27 @@ function propertyName(node: Node): string | undefined {
     return nameNode.getText();
   }
   return undefined;
+}
+
+/** Whether a declaration written as this expression certainly has no key entity() takes: an object literal without `key`, or whose `key` is no object with `pk`, and no spread. */
+function lacksKey(declaration: Node | undefined): boolean {
+  const hasSpread = (object: Node) => Node.isObjectLiteralExpression(object) && object.getProperties().some((p) => Node.isSpreadAssignment(p));
+  const object = declaration && unwrapLiteral(declaration);
+  if (!object || !Node.isObjectLiteralExpression(object) || hasSpread(object)) return false;
+  const key = object.getProperties().find((p) => propertyName(p) === 'key');
+  if (!key) return true;
+  if (!Node.isPropertyAssignment(key)) return false;
+  const value = unwrapLiteral(key.getInitializer()!);
+  if (Node.isStringLiteral(value) || Node.isNumericLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || value.getKind() === SyntaxKind.NullKeyword || value.getKind() === SyntaxKind.TrueKeyword || value.getKind() === SyntaxKind.FalseKeyword) return true;
+  if (!Node.isObjectLiteralExpression(value) || hasSpread(value)) return false;
+  return !value.getProperties().some((p) => propertyName(p) === 'pk');
+}
+
+/** The expression through parentheses, `as` and `satisfies` (not through names or calls, which unwrap follows). */
+function unwrapLiteral(node: Node): Node {
+  let current = node;
+  while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) current = current.getExpression();
+  return current;
 }
 
 /** Locates paths inside one schema file. Parsing happens once per file. */
@@ -124,6 +145,24 @@ export class SchemaLocator {
       seen.add(name);
     }
     return duplicates;
+  }
+
+  /**
+   * Where entity() refuses a declaration for want of a key (DDB103): the first `entity({…})` call
+   * whose object certainly has none (no `key`, or a `key` that is no object with a `pk`, and no
+   * spread that could bring one), the one on `line` (a stack frame's) if several are in doubt. A
+   * stack frame alone is not enough: its column is the transpiled code's, and a transpiler need not
+   * keep lines (the editor's does not).
+   */
+  entityWithoutKey(line?: number): SourceLocation | undefined {
+    const calls = this.source.getDescendants().filter((node) => {
+      if (!Node.isCallExpression(node)) return false;
+      const callee = node.getExpression();
+      const named = Node.isIdentifier(callee) ? callee.getText() : Node.isPropertyAccessExpression(callee) ? callee.getName() : undefined;
+      return named === 'entity' && lacksKey(node.getArguments()[0]);
+    });
+    const at = calls.map((call) => this.source.getLineAndColumnAtPos(call.getStart()));
+    return at.find((location) => location.line === line) ?? at[0];
   }
 
   /** Location of the default export, for problems with the module as a whole. */

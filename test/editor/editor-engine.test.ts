@@ -101,6 +101,22 @@ test('mid-edit: a syntax error, a half-typed placeholder or a module that throws
   t.deepEqual((await engine.analyze(schema, '')).diagnostics.map((d) => [d.code, d.start, d.length]), [['DDB002', 0, 0]]);
 });
 
+test('DDB103: an entity without a key is placed at its entity() call in the text being edited, whatever the transpiler did to lines', async (t) => {
+  const { schema, text } = await starterProject('engine-no-key');
+  const engine = new EditorEngine({ staleCheck: false });
+  /** Each diagnostic's code and start, and where it should be: the start of the `entity(` call of the entity at `which` (0: User, 1: Order). */
+  const check = async (edited: string, which: 0 | 1) => {
+    const calls = [...edited.matchAll(/entity\(\{/g)].map((m) => m.index);
+    t.deepEqual((await engine.analyze(schema, edited)).diagnostics.map((d) => [d.code, d.start]), [['DDB103', calls[which]]], edited);
+  };
+  const orderKey = "key: { pk: 'USER#<userId>', sk: 'ORDER#<placedAt>#<orderId>' },";
+  // the key deleted; a key without pk; a key that is a string; both entities without one (entity() refuses the first it meets)
+  await check(text.replace(orderKey, ''), 1);
+  await check(text.replace(orderKey, "key: { sk: 'ORDER' },"), 1);
+  await check(text.replace(orderKey, "key: 'USER#<userId>',"), 1);
+  await check(text.replace(orderKey, '').replace("key: { pk: 'USER#<id>', sk: 'PROFILE' },", ''), 0);
+});
+
 test('completions at the start of a segment offer the literal segments other entities use; codes map to numbers and back', async (t) => {
   const { schema, text } = await starterProject('engine-literals');
   const engine = new EditorEngine({ staleCheck: false });
