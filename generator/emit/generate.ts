@@ -19,7 +19,8 @@ import { emitInMemory, inMemoryInput } from './integrations/in-memory.js';
 import { emitStream } from './integrations/stream.js';
 import { emitTableClass } from './table/table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table/table-definition.js';
-import { formatModule, printWithDocCode, startLayout, type Layout } from './output/format.js';
+import { docComment, type Doc } from './output/doc-comment.js';
+import { docCommentMarks, formatModule, printWithDocCode, startLayout, type Layout } from './output/format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './output/generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime/runtime-modules.js';
 import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './output/native-check.js';
@@ -68,8 +69,6 @@ function printStatements(statements: readonly StatementStructures[]): string {
   return parts.join('');
 }
 
-type Doc = string | { description?: unknown; tags?: ReadonlyArray<{ text?: unknown }> };
-
 const escapeDoc = (doc: Doc): Doc =>
   typeof doc === 'string'
     ? commentText(doc)
@@ -80,17 +79,37 @@ const escapeDoc = (doc: Doc): Doc =>
         ...(doc.tags ? { tags: doc.tags.map(({ text, ...tag }) => ({ ...tag, text: typeof text === 'string' ? commentText(text) : text })) } : {}),
       };
 
-/** A copy of the structures with the text of every doc comment escaped (commentText): no emitter prints schema text that ends a comment. */
-function withEscapedDocs<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withEscapedDocs) as T;
+/** A copy of the structures with the text of every doc comment escaped (commentText): no emitter prints schema text that ends a comment. Each copied list of docs is added to `lists`. */
+function withEscapedDocs<T>(value: T, lists: Doc[][]): T {
+  if (Array.isArray(value)) return value.map((v) => withEscapedDocs(v, lists)) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'docs' && Array.isArray(v) ? v.map(escapeDoc) : withEscapedDocs(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if (key !== 'docs' || !Array.isArray(v)) return [key, withEscapedDocs(v, lists)];
+      const docs = (v as Doc[]).map(escapeDoc);
+      lists.push(docs);
+      return [key, docs];
+    }),
+  ) as T;
 }
 
-/** One emitted module printed flat (imports, then statements with doc text escaped), before layout. */
+/**
+ * One emitted module printed flat (imports, then statements with doc text escaped), before layout.
+ * Printed for the layout worker (printWithDocCode), its doc comments go to the worker as text, each
+ * a mark here, unless ts-morph would print one of them otherwise than docComment (then ts-morph
+ * prints them all, as its writer's state runs on from one comment to the next).
+ */
 function printModule(module: EmittedModule): string {
   const imports = module.imports.map((declaration) => ({ kind: StructureKind.ImportDeclaration as Kind.ImportDeclaration, ...declaration }));
-  return printStatements([...imports, ...withEscapedDocs(module.statements)]);
+  const lists: Doc[][] = [];
+  const statements = withEscapedDocs(module.statements, lists);
+  const comments = lists.flat().map(docComment);
+  const marks = comments.every((c) => c !== undefined) ? docCommentMarks(comments as string[]) : undefined;
+  if (marks) {
+    let next = 0;
+    for (const docs of lists) docs.forEach((_, i) => (docs[i] = marks[next++]!));
+  }
+  return printStatements([...imports, ...statements]);
 }
 
 /** Prints one emitted module as a file: banner, imports, statements (doc text escaped), laid out by format.ts. */
@@ -237,9 +256,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     const key = renderKey(name, input);
     const text = previous.renders.get(key);
     if (text === undefined) {
-      const { text: flat, pieces } = printWithDocCode(() => printModule(module()));
+      const { text: flat, ...held } = printWithDocCode(() => printModule(module()));
       unformatted.set(name, key);
-      (layout ??= startLayout()).add(name, flat, pieces);
+      (layout ??= startLayout()).add(name, flat, held);
       files.set(`${folder}/${name}`, flat);
       stats.rendered++;
       return;

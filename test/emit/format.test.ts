@@ -7,7 +7,7 @@ import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
 import { entityFile } from '../../generator/emit/context.js';
 import { takeEntityModule } from '../../generator/emit/entity/entity-module.js';
 import { generateTable, renderModule } from '../../generator/emit/generate.js';
-import { docCode, LINE_WIDTH, printWithDocCode, startLayout } from '../../generator/emit/output/format.js';
+import { docCode, docCommentMarks, LINE_WIDTH, printWithDocCode, startLayout } from '../../generator/emit/output/format.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -63,8 +63,16 @@ test('doc code outside a module printed for the worker is laid out at once; prin
   t.notRegex(outer.text, /Shop/, 'the pieces are marks until laid out');
   t.is(docCode({ code: 'f( 1 )', width: 20 }), 'f(1);');
 
+  t.is(docCommentMarks(['/** x */']), undefined, 'outside printWithDocCode, the caller prints its doc comments');
+});
+
+test('the layout worker puts each doc comment where its mark is, at that indent, then each piece of doc code in the comment', (t) => {
   const layout = startLayout();
-  const printed = printWithDocCode(() => `/**\n * Sends it.\n * @example\n * ${docCode({ code: 'await f({ a: 1, b: 2, c: 3 })', width: 20 })}\n */\nexport const x = 1;\n`);
-  layout.add('x.ts', printed.text, printed.pieces);
-  t.deepEqual(layout.finish(), ['/**\n * Sends it.\n * @example\n * await f({\n *   a: 1,\n *   b: 2,\n *   c: 3,\n * });\n */\nexport const x = 1;\n']);
+  const printed = printWithDocCode(() => {
+    const [first, second] = docCommentMarks([`/**\n * Sends it.\n * @example\n * ${docCode({ code: 'await f({ a: 1, b: 2, c: 3 })', width: 20 })}\n */`, '/** The answer. */'])!;
+    return `/** ${first} */\nexport const x = 1;\nexport interface Y {\n  /** ${second} */\n  a: string;\n}\n`;
+  });
+  t.deepEqual([printed.pieces.length, printed.comments.length], [1, 2]);
+  layout.add('x.ts', printed.text, printed);
+  t.deepEqual(layout.finish(), ['/**\n * Sends it.\n * @example\n * await f({\n *   a: 1,\n *   b: 2,\n *   c: 3,\n * });\n */\nexport const x = 1;\nexport interface Y {\n  /** The answer. */\n  a: string;\n}\n']);
 });

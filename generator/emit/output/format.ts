@@ -73,9 +73,17 @@ const docCodeText = new Function(`return ${DOC_CODE_TEXT}`)() as DocCodeText;
 
 /** What stands for each piece of doc code in a module printed for the layout worker: a line of its own no schema text can spell. */
 const PIECE_MARK = `\u0000ddbgen-doc-code ${randomUUID()} `;
+/** What stands for each doc comment in a module printed for the layout worker (a doc of its own, printed `/** mark *\/`). */
+const COMMENT_MARK = `\u0000ddbgen-doc-comment ${randomUUID()} `;
 
-/** The pieces of doc code met while a module is printed for the layout worker (printWithDocCode), else undefined. */
-let collecting: DocCode[] | undefined;
+/** What a module printed for the layout worker hands it besides its text: the pieces of doc code and the doc comments its marks stand for. */
+interface ForLayout {
+  readonly pieces: DocCode[];
+  readonly comments: string[];
+}
+
+/** What the module being printed for the layout worker (printWithDocCode) holds so far, else undefined. */
+let collecting: ForLayout | undefined;
 
 /**
  * The text of a piece of doc code: within printWithDocCode, a mark the layout worker replaces by
@@ -84,16 +92,27 @@ let collecting: DocCode[] | undefined;
  */
 export function docCode(piece: DocCode): string {
   if (!collecting) return docCodeText((fileText, lineWidth) => formatModule('example.ts', fileText, lineWidth), piece);
-  collecting.push(piece);
-  return `${PIECE_MARK}${collecting.length - 1}\u0000`;
+  collecting.pieces.push(piece);
+  return `${PIECE_MARK}${collecting.pieces.length - 1}\u0000`;
 }
 
-/** A module printed by `print`, with the doc code it holds (docCode) to be laid out with it by a Layout. */
-export function printWithDocCode(print: () => string): { readonly text: string; readonly pieces: readonly DocCode[] } {
+/**
+ * Within printWithDocCode, the docs that stand for these doc comments (unindented, as
+ * doc-comment.ts prints them): the layout worker puts each comment in its place, at its indent, so
+ * that this thread does not write them out. Undefined elsewhere: the caller prints the docs itself.
+ */
+export function docCommentMarks(comments: readonly string[]): string[] | undefined {
+  if (!collecting) return undefined;
+  const { comments: collected } = collecting;
+  return comments.map((comment) => `${COMMENT_MARK}${collected.push(comment) - 1}\u0000`);
+}
+
+/** A module printed by `print`, with the doc code (docCode) and doc comments (docCommentMarks) it holds, to be laid out with it by a Layout. */
+export function printWithDocCode(print: () => string): { readonly text: string } & Readonly<ForLayout> {
   const outer = collecting;
-  const pieces: DocCode[] = (collecting = []);
+  const held: ForLayout = (collecting = { pieces: [], comments: [] });
   try {
-    return { text: print(), pieces };
+    return { text: print(), ...held };
   } finally {
     collecting = outer;
   }
@@ -101,8 +120,8 @@ export function printWithDocCode(print: () => string): { readonly text: string; 
 
 /** Modules laid out by a worker thread while this thread goes on (startLayout). */
 export interface Layout {
-  /** Hands a module over to be laid out as formatModule lays it out, the marks of its doc code (printWithDocCode) replaced by the pieces laid out. */
-  readonly add: (filePath: string, text: string, pieces?: readonly DocCode[]) => void;
+  /** Hands a module over to be laid out as formatModule lays it out, the marks of what it holds (printWithDocCode) replaced by the comments and pieces laid out. */
+  readonly add: (filePath: string, text: string, held?: Readonly<ForLayout>) => void;
   /** Blocks until every module handed over is laid out: their texts, in the order handed over (dprint's error, thrown, if one failed). */
   readonly finish: () => string[];
 }
@@ -118,17 +137,22 @@ const LAYOUT_PATIENCE_MS = 5 * 60 * 1000;
 const WORKER = `
 const { readFileSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
-const { formatterModule, wasm, config, mark, port, flag } = workerData;
+const { formatterModule, wasm, config, pieceMark, commentMark, port, flag } = workerData;
 const docCodeText = ${DOC_CODE_TEXT};
 let formatter;
 const formatText = (fileText, lineWidth) => formatter.formatText({ filePath: 'example.ts', fileText, overrideConfig: { lineWidth } });
-port.on('message', ({ id, filePath, text, pieces }) => {
+port.on('message', ({ id, filePath, text, pieces, comments }) => {
   let answer;
   try {
     formatter ??= (() => { const f = require(formatterModule).createFromBuffer(readFileSync(wasm)); f.setConfig(...config); return f; })();
+    if (comments.length) {
+      // each comment's mark is a doc of its own line, \`/** mark */\` after its indent: the comment's lines take its place, each after that indent
+      const marks = new RegExp('^([ \\\\t]*)/\\\\*\\\\* ' + commentMark + '(\\\\d+)\\\\u0000 \\\\*/$', 'gm');
+      text = text.replace(marks, (_, indent, n) => comments[Number(n)].split('\\n').map((line) => indent + line).join('\\n'));
+    }
     if (pieces.length) {
-      // each mark stands alone on a doc line, \` * \` after its indent: the piece's lines take its place, written alike (\` *\` alone before an empty one)
-      const marks = new RegExp('^([ \\\\t]*) \\\\* ' + mark + '(\\\\d+)\\\\u0000$', 'gm');
+      // each piece's mark stands alone on a doc line, \` * \` after its indent: the piece's lines take its place, written alike (\` *\` alone before an empty one)
+      const marks = new RegExp('^([ \\\\t]*) \\\\* ' + pieceMark + '(\\\\d+)\\\\u0000$', 'gm');
       text = text.replace(marks, (_, indent, n) => docCodeText(formatText, pieces[Number(n)]).split('\\n').map((line) => indent + ' *' + (line ? ' ' + line : '')).join('\\n'));
     }
     answer = { id, text: formatter.formatText({ filePath, fileText: text }) };
@@ -155,7 +179,7 @@ export function startLayout(): Layout {
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const { port1, port2 } = new MessageChannel();
     const formatterModule = createRequire(import.meta.url).resolve('@dprint/formatter');
-    const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, mark: PIECE_MARK, port: port2, flag }, transferList: [port2] });
+    const worker = new Worker(WORKER, { eval: true, workerData: { formatterModule, wasm: getPath(), config: CONFIG, pieceMark: PIECE_MARK, commentMark: COMMENT_MARK, port: port2, flag }, transferList: [port2] });
     worker.unref();
     port1.unref();
     shared = { worker, port: port1, flag, answered: 0 };
@@ -164,7 +188,7 @@ export function startLayout(): Layout {
   const session = shared;
   let added = 0;
   return {
-    add: (filePath, text, pieces = []) => port.postMessage({ id: added++, filePath, text, pieces }),
+    add: (filePath, text, held = { pieces: [], comments: [] }) => port.postMessage({ id: added++, filePath, text, pieces: held.pieces, comments: held.comments }),
     finish: () => {
       const texts: string[] = new Array<string>(added);
       let received = 0;
