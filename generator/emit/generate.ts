@@ -20,7 +20,7 @@ import { emitStream } from './integrations/stream.js';
 import { emitTableClass } from './table/table-class.js';
 import { emitTableDefinition, hasTableSettings, tableDefinitionName, tableSettingsName } from './table/table-definition.js';
 import { docComment, type Doc } from './output/doc-comment.js';
-import { docCommentMarks, formatModule, printWithDocCode, startLayout, type Layout } from './output/format.js';
+import { docCommentMarks, formatModule, printForLayout, startLayout, type Layout } from './output/format.js';
 import { emptyCache, renderKey, sourcesHash, type GenerationCache } from './output/generation-cache.js';
 import { moduleFormat, runtimeModules, usedRuntime } from './runtime/runtime-modules.js';
 import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions } from './output/native-check.js';
@@ -95,7 +95,7 @@ function withEscapedDocs<T>(value: T, lists: Doc[][]): T {
 
 /**
  * One emitted module printed flat (imports, then statements with doc text escaped), before layout.
- * Printed for the layout worker (printWithDocCode), its doc comments go to the worker as text, each
+ * Printed for the layout worker (printForLayout), its doc comments go to the worker as text, each
  * a mark here, unless ts-morph would print one of them otherwise than docComment (then ts-morph
  * prints them all, as its writer's state runs on from one comment to the next).
  */
@@ -256,7 +256,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
     const key = renderKey(name, input);
     const text = previous.renders.get(key);
     if (text === undefined) {
-      const { text: flat, ...held } = printWithDocCode(() => printModule(module()));
+      const { text: flat, ...held } = printForLayout(() => printModule(module()));
       unformatted.set(name, key);
       (layout ??= startLayout()).add(name, flat, held);
       files.set(`${folder}/${name}`, flat);

@@ -7,7 +7,7 @@ import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
 import { entityFile } from '../../generator/emit/context.js';
 import { takeEntityModule } from '../../generator/emit/entity/entity-module.js';
 import { generateTable, renderModule } from '../../generator/emit/generate.js';
-import { docCode, docCommentMarks, LINE_WIDTH, printWithDocCode, startLayout } from '../../generator/emit/output/format.js';
+import { docCode, docCommentMarks, LINE_WIDTH, printForLayout, startLayout } from '../../generator/emit/output/format.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -49,12 +49,12 @@ test('a module laid out by the worker with its doc code is the module laid out a
   t.true(files.get('shop/order.ts')!.includes("   * // { TableName: 'Shop', Key: { pk: 'Order*\\/#orderId-1', sk: 'ORDER' } }\n"), "a comment's end in a request is escaped");
 });
 
-test('doc code outside a module printed for the worker is laid out at once; printWithDocCode gives back what it collected and restores the outer collection', (t) => {
+test('doc code outside a module printed for the worker is laid out at once; printForLayout gives back what it collected and restores the outer collection', (t) => {
   const piece = { code: "{ TableName: 'Shop', Key: { pk: 'a*/b' } }", width: LINE_WIDTH - 6, wrap: ['(', ');'] as const, linePrefix: '// ' };
   t.is(docCode(piece), "// { TableName: 'Shop', Key: { pk: 'a*\\/b' } }");
-  const outer = printWithDocCode(() => {
+  const outer = printForLayout(() => {
     const first = docCode(piece);
-    const inner = printWithDocCode(() => `/**\n * ${docCode({ code: 'f(1)', width: 20 })}\n */`);
+    const inner = printForLayout(() => `/**\n * ${docCode({ code: 'f(1)', width: 20 })}\n */`);
     t.is(inner.pieces.length, 1);
     return `${first}|${docCode(piece)}|${inner.text}`;
   });
@@ -63,12 +63,12 @@ test('doc code outside a module printed for the worker is laid out at once; prin
   t.notRegex(outer.text, /Shop/, 'the pieces are marks until laid out');
   t.is(docCode({ code: 'f( 1 )', width: 20 }), 'f(1);');
 
-  t.is(docCommentMarks(['/** x */']), undefined, 'outside printWithDocCode, the caller prints its doc comments');
+  t.is(docCommentMarks(['/** x */']), undefined, 'outside printForLayout, the caller prints its doc comments');
 });
 
 test('the layout worker puts each doc comment where its mark is, at that indent, then each piece of doc code in the comment', (t) => {
   const layout = startLayout();
-  const printed = printWithDocCode(() => {
+  const printed = printForLayout(() => {
     const [first, second] = docCommentMarks([`/**\n * Sends it.\n * @example\n * ${docCode({ code: 'await f({ a: 1, b: 2, c: 3 })', width: 20 })}\n */`, '/** The answer. */'])!;
     return `/** ${first} */\nexport const x = 1;\nexport interface Y {\n  /** ${second} */\n  a: string;\n}\n`;
   });

@@ -11,9 +11,9 @@ export type Doc = string | OptionalKind<JSDocStructure>;
  * The doc comment ts-morph prints for `doc`, without indent: `/** text *\/` for one line, else
  * `/**`, a ` * line` per line (` *` alone for an empty one) and ` *\/`; a description, then each tag
  * as `@name text`. Undefined where ts-morph's writer would read the text as code and print it
- * otherwise (a carriage return, which it takes for a line break; a line with an odd number of backticks, or
- * a `${`, after which it takes the text for a template literal and stops indenting; a `/*`, which
- * it takes for a comment's start): ts-morph prints those.
+ * otherwise, which ts-morph is left to print: a carriage return (a line break to it), a `/*` (a
+ * comment's start), a `${` or a line with an odd number of backticks (a template literal, inside
+ * which it stops indenting).
  */
 export function docComment(doc: Doc): string | undefined {
   const text = typeof doc === 'string' ? doc : docText(doc);

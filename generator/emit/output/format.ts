@@ -82,11 +82,11 @@ interface ForLayout {
   readonly comments: string[];
 }
 
-/** What the module being printed for the layout worker (printWithDocCode) holds so far, else undefined. */
+/** What the module being printed for the layout worker (printForLayout) holds so far, else undefined. */
 let collecting: ForLayout | undefined;
 
 /**
- * The text of a piece of doc code: within printWithDocCode, a mark the layout worker replaces by
+ * The text of a piece of doc code: within printForLayout, a mark the layout worker replaces by
  * the piece laid out (each line as ts-morph writes a doc line), so that this thread only prints;
  * elsewhere, the piece laid out at once.
  */
@@ -97,7 +97,7 @@ export function docCode(piece: DocCode): string {
 }
 
 /**
- * Within printWithDocCode, the docs that stand for these doc comments (unindented, as
+ * Within printForLayout, the docs that stand for these doc comments (unindented, as
  * doc-comment.ts prints them): the layout worker puts each comment in its place, at its indent, so
  * that this thread does not write them out. Undefined elsewhere: the caller prints the docs itself.
  */
@@ -108,7 +108,7 @@ export function docCommentMarks(comments: readonly string[]): string[] | undefin
 }
 
 /** A module printed by `print`, with the doc code (docCode) and doc comments (docCommentMarks) it holds, to be laid out with it by a Layout. */
-export function printWithDocCode(print: () => string): { readonly text: string } & Readonly<ForLayout> {
+export function printForLayout(print: () => string): { readonly text: string } & Readonly<ForLayout> {
   const outer = collecting;
   const held: ForLayout = (collecting = { pieces: [], comments: [] });
   try {
@@ -120,7 +120,7 @@ export function printWithDocCode(print: () => string): { readonly text: string }
 
 /** Modules laid out by a worker thread while this thread goes on (startLayout). */
 export interface Layout {
-  /** Hands a module over to be laid out as formatModule lays it out, the marks of what it holds (printWithDocCode) replaced by the comments and pieces laid out. */
+  /** Hands a module over to be laid out as formatModule lays it out, the marks of what it holds (printForLayout) replaced by the comments and pieces laid out. */
   readonly add: (filePath: string, text: string, held?: Readonly<ForLayout>) => void;
   /** Blocks until every module handed over is laid out: their texts, in the order handed over (dprint's error, thrown, if one failed). */
   readonly finish: () => string[];
