@@ -1,6 +1,6 @@
 // The layout of generated modules (format.ts): a module handed to the layout worker with its doc
-// code (the @example calls and requests, marked as printed) comes back as the same module laid out
-// at once on this thread, every piece laid out in its place.
+// comments and doc code (the @example calls and requests), each a mark as printed, comes back as
+// the same module printed by ts-morph and laid out at once on this thread.
 import path from 'node:path';
 import test from 'ava';
 import { defineTable, entity, gsi, t as types } from '../../dsl/index.js';
