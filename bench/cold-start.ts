@@ -169,6 +169,8 @@ export interface ColdStartResult {
   readonly text: string;
   /** ddbgen − hand-written, median of the rounds' differences, SDK bundled and external (ms). */
   readonly added: { bundled: Stats; external: Stats };
+  /** ddbgen's added instructions as a share of the hand-written process's (median of the counted processes), SDK bundled and external; undefined when none were counted. */
+  readonly addedInstructions?: { bundled: number; external: number };
   readonly load: string;
 }
 
@@ -222,6 +224,7 @@ export async function benchColdStart(processes: number, counted = 0): Promise<Co
     // the instructions executed, where asked: every variant `counted` times, interleaved, the medians compared
     const counts = variants.map(() => [] as number[]);
     for (let round = 0; round < counted; round++) for (let i = 0; i < variants.length; i++) counts[i]!.push(await instructionCount(variants[i]!, server.endpoint));
+    const shareOf = (at: number) => (stats(counts[at]!).median - stats(counts[at + 1]!).median) / stats(counts[at + 1]!).median;
     const instructions = counted
       ? `\n\nInstructions executed (valgrind's callgrind, every thread of the process, V8's hash and random seeds fixed; median of ${counted} process${counted === 1 ? '' : 'es'} per variant): the machine's load does not move them. ` +
         ([['bundled', 0], ['external', 2]] as const)
@@ -245,7 +248,13 @@ export async function benchColdStart(processes: number, counted = 0): Promise<Co
       '| SDK | to the first answer, wall | to the import done, wall | to the first answer, CPU | to the import done, CPU |\n|---|---|---|---|---|\n' +
       `${differences.join('\n')}\n\n` +
       `Target: ddbgen's added time to the first answer ≤ 5 ms (median of ${processes} fresh processes) — ${met ? 'met' : 'missed'} (SDK bundled ${ms(added.bundled.median)} ms, SDK external ${ms(added.external.median)} ms).${instructions}`;
-    return { title: '13. Cold start of a Lambda-style handler (fresh Node processes, `ddbgen local`)', text, added: { bundled: added.bundled, external: added.external }, load };
+    return {
+      title: '13. Cold start of a Lambda-style handler (fresh Node processes, `ddbgen local`)',
+      text,
+      added: { bundled: added.bundled, external: added.external },
+      ...(counted ? { addedInstructions: { bundled: shareOf(0), external: shareOf(2) } } : {}),
+      load,
+    };
   } finally {
     client.destroy();
     await server.stop();
