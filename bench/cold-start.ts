@@ -230,7 +230,7 @@ export async function benchColdStart(processes: number, counted = 0): Promise<Co
         ([['bundled', 0], ['external', 2]] as const)
           .map(([sdk, at]) => {
             const [ours, theirs] = [stats(counts[at]!).median, stats(counts[at + 1]!).median];
-            const share = (ours - theirs) / theirs;
+            const share = shareOf(at);
             return `SDK ${sdk}: ddbgen ${(ours / 1e6).toFixed(1)} M, hand-written ${(theirs / 1e6).toFixed(1)} M, ${share >= 0 ? '+' : ''}${((ours - theirs) / 1e6).toFixed(1)} M (${(share * 100).toFixed(2)} %; at the hand-written process's median wall time in this run, ${ms(share * stats(times[at + 1]!.answered).median)} ms)`;
           })
           .join('; ') +

@@ -2,7 +2,7 @@
 // module's syntax tree with ts-morph: from the default export through object literals, factory
 // calls (entity({…}), gsi({…})) and same-file constants.
 
-import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node, Project, type SourceFile } from 'ts-morph';
 
 export interface SourceLocation {
   readonly line: number;
@@ -44,7 +44,7 @@ function lacksKey(declaration: Node | undefined): boolean {
   if (!key) return true;
   if (!Node.isPropertyAssignment(key)) return false;
   const value = unwrapLiteral(key.getInitializer()!);
-  if (Node.isStringLiteral(value) || Node.isNumericLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) || value.getKind() === SyntaxKind.NullKeyword || value.getKind() === SyntaxKind.TrueKeyword || value.getKind() === SyntaxKind.FalseKeyword) return true;
+  if (Node.isLiteralExpression(value) || Node.isNullLiteral(value) || Node.isTrueLiteral(value) || Node.isFalseLiteral(value)) return true;
   if (!Node.isObjectLiteralExpression(value) || hasSpread(value)) return false;
   return !value.getProperties().some((p) => propertyName(p) === 'pk');
 }
