@@ -204,7 +204,7 @@ test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest p
   t.is(await run('--no-cache'), 0, stderr);
   t.false(existsSync(path.join(project, 'node_modules')), '--no-cache writes no cache, the loader\'s included');
   t.is(await run(), 0);
-  t.true(readdirSync(path.join(project, 'node_modules', '.cache', 'ddbgen', 'jiti')).length > 0, 'the schema loader caches its transpiled modules there too');
+  t.true(readdirSync(path.join(project, 'node_modules', '.cache', 'ddbgen', 'transpile')).length > 0, 'the schema loader caches its transpiled modules there too');
   const file = cacheFile(path.join(project, 'src', 'generated'), 'mini', 'ts')!;
   t.is(path.dirname(file), path.join(project, 'node_modules', '.cache', 'ddbgen'));
   t.true(existsSync(file));

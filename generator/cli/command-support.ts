@@ -81,9 +81,9 @@ export function report(io: CliIo, diagnostics: readonly Diagnostic[]): void {
   if (errors) io.stderr(`\nddbgen: ${errors} error${errors === 1 ? '' : 's'}; nothing was written\n`);
 }
 
-export async function loadValid(io: CliIo, files: readonly string[], cache = true, locate: 'eager' | 'lazy' = 'eager'): Promise<SchemaTable[] | undefined> {
+export async function loadValid(io: CliIo, files: readonly string[], cache = true, locate: 'eager' | 'lazy' = 'eager', compiler = false): Promise<SchemaTable[] | undefined> {
   const { loadSchemas } = await import('../load/load-schema.js');
-  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache, locate });
+  const { tables, diagnostics } = await loadSchemas(files, io.cwd, { cache, locate, compiler });
   report(io, diagnostics);
   return diagnostics.some((d) => d.severity === 'error') ? undefined : tables;
 }

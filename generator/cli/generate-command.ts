@@ -68,7 +68,8 @@ function tableOrigin(inputs: Inputs, schema: string): Origin {
 
 async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promise<number> {
   progress(io, `loading ${inputs.files.length} schema${inputs.files.length === 1 ? '' : 's'}`);
-  const tables = await loadValid(io, inputs.files, inputs.cache, 'lazy');
+  // the compiler transpiles the schema: generate loads it anyway to emit
+  const tables = await loadValid(io, inputs.files, inputs.cache, 'lazy', true);
   progress(io, '');
   if (!tables) return EXIT.failed;
   boundHeapGrowth(tables);

@@ -13,8 +13,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { TransformOptions } from 'jiti';
-import { Node, Project, ts } from 'ts-morph';
+import { Node, Project } from 'ts-morph';
 import type { AttributeDef, EntityDef, Severity, TableDef, TemplateDef } from '../../dsl/ir.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
@@ -22,7 +21,8 @@ import { pageUri } from '../diagnostics/pages.js';
 import { tableFolder } from '../emit/context.js';
 import { loadStatement } from '../lint/describe.js';
 import { lintFindings } from '../lint/run-lint.js';
-import { freshEvaluation, locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
+import { babelTransform, freshEvaluation, locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
+import { schemaTransform } from '../load/schema-transpile.js';
 import { SchemaLocator } from '../load/locate.js';
 import { keySpaces, type EntitySpace } from '../model/load-model.js';
 import { packageRoot, packageVersion } from '../package-root.js';
@@ -311,31 +311,10 @@ export class EditorEngine {
     return project;
   }
 
-  /** jiti's default transform (babel), for modules the engine does not transpile itself. */
-  private babel: ReturnType<typeof schemaImporter> | undefined;
-
-  /**
-   * The schema text is transpiled by the TypeScript compiler already loaded (ts.transpileModule to
-   * CommonJS, as jiti runs it): a tenth of jiti's babel transform's time on a 100-entity schema.
-   * Modules with top-level await, and JavaScript modules, go through jiti's own transform.
-   */
-  private transform(options: TransformOptions): { code: string } {
-    const file = options.filename ?? '';
-    if (/\.[cm]?tsx?$/.test(file) && !/(^|[^\w$.])await\b/.test(options.source)) {
-      const { outputText } = ts.transpileModule(options.source, {
-        fileName: file,
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, sourceMap: false, inlineSourceMap: false, jsx: ts.JsxEmit.React, verbatimModuleSyntax: false },
-        reportDiagnostics: false,
-      });
-      return { code: outputText };
-    }
-    this.babel ??= schemaImporter(undefined, false);
-    return { code: this.babel.transform(options) };
-  }
-
   private evaluate(file: string, text: string | undefined, stamps: Stamp[]): Promise<unknown> {
     // no transpile cache on disk (each edit is a new text: nothing is written), the DSL kept loaded
-    const importer = (this.importer ??= schemaImporter(file, false, { moduleCache: true, transform: (options) => this.transform(options) }));
+    // the compiler transpiles even text that does not parse: the editor shows its syntax errors itself
+    const importer = (this.importer ??= schemaImporter(file, false, { moduleCache: true, transform: schemaTransform(babelTransform, false, { unparsable: 'compiler' }) }));
     return freshEvaluation(
       async () => (text === undefined ? importer.import(file) : importer.evalModule(text, { filename: file, id: file, async: true })),
       (dropped) => {

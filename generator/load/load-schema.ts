@@ -1,5 +1,6 @@
-// Loads schema modules (TypeScript, no build step, via jiti), checks that they export tables,
-// validates each table and places every diagnostic at file:line:column. Placing parses the schema
+// Loads schema modules (TypeScript, no build step: jiti runs them, the compiler transpiles them, see
+// schema-transpile.ts), checks that they export tables, validates each table and places every
+// diagnostic at file:line:column. Placing parses the schema
 // with the compiler (locate.ts, ts-morph): with `locate: 'lazy'` that happens only when something
 // is to be placed (a clean schema never loads the compiler), and a caller with diagnostics of its
 // own to place awaits locatorLoaded() first.
@@ -7,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createJiti, type JitiOptions } from 'jiti';
+import { createJiti, type JitiOptions, type TransformOptions } from 'jiti';
 import type { TableDef } from '../../dsl/ir.js';
 import type { Diagnostic, PendingDiagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
@@ -16,6 +17,7 @@ import { keepFilesPrivate, projectCacheDir } from '../project-root.js';
 import { checkTable } from '../validate/check-table.js';
 import { screenNames } from '../validate/name-rules.js';
 import type { SchemaLocator } from './locate.js';
+import { errorLocation, schemaTransform } from './schema-transpile.js';
 
 export interface SchemaTable {
   readonly table: TableDef;
@@ -38,11 +40,12 @@ export interface LoadResult {
 const dslEntry = runningFromSource ? path.join(packageRoot, 'dsl', 'index.ts') : path.join(packageRoot, 'dist', 'dsl', 'index.js');
 
 /**
- * Loads TypeScript modules that import 'ddbgen' (schemas and ddbgen.config.ts). The transpile cache
- * lives in node_modules/.cache/ddbgen/jiti of the project holding `file`, and nowhere when there
- * is no project, no `file` is named or `cache` is false; the files jiti writes there are made 0600
- * after each import (jiti takes no file mode). Without `moduleCache` in `options`, every import
- * evaluates afresh.
+ * Loads TypeScript modules that import 'ddbgen': ddbgen.config.ts with jiti's own transform
+ * (babel), whose transpile cache lives in node_modules/.cache/ddbgen/jiti of the project holding
+ * `file`, and nowhere when there is no project, no `file` is named or `cache` is false (the files
+ * jiti writes there are made 0600 after each import: jiti takes no file mode); schemas with the
+ * `transform` of schema-transpile.ts (evaluateSchema). Without `moduleCache` in `options`, every
+ * import evaluates afresh.
  */
 export function schemaImporter(file?: string, cache = true, options: Pick<JitiOptions, 'moduleCache' | 'transform'> = {}) {
   const fsCache = (file !== undefined && cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
@@ -92,8 +95,8 @@ export function freshEvaluation<T>(evaluate: () => Promise<T>, dropped: (file: s
   return turn;
 }
 
-/** One importer per transpile cache (a project's, or none), keeping the DSL loaded. */
-const importers = new Map<string | false, ReturnType<typeof schemaImporter>>();
+/** One importer per transpile cache (a project's, or none) and transpiler, keeping the DSL loaded. */
+const importers = new Map<string, ReturnType<typeof schemaImporter>>();
 
 export interface LoadOptions {
   /** Keep the loader's transpile cache (default true; `--no-cache` turns it off). */
@@ -109,15 +112,30 @@ export interface LoadOptions {
    * evaluated and placed from this text, not read from disk (the modules it imports still are).
    */
   readonly sources?: ReadonlyMap<string, string>;
+  /**
+   * Transpile schema modules with the compiler (schema-transpile.ts) where babel is the default:
+   * for a command that loads the compiler anyway (generate), where it costs less than babel.
+   */
+  readonly compiler?: boolean;
   /** Evaluates a schema module (default: evaluateSchema, as generate does); `text` is its unsaved text when `sources` has it. */
   readonly evaluate?: (file: string, text: string | undefined) => Promise<unknown>;
 }
 
-/** Evaluates a schema module afresh, as generate does: from disk, or from `text` (its unsaved text) resolved as if it were the file. */
-export function evaluateSchema(file: string, text: string | undefined, cache = true): Promise<unknown> {
-  const fsCache = (cache && projectCacheDir(path.dirname(file), 'jiti')) || false;
-  const importer = importers.get(fsCache) ?? schemaImporter(file, cache, { moduleCache: true });
-  importers.set(fsCache, importer);
+/** jiti's own transform (babel), for what the compiler's output cannot run (schema-transpile.ts). */
+let babel: ReturnType<typeof schemaImporter> | undefined;
+export const babelTransform = (options: TransformOptions) => (babel ??= schemaImporter(undefined, false)).transform(options);
+
+/**
+ * Evaluates a schema module afresh: from disk, or from `text` (its unsaved text) resolved as if it
+ * were the file. Modules are transpiled by babel, or with `compiler` by the compiler where its
+ * output runs (schema-transpile.ts), and cached in node_modules/.cache/ddbgen/transpile of the
+ * project holding `file`.
+ */
+export function evaluateSchema(file: string, text: string | undefined, cache = true, compiler = false): Promise<unknown> {
+  const cacheDir = (cache && projectCacheDir(path.dirname(file), 'transpile')) || false;
+  const key = `${cacheDir}\0${compiler}`;
+  const importer = importers.get(key) ?? schemaImporter(file, false, { moduleCache: true, transform: schemaTransform(babelTransform, cacheDir, { compiler }) });
+  importers.set(key, importer);
   return freshEvaluation(async () => (text === undefined ? importer.import(file) : importer.evalModule(text, { filename: file, id: file, async: true })));
 }
 
@@ -155,14 +173,6 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object that was not made by defineTable' : `a ${typeof value}, not a table`;
 }
 
-/** file:line:column of the first stack frame inside `file`, if any. */
-function errorLocation(error: unknown, file: string): { line: number; column: number } | undefined {
-  const text = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
-  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(text);
-  return match ? { line: Number(match[1]), column: Number(match[2]) } : undefined;
-}
-
 export async function loadSchemas(files: readonly string[], cwd = process.cwd(), options: LoadOptions = {}): Promise<LoadResult> {
   const tables: SchemaTable[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -184,7 +194,7 @@ export async function loadSchemas(files: readonly string[], cwd = process.cwd(),
     };
     let exported: unknown;
     try {
-      const module = (await (options.evaluate ?? ((f, t) => evaluateSchema(f, t, options.cache)))(file, text)) as Record<string, unknown> | undefined;
+      const module = (await (options.evaluate ?? ((f, t) => evaluateSchema(f, t, options.cache, options.compiler)))(file, text)) as Record<string, unknown> | undefined;
       exported = module && 'default' in module ? module['default'] : undefined;
     } catch (error) {
       if ((error as { ddbgenCode?: unknown }).ddbgenCode === 'DDB103') {

@@ -12,4 +12,5 @@ import '../table-settings-export.test.js';
 import '../generated-names.test.js';
 import '../origin.test.js';
 import '../project-root.test.js';
+import '../schema-transpile.test.js';
 import '../terminal.test.js';
