@@ -55,9 +55,9 @@ const tableInput = {
   ],
   GlobalSecondaryIndexes: [{ IndexName: 'byName', KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' as const }], Projection: { ProjectionType: 'ALL' as const } }],
 };
-/** Item i: 50 users of articles, about 150 bytes, a GSI key. */
 /** The partitions (users) the items are spread over, item i in partition i % PARTITIONS. */
 const PARTITIONS = 50;
+/** Item i: 50 users of articles, about 150 bytes, a GSI key. */
 const item = (i: number) => ({
   pk: { S: `USER#u${i % PARTITIONS}` },
   sk: { S: `ARTICLE#${String(i).padStart(8, '0')}` },

@@ -1,9 +1,8 @@
-// Loads schema modules (TypeScript, no build step: jiti runs them, the compiler transpiles them, see
-// schema-transpile.ts), checks that they export tables, validates each table and places every
-// diagnostic at file:line:column. Placing parses the schema
-// with the compiler (locate.ts, ts-morph): with `locate: 'lazy'` that happens only when something
-// is to be placed (a clean schema never loads the compiler), and a caller with diagnostics of its
-// own to place awaits locatorLoaded() first.
+// Loads schema modules (TypeScript, no build step: jiti runs them, transpiled as schema-transpile.ts
+// says), checks that they export tables, validates each table and places every diagnostic at
+// file:line:column. Placing parses the schema with the compiler (locate.ts, ts-morph): with
+// `locate: 'lazy'` that happens only when something is to be placed (a clean schema is never
+// parsed), and a caller with diagnostics of its own to place awaits locatorLoaded() first.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,8 +1,8 @@
 // How schema modules are transpiled for jiti: where the compiler is loaded anyway (generate, the
 // editor), by the compiler (ts.transpileModule to CommonJS, as jiti runs it), a fraction of jiti's
-// own babel transform's time (a 500-entity schema: about 0.3 s against 0.9 s, and babel's own
-// loading besides), with babel kept for what the compiler's CommonJS output cannot run (top-level
-// await, import.meta) and for text that does not parse (babel's error names the place). The
+// own babel transform's time (a 500-entity schema: 0.25–0.55 s against 0.8–1.4 s, and babel's
+// own loading besides), with babel kept for what the compiler's CommonJS output cannot run
+// (top-level await, import.meta) and for text that does not parse (babel's error names the place). The
 // compiler's output moves lines, so each transpiled module's source map is kept, and errorLocation
 // reads a stack frame back to the schema's own line and column. Transpiled modules are cached on
 // disk with their maps (a project's node_modules/.cache/ddbgen/transpile, files 0600), keyed by
