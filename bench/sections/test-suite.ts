@@ -41,7 +41,7 @@ export async function testSuite(): Promise<void> {
     '9. The test suite',
     `\`npm test\` (build, generate, type-check, the whole suite, DynamoDB Local and Chromium included), one run: ${text} wall${cpuText} on ${os.cpus().length} cores, load average ${load} at its end. ` +
       `Target ≤ 6 min on an idle 2-core machine — ${verdict(seconds <= 360)}.` +
-      (total === undefined ? '' : ` At ${Math.round(total)} CPU-s two cores need at least ${minutes(total / 2)}. Better goal, with every end-to-end file in the suite: ≤ 10 min and ≤ 1,100 CPU-s — ${verdict(better!)}.`),
+      (total === undefined ? '' : ` At ${Math.round(total).toLocaleString('en-US')} CPU-s two cores need at least ${minutes(total / 2)}. Better goal, with every end-to-end file in the suite: ≤ 10 min and ≤ 1,100 CPU-s — ${verdict(better!)}.`),
   );
   goals.push({
     measure: '`npm test` on a 2-core machine',
