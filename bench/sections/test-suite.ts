@@ -47,11 +47,12 @@ export async function testSuite(): Promise<void> {
     measure: '`npm test` on a 2-core machine',
     measured: `${text} wall${cpuText}`,
     goal: total === undefined ? '≤ 6 min' : '≤ 6 min; better: ≤ 10 min and ≤ 1,100 CPU-s',
-    met: better ?? seconds <= 360,
+    // within 6 minutes the issue's own goal is met; past them, the verdict is the better goal's
+    met: seconds <= 360 || (better ?? false),
     note:
       `section 9; load average ${load} at its end` +
-      (total === undefined
+      (seconds <= 360 || total === undefined
         ? ''
-        : '. 6 minutes on two cores is at most 720 CPU-s with both busy the whole run, and the suite runs what the issues require of it (a site build and Chromium, `npm install` and compilers, the benchmarks\' smoke, DynamoDB Local, tsgo and tsc over generated output); the verdict is the better goal\'s, no test above half its timeout besides'),
+        : '. 6 minutes on two cores is at most 720 CPU-s with both busy the whole run, and the suite runs what the issues require of it (a site build and Chromium, `npm install` and compilers, the benchmarks\' smoke, DynamoDB Local, tsgo and tsc over generated output); the verdict is the better goal\'s'),
   });
 }
