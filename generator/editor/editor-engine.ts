@@ -9,30 +9,28 @@
 // The stale-output check (DDB090) is `ddbgen generate --check` itself, run in a child process for a
 // schema whose saved text is what the editor holds and whose output folder exists.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Node, Project } from 'ts-morph';
-import type { AttributeDef, EntityDef, Severity, TableDef, TemplateDef } from '../../dsl/ir.js';
+import { Project } from 'ts-morph';
+import type { Severity, TableDef } from '../../dsl/ir.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { messages } from '../diagnostics/messages.js';
 import { pageUri } from '../diagnostics/pages.js';
 import { tableFolder } from '../emit/context.js';
-import { loadStatement } from '../lint/describe.js';
 import { lintFindings } from '../lint/run-lint.js';
 import { babelTransform, freshEvaluation, locatorLoaded, loadSchemas, schemaImporter } from '../load/load-schema.js';
 import { schemaTransform } from '../load/schema-transpile.js';
 import { SchemaLocator } from '../load/locate.js';
-import { keySpaces, type EntitySpace } from '../model/load-model.js';
-import { packageRoot, packageVersion } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { projectRootOf } from '../project-root.js';
-import { sampleKey, sampleValues } from '../report/view-model.js';
 import { findConfig, loadConfig } from '../cli/config.js';
 import { AnalysisWorker, type Stamp } from './analysis-thread.js';
 import type { Analysis, EditorCompletion, EditorDiagnostic, EditorFix, EditorHover } from './editor-answers.js';
+import { folderStamp, mtimeOf, runDdbgen, summarizeStale } from './output-check.js';
 import { shardFix, validationFixes } from './quick-fixes.js';
-import { attributesInText, exportOffset, exportsTable, lineStarts, parse, shifted, spanAt, templateSite } from './schema-text.js';
+import { exportOffset, exportsTable, lineStarts, parse, shifted, spanAt } from './schema-text.js';
+import { templateCompletions, templateHover } from './template-answers.js';
 
 // the plugin loads this module alone, when it first needs the engine, and numbers the codes it reports and fixes
 export { FIXABLE_CODES, numericCode } from './editor-answers.js';
@@ -73,21 +71,6 @@ interface ConfigInfo {
   readonly lint: Readonly<Record<string, Severity>>;
 }
 
-/** An attribute's kind as completions show it: `number 0..1e12`, `enum ACTIVE | BANNED`. */
-function kindText(def: AttributeDef): string {
-  const optional = def.optional ? ' (optional)' : '';
-  switch (def.kind) {
-    case 'number':
-      return `number${def.min !== undefined || def.max !== undefined ? ` ${def.min ?? '?'}..${def.max ?? '?'}` : ' (no min/max: give a range to key on it)'}${def.integer ? ', integer' : ''}${optional}`;
-    case 'enum':
-      return `enum ${def.values.join(' | ')}${optional}`;
-    case 'string':
-      return `string${def.cardinality !== undefined ? `, ${def.cardinality} values` : ''}${def.pii ? ', pii' : ''}${optional}`;
-    default:
-      return `${def.kind}${optional}`;
-  }
-}
-
 /** Keeps at most `max` entries, the least recently used going first. */
 class Lru<V> {
   private readonly map = new Map<string, V>();
@@ -112,14 +95,6 @@ class Lru<V> {
     return this.map.size;
   }
 }
-
-const mtimeOf = (file: string) => {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return -1;
-  }
-};
 
 export class EditorEngine {
   private readonly results: Lru<Analysis & { readonly stamps: readonly Stamp[] }>;
@@ -488,44 +463,7 @@ export class EditorEngine {
   /** Completions inside a key-template string: attribute names after `<`, else literal segments other entities use. */
   completions(file: string, text: string, offset: number): readonly EditorCompletion[] | undefined {
     try {
-      const { source } = this.parsedText(file, text);
-      const site = templateSite(source, offset);
-      if (!site) return undefined;
-      const contentStart = site.literal.getStart(source) + 1;
-      const before = text.slice(contentStart, offset);
-      const tables = this.lastGood.get(file) ?? this.peek(file, text)?.tables ?? [];
-      const table = tables.find((t) => t.entities[site.entity]) ?? tables[0];
-      const delimiter = table?.delimiter ?? (/\bdelimiter:\s*['"](.)['"]/.exec(text)?.[1] ?? '#');
-      const open = /<([\w$]*)$/.exec(before);
-      if (open) {
-        const typed = open[1]!;
-        const start = offset - typed.length;
-        const closes = text[offset + (/^[\w$]*/.exec(text.slice(offset))?.[0].length ?? 0)] === '>';
-        const after = /^[\w$]*/.exec(text.slice(offset))?.[0].length ?? 0;
-        const fromText = attributesInText(source, site.entity);
-        const declared = table?.entities[site.entity]?.attributes;
-        const attributes = fromText ?? Object.entries(declared ?? {}).map(([name, def]) => ({ name, kind: def.kind }));
-        const items: EditorCompletion[] = attributes.map(({ name, kind }) => {
-          const def = declared?.[name];
-          return { name, kind: 'attribute' as const, detail: def ? kindText(def) : kind, insertText: closes ? name : `${name}>`, start, length: typed.length + after };
-        });
-        if (site.part === 'pk') items.push({ name: 'shard', kind: 'shard', detail: 'the shard suffix (needs shard: { count } on this key)', insertText: closes ? 'shard' : 'shard>', start, length: typed.length + after });
-        return items;
-      }
-      // at the start of a segment: literal segments the other entities use (keeps prefixes consistent)
-      const segmentStart = before.lastIndexOf(delimiter) + 1;
-      const typed = before.slice(segmentStart);
-      if (typed.includes('<')) return [];
-      const literals = new Map<string, Set<string>>();
-      for (const t of tables) {
-        for (const entity of Object.values(t.entities)) {
-          if (entity.name === site.entity) continue;
-          for (const template of entityTemplates(entity)) {
-            for (const segment of template.segments) if (segment.kind === 'literal' && segment.text && segment.text.startsWith(typed)) (literals.get(segment.text) ?? literals.set(segment.text, new Set()).get(segment.text)!).add(entity.name);
-          }
-        }
-      }
-      return [...literals].map(([name, users]) => ({ name, kind: 'literal' as const, detail: `used by ${[...users].join(', ')}`, insertText: name, start: offset - typed.length, length: typed.length }));
+      return templateCompletions(this.parsedText(file, text).source, text, offset, () => this.lastGood.get(file) ?? this.peek(file, text)?.tables ?? []);
     } catch (error) {
       this.log(`ddbgen: ${String(error)}`);
       return undefined;
@@ -535,35 +473,7 @@ export class EditorEngine {
   /** Hover on a key template: an example key built by the real codec, and the lint's arithmetic for its key space. */
   hover(file: string, text: string, offset: number): EditorHover | undefined {
     try {
-      const { source } = this.parsedText(file, text);
-      const site = templateSite(source, offset);
-      if (!site) return undefined;
-      const tables = this.peek(file, text)?.tables.length ? this.peek(file, text)!.tables : (this.lastGood.get(file) ?? []);
-      const table = tables.find((t) => t.entities[site.entity]);
-      const entity = table?.entities[site.entity];
-      if (!table || !entity) return undefined;
-      const mapping = site.keyPath[0] === 'key' ? entity.key : entity.indexes[site.keyPath[1]!];
-      const template: TemplateDef | undefined = mapping?.[site.part];
-      if (!template || template.source !== site.literal.text) return undefined;
-      const where = `${entity.name} ${[...site.keyPath, site.part].join('.')}`;
-      const lines = [`**ddbgen** · ${where} \`${template.source}\``];
-      const example = sampleKey(entity, template, `${entity.name}.${[...site.keyPath, site.part].join('.')}`, table.delimiter, mapping?.shard);
-      if (example) {
-        const values = sampleValues(entity);
-        const used = template.segments.flatMap((s) => (s.kind === 'placeholder' && s.name !== 'shard' ? [`${s.name} = ${show(values[s.name])}`] : []));
-        lines.push('', `Example key: \`${example}\``, '', `built by the key codec from ${used.length ? used.join(', ') : 'no values (a constant key)'}${mapping?.shard ? ', shard suffix of the example item' : ''}`);
-      }
-      if (site.part === 'pk') {
-        const index = site.keyPath[0] === 'key' ? 'table' : site.keyPath[1]!;
-        const space = keySpaces(table).find((s): s is EntitySpace => s.kind === 'entity' && s.owner === entity.name && s.index === index);
-        if (space) {
-          lines.push('', `Partitions: ${space.partitions.explain}`);
-          if (space.writes !== undefined || space.reads !== undefined) lines.push('', `Load (${space.label}): ${loadStatement(space)}`);
-          else lines.push('', 'No traffic is declared for this entity: declare traffic: { writesPerSecond, readsPerSecond } to see the load on its hottest key.');
-        }
-      }
-      const start = site.literal.getStart(source);
-      return { start, length: site.literal.getEnd() - start, markdown: lines.join('\n') };
+      return templateHover(this.parsedText(file, text).source, offset, () => (this.peek(file, text)?.tables.length ? this.peek(file, text)!.tables : (this.lastGood.get(file) ?? [])));
     } catch (error) {
       this.log(`ddbgen: ${String(error)}`);
       return undefined;
@@ -574,45 +484,4 @@ export class EditorEngine {
   get cacheSize(): number {
     return this.results.size;
   }
-}
-
-const show = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
-
-function entityTemplates(entity: EntityDef): TemplateDef[] {
-  return [entity.key.pk, entity.key.sk, ...Object.values(entity.indexes).flatMap((m) => [m.pk, m.sk])].filter((t): t is TemplateDef => t !== undefined);
-}
-
-/** A stamp of a table's output folder: its files' names and modification times. */
-function folderStamp(folder: string): string {
-  try {
-    return readdirSync(folder, { recursive: true })
-      .map((f) => `${String(f)}:${mtimeOf(path.join(folder, String(f)))}`)
-      .sort()
-      .join('|');
-  } catch {
-    return 'none';
-  }
-}
-
-/** "2 files changed, 1 missing" from generate --check's `stale:` lines. */
-function summarizeStale(lines: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const line of lines) {
-    const reason = /\(([^)]*)\)$/.exec(line)?.[1] ?? 'changed';
-    const key = /whose header/.test(reason) ? 'with another command in their header' : reason;
-    counts.set(key, (counts.get(key) ?? 0) + (Number(/^(\d+) files?/.exec(reason)?.[1]) || 1));
-  }
-  return [...counts].map(([reason, n]) => `${n} file${n === 1 ? '' : 's'} ${reason}`).join(', ');
-}
-
-/** Runs the installed ddbgen command (this package's bin) in `cwd`. */
-function runDdbgen(args: readonly string[], cwd: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(packageRoot, 'bin', 'ddbgen.js'), ...args, '--quiet'], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
 }

@@ -14,3 +14,4 @@ import '../origin.test.js';
 import '../project-root.test.js';
 import '../schema-transpile.test.js';
 import '../terminal.test.js';
+import '../editor/template-answers.test.js';
