@@ -9,7 +9,7 @@ import path from 'node:path';
 import test from 'ava';
 import { defineTable, edge, entity, gsi, t as types } from '../dsl/index.js';
 import { generateTable, type EmitKind, type Generation } from '../generator/emit/generate.js';
-import { cacheFile, emptyCache, readCache, writeCache } from '../generator/emit/output/generation-cache.js';
+import { cacheFile, checkStateDir, emptyCache, readCache, writeCache } from '../generator/emit/output/generation-cache.js';
 import { main } from '../generator/cli/cli.js';
 import { BANNER } from '../generator/emit/context.js';
 
@@ -209,5 +209,8 @@ test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest p
   t.is(path.dirname(file), path.join(project, 'node_modules', '.cache', 'ddbgen'));
   t.true(existsSync(file));
   t.true(readCache(file).renders.size > 0);
+  const kept = checkStateDir(path.join(project, 'src', 'generated'), 'mini', 'ts')!;
+  t.is(path.dirname(kept), path.join(project, 'node_modules', '.cache', 'ddbgen', 'check'));
+  t.deepEqual(readdirSync(kept).filter((f) => !statSync(path.join(kept, f)).isDirectory()).sort(), ['check.tsbuildinfo', 'files.json', 'package.json', 'tsconfig.json'], 'tsgo\'s check kept for the next run, no lock left');
   t.deepEqual(readdirSync(path.join(project, 'src', 'generated', 'mini')).filter((f) => !f.endsWith('.ts') && f !== 'runtime'), [], 'nothing but the output in the output folder');
 });

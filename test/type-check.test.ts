@@ -3,6 +3,9 @@
 // by file and line, and the same compiled files. TypeScript 7's tsgo (native-check.ts, installed
 // here as the optional dependency) words the same errors the same way.
 
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { ts } from 'ts-morph';
@@ -68,6 +71,67 @@ test('tsgo in a worker thread (startNativeCheck) answers as checkNatively does, 
   // it checks the text without its doc comments, and names an error at the same line
   const documented = files('/**\n * The answer, as text.\n * @example text\n */\nexport const text: string = answer;\n');
   t.deepEqual(startNativeCheck(compiler, documented, options, root, 'esm').wait(), ["shop/b.ts:6 Type 'number' is not assignable to type 'string'."]);
+});
+
+test('a kept folder: tsgo checks there with its build state, each answer as a fresh check gives it; changed files rewritten, dropped ones removed, a held folder left alone', (t) => {
+  const compiler = nativeCompiler();
+  if (!compiler) return t.fail('@typescript/native-preview (an optional dependency) is not installed');
+  const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
+  const kept = mkdtempSync(path.join(tmpdir(), 'ddbgen-kept-check-'));
+  t.teardown(() => rmSync(kept, { recursive: true, force: true }));
+  const check = (given: Map<string, string>) => startNativeCheck(compiler, given, options, root, 'esm', kept).wait();
+  const fresh = (given: Map<string, string>) => checkNatively(compiler, given, options, root, 'esm');
+  const held = () => readdirSync(kept, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort();
+  const withA = (a: string, b: string) => new Map([...files(b)].map(([file, text]) => [file, file.endsWith('a.ts') ? a : text]));
+
+  // each step's answer is a fresh check's: a clean program, an error in b, a's type changed under an unchanged b
+  const steps = [
+    files('export const twice = answer * 2;\n'),
+    files('const unused = 1;\nexport const text: string = answer;\n'),
+    files('export const twice = answer * 2;\n'),
+    withA("export const answer: string = 'forty-two';\n", 'export const twice = answer * 2;\n'),
+    files('export const twice = answer * 2;\n'),
+  ];
+  for (const [i, given] of steps.entries()) t.deepEqual(check(given), fresh(given), `step ${i + 1}`);
+  t.is(check(steps[3]!)!.length, 1, 'a change in a module is seen by the modules that import it');
+  t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts']);
+  t.true(existsSync(path.join(kept, 'check.tsbuildinfo')) && existsSync(path.join(kept, 'files.json')), 'the build state and the hashes of what it holds');
+  t.false(existsSync(path.join(kept, 'lock')), 'released');
+  for (const f of readdirSync(kept)) if (statSync(path.join(kept, f)).isFile()) t.is(statSync(path.join(kept, f)).mode & 0o077, 0, `${f} is private to this user`);
+
+  // a module no longer checked is removed: one that still imports it fails as it would fresh
+  const c = path.join(root, 'shop', 'c.ts');
+  t.deepEqual(check(new Map([...files('export const twice = answer * 2;\n'), [c, 'export const c = 1;\n']])), []);
+  t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts', 'shop/c.ts']);
+  const orphaned = files("import { c } from './c.js';\nexport const twice = answer * c;\n");
+  t.deepEqual(check(orphaned), fresh(orphaned));
+  t.is(check(orphaned)!.length, 1, 'the dropped module is not found');
+  t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts']);
+
+  // an interrupted run (no hashes left): what the folder holds is cleared before the check
+  rmSync(path.join(kept, 'files.json'));
+  writeFileSync(path.join(kept, 'shop', 'c.ts'), 'export const c = 1;\n');
+  t.deepEqual(check(orphaned), fresh(orphaned));
+  t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts']);
+
+  // held by a running process: checked in a temporary folder, the kept one untouched
+  const manifest = readFileSync(path.join(kept, 'files.json'), 'utf8');
+  writeFileSync(path.join(kept, 'lock'), String(process.pid));
+  t.deepEqual(check(steps[1]!), fresh(steps[1]!));
+  t.is(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest);
+  t.is(readFileSync(path.join(kept, 'lock'), 'utf8'), String(process.pid), 'the other run\'s lock is kept');
+  // held by a process that has ended: taken over
+  const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  writeFileSync(path.join(kept, 'lock'), ended);
+  t.deepEqual(check(steps[1]!), fresh(steps[1]!));
+  t.not(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest, 'checked in the kept folder');
+  t.false(existsSync(path.join(kept, 'lock')));
+
+  // tsgo could not run: no answer, and the build state is dropped for the next run
+  t.is(startNativeCheck({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, steps[0]!, options, root, 'esm', kept).wait(), undefined);
+  t.false(existsSync(path.join(kept, 'check.tsbuildinfo')));
+  t.false(existsSync(path.join(kept, 'lock')));
+  t.deepEqual(check(steps[3]!), fresh(steps[3]!), 'and the next run checks afresh');
 });
 
 test('tsgo writes the .js + .d.ts the compiler API writes, in one batch or one module per batch, and gives up (undefined) when it cannot run', (t) => {

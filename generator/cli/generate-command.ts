@@ -7,7 +7,7 @@ import path from 'node:path';
 import { messages } from '../diagnostics/messages.js';
 import type { SchemaTable } from '../load/load-schema.js';
 import type { GeneratedFiles } from '../emit/generate.js';
-import { cacheFile, readCache, writeCache } from '../emit/output/generation-cache.js';
+import { cacheFile, checkStateDir, readCache, writeCache } from '../emit/output/generation-cache.js';
 import { tableFolder, type Origin } from '../emit/context.js';
 import { packageVersion } from '../package-root.js';
 import { type CliIo } from '../command-io.js';
@@ -86,8 +86,15 @@ async function generateChecked(io: CliIo, inputs: Inputs, check: boolean): Promi
     try {
       const folder = tableFolder(table.table);
       const cachePath = inputs.cache ? cacheFile(inputs.out, folder, inputs.emit) : undefined;
+      const checkState = cachePath ? checkStateDir(inputs.out, folder, inputs.emit) : undefined;
       const origin = tableOrigin(inputs, table.file);
-      const generation = generateTable(table.table, inputs.out, { emit: inputs.emit, origin, ...(cachePath ? { cache: readCache(cachePath) } : { keepCache: false }), ...(io.interactive && !io.quiet ? { progress: step } : {}) });
+      const generation = generateTable(table.table, inputs.out, {
+        emit: inputs.emit,
+        origin,
+        ...(cachePath ? { cache: readCache(cachePath) } : { keepCache: false }),
+        ...(checkState ? { checkState } : {}),
+        ...(io.interactive && !io.quiet ? { progress: step } : {}),
+      });
       outputs.push({ table, files: generation.files, save: () => cachePath && writeCache(cachePath, generation.cache) });
     } catch (error) {
       progress(io, '');

@@ -222,6 +222,12 @@ export interface GenerateOptions {
    * `typescript`, the compiler API, re-checking only what a change can affect.
    */
   readonly typeChecker?: 'native' | 'typescript';
+  /**
+   * A private folder where tsgo keeps this table's check between runs (checkStateDir in
+   * generation-cache.ts; the CLI gives it unless `--no-cache`): tsgo then re-checks only the files
+   * a change can affect. Without it, each check starts afresh in a temporary folder.
+   */
+  readonly checkState?: string;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -294,7 +300,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const native = options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
   const nativeOptions = native && tsconfigOptions(checkOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
   // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
-  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format) : undefined;
+  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format, options.checkState) : undefined;
   try {
     options.progress?.(`laying out ${unformatted.size} modules`);
     const laidOut = layout?.finish() ?? [];

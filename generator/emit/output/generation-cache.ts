@@ -57,12 +57,18 @@ export function renderKey(module: string, input: unknown): string {
   return createHash('sha256').update(generatorFingerprint()).update('\0').update(module).update('\0').update(JSON.stringify(input)).digest('hex');
 }
 
+/** What names one table's output in the cache: its folder, how it is emitted, and a hash of where it is. */
+const outputId = (outDir: string, folder: string, emit: string) => `${folder}-${emit}-${createHash('sha256').update(path.resolve(outDir, folder)).update('\0').update(emit).digest('hex').slice(0, 16)}`;
+
 /** The cache file of one table's output in node_modules/.cache/ddbgen of the project holding the output; undefined when there is no such project. */
 export function cacheFile(outDir: string, folder: string, emit: string): string | undefined {
   const base = projectCacheDir(outDir);
-  if (base === undefined) return undefined;
-  const id = createHash('sha256').update(path.resolve(outDir, folder)).update('\0').update(emit).digest('hex').slice(0, 16);
-  return path.join(base, `${folder}-${emit}-${id}.json`);
+  return base === undefined ? undefined : path.join(base, `${outputId(outDir, folder, emit)}.json`);
+}
+
+/** The folder (node_modules/.cache/ddbgen/check/…, private, created) where tsgo keeps one table's type check between runs (native-check.ts); undefined when there is no such project. */
+export function checkStateDir(outDir: string, folder: string, emit: string): string | undefined {
+  return projectCacheDir(outDir, 'check', outputId(outDir, folder, emit));
 }
 
 const digest = (body: string) => createHash('sha256').update(body).digest('hex');

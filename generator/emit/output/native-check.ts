@@ -9,13 +9,15 @@
 // re-checking only what a change can affect.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { ts } from 'ts-morph';
 import { packageRoot } from '../../package-root.js';
+import { keepFilesPrivate } from '../../project-root.js';
 
 export interface NativeCompiler {
   /** The tsgo executable. */
@@ -78,6 +80,112 @@ function prepare(files: ReadonlyMap<string, string>, options: Record<string, unk
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }));
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: names }));
   return { dir, args: ['-p', dir, '--pretty', 'false'] };
+}
+
+/** What a kept folder (prepareKept) holds besides the files checked. */
+const LOCK = 'lock';
+const MANIFEST = 'files.json';
+const BUILD_STATE = 'check.tsbuildinfo';
+
+/** A process that may still hold a kept folder: `pid` runs, or could not be asked. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the kept folder for this process: a lock file naming its pid, made only where none is. A
+ * lock whose process has ended is taken over; one without a pid yet (being written) is respected
+ * for a minute. False when another run holds it or the folder cannot be written.
+ */
+function lock(dir: string): boolean {
+  const file = path.join(dir, LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      try {
+        const pid = Number(readFileSync(file, 'utf8'));
+        const held = Number.isInteger(pid) && pid > 0 ? running(pid) : Date.now() - statSync(file).mtimeMs < 60_000;
+        if (held) return false;
+        rmSync(file, { force: true });
+      } catch {
+        // released meanwhile: the next attempt takes it
+      }
+    }
+  }
+  return false;
+}
+
+/** The hashes of the files a kept folder holds, as its last finished check wrote them (undefined: unknown). */
+function readManifest(file: string): Record<string, string> | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    return Object.values(value).every((hash) => typeof hash === 'string') ? (value as Record<string, string>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * prepare, in a folder kept between runs (generate with its cache: `dir`, private to this user)
+ * instead of a temporary one, with tsgo's build state (`incremental`): only the files whose text
+ * changed are written again, files no longer checked are removed, and tsgo re-checks the files that
+ * changed and those whose imports' declarations did (an entity changed: its module and the
+ * table-level modules that import it, not the other entities). The hashes of what the folder holds
+ * are written once tsgo has run, and removed while a run changes it, so an interrupted run leaves a
+ * folder that the next one clears; tsgo itself re-reads every file and trusts its build state only
+ * for texts whose hash it recorded. Undefined when another run holds the folder or it cannot be
+ * used: the check is made in a temporary folder then.
+ */
+function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): (Prepared & { readonly release: (ran: boolean) => void }) | undefined {
+  if (!lock(dir)) return undefined;
+  const manifestFile = path.join(dir, MANIFEST);
+  try {
+    const before = readManifest(manifestFile);
+    rmSync(manifestFile, { force: true });
+    if (!before) for (const entry of readdirSync(dir)) if (entry !== LOCK && entry !== BUILD_STATE) rmSync(path.join(dir, entry), { recursive: true, force: true });
+    const after: Record<string, string> = {};
+    for (const [file, text] of files) {
+      const name = path.relative(relativeTo, file).split(path.sep).join('/');
+      const checked = withoutDocComments(text);
+      const hash = createHash('sha1').update(checked).digest('hex');
+      after[name] = hash;
+      if (before?.[name] === hash) continue;
+      mkdirSync(path.join(dir, path.dirname(name)), { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(dir, name), checked, { mode: 0o600 });
+    }
+    for (const name of Object.keys(before ?? {})) {
+      const stale = path.resolve(dir, name);
+      if (!(name in after) && stale.startsWith(dir + path.sep)) rmSync(stale, { force: true });
+    }
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }), { mode: 0o600 });
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, incremental: true, tsBuildInfoFile: `./${BUILD_STATE}` }, files: Object.keys(after) }), { mode: 0o600 });
+    return {
+      dir,
+      args: ['-p', dir, '--pretty', 'false'],
+      release: (ran) => {
+        try {
+          // a run that did not finish may have left its build state half written: the next starts without it
+          if (ran) writeFileSync(manifestFile, JSON.stringify(after), { mode: 0o600 });
+          else rmSync(path.join(dir, BUILD_STATE), { force: true });
+          keepFilesPrivate(dir);
+        } finally {
+          rmSync(path.join(dir, LOCK), { force: true });
+        }
+      },
+    };
+  } catch {
+    rmSync(path.join(dir, LOCK), { force: true });
+    return undefined;
+  }
 }
 
 /** A doc comment opening a line: what the emitters print above a declaration. */
@@ -202,7 +310,7 @@ export function emitNatively(compiler: NativeCompiler, files: ReadonlyMap<string
 export interface NativeCheck {
   /** Blocks until it is done: the errors, as checkNatively gives them (undefined: tsgo could not run, or did not answer in time). */
   readonly wait: () => string[] | undefined;
-  /** Its answer is not needed (it is let finish, and its folder removed). */
+  /** Its answer is not needed (it is let finish, and its folder removed, or a kept one released). */
   readonly cancel: () => void;
 }
 
@@ -234,19 +342,22 @@ try {
  * while this thread goes on: generate lays the modules out meanwhile (layout moves lines, never
  * types, so the unformatted text has the formatted text's errors, at other lines) and checks it
  * without its doc comments (withoutDocComments). `wait` blocks until it is done without an
- * event-loop turn, so generation stays synchronous.
+ * event-loop turn, so generation stays synchronous. With `keptDir`, the check is made in that
+ * folder with tsgo's build state from the last run (prepareKept), when no other run holds it.
  */
-export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): NativeCheck {
-  const { dir, args } = prepare(files, options, relativeTo, format, false);
+export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs', keptDir?: string): NativeCheck {
+  const kept = keptDir === undefined ? undefined : prepareKept(keptDir, files, options, relativeTo, format);
+  const { dir, args } = kept ?? prepare(files, options, relativeTo, format, false);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER, { eval: true, workerData: { exe: compiler.exe, args, cwd: dir, env: tsgoEnvironment(), port: port2, flag }, transferList: [port2] });
   worker.unref();
   let answer: { value: string[] | undefined } | undefined;
-  const done = () => {
+  const done = (ran: boolean) => {
     port1.close();
     void worker.terminate();
-    rmSync(dir, { recursive: true, force: true });
+    if (kept) kept.release(ran);
+    else rmSync(dir, { recursive: true, force: true });
   };
   const check: NativeCheck = {
     wait: () => {
@@ -254,7 +365,7 @@ export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<st
         const woke = Atomics.wait(flag, 0, 0, WORKER_PATIENCE_MS) !== 'timed-out';
         const message = woke ? (receiveMessageOnPort(port1)?.message as Run | undefined) : undefined;
         answer = { value: message ? errorsOf(message) : undefined };
-        done();
+        done(answer.value !== undefined);
       }
       return answer.value;
     },
