@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { ts } from 'ts-morph';
 import { defineTable, edge, entity, t as types } from '../dsl/index.js';
 import { generateTable } from '../generator/emit/generate.js';
 import { moduleFormat, runtimeImports, runtimeModules, usedRuntime } from '../generator/emit/runtime/runtime-modules.js';
@@ -49,6 +50,9 @@ test('runtimeImports reads the runtime modules a text imports, values and types,
     ["import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\nimport { x } from '../runtime/codec.js';", './runtime/', []],
     ["import { ValidationError } from './errors.js';\nexport * from './codec.js';", './', ['errors', 'codec']],
     ["import { InMemoryDynamoDB } from './runtime/in-memory/table.js';", './runtime/', ['in-memory/table']],
+    // generated code as the emitters print it: declarations over several lines, a side-effect import; a doc comment's example and a string are not imports
+    ["import {\n  ConditionFailedError,\n  type Page,\n} from './runtime/errors.js';\nimport './runtime/telemetry.js';", './runtime/', ['errors', 'telemetry']],
+    ["/**\n * @example\n * import { x } from './runtime/codec.js';\n */\nexport const path = \"from './runtime/batch.js'\";", './runtime/', []],
   ];
   for (const [text, prefix, want] of cases) t.deepEqual(runtimeImports(text, prefix), want, text);
   // within the runtime, from a module in a folder: its neighbours and the app runtime above it
@@ -65,7 +69,12 @@ test('IMPORTED_RUNTIME (whose exports no generated name may take) names every ru
   t.true(outputs.length >= 5, 'npm run generate wrote the fixtures\' outputs');
   for (const dir of outputs) {
     for (const file of readdirSync(path.join(root, 'out', dir.name)).filter((f) => f.endsWith('.ts'))) {
-      for (const name of runtimeImports(readFileSync(path.join(root, 'out', dir.name, file), 'utf8'), './runtime/')) named.add(name);
+      const text = readFileSync(path.join(root, 'out', dir.name, file), 'utf8');
+      const imported = runtimeImports(text, './runtime/');
+      // read from the lines that open declarations, as the compiler's scanner of the whole text reads them
+      const scanned = ts.preProcessFile(text, true, false).importedFiles.map((f) => f.fileName).filter((f) => f.startsWith('./runtime/') && f.endsWith('.js'));
+      t.deepEqual(imported, scanned.map((f) => f.slice('./runtime/'.length, -'.js'.length)), `${dir.name}/${file}`);
+      for (const name of imported) named.add(name);
     }
   }
   t.true(named.has('repository') && named.has('migration/cli'));

@@ -57,13 +57,23 @@ export function sourceHash(sources: ReadonlyMap<string, string>): string {
 }
 
 /**
+ * An import or re-export declaration of generated code, read from the line it opens: the emitters
+ * print no template literal, so no line of a string opens with `import` or `export`, and a doc
+ * comment's lines open with `*`. (A tenth of a second on a 500-entity output, where the compiler's
+ * scanner of whole files, which the runtime's own modules still get, took two to three.)
+ */
+const GENERATED_IMPORT = /^(?:import\s+['"]([^'"]+)['"]|(?:import|export)\s[^;'"]*?\sfrom\s*['"]([^'"]+)['"])/gm;
+
+/**
  * The runtime modules a module's text imports: `./runtime/x.js` and `./runtime/in-memory/x.js` from
  * generated code; from within the runtime (prefix `./`), its relative imports (`./x.js`, `../x.js`)
  * resolved from the folder of `from`, the importing module's name (`in-memory/table`).
  */
 export function runtimeImports(text: string, prefix: './runtime/' | './', from = ''): string[] {
+  if (prefix === './runtime/') {
+    return [...text.matchAll(GENERATED_IMPORT)].map((m) => (m[1] ?? m[2])!).filter((f) => f.startsWith(prefix) && f.endsWith('.js')).map((f) => f.slice(prefix.length, -'.js'.length));
+  }
   const found = ts.preProcessFile(text, true, false).importedFiles.map((f) => f.fileName).filter((f) => f.endsWith('.js'));
-  if (prefix === './runtime/') return found.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length, -'.js'.length));
   return found.filter((f) => f.startsWith('./') || f.startsWith('../')).map((f) => path.posix.join(path.posix.dirname(from), f.slice(0, -'.js'.length)));
 }
 
