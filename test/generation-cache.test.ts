@@ -211,6 +211,6 @@ test('the CLI keeps its cache in node_modules/.cache/ddbgen beside the nearest p
   t.true(readCache(file).renders.size > 0);
   const kept = checkStateDir(path.join(project, 'src', 'generated'), 'mini', 'ts')!;
   t.is(path.dirname(kept), path.join(project, 'node_modules', '.cache', 'ddbgen', 'check'));
-  t.deepEqual(readdirSync(kept).filter((f) => !statSync(path.join(kept, f)).isDirectory()).sort(), ['check.tsbuildinfo', 'files.json', 'package.json', 'tsconfig.json'], 'tsgo\'s check kept for the next run, no lock left');
+  t.deepEqual(readdirSync(kept).filter((f) => !statSync(path.join(kept, f)).isDirectory()).sort(), ['check-esm.tsbuildinfo', 'files.json', 'package.json', 'tsconfig.json'], 'tsgo\'s check kept for the next run, no lock left');
   t.deepEqual(readdirSync(path.join(project, 'src', 'generated', 'mini')).filter((f) => !f.endsWith('.ts') && f !== 'runtime'), [], 'nothing but the output in the output folder');
 });

@@ -95,7 +95,7 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   for (const [i, given] of steps.entries()) t.deepEqual(check(given), fresh(given), `step ${i + 1}`);
   t.is(check(steps[3]!)!.length, 1, 'a change in a module is seen by the modules that import it');
   t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts']);
-  t.true(existsSync(path.join(kept, 'check.tsbuildinfo')) && existsSync(path.join(kept, 'files.json')), 'the build state and the hashes of what it holds');
+  t.true(existsSync(path.join(kept, 'check-esm.tsbuildinfo')) && existsSync(path.join(kept, 'files.json')), 'the build state and the hashes of what it holds');
   t.false(existsSync(path.join(kept, 'lock')), 'released');
   for (const f of readdirSync(kept)) if (statSync(path.join(kept, f)).isFile()) t.is(statSync(path.join(kept, f)).mode & 0o077, 0, `${f} is private to this user`);
 
@@ -127,9 +127,13 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   t.not(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest, 'checked in the kept folder');
   t.false(existsSync(path.join(kept, 'lock')));
 
+  // the output folder's module format changed: the same files are other modules, checked with a build state of their own
+  t.deepEqual(startNativeCheck(compiler, steps[1]!, options, root, 'cjs', kept).wait(), checkNatively(compiler, steps[1]!, options, root, 'cjs'));
+  t.true(existsSync(path.join(kept, 'check-cjs.tsbuildinfo')) && existsSync(path.join(kept, 'check-esm.tsbuildinfo')));
+
   // tsgo could not run: no answer, and the build state is dropped for the next run
   t.is(startNativeCheck({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, steps[0]!, options, root, 'esm', kept).wait(), undefined);
-  t.false(existsSync(path.join(kept, 'check.tsbuildinfo')));
+  t.false(existsSync(path.join(kept, 'check-esm.tsbuildinfo')));
   t.false(existsSync(path.join(kept, 'lock')));
   t.deepEqual(check(steps[3]!), fresh(steps[3]!), 'and the next run checks afresh');
 });

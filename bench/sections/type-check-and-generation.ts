@@ -124,7 +124,8 @@ export async function typeCheckAndGeneration(): Promise<void> {
     }
   }
   const genRows: string[] = [];
-  const oneEntityRatios: number[] = [];
+  /** Per synthetic schema, as shares of its full run: one entity changed in a new process and under --watch, and a new process with nothing changed (its fixed cost). */
+  const oneEntity: Array<{ entities: number; run: number; watch: number; nothing: number }> = [];
   const peaks: Array<{ entities: number; seconds: number; megabytes: number }> = [];
   for (const entities of !want(4) ? [] : smoke ? [3] : quick ? [10] : [10, 100, 500]) {
     const dir = path.join(here, 'out', `synthetic-${entities}`);
@@ -152,7 +153,7 @@ export async function typeCheckAndGeneration(): Promise<void> {
     // leaves the cache (--smoke: the run just below writes it, and no number means anything)
     if (!smoke) generate();
     const again = generate();
-    const oneEntity = stats((smoke ? [0] : [0, 1, 2]).map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
+    const changed = stats((smoke ? [0] : [0, 1, 2]).map((i) => (changeOneEntity(i % 2 === 0), generate()))).median;
     // --smoke: the schema stays changed, so the watch starts from the output just written (its first
     // generation has nothing to redo) and its one change is the change back
     if (!smoke) changeOneEntity(false);
@@ -162,8 +163,8 @@ export async function typeCheckAndGeneration(): Promise<void> {
     const tscStart = process.hrtime.bigint();
     execFileSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.ddbgen.json')], { encoding: 'utf8' });
     const tscTime = Number(process.hrtime.bigint() - tscStart) / 1e9;
-    oneEntityRatios.push(oneEntity / full);
-    genRows.push(`| ${entities} | ${fmt(full)} s | ${fmt(peak, 0)} MB | ${fmt(again)} s | ${fmt(oneEntity)} s (${fmt((oneEntity / full) * 100, 0)} %) | ${fmt(watched)} s (${fmt((watched / full) * 100, 0)} %) | ${fmt(tscTime)} s | ${fmt(full / tscTime)}× |`);
+    oneEntity.push({ entities, run: changed / full, watch: watched / full, nothing: again / full });
+    genRows.push(`| ${entities} | ${fmt(full)} s | ${fmt(peak, 0)} MB | ${fmt(again)} s | ${fmt(changed)} s (${fmt((changed / full) * 100, 0)} %) | ${fmt(watched)} s (${fmt((watched / full) * 100, 0)} %) | ${fmt(tscTime)} s | ${fmt(full / tscTime)}× |`);
   }
   if (want(3)) section(
     '3. Type-check cost (tsc --noEmit, strict, skipLibCheck)',
@@ -194,6 +195,8 @@ export async function typeCheckAndGeneration(): Promise<void> {
     });
   }
   const largest = peaks[peaks.length - 1];
+  /** A share of each synthetic schema's full run: `10 entities 70 %, 100 entities 43 %`. */
+  const shares = (of: (o: (typeof oneEntity)[number]) => number) => oneEntity.map((o) => `${o.entities} entities ${fmt(of(o) * 100, 0)} %`).join(', ');
   if (largest) {
     goals.push({
       measure: `${largest.entities} entities, \`generate --no-cache\``,
@@ -215,7 +218,7 @@ export async function typeCheckAndGeneration(): Promise<void> {
       'the same change under `--watch` (from the save to the output written, the process kept warm), and `tsc --noEmit` of the generated code with its usage:\n\n' +
       `| entities | full run | peak RSS | nothing changed | one entity changed | one entity, --watch | tsc --noEmit | full run / tsc |\n|---|---|---|---|---|---|---|---|\n${genRows.join('\n')}\n\n` +
       `Target: a full run of ${largest.entities} entities in ≤ 15 s and ≤ 500 MB — ${verdict(largest.seconds <= 15 && largest.megabytes <= 500)} (${fmt(largest.seconds)} s, ${fmt(largest.megabytes, 0)} MB). ` +
-      `Target: a one-entity change in ≤ 30 % of a full run — ${verdict(Math.max(...oneEntityRatios) <= 0.3)} for a new process (at worst ${fmt(Math.max(...oneEntityRatios) * 100, 0)} %; a new process pays Node, ts-morph and parsing every file again), and see the --watch column. Growth of the full run is linear in the entities: compare the rows.\n\n` +
+      `Target: a one-entity change in ≤ 30 % of a full run — for a new process ${verdict(oneEntity.every((o) => o.run <= 0.3))} (${shares((o) => o.run)}), which pays first what a run with nothing changed costs (${shares((o) => o.nothing)}: Node, loading ddbgen and the schema, validation and the lint, reading the cache and the output); under --watch ${verdict(oneEntity.every((o) => o.watch <= 0.3))} (${shares((o) => o.watch)}). Growth of the full run is linear in the entities: compare the rows.\n\n` +
       '**Where the time went** (`node --cpu-prof` of the CLI before the start-up work, 2026-11-26). ' +
       '`lint` of the starter, 1.3 s of samples: half was loading modules it never used — TypeScript (9 MB, through ts-morph) compiled (0.2 s) and lexed for its named exports (0.15 s), the formatter and every emitter — because validation rendered each entity\'s module to judge the names the output declares, and the schema was parsed to place diagnostics even when there were none; the schema transpiler (babel, in jiti) 0.1 s. ' +
       'Now the names are judged from the entity, edge and table names (the emitters run only for names that could meet a global, a runtime helper or each other), the schema is parsed only to place a diagnostic, and nothing of the compiler loads. ' +

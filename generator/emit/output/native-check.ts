@@ -85,7 +85,9 @@ function prepare(files: ReadonlyMap<string, string>, options: Record<string, unk
 /** What a kept folder (prepareKept) holds besides the files checked. */
 const LOCK = 'lock';
 const MANIFEST = 'files.json';
-const BUILD_STATE = 'check.tsbuildinfo';
+/** tsgo's build state, one per module format of the output folder (the same files are other modules in the other). */
+const buildState = (format: 'esm' | 'cjs') => `check-${format}.tsbuildinfo`;
+const BUILD_STATES: ReadonlySet<string> = new Set([buildState('esm'), buildState('cjs')]);
 
 /** A process that may still hold a kept folder: `pid` runs, or could not be asked. */
 function running(pid: number): boolean {
@@ -151,7 +153,7 @@ function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: R
   try {
     const before = readManifest(manifestFile);
     rmSync(manifestFile, { force: true });
-    if (!before) for (const entry of readdirSync(dir)) if (entry !== LOCK && entry !== BUILD_STATE) rmSync(path.join(dir, entry), { recursive: true, force: true });
+    if (!before) for (const entry of readdirSync(dir)) if (entry !== LOCK && !BUILD_STATES.has(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
     const after: Record<string, string> = {};
     for (const [file, text] of files) {
       const name = path.relative(relativeTo, file).split(path.sep).join('/');
@@ -167,7 +169,7 @@ function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: R
       if (!(name in after) && stale.startsWith(dir + path.sep)) rmSync(stale, { force: true });
     }
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }), { mode: 0o600 });
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, incremental: true, tsBuildInfoFile: `./${BUILD_STATE}` }, files: Object.keys(after) }), { mode: 0o600 });
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, incremental: true, tsBuildInfoFile: `./${buildState(format)}` }, files: Object.keys(after) }), { mode: 0o600 });
     return {
       dir,
       args: ['-p', dir, '--pretty', 'false'],
@@ -175,7 +177,7 @@ function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: R
         try {
           // a run that did not finish may have left its build state half written: the next starts without it
           if (ran) writeFileSync(manifestFile, JSON.stringify(after), { mode: 0o600 });
-          else rmSync(path.join(dir, BUILD_STATE), { force: true });
+          else rmSync(path.join(dir, buildState(format)), { force: true });
           keepFilesPrivate(dir);
         } finally {
           rmSync(path.join(dir, LOCK), { force: true });
