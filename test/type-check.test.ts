@@ -79,7 +79,7 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   const options = tsconfigOptions(baseCompilerOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind })!;
   const kept = mkdtempSync(path.join(tmpdir(), 'ddbgen-kept-check-'));
   t.teardown(() => rmSync(kept, { recursive: true, force: true }));
-  const check = (given: Map<string, string>) => startNativeCheck(compiler, given, options, root, 'esm', kept).wait();
+  const check = (given: Map<string, string>) => startNativeCheck(compiler, given, options, root, 'esm', { dir: kept }).wait();
   const fresh = (given: Map<string, string>) => checkNatively(compiler, given, options, root, 'esm');
   const held = () => readdirSync(kept, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort();
   const withA = (a: string, b: string) => new Map([...files(b)].map(([file, text]) => [file, file.endsWith('a.ts') ? a : text]));
@@ -127,12 +127,19 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   t.not(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest, 'checked in the kept folder');
   t.false(existsSync(path.join(kept, 'lock')));
 
+  // a module known by its identity (generate's render key) is not written again while its identity stands, whatever its layout
+  const a = path.join(root, 'shop', 'a.ts');
+  const identified = (text: string) => startNativeCheck(compiler, new Map([...steps[0]!].map(([file, source]) => [file, file === a ? text : source])), options, root, 'esm', { dir: kept, identities: new Map([[a, 'a-render']]) }).wait();
+  t.deepEqual(identified('export const answer: number = 42;\n'), []);
+  t.deepEqual(identified('export const answer: number =\n  42;\n'), []);
+  t.is(readFileSync(path.join(kept, 'shop', 'a.ts'), 'utf8'), 'export const answer: number = 42;\n', 'the text checked first stands for the same module laid out');
+
   // the output folder's module format changed: the same files are other modules, checked with a build state of their own
-  t.deepEqual(startNativeCheck(compiler, steps[1]!, options, root, 'cjs', kept).wait(), checkNatively(compiler, steps[1]!, options, root, 'cjs'));
+  t.deepEqual(startNativeCheck(compiler, steps[1]!, options, root, 'cjs', { dir: kept }).wait(), checkNatively(compiler, steps[1]!, options, root, 'cjs'));
   t.true(existsSync(path.join(kept, 'check-cjs.tsbuildinfo')) && existsSync(path.join(kept, 'check-esm.tsbuildinfo')));
 
   // tsgo could not run: no answer, and the build state is dropped for the next run
-  t.is(startNativeCheck({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, steps[0]!, options, root, 'esm', kept).wait(), undefined);
+  t.is(startNativeCheck({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, steps[0]!, options, root, 'esm', { dir: kept }).wait(), undefined);
   t.false(existsSync(path.join(kept, 'check-esm.tsbuildinfo')));
   t.false(existsSync(path.join(kept, 'lock')));
   t.deepEqual(check(steps[3]!), fresh(steps[3]!), 'and the next run checks afresh');

@@ -125,7 +125,19 @@ function lock(dir: string): boolean {
   return false;
 }
 
-/** The hashes of the files a kept folder holds, as its last finished check wrote them (undefined: unknown). */
+/**
+ * Where a check is kept between runs (prepareKept): the folder, and what names each module's text
+ * apart from its layout (generate's render keys, by absolute path: a module rendered from the same
+ * input by the same ddbgen is the same code, laid out or not, so the text tsgo checked before its
+ * layout stands for the laid-out text a later run takes from the cache). Files without one are
+ * known by a hash of their text.
+ */
+export interface KeptCheck {
+  readonly dir: string;
+  readonly identities?: ReadonlyMap<string, string>;
+}
+
+/** What names each file a kept folder holds, as its last finished check wrote them (undefined: unknown). */
 function readManifest(file: string): Record<string, string> | undefined {
   try {
     const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -138,16 +150,16 @@ function readManifest(file: string): Record<string, string> | undefined {
 
 /**
  * prepare, in a folder kept between runs (generate with its cache: `dir`, private to this user)
- * instead of a temporary one, with tsgo's build state (`incremental`): only the files whose text
- * changed are written again, files no longer checked are removed, and tsgo re-checks the files that
- * changed and those whose imports' declarations did (an entity changed: its module and the
- * table-level modules that import it, not the other entities). The hashes of what the folder holds
- * are written once tsgo has run, and removed while a run changes it, so an interrupted run leaves a
- * folder that the next one clears; tsgo itself re-reads every file and trusts its build state only
- * for texts whose hash it recorded. Undefined when another run holds the folder or it cannot be
- * used: the check is made in a temporary folder then.
+ * instead of a temporary one, with tsgo's build state (`incremental`): only the files whose
+ * identity (KeptCheck) changed are written again, files no longer checked are removed, and tsgo
+ * re-checks the files that changed and those whose imports' declarations did (an entity changed:
+ * its module and the table-level modules that import it, not the other entities). The identities
+ * of what the folder holds are written once tsgo has run, and removed while a run changes it, so
+ * an interrupted run leaves a folder that the next one clears; tsgo itself re-reads every file and
+ * trusts its build state only for texts whose hash it recorded. Undefined when another run holds
+ * the folder or it cannot be used: the check is made in a temporary folder then.
  */
-function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): (Prepared & { readonly release: (ran: boolean) => void }) | undefined {
+function prepareKept({ dir, identities }: KeptCheck, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): (Prepared & { readonly release: (ran: boolean) => void }) | undefined {
   if (!lock(dir)) return undefined;
   const manifestFile = path.join(dir, MANIFEST);
   try {
@@ -157,12 +169,12 @@ function prepareKept(dir: string, files: ReadonlyMap<string, string>, options: R
     const after: Record<string, string> = {};
     for (const [file, text] of files) {
       const name = path.relative(relativeTo, file).split(path.sep).join('/');
-      const checked = withoutDocComments(text);
-      const hash = createHash('sha1').update(checked).digest('hex');
-      after[name] = hash;
-      if (before?.[name] === hash) continue;
+      const identity = identities?.get(file);
+      const checked = identity === undefined ? withoutDocComments(text) : undefined;
+      after[name] = identity === undefined ? `text ${createHash('sha1').update(checked!).digest('hex')}` : `module ${identity}`;
+      if (before?.[name] === after[name]) continue;
       mkdirSync(path.join(dir, path.dirname(name)), { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(dir, name), checked, { mode: 0o600 });
+      writeFileSync(path.join(dir, name), checked ?? withoutDocComments(text), { mode: 0o600 });
     }
     for (const name of Object.keys(before ?? {})) {
       const stale = path.resolve(dir, name);
@@ -344,11 +356,11 @@ try {
  * while this thread goes on: generate lays the modules out meanwhile (layout moves lines, never
  * types, so the unformatted text has the formatted text's errors, at other lines) and checks it
  * without its doc comments (withoutDocComments). `wait` blocks until it is done without an
- * event-loop turn, so generation stays synchronous. With `keptDir`, the check is made in that
- * folder with tsgo's build state from the last run (prepareKept), when no other run holds it.
+ * event-loop turn, so generation stays synchronous. With `kept`, the check is made in its folder
+ * with tsgo's build state from the last run (prepareKept), when no other run holds it.
  */
-export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs', keptDir?: string): NativeCheck {
-  const kept = keptDir === undefined ? undefined : prepareKept(keptDir, files, options, relativeTo, format);
+export function startNativeCheck(compiler: NativeCompiler, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs', keep?: KeptCheck): NativeCheck {
+  const kept = keep === undefined ? undefined : prepareKept(keep, files, options, relativeTo, format);
   const { dir, args } = kept ?? prepare(files, options, relativeTo, format, false);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
