@@ -258,7 +258,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   // without the banner until then
   const unformatted = new Map<string, string>();
   let layout: Layout | undefined;
-  /** Each module's render key, by absolute path: what its text is made from, whether it was laid out yet or not (a kept check's identities). */
+  /** Each module's render key, by absolute path: what its text is made from, laid out yet or not (a kept check's identities; not for a v1 copy, whose texts the key does not tell apart). */
   const identities = new Map<string, string>();
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
@@ -303,7 +303,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const native = options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
   const nativeOptions = native && tsconfigOptions(checkOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
   // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
-  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format, options.checkState === undefined ? undefined : { dir: options.checkState, identities }) : undefined;
+  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format, options.checkState === undefined ? undefined : { dir: options.checkState, ...(options.keyCodec === undefined ? { identities } : {}) }) : undefined;
   try {
     options.progress?.(`laying out ${unformatted.size} modules`);
     const laidOut = layout?.finish() ?? [];

@@ -5,6 +5,7 @@ import { defineTable, entity, t as types } from '../../dsl/index.js';
 import { parse } from '../../generator/editor/schema-text.js';
 import { templateCompletions, templateHover } from '../../generator/editor/template-answers.js';
 
+/** The schema as the editor holds it; `table` below is what its last analysis made of it (the same declaration). */
 const text = `import { defineTable, entity, t } from 'ddbgen';
 export default defineTable({
   name: 'Shop',
