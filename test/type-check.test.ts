@@ -3,13 +3,14 @@
 // by file and line, and the same compiled files. TypeScript 7's tsgo (native-check.ts, installed
 // here as the optional dependency) words the same errors the same way.
 
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import test from 'ava';
 import { ts } from 'ts-morph';
-import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, tsconfigOptions, TSGO_MEMORY_LIMIT, tsgoEnvironment, withoutDocComments } from '../generator/emit/output/native-check.js';
+import { checkNatively, emitNatively, nativeCompiler, startNativeCheck, takeKeptFolder, tsconfigOptions, TSGO_MEMORY_LIMIT, tsgoEnvironment, withoutDocComments } from '../generator/emit/output/native-check.js';
 import { baseCompilerOptions, compileGenerated } from '../generator/emit/output/type-check.js';
 
 const root = path.resolve(import.meta.dirname, '..', 'out', 'test-type-check');
@@ -82,6 +83,7 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   const check = (given: Map<string, string>) => startNativeCheck(compiler, given, options, root, 'esm', { dir: kept }).wait();
   const fresh = (given: Map<string, string>) => checkNatively(compiler, given, options, root, 'esm');
   const held = () => readdirSync(kept, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).sort();
+  const locks = () => readdirSync(kept).filter((f) => f.startsWith('lock-'));
   const withA = (a: string, b: string) => new Map([...files(b)].map(([file, text]) => [file, file.endsWith('a.ts') ? a : text]));
 
   // each step's answer is a fresh check's: a clean program, an error in b, a's type changed under an unchanged b
@@ -96,7 +98,7 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   t.is(check(steps[3]!)!.length, 1, 'a change in a module is seen by the modules that import it');
   t.deepEqual(held(), ['shop/a.ts', 'shop/b.ts']);
   t.true(existsSync(path.join(kept, 'check-esm.tsbuildinfo')) && existsSync(path.join(kept, 'files.json')), 'the build state and the hashes of what it holds');
-  t.false(existsSync(path.join(kept, 'lock')), 'released');
+  t.deepEqual(locks(), [], 'released');
   for (const f of readdirSync(kept)) if (statSync(path.join(kept, f)).isFile()) t.is(statSync(path.join(kept, f)).mode & 0o077, 0, `${f} is private to this user`);
 
   // a module no longer checked is removed: one that still imports it fails as it would fresh
@@ -116,16 +118,23 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
 
   // held by a running process: checked in a temporary folder, the kept one untouched
   const manifest = readFileSync(path.join(kept, 'files.json'), 'utf8');
-  writeFileSync(path.join(kept, 'lock'), String(process.pid));
+  const other = path.join(kept, 'lock-other-run');
+  writeFileSync(other, String(process.pid));
   t.deepEqual(check(steps[1]!), fresh(steps[1]!));
   t.is(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest);
-  t.is(readFileSync(path.join(kept, 'lock'), 'utf8'), String(process.pid), 'the other run\'s lock is kept');
+  t.deepEqual(locks(), ['lock-other-run'], 'the other run\'s lock is kept, this one\'s removed');
   // held by a process that has ended: taken over
   const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-  writeFileSync(path.join(kept, 'lock'), ended);
+  writeFileSync(other, ended);
   t.deepEqual(check(steps[1]!), fresh(steps[1]!));
   t.not(readFileSync(path.join(kept, 'files.json'), 'utf8'), manifest, 'checked in the kept folder');
-  t.false(existsSync(path.join(kept, 'lock')));
+  t.deepEqual(locks(), []);
+
+  // a file that declares globals (whose changes tsgo's build state does not follow): checked afresh, the kept folder untouched
+  const global = new Map([...steps[0]!, [path.join(root, 'shop', 'g.ts'), 'export {};\ndeclare global {\n  interface Array<T> { extra(): T }\n}\n']]);
+  const before = readFileSync(path.join(kept, 'files.json'), 'utf8');
+  t.deepEqual(check(global), fresh(global));
+  t.is(readFileSync(path.join(kept, 'files.json'), 'utf8'), before);
 
   // a module known by its identity (generate's render key) is not written again while its identity stands, whatever its layout
   const a = path.join(root, 'shop', 'a.ts');
@@ -141,8 +150,38 @@ test('a kept folder: tsgo checks there with its build state, each answer as a fr
   // tsgo could not run: no answer, and the build state is dropped for the next run
   t.is(startNativeCheck({ exe: path.join(root, 'no-such-tsgo'), version: '0' }, steps[0]!, options, root, 'esm', { dir: kept }).wait(), undefined);
   t.false(existsSync(path.join(kept, 'check-esm.tsbuildinfo')));
-  t.false(existsSync(path.join(kept, 'lock')));
+  t.deepEqual(locks(), []);
   t.deepEqual(check(steps[3]!), fresh(steps[3]!), 'and the next run checks afresh');
+});
+
+test('takeKeptFolder: of runs that try at once, never two hold a folder, and a killed run\'s lock is taken over', async (t) => {
+  // each run, a process of its own on the built module, tries at the same moment and holds what it takes for 150 ms
+  const built = pathToFileURL(path.resolve(import.meta.dirname, '..', 'dist', 'generator', 'emit', 'output', 'native-check.js')).href;
+  const run = `import { takeKeptFolder } from ${JSON.stringify(built)};
+const [dir, at] = process.argv.slice(1);
+while (Date.now() < Number(at));
+const lock = takeKeptFolder(dir);
+const from = Date.now();
+if (lock) { while (Date.now() < from + 150); (await import('node:fs')).rmSync(lock, { force: true }); }
+process.stdout.write(JSON.stringify({ took: lock !== undefined, from, to: Date.now() }));`;
+  const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  let taken = 0;
+  for (let trial = 0; trial < 4; trial++) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ddbgen-kept-lock-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(path.join(dir, 'lock-killed-run'), ended);
+    const at = String(Date.now() + 1000);
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () => new Promise<{ took: boolean; from: number; to: number }>((resolve, reject) => {
+        execFile(process.execPath, ['--input-type=module', '-e', run, dir, at], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
+      })),
+    );
+    const holders = runs.filter((r) => r.took).sort((a, b) => a.from - b.from);
+    for (let i = 1; i < holders.length; i++) t.true(holders[i]!.from >= holders[i - 1]!.to, `trial ${trial}: two runs held the folder at once: ${JSON.stringify(runs)}`);
+    taken += holders.length;
+    t.deepEqual(readdirSync(dir), [], `trial ${trial}: the killed run's lock removed, every other released`);
+  }
+  t.true(taken > 0, 'the folder was taken at all');
 });
 
 test('tsgo writes the .js + .d.ts the compiler API writes, in one batch or one module per batch, and gives up (undefined) when it cannot run', (t) => {

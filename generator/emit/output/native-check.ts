@@ -9,7 +9,7 @@
 // re-checking only what a change can affect.
 
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -83,7 +83,7 @@ function prepare(files: ReadonlyMap<string, string>, options: Record<string, unk
 }
 
 /** What a kept folder (prepareKept) holds besides the files checked. */
-const LOCK = 'lock';
+const LOCK_PREFIX = 'lock-';
 const MANIFEST = 'files.json';
 /** tsgo's build state, one per module format of the output folder (the same files are other modules in the other). */
 const buildState = (format: 'esm' | 'cjs') => `check-${format}.tsbuildinfo`;
@@ -100,30 +100,43 @@ function running(pid: number): boolean {
 }
 
 /**
- * Takes the kept folder for this process: a lock file naming its pid, made only where none is. A
- * lock whose process has ended is taken over; one without a pid yet (being written) is respected
- * for a minute. False when another run holds it or the folder cannot be written.
+ * Takes a kept folder for this run, or says it is held (undefined): the run makes a lock file of
+ * its own (`lock-<pid>-<random>`), then lists the folder, and holds it only where no other lock is
+ * of a process that runs (one whose pid is not written yet counts for a minute). Of two runs that
+ * try at once, each makes its file before it lists, so the later lister sees the other's and lets
+ * go: never two holders (both may let go; each then checks in a temporary folder). A lock of a
+ * process that has ended (a killed run) is removed. Nothing is ever taken from a running process.
+ * Returns the lock file, which `release` removes.
  */
-function lock(dir: string): boolean {
-  const file = path.join(dir, LOCK);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+export function takeKeptFolder(dir: string): string | undefined {
+  const own = path.join(dir, `${LOCK_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    writeFileSync(own, String(process.pid), { flag: 'wx', mode: 0o600 });
+    for (const name of readdirSync(dir)) {
+      const file = path.join(dir, name);
+      if (!name.startsWith(LOCK_PREFIX) || file === own) continue;
+      let held: boolean;
       try {
         const pid = Number(readFileSync(file, 'utf8'));
-        const held = Number.isInteger(pid) && pid > 0 ? running(pid) : Date.now() - statSync(file).mtimeMs < 60_000;
-        if (held) return false;
-        rmSync(file, { force: true });
+        held = Number.isInteger(pid) && pid > 0 ? running(pid) : Date.now() - statSync(file).mtimeMs < 60_000;
       } catch {
-        // released meanwhile: the next attempt takes it
+        continue; // removed meanwhile: its run let go
       }
+      if (held) {
+        rmSync(own, { force: true });
+        return undefined;
+      }
+      rmSync(file, { force: true });
     }
+    return own;
+  } catch {
+    rmSync(own, { force: true });
+    return undefined;
   }
-  return false;
 }
+
+/** Text whose global declarations tsgo's build state does not follow (a change to one is not re-checked where it is used): such a set of files is checked afresh. */
+const GLOBAL_DECLARATION = /^[ \t]*declare\s+(?:global|module)\b/m;
 
 /**
  * Where a check is kept between runs (prepareKept): the folder, and what names each module's text
@@ -156,16 +169,20 @@ function readManifest(file: string): Record<string, string> | undefined {
  * its module and the table-level modules that import it, not the other entities). The identities
  * of what the folder holds are written once tsgo has run, and removed while a run changes it, so
  * an interrupted run leaves a folder that the next one clears; tsgo itself re-reads every file and
- * trusts its build state only for texts whose hash it recorded. Undefined when another run holds
- * the folder or it cannot be used: the check is made in a temporary folder then.
+ * trusts its build state only for texts whose hash it recorded (so a tsgo left running by a killed
+ * run, which writes nothing but that state, cannot make a later answer wrong). Undefined when a
+ * file declares globals (GLOBAL_DECLARATION), another run holds the folder (takeKeptFolder) or it
+ * cannot be used: the check is made in a temporary folder then.
  */
 function prepareKept({ dir, identities }: KeptCheck, files: ReadonlyMap<string, string>, options: Record<string, unknown>, relativeTo: string, format: 'esm' | 'cjs'): (Prepared & { readonly release: (ran: boolean) => void }) | undefined {
-  if (!lock(dir)) return undefined;
+  if ([...files.values()].some((text) => GLOBAL_DECLARATION.test(text))) return undefined;
+  const lock = takeKeptFolder(dir);
+  if (lock === undefined) return undefined;
   const manifestFile = path.join(dir, MANIFEST);
   try {
     const before = readManifest(manifestFile);
     rmSync(manifestFile, { force: true });
-    if (!before) for (const entry of readdirSync(dir)) if (entry !== LOCK && !BUILD_STATES.has(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
+    if (!before) for (const entry of readdirSync(dir)) if (!entry.startsWith(LOCK_PREFIX) && !BUILD_STATES.has(entry)) rmSync(path.join(dir, entry), { recursive: true, force: true });
     const after: Record<string, string> = {};
     for (const [file, text] of files) {
       const name = path.relative(relativeTo, file).split(path.sep).join('/');
@@ -192,12 +209,12 @@ function prepareKept({ dir, identities }: KeptCheck, files: ReadonlyMap<string, 
           else rmSync(path.join(dir, buildState(format)), { force: true });
           keepFilesPrivate(dir);
         } finally {
-          rmSync(path.join(dir, LOCK), { force: true });
+          rmSync(lock, { force: true });
         }
       },
     };
   } catch {
-    rmSync(path.join(dir, LOCK), { force: true });
+    rmSync(lock, { force: true });
     return undefined;
   }
 }
