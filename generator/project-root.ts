@@ -2,7 +2,7 @@
 // node_modules/.cache/ddbgen; never the system temp folder) and the boundary where the search for
 // ddbgen.config.* stops (the nearest package.json or version-control root).
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const VCS_ROOTS = ['.git', '.hg', '.svn', '.jj'];
@@ -63,6 +63,22 @@ export function projectCacheDir(from: string, ...sub: string[]): string | undefi
     if (name !== 'node_modules' && !isPrivate(dir)) return undefined;
   }
   return dir;
+}
+
+/**
+ * Writes a file of a cache folder (created when missing, private) whole or not at all (a temporary
+ * file beside it, renamed into place), readable by its owner alone. A file that cannot be written is left as it was: a cache
+ * only costs the next run its speed.
+ */
+export function writeCacheFile(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
 }
 
 /**

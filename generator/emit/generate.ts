@@ -258,11 +258,11 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   // without the banner until then
   const unformatted = new Map<string, string>();
   let layout: Layout | undefined;
-  /** Each module's render key, by absolute path: what its text is made from, laid out yet or not (a kept check's identities; not for a v1 copy, whose texts the key does not tell apart). */
+  /** Each module's render key, by its name in `files`: what its text is made from, laid out yet or not (a kept check's identities; not for a v1 copy, whose texts the key does not tell apart). */
   const identities = new Map<string, string>();
   const render = (name: string, input: TableDef, module: () => EmittedModule) => {
     const key = renderKey(name, input);
-    identities.set(path.resolve(outDir, folder, name), key);
+    identities.set(`${folder}/${name}`, key);
     const text = previous.renders.get(key);
     if (text === undefined) {
       const { text: flat, ...held } = printForLayout(() => printModule(module()));
@@ -295,7 +295,9 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const runtime = runtimeModules();
   const used = usedRuntime(files.values(), options.runtime);
   const declarations = new Map(used.map((name) => [`${folder}/runtime/${name}.d.ts`, `${BANNER}\n\n${runtime.get(name)!.declarations}`]));
-  const sourcesOf = () => new Map([...files, ...declarations].map(([name, text]) => [path.join(root, name), text]));
+  /** By absolute path, as the compilers take them. */
+  const absolute = <V>(entries: Iterable<[string, V]>) => new Map([...entries].map(([name, value]) => [path.join(root, name), value]));
+  const sourcesOf = () => absolute([...files, ...declarations]);
   const sdk = sdkPaths(outDir);
   const checkOptions = { ...baseCompilerOptions, paths: sdk.paths };
   const compilerOptions = emit === 'js' ? { ...checkOptions, ...compileOptions } : checkOptions;
@@ -303,7 +305,7 @@ export function generateTable(table: TableDef, outDir: string, options: Generate
   const native = options.typeChecker !== 'typescript' ? nativeCompiler() : undefined;
   const nativeOptions = native && tsconfigOptions(checkOptions, { target: ts.ScriptTarget, module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind });
   // tsgo checks the new modules in a worker while this thread lays them out (layout moves lines, never types)
-  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format, options.checkState === undefined ? undefined : { dir: options.checkState, ...(options.keyCodec === undefined ? { identities } : {}) }) : undefined;
+  const early = native && nativeOptions && unformatted.size ? startNativeCheck(native, sourcesOf(), nativeOptions, root, format, options.checkState === undefined ? undefined : { dir: options.checkState, ...(options.keyCodec === undefined ? { identities: absolute(identities) } : {}) }) : undefined;
   try {
     options.progress?.(`laying out ${unformatted.size} modules`);
     const laidOut = layout?.finish() ?? [];

@@ -9,10 +9,11 @@
 // their text and how they were transpiled.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire, SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 import type { TransformOptions, TransformResult } from 'jiti';
+import { writeCacheFile } from '../project-root.js';
 
 /** Changes whenever the way modules are transpiled does: a cached module of another version is not read. */
 const TRANSPILER = 'ddbgen-transpile-1';
@@ -79,7 +80,7 @@ export function schemaTransform(babel: (options: TransformOptions) => string, ca
     const transpiled = cached ?? (compiler && compilerCanRun(options.source, filename) ? compile(options.source, filename, unparsable) : undefined) ?? { code: babel(options) };
     if (transpiled.map) maps.set(filename, transpiled.map);
     else maps.delete(filename);
-    if (key && !cached) writeCached(cacheDir, `${key}.json`, transpiled);
+    if (key && !cached) writeCacheFile(path.join(cacheDir, `${key}.json`), JSON.stringify(transpiled));
     return { code: transpiled.code };
   };
 }
@@ -90,18 +91,6 @@ function readCached(file: string): Transpiled | undefined {
     return typeof value.code === 'string' ? value : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Written whole or not at all (a temporary file renamed into place), readable by its owner alone. */
-function writeCached(dir: string, name: string, value: Transpiled): void {
-  const temporary = path.join(dir, `.${name}.${process.pid}.tmp`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temporary, path.join(dir, name));
-  } catch {
-    // a cache that cannot be written is only slower next time
   }
 }
 

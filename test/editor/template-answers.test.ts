@@ -1,11 +1,13 @@
 // Completions and hovers inside key templates (template-answers.ts), as pure functions of the
 // schema's parsed text and the tables of its last analysis: what each offers at a given place.
+import path from 'node:path';
 import test from 'ava';
-import { defineTable, entity, t as types } from '../../dsl/index.js';
+import type { TableDef } from '../../dsl/ir.js';
 import { parse } from '../../generator/editor/schema-text.js';
 import { templateCompletions, templateHover } from '../../generator/editor/template-answers.js';
+import { evaluateSchema } from '../../generator/load/load-schema.js';
 
-/** The schema as the editor holds it; `table` below is what its last analysis made of it (the same declaration). */
+/** The schema as the editor holds it. */
 const text = `import { defineTable, entity, t } from 'ddbgen';
 export default defineTable({
   name: 'Shop',
@@ -22,20 +24,8 @@ export default defineTable({
   },
 });
 `;
-const table = defineTable({
-  name: 'Shop',
-  entities: {
-    Customer: entity({
-      attributes: { id: types.string({ pii: true }), tier: types.enum(['GOLD', 'BASIC']) },
-      key: { pk: 'CUSTOMER#<id>', sk: 'PROFILE' },
-    }),
-    Order: entity({
-      attributes: { customerId: types.string(), total: types.number({ min: 0, max: 99999, integer: true }), note: types.string().optional() },
-      key: { pk: 'CUSTOMER#<customerId>', sk: 'ORDER#<total>' },
-      traffic: { writesPerSecond: 10, readsPerSecond: 50 },
-    }),
-  },
-});
+// what the analysis makes of that text: the module evaluated as generate and the editor evaluate it
+const { default: table } = (await evaluateSchema(path.join(import.meta.dirname, 'shop.ts'), text, false, true)) as { default: TableDef };
 const tables = () => [table];
 const at = (edited: string, marker: string) => edited.indexOf(marker) + marker.length;
 

@@ -7,10 +7,10 @@
 // not ddbgen output drops the whole cache, never trusted halfway.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot, packageVersion } from '../../package-root.js';
-import { isPrivate, projectCacheDir } from '../../project-root.js';
+import { isPrivate, projectCacheDir, writeCacheFile } from '../../project-root.js';
 import { BANNER } from '../context.js';
 
 export interface GenerationCache {
@@ -98,12 +98,6 @@ export function readCache(file: string): GenerationCache {
 
 /** Writes the cache atomically, readable and writable by this user only, its body under a SHA-256 digest. */
 export function writeCache(file: string, cache: GenerationCache): void {
-  try {
-    const body = JSON.stringify({ format: FORMAT, fingerprint: generatorFingerprint(), renders: Object.fromEntries(cache.renders), buildInfo: cache.buildInfo, sourcesHash: cache.sourcesHash, compiled: Object.fromEntries(cache.compiled) });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${digest(body)}\n${body}`, { mode: 0o600, flag: 'wx' });
-    renameSync(temporary, file);
-  } catch {
-    // a cache that cannot be written only costs the next run its speed
-  }
+  const body = JSON.stringify({ format: FORMAT, fingerprint: generatorFingerprint(), renders: Object.fromEntries(cache.renders), buildInfo: cache.buildInfo, sourcesHash: cache.sourcesHash, compiled: Object.fromEntries(cache.compiled) });
+  writeCacheFile(file, `${digest(body)}\n${body}`);
 }

@@ -77,8 +77,13 @@ function prepare(files: ReadonlyMap<string, string>, options: Record<string, unk
     writeFileSync(path.join(dir, name), docs ? text : withoutDocComments(text));
     names.push(name.split(path.sep).join('/'));
   }
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }));
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: names }));
+  return project(dir, options, names, format);
+}
+
+/** The folder's tsconfig (the options, the files by name) and package.json (the output folder's module format), private; tsgo's arguments for it. */
+function project(dir: string, options: Record<string, unknown>, names: readonly string[], format: 'esm' | 'cjs'): Prepared {
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }), { mode: 0o600 });
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: names }), { mode: 0o600 });
   return { dir, args: ['-p', dir, '--pretty', 'false'] };
 }
 
@@ -197,11 +202,8 @@ function prepareKept({ dir, identities }: KeptCheck, files: ReadonlyMap<string, 
       const stale = path.resolve(dir, name);
       if (!(name in after) && stale.startsWith(dir + path.sep)) rmSync(stale, { force: true });
     }
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, type: format === 'esm' ? 'module' : 'commonjs' }), { mode: 0o600 });
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, incremental: true, tsBuildInfoFile: `./${buildState(format)}` }, files: Object.keys(after) }), { mode: 0o600 });
     return {
-      dir,
-      args: ['-p', dir, '--pretty', 'false'],
+      ...project(dir, { ...options, incremental: true, tsBuildInfoFile: `./${buildState(format)}` }, Object.keys(after), format),
       release: (ran) => {
         try {
           // a run that did not finish may have left its build state half written: the next starts without it
